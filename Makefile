@@ -1,0 +1,34 @@
+# The README's two commands: `make run` (the default case) and `make test` (the test suite).
+# Both install what is missing first (scripts/setup-deps.sh), then build the host preset.
+SHELL := /bin/bash
+PRESET ?= host
+JOBS ?= $(shell nproc)
+
+.PHONY: all build run test cuda cuda-test-bundle bundle format format-check clean
+all: build
+
+build:
+	@bash scripts/build.sh $(PRESET) --parallel $(JOBS)
+
+run: build
+	./build/$(PRESET)/fvproxy mesh inputs/default.yaml --compare-orderings
+
+test: build
+	cd build/$(PRESET) && ctest --output-on-failure --no-tests=error -j $(JOBS)
+
+# GPU build (CUDA 11.8 + Kokkos CUDA for sm_90; FVPROXY_CUDA_ARCH=AMPERE80 for A100).
+cuda:
+	@bash scripts/build.sh cuda --parallel $(JOBS)
+
+# Self-contained folder for the GPU machine (build/bundle).
+bundle: cuda
+	@bash scripts/bundle-device.sh
+
+format:
+	@bash scripts/format.sh --fix
+
+format-check:
+	@bash scripts/format.sh --check
+
+clean:
+	rm -rf build

@@ -1,0 +1,33 @@
+# Compile options shared by every fvproxy target: fvproxy_options (INTERFACE library).
+add_library(fvproxy_options INTERFACE)
+target_compile_options(fvproxy_options INTERFACE -Wall -Wextra)
+if(FVPROXY_WERROR)
+  target_compile_options(fvproxy_options INTERFACE -Werror)
+endif()
+target_compile_definitions(fvproxy_options INTERFACE FVPROXY_REAL=${FVPROXY_REAL})
+if(FVPROXY_ENABLE_MPI)
+  # C API only: keep Open MPI / MPICH from pulling in their deprecated C++ bindings.
+  target_compile_definitions(fvproxy_options INTERFACE FVPROXY_HAVE_MPI OMPI_SKIP_MPICXX=1 MPICH_SKIP_MPICXX=1)
+endif()
+if(FVPROXY_ENABLE_HDF5)
+  target_compile_definitions(fvproxy_options INTERFACE FVPROXY_HAVE_HDF5)
+endif()
+
+# CUDA builds: ptxas' per-kernel resource report (registers, stack frame, spills) is kept in a log
+# (FVPROXY_PTXAS_LOG) by scripts/ptxas-log.sh, which wraps the compiler.
+if(Kokkos_ENABLE_CUDA OR Kokkos_DEVICES MATCHES "CUDA")
+  set(FVPROXY_CUDA ON)
+  target_compile_options(fvproxy_options INTERFACE -Xptxas=-v)
+  # nvcc emits notes for Kokkos' own headers that are not errors; keep host warnings on.
+  target_compile_options(fvproxy_options INTERFACE -Xcudafe=--diag_suppress=esa_on_defaulted_function_ignored)
+else()
+  set(FVPROXY_CUDA OFF)
+endif()
+
+# Version header, regenerated at every build so the git revision is never stale.
+set(FVPROXY_GENERATED_DIR ${CMAKE_BINARY_DIR}/generated)
+add_custom_target(fvproxy_version_header
+  COMMAND ${CMAKE_COMMAND} -DSRC=${PROJECT_SOURCE_DIR} -DOUT=${FVPROXY_GENERATED_DIR}/fvproxy_version.hpp
+          -DVERSION=${PROJECT_VERSION} -DBUILD_TYPE=${CMAKE_BUILD_TYPE} -P ${PROJECT_SOURCE_DIR}/cmake/write_version.cmake
+  BYPRODUCTS ${FVPROXY_GENERATED_DIR}/fvproxy_version.hpp
+  COMMENT "fvproxy: version header")

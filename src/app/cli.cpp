@@ -1,0 +1,92 @@
+#include "app/cli.hpp"
+
+#include "core/config.hpp"
+#include "core/error.hpp"
+
+namespace fvproxy {
+
+std::string usage() {
+  return R"(usage:
+  fvproxy info [--json]
+      version, git revision, Kokkos version and backends, device, MPI and HDF5 versions
+  fvproxy mesh CASE.yaml [--set KEY=VALUE]... [--json] [--compare-orderings] [--print-config]
+      build the case's mesh and print its report (counts, volumes, non-orthogonality, locality)
+  fvproxy help
+
+options:
+  --set KEY=VALUE        override a case key; VALUE is YAML (--set mesh.generate.cells=[32,32,32])
+  --json                 print one JSON object on stdout instead of the human table
+  --compare-orderings    report the locality metrics of every cell ordering side by side
+  --print-config         print the resolved configuration (defaults filled in) as YAML and exit
+  --kokkos-*             passed to Kokkos (--kokkos-threads=N, --kokkos-device-id=N, ...)
+
+exit codes: 0 success, 1 run failure, 2 bad input (usage, YAML, mesh file)
+)";
+}
+
+void split_kokkos_args(int argc, char** argv, std::vector<std::string>& ours, std::vector<std::string>& kokkos) {
+  kokkos.emplace_back(argc > 0 ? argv[0] : "fvproxy");
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    (a.rfind("--kokkos-", 0) == 0 ? kokkos : ours).push_back(a);
+  }
+}
+
+CliArgs parse_cli(const std::vector<std::string>& args) {
+  CliArgs c;
+  if (args.empty()) throw InputError("usage", "no command given", usage());
+  c.command = args[0];
+  static const std::vector<std::string> commands{"info", "mesh", "help"};
+  if (c.command == "--help" || c.command == "-h" || c.command == "help") {
+    c.command = "help";
+    return c;
+  }
+  if (std::find(commands.begin(), commands.end(), c.command) == commands.end()) {
+    const std::string best = closest_key(c.command, commands);
+    throw InputError("usage",
+                     "unknown command '" + c.command + "'" + (best.empty() ? "" : "; did you mean '" + best + "'?"),
+                     usage());
+  }
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    auto value = [&](const std::string& opt) -> std::string {
+      const auto eq = a.find('=');
+      if (a.compare(0, opt.size(), opt) == 0 && eq == opt.size()) return a.substr(eq + 1); // --opt=value
+      if (i + 1 >= args.size()) throw InputError("usage", opt + " needs a value", usage());
+      return args[++i];
+    };
+    auto allowed = [&](const std::string& opt, std::initializer_list<const char*> cmds) {
+      for (const char* cmd : cmds)
+        if (c.command == cmd) return;
+      throw InputError("usage", "option " + opt + " does not apply to 'fvproxy " + c.command + "'", usage());
+    };
+    if (a == "--help" || a == "-h") {
+      c.help = true;
+    } else if (a == "--json") {
+      allowed(a, {"info", "mesh"});
+      c.json = true;
+    } else if (a == "--compare-orderings") {
+      allowed(a, {"mesh"});
+      c.compare_orderings = true;
+    } else if (a == "--print-config") {
+      allowed(a, {"mesh"});
+      c.print_config = true;
+    } else if (a == "--set" || a.rfind("--set=", 0) == 0) {
+      allowed("--set", {"mesh"});
+      c.sets.push_back(value("--set"));
+    } else if (a.size() > 1 && a[0] == '-') {
+      throw InputError("usage", "unknown option '" + a + "' for 'fvproxy " + c.command + "'", usage());
+    } else {
+      c.positional.push_back(a);
+    }
+  }
+  const std::size_t want = c.command == "mesh" ? 1 : 0;
+  if (!c.help && c.positional.size() != want)
+    throw InputError("usage",
+                     want == 1 ? "'fvproxy " + c.command + "' takes one case file (CASE.yaml)"
+                               : "'fvproxy " + c.command + "' takes no file argument",
+                     usage());
+  return c;
+}
+
+} // namespace fvproxy

@@ -1,0 +1,24 @@
+#pragma once
+// Command-line parsing shared by the fvproxy subcommands (grammar: INTERFACE.md).
+#include <string>
+#include <vector>
+
+namespace fvproxy {
+
+struct CliArgs {
+  std::string command; ///< info | mesh
+  std::vector<std::string> positional;
+  std::vector<std::string> sets; ///< --set KEY=VALUE, in order
+  bool json = false, compare_orderings = false, print_config = false, help = false;
+};
+
+/// Parses argv (Kokkos' --kokkos-* arguments already removed). InputError on a usage error.
+CliArgs parse_cli(const std::vector<std::string>& args);
+
+/// The usage text.
+std::string usage();
+
+/// Splits argv into (fvproxy arguments, Kokkos arguments: argv[0] and every --kokkos-*).
+void split_kokkos_args(int argc, char** argv, std::vector<std::string>& ours, std::vector<std::string>& kokkos);
+
+} // namespace fvproxy

@@ -1,0 +1,87 @@
+#include "core/build_info.hpp"
+
+#include <fstream>
+
+#include "core/kokkos_compat.hpp"
+#include "core/types.hpp"
+#include "fvproxy_version.hpp" // generated: FVPROXY_VERSION, FVPROXY_GIT_REVISION, FVPROXY_BUILD_TYPE
+
+#if defined(KOKKOS_ENABLE_CUDA)
+#include <cuda_runtime_api.h>
+#endif
+
+namespace fvproxy {
+
+namespace {
+std::string cpu_model() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line))
+    if (line.rfind("model name", 0) == 0) {
+      const auto c = line.find(':');
+      if (c != std::string::npos) return line.substr(c + 2);
+    }
+  return "unknown CPU";
+}
+} // namespace
+
+BuildInfo build_info() {
+  BuildInfo b;
+  b.version = FVPROXY_VERSION;
+  b.git_revision = FVPROXY_GIT_REVISION;
+  b.build_type = FVPROXY_BUILD_TYPE;
+  b.real_type = sizeof(real) == 8 ? "double" : "float";
+#if defined(__clang__)
+  b.compiler = "clang " __clang_version__;
+#elif defined(__GNUC__)
+  b.compiler = "g++ " __VERSION__;
+#endif
+#if defined(__CUDACC_VER_MAJOR__)
+  b.compiler += " / nvcc " + std::to_string(__CUDACC_VER_MAJOR__) + "." + std::to_string(__CUDACC_VER_MINOR__);
+#endif
+  b.cxx_standard = "C++" + std::to_string(__cplusplus / 100 % 100);
+  b.kokkos_version = kc::kokkos_version_string();
+  b.default_execution_space = ExecSpace::name();
+#if defined(KOKKOS_ENABLE_SERIAL)
+  b.backends.emplace_back("Serial");
+#endif
+#if defined(KOKKOS_ENABLE_OPENMP)
+  b.backends.emplace_back("OpenMP");
+#endif
+#if defined(KOKKOS_ENABLE_THREADS)
+  b.backends.emplace_back("Threads");
+#endif
+#if defined(KOKKOS_ENABLE_CUDA)
+  b.backends.emplace_back("Cuda");
+  int dev = 0;
+  cudaDeviceProp prop{};
+  if (cudaGetDevice(&dev) == cudaSuccess && cudaGetDeviceProperties(&prop, dev) == cudaSuccess) {
+    b.device = std::string(prop.name) + " (sm_" + std::to_string(prop.major) + std::to_string(prop.minor) + ", " +
+               std::to_string(prop.multiProcessorCount) + " SMs, " +
+               std::to_string(static_cast<long long>(prop.totalGlobalMem >> 20)) + " MiB)";
+  } else {
+    b.device = "CUDA device unavailable";
+  }
+#else
+  b.device = cpu_model();
+#endif
+  b.concurrency = ExecSpace::concurrency();
+  return b;
+}
+
+nlohmann::json to_json(const BuildInfo& b) {
+  return {{"version", b.version},
+          {"git_revision", b.git_revision},
+          {"build_type", b.build_type},
+          {"real", b.real_type},
+          {"compiler", b.compiler},
+          {"cxx_standard", b.cxx_standard},
+          {"kokkos",
+           {{"version", b.kokkos_version},
+            {"backends", b.backends},
+            {"default_execution_space", b.default_execution_space},
+            {"concurrency", b.concurrency}}},
+          {"device", b.device}};
+}
+
+} // namespace fvproxy

@@ -1,0 +1,23 @@
+#pragma once
+// What `fvproxy info` prints: version, git revision, Kokkos and its backends, the device, build
+// type and real type. MPI and HDF5 versions come from their components (the app adds them).
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace fvproxy {
+
+struct BuildInfo {
+  std::string version, git_revision, build_type, real_type, compiler, cxx_standard;
+  std::string kokkos_version, default_execution_space;
+  std::vector<std::string> backends;
+  std::string device;  ///< GPU name or CPU model
+  int concurrency = 1; ///< threads of the default execution space (or GPU threads)
+};
+
+/// Requires Kokkos to be initialized.
+BuildInfo build_info();
+nlohmann::json to_json(const BuildInfo& b);
+
+} // namespace fvproxy

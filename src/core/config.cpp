@@ -1,0 +1,408 @@
+#include "core/config.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+#include "core/error.hpp"
+
+namespace fvproxy {
+
+namespace fs = std::filesystem;
+
+const char* to_string(ElementKind e) {
+  switch (e) {
+  case ElementKind::hex: return "hex";
+  case ElementKind::tet: return "tet";
+  case ElementKind::prism: return "prism";
+  }
+  return "?";
+}
+
+const char* to_string(Ordering o) {
+  switch (o) {
+  case Ordering::none: return "none";
+  case Ordering::zorder: return "zorder";
+  case Ordering::hilbert: return "hilbert";
+  case Ordering::rcm: return "rcm";
+  case Ordering::random: return "random";
+  }
+  return "?";
+}
+
+const std::vector<Ordering>& all_orderings() {
+  static const std::vector<Ordering> all{Ordering::none, Ordering::zorder, Ordering::hilbert, Ordering::rcm,
+                                         Ordering::random};
+  return all;
+}
+
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t sub = prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, sub});
+    }
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+std::string closest_key(const std::string& key, const std::vector<std::string>& candidates) {
+  std::string best;
+  std::size_t best_d = std::numeric_limits<std::size_t>::max();
+  for (const auto& c : candidates) {
+    const std::size_t d = edit_distance(key, c);
+    if (d < best_d) best_d = d, best = c;
+  }
+  // Close enough: at most a third of the longer word (and at least 1 edit allowed); a prefix
+  // ("gen" for "generate") counts too.
+  const std::size_t limit = std::max<std::size_t>(1, std::max(key.size(), best.size()) / 3);
+  const bool prefix = !key.empty() && best.rfind(key, 0) == 0;
+  return (best_d <= limit || prefix) ? best : std::string{};
+}
+
+// ---------------------------------------------------------------------------------------------
+// ConfigSource
+
+namespace {
+std::string mark_string(const std::string& file, const YAML::Mark& m) {
+  if (m.is_null()) return file;
+  return file + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1);
+}
+
+std::vector<std::string> split_path(const std::string& key, const std::string& assignment) {
+  std::vector<std::string> parts;
+  std::stringstream ss(key);
+  std::string p;
+  while (std::getline(ss, p, '.')) {
+    if (p.empty()) throw InputError("--set " + assignment, "empty component in key path '" + key + "'");
+    parts.push_back(p);
+  }
+  if (parts.empty()) throw InputError("--set " + assignment, "missing key before '='");
+  return parts;
+}
+} // namespace
+
+ConfigSource ConfigSource::from_file(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw InputError(path, "cannot open the case file", "(does it exist and is it readable?)");
+  std::stringstream text;
+  text << in.rdbuf();
+  ConfigSource s = from_string(text.str(), path);
+  const fs::path p(path);
+  s.base_dir_ = p.parent_path().empty() ? std::string(".") : p.parent_path().string();
+  s.stem_ = p.stem().string();
+  return s;
+}
+
+ConfigSource ConfigSource::from_string(const std::string& text, const std::string& name) {
+  ConfigSource s;
+  s.file_ = name;
+  s.base_dir_ = ".";
+  s.stem_ = fs::path(name).stem().string();
+  try {
+    s.root_ = YAML::Load(text);
+  } catch (const YAML::ParserException& e) {
+    throw InputError(mark_string(name, e.mark), "YAML syntax error: " + e.msg);
+  }
+  if (s.root_.IsNull()) s.root_ = YAML::Node(YAML::NodeType::Map);
+  if (!s.root_.IsMap())
+    throw InputError(mark_string(name, s.root_.Mark()), "the case file must be a YAML mapping of sections",
+                     "(found a " + std::string(s.root_.IsSequence() ? "list" : "scalar") + ")");
+  return s;
+}
+
+void ConfigSource::apply_set(const std::string& assignment) {
+  const auto eq = assignment.find('=');
+  if (eq == std::string::npos)
+    throw InputError("--set " + assignment, "expected KEY=VALUE (for example mesh.generate.cells=[32,32,32])");
+  const std::string key = assignment.substr(0, eq);
+  const std::string value = assignment.substr(eq + 1);
+  const auto parts = split_path(key, assignment);
+  YAML::Node v;
+  try {
+    v = YAML::Load(value);
+  } catch (const YAML::ParserException& e) {
+    throw InputError("--set " + assignment, "VALUE is not valid YAML: " + e.msg);
+  }
+  // Walk down, creating mappings as needed; a scalar in the way is replaced by a mapping.
+  std::vector<YAML::Node> chain{root_};
+  for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
+    YAML::Node next = chain.back()[parts[i]];
+    if (!next.IsMap()) {
+      chain.back()[parts[i]] = YAML::Node(YAML::NodeType::Map);
+      next = chain.back()[parts[i]];
+    }
+    chain.push_back(next);
+  }
+  chain.back()[parts.back()] = v;
+  sets_.emplace_back(key, assignment);
+}
+
+std::string ConfigSource::locate(const YAML::Node& node, const std::string& key_path) const {
+  // The latest --set whose key is this path or a prefix of it gave the value.
+  for (auto it = sets_.rbegin(); it != sets_.rend(); ++it) {
+    const std::string& k = it->first;
+    if (key_path == k || (key_path.size() > k.size() && key_path.compare(0, k.size(), k) == 0 &&
+                          (key_path[k.size()] == '.' || key_path[k.size()] == '[')))
+      return "--set " + it->second;
+  }
+  return mark_string(file_, node.Mark());
+}
+
+// ---------------------------------------------------------------------------------------------
+// Validation helpers
+
+namespace {
+
+const std::vector<std::string> kTopLevel{"case",      "mesh", "physics", "initial",    "boundary",
+                                         "operators", "time", "output",  "checkpoint", "run"};
+
+class Reader {
+public:
+  explicit Reader(const ConfigSource& src) : src_(src) {}
+
+  [[noreturn]] void fail(const YAML::Node& node, const std::string& path, const std::string& msg,
+                         const std::string& detail = {}) const {
+    throw InputError(src_.locate(node, path), path.empty() ? msg : path + ": " + msg, detail);
+  }
+
+  static std::string join(const std::string& path, const std::string& key) {
+    return path.empty() ? key : path + "." + key;
+  }
+
+  void require_map(const YAML::Node& n, const std::string& path) const {
+    if (!n.IsMap()) fail(n, path, "expected a mapping (key: value pairs)", "got " + describe(n));
+  }
+
+  /// Every key of the mapping must be one of `allowed`.
+  void check_keys(const YAML::Node& map, const std::string& path, const std::vector<std::string>& allowed) const {
+    require_map(map, path);
+    for (const auto& kv : map) {
+      const std::string key = kv.first.as<std::string>();
+      if (std::find(allowed.begin(), allowed.end(), key) != allowed.end()) continue;
+      const std::string best = closest_key(key, allowed);
+      std::string valid;
+      for (const auto& a : allowed) valid += (valid.empty() ? "" : ", ") + a;
+      throw InputError(src_.locate(kv.first, join(path, key)),
+                       "unknown key '" + join(path, key) + "'" +
+                           (best.empty() ? std::string{} : "; did you mean '" + join(path, best) + "'?"),
+                       "valid keys" + std::string(path.empty() ? "" : " of '" + path + "'") + ": " + valid);
+    }
+  }
+
+  static std::string describe(const YAML::Node& n) {
+    if (n.IsNull()) return "an empty value";
+    if (n.IsSequence()) return "a list";
+    if (n.IsMap()) return "a mapping";
+    return "'" + n.Scalar() + "'";
+  }
+
+  double real_value(const YAML::Node& n, const std::string& path) const {
+    double v = 0;
+    if (!n.IsScalar() || !YAML::convert<double>::decode(n, v) || !std::isfinite(v))
+      fail(n, path, "expected a number", "got " + describe(n));
+    return v;
+  }
+
+  long long int_value(const YAML::Node& n, const std::string& path) const {
+    long long v = 0;
+    if (!n.IsScalar() || !YAML::convert<long long>::decode(n, v)) {
+      double d = 0;
+      if (n.IsScalar() && YAML::convert<double>::decode(n, d))
+        fail(n, path, "expected an integer", "got " + describe(n) + " (not a whole number)");
+      fail(n, path, "expected an integer", "got " + describe(n));
+    }
+    return v;
+  }
+
+  std::string string_value(const YAML::Node& n, const std::string& path) const {
+    if (!n.IsScalar()) fail(n, path, "expected a string", "got " + describe(n));
+    return n.Scalar();
+  }
+
+  template <class E> E enum_value(const YAML::Node& n, const std::string& path, const std::vector<E>& values) const {
+    const std::string s = string_value(n, path);
+    std::vector<std::string> names;
+    for (E e : values) {
+      if (s == to_string(e)) return e;
+      names.emplace_back(to_string(e));
+    }
+    std::string list;
+    for (const auto& x : names) list += (list.empty() ? "" : " | ") + x;
+    const std::string best = closest_key(s, names);
+    fail(n, path, "invalid value '" + s + "'" + (best.empty() ? "" : "; did you mean '" + best + "'?"),
+         "valid values: " + list);
+  }
+
+  std::array<double, 3> vec3(const YAML::Node& n, const std::string& path) const {
+    if (!n.IsSequence() || n.size() != 3) fail(n, path, "expected a list of 3 numbers [x, y, z]", "got " + describe(n));
+    std::array<double, 3> v{};
+    for (std::size_t i = 0; i < 3; ++i) v[i] = real_value(n[i], path + "[" + std::to_string(i) + "]");
+    return v;
+  }
+
+  void range(const YAML::Node& n, const std::string& path, double v, double lo, double hi,
+             const std::string& what) const {
+    if (!(v >= lo && v <= hi)) {
+      std::ostringstream os;
+      os << "value " << v << " out of range: " << what;
+      fail(n, path, os.str());
+    }
+  }
+
+  const ConfigSource& src() const { return src_; }
+
+private:
+  const ConfigSource& src_;
+};
+
+BoxConfig parse_generate(const Reader& r, const YAML::Node& g, const std::string& path) {
+  r.check_keys(g, path, {"shape", "cells", "element", "lengths", "origin", "perturb", "periodic", "seed"});
+  BoxConfig b;
+  if (g["shape"]) {
+    const std::string shape = r.string_value(g["shape"], path + ".shape");
+    if (shape != "box") r.fail(g["shape"], path + ".shape", "invalid value '" + shape + "'", "valid values: box");
+  }
+  const YAML::Node cells = g["cells"];
+  if (!cells) r.fail(g, path + ".cells", "required key missing", "give the cell counts, e.g. cells: [16, 16, 16]");
+  if (!cells.IsSequence() || cells.size() != 3)
+    r.fail(cells, path + ".cells", "expected a list of 3 integers [nx, ny, nz]", "got " + Reader::describe(cells));
+  for (std::size_t i = 0; i < 3; ++i) {
+    const std::string p = path + ".cells[" + std::to_string(i) + "]";
+    const long long v = r.int_value(cells[i], p);
+    if (v < 1 || v > (1 << 20))
+      r.fail(cells[i], p, "value " + std::to_string(v) + " out of range: must be 1 to 1048576");
+    b.cells[i] = static_cast<int>(v);
+  }
+  if (g["element"])
+    b.element = r.enum_value(g["element"], path + ".element",
+                             std::vector<ElementKind>{ElementKind::hex, ElementKind::tet, ElementKind::prism});
+  const double per_hex = b.element == ElementKind::tet ? 6.0 : b.element == ElementKind::prism ? 2.0 : 1.0;
+  const double total = per_hex * double(b.cells[0]) * b.cells[1] * b.cells[2];
+  if (total > double(std::numeric_limits<std::int32_t>::max()) / 8)
+    r.fail(cells, path + ".cells", "too many cells for 32-bit local indices",
+           "(" + std::to_string(static_cast<long long>(total)) + " cells; at most 268435455 per rank)");
+  if (g["lengths"]) {
+    b.lengths = r.vec3(g["lengths"], path + ".lengths");
+    for (std::size_t i = 0; i < 3; ++i)
+      if (!(b.lengths[i] > 0)) r.fail(g["lengths"][i], path + ".lengths[" + std::to_string(i) + "]", "must be > 0");
+  }
+  if (g["origin"]) b.origin = r.vec3(g["origin"], path + ".origin");
+  if (g["perturb"]) {
+    b.perturb = r.real_value(g["perturb"], path + ".perturb");
+    r.range(g["perturb"], path + ".perturb", b.perturb, 0.0, 0.3,
+            "0 <= perturb <= 0.3 (fraction of the local spacing)");
+  }
+  if (g["periodic"]) {
+    const YAML::Node p = g["periodic"];
+    if (!p.IsSequence())
+      r.fail(p, path + ".periodic", "expected a list of axes, a subset of [x, y, z]", "got " + Reader::describe(p));
+    for (std::size_t i = 0; i < p.size(); ++i) {
+      const std::string pp = path + ".periodic[" + std::to_string(i) + "]";
+      const std::string axis = r.string_value(p[i], pp);
+      const int a = axis == "x" ? 0 : axis == "y" ? 1 : axis == "z" ? 2 : -1;
+      if (a < 0) r.fail(p[i], pp, "invalid axis '" + axis + "'", "valid axes: x, y, z");
+      if (b.periodic[a]) r.fail(p[i], pp, "axis '" + axis + "' listed twice");
+      b.periodic[a] = true;
+      if (b.cells[a] < 2)
+        r.fail(p[i], pp, "a periodic axis needs at least 2 cells",
+               "(with 1 cell a cell would be its own periodic neighbour); cells[" + std::to_string(a) + "] is 1");
+    }
+  }
+  if (g["seed"]) {
+    const long long s = r.int_value(g["seed"], path + ".seed");
+    if (s < 0) r.fail(g["seed"], path + ".seed", "must be >= 0");
+    b.seed = static_cast<std::uint64_t>(s);
+  }
+  return b;
+}
+
+MeshConfig parse_mesh(const Reader& r, const YAML::Node& root) {
+  const YAML::Node m = root["mesh"];
+  if (!m)
+    r.fail(root, "mesh", "required section missing", "give mesh.generate (a box) or mesh.file (a Gmsh .msh file)");
+  r.check_keys(m, "mesh", {"generate", "file", "reorder", "reorder_seed"});
+  MeshConfig mc;
+  const bool has_gen = bool(m["generate"]), has_file = bool(m["file"]);
+  if (has_gen == has_file)
+    r.fail(m, "mesh",
+           has_gen ? "give exactly one of 'generate' and 'file', not both" : "one of 'generate' or 'file' is required");
+  if (has_gen) {
+    mc.generate = parse_generate(r, m["generate"], "mesh.generate");
+  } else {
+    mc.file_as_written = r.string_value(m["file"], "mesh.file");
+    if (mc.file_as_written.empty()) r.fail(m["file"], "mesh.file", "empty path");
+    const fs::path p(mc.file_as_written);
+    mc.file = p.is_absolute() ? p.string() : (fs::path(r.src().base_dir()) / p).lexically_normal().string();
+    if (!fs::is_regular_file(mc.file))
+      r.fail(m["file"], "mesh.file", "mesh file '" + mc.file_as_written + "' not found",
+             "(resolved relative to the case file's folder: " + mc.file + ")");
+  }
+  if (m["reorder"]) mc.reorder = r.enum_value(m["reorder"], "mesh.reorder", all_orderings());
+  if (m["reorder_seed"]) {
+    const long long s = r.int_value(m["reorder_seed"], "mesh.reorder_seed");
+    if (s < 0) r.fail(m["reorder_seed"], "mesh.reorder_seed", "must be >= 0");
+    mc.reorder_seed = static_cast<std::uint64_t>(s);
+  }
+  return mc;
+}
+
+} // namespace
+
+CaseConfig parse_case_mesh(const ConfigSource& src) {
+  Reader r(src);
+  const YAML::Node& root = src.root();
+  r.check_keys(root, "", kTopLevel);
+  CaseConfig c;
+  c.source_file = src.file();
+  c.name = src.stem();
+  if (root["case"]) c.name = r.string_value(root["case"], "case");
+  if (c.name.empty()) r.fail(root["case"], "case", "empty case name");
+  for (char ch : c.name)
+    if (!(std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-' || ch == '.'))
+      r.fail(root["case"], "case", "invalid case name '" + c.name + "'",
+             "(it names output files: use letters, digits, '_', '-' and '.')");
+  c.mesh = parse_mesh(r, root);
+  return c;
+}
+
+YAML::Node CaseConfig::resolved() const {
+  YAML::Node n;
+  n["case"] = name;
+  YAML::Node m;
+  if (mesh.generate) {
+    const BoxConfig& b = *mesh.generate;
+    YAML::Node g;
+    g["shape"] = "box";
+    g["cells"] = std::vector<int>(b.cells.begin(), b.cells.end());
+    g["cells"].SetStyle(YAML::EmitterStyle::Flow);
+    g["element"] = to_string(b.element);
+    g["lengths"] = std::vector<double>(b.lengths.begin(), b.lengths.end());
+    g["lengths"].SetStyle(YAML::EmitterStyle::Flow);
+    g["origin"] = std::vector<double>(b.origin.begin(), b.origin.end());
+    g["origin"].SetStyle(YAML::EmitterStyle::Flow);
+    g["perturb"] = b.perturb;
+    std::vector<std::string> per;
+    for (int a = 0; a < 3; ++a)
+      if (b.periodic[a]) per.emplace_back(std::string(1, char('x' + a)));
+    g["periodic"] = per;
+    g["periodic"].SetStyle(YAML::EmitterStyle::Flow);
+    g["seed"] = b.seed;
+    m["generate"] = g;
+  } else {
+    m["file"] = mesh.file;
+  }
+  m["reorder"] = to_string(mesh.reorder);
+  m["reorder_seed"] = mesh.reorder_seed;
+  n["mesh"] = m;
+  return n;
+}
+
+} // namespace fvproxy

@@ -1,0 +1,16 @@
+#include "core/error.hpp"
+
+namespace fvproxy {
+
+namespace {
+std::string compose(const std::string& where, const std::string& what, const std::string& detail) {
+  std::string s = where.empty() ? "error: " + what : where + ": error: " + what;
+  if (!detail.empty()) s += "\n" + detail;
+  return s;
+}
+} // namespace
+
+InputError::InputError(const std::string& where, const std::string& what, const std::string& detail)
+    : std::runtime_error(compose(where, what, detail)), where_(where) {}
+
+} // namespace fvproxy

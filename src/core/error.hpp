@@ -1,0 +1,26 @@
+#pragma once
+// Error types. Their `what()` is the full message: one first line naming the file:line or key
+// path, then detail lines. `exit_code()` follows INTERFACE.md: 2 bad input, 1 run failure.
+#include <stdexcept>
+#include <string>
+
+namespace fvproxy {
+
+/// Bad input: usage, YAML, mesh file, HDF5 file (exit code 2).
+class InputError : public std::runtime_error {
+public:
+  /// `where` names the file:line, file offset or key path; `what` says what is wrong.
+  InputError(const std::string& where, const std::string& what, const std::string& detail = {});
+  const std::string& where() const { return where_; }
+
+private:
+  std::string where_;
+};
+
+/// A run or comparison failed: non-finite state, mismatch, I/O failure (exit code 1).
+class RunError : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+} // namespace fvproxy

@@ -1,0 +1,47 @@
+#pragma once
+// Every difference between Kokkos 3.4 and Kokkos 4.x lives here (DESIGN.md). Porting fvproxy to
+// another Kokkos version means editing this header alone.
+#include <Kokkos_Core.hpp>
+#include <string>
+
+#if !defined(KOKKOS_VERSION)
+#error "Kokkos_Core.hpp did not define KOKKOS_VERSION"
+#endif
+
+namespace fvproxy::kc {
+
+#if KOKKOS_VERSION >= 40000
+using Kokkos::acos;
+using Kokkos::cbrt;
+using Kokkos::fabs;
+using Kokkos::fmax;
+using Kokkos::fmin;
+using Kokkos::sqrt;
+#else
+using Kokkos::Experimental::acos;
+using Kokkos::Experimental::cbrt;
+using Kokkos::Experimental::fabs;
+using Kokkos::Experimental::fmax;
+using Kokkos::Experimental::fmin;
+using Kokkos::Experimental::sqrt;
+#endif
+
+/// Fence with a label where the Kokkos version supports one (3.4 has no `fence(label)`).
+inline void fence([[maybe_unused]] const std::string& label) {
+#if KOKKOS_VERSION >= 30699
+  Kokkos::fence(label);
+#else
+  Kokkos::fence();
+#endif
+}
+
+/// Kokkos version as "major.minor.patch".
+inline std::string kokkos_version_string() {
+  const int v = KOKKOS_VERSION;
+  const int major = v / 10000, minor = (v / 100) % 100, patch = v % 100;
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%d.%d.%02d", major, minor, patch);
+  return buf;
+}
+
+} // namespace fvproxy::kc

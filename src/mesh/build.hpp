@@ -1,0 +1,23 @@
+#pragma once
+// From the `mesh` section of a case to a checked, ordered mesh on the device.
+#include <string>
+
+#include "core/config.hpp"
+#include "mesh/host_mesh.hpp"
+#include "mesh/mesh.hpp"
+
+namespace fvproxy {
+
+struct BuiltMesh {
+  HostMesh host; ///< in the final ordering
+  Mesh device;
+  std::string source;         ///< "generated hex box 16x16x16" or the file path
+  double seconds_build = 0;   ///< generate/read + faces + geometry + checks
+  double seconds_reorder = 0; ///< ordering permutation + renumbering + geometry again
+};
+
+/// Generates or reads the mesh, checks it (closed cells, positive volumes, total volume of a box),
+/// then applies `cfg.reorder`. `unordered`, when given, receives the mesh before reordering.
+BuiltMesh build_mesh(const MeshConfig& cfg, HostMesh* unordered = nullptr);
+
+} // namespace fvproxy

@@ -1,0 +1,92 @@
+#pragma once
+// The mesh as built on the host (generator, Gmsh reader, reordering), before it is copied to the
+// device. Every index is local; cells and nodes carry their global id.
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/types.hpp"
+#include "mesh/element.hpp"
+
+namespace fvproxy {
+
+struct Patch {
+  std::string name;
+  index_t begin = 0; ///< first face (faces of a patch are contiguous)
+  index_t end = 0;   ///< one past the last face
+};
+
+struct HostMesh {
+  // Nodes
+  std::vector<double> x; ///< 3 * n_nodes coordinates (node-major: x0 y0 z0 x1 ...)
+  std::vector<gid_t> node_gid;
+  /// Node key for face matching: periodic partner nodes share one key. Empty = the node index.
+  std::vector<index_t> node_key;
+
+  // Cells
+  std::vector<CellType> cell_type;
+  std::vector<index_t> cell_node_off{0}; ///< CSR offsets into cell_nodes
+  std::vector<index_t> cell_nodes;
+  std::vector<gid_t> cell_gid;
+
+  // Faces: interior faces [0, n_interior) sorted by (owner, neighbour) with owner < neighbour,
+  // then boundary faces grouped by patch. A face's nodes are ordered so that its area vector points
+  // out of the owner.
+  std::vector<index_t> face_node_off{0};
+  std::vector<index_t> face_nodes;
+  std::vector<index_t> face_owner;
+  std::vector<index_t> face_neighbour; ///< -1 on boundary faces
+  /// Periodic translation of interior faces: index into `shifts` (0 = none). The neighbour's
+  /// image next to the owner lies at (neighbour position) + shifts[face_shift[f]].
+  std::vector<std::uint8_t> face_shift;
+  std::vector<std::array<double, 3>> shifts{{0.0, 0.0, 0.0}};
+  index_t n_interior = 0;
+  std::vector<Patch> patches;
+
+  // Cell -> faces CSR, in the order of the cell's reference faces; sign +1 when the cell owns the
+  // face (area vector outward), -1 when it is the neighbour.
+  std::vector<index_t> cell_face_off{0};
+  std::vector<index_t> cell_faces;
+  std::vector<std::int8_t> cell_face_sign;
+
+  index_t n_nodes() const { return static_cast<index_t>(node_gid.size()); }
+  index_t n_cells() const { return static_cast<index_t>(cell_type.size()); }
+  index_t n_faces() const { return static_cast<index_t>(face_owner.size()); }
+
+  /// Appends a cell (its nodes in the element's reference ordering).
+  void add_cell(CellType t, const index_t* nodes, gid_t gid);
+};
+
+/// Sorts a face's few node indices in place (insertion sort: n <= kMaxFaceNodes).
+inline void sort_face_key(index_t* k, int n) {
+  for (int i = 1; i < n; ++i)
+    for (int j = i; j > 0 && k[j] < k[j - 1]; --j) {
+      const index_t t = k[j];
+      k[j] = k[j - 1];
+      k[j - 1] = t;
+    }
+}
+
+/// Assigns a boundary face (its node indices, owner orientation) to a patch; returns the patch
+/// number or -1 when the face lies in no patch.
+struct BoundaryClassifier {
+  virtual ~BoundaryClassifier() = default;
+  virtual int patch_of(const HostMesh& m, const index_t* nodes, int n) const = 0;
+  /// Describes an unclassified face for the error message.
+  virtual std::string where() const = 0;
+};
+
+/// Builds faces from cells: matches cell faces by their node keys (sorting, O(n log n)), makes
+/// the interior/boundary split, periodic translations, patches and the cell->faces CSR.
+/// InputError for a face shared by more than two cells or a boundary face outside every patch.
+void build_faces(HostMesh& m, const std::vector<std::string>& patch_names, const BoundaryClassifier& classify);
+
+/// Sorts faces into their canonical order (interior by (owner, neighbour), then boundary by patch
+/// and owner) and rebuilds the cell->faces CSR. Used by build_faces and by reordering.
+void finalize_faces(HostMesh& m);
+
+/// Index of translation `t` in m.shifts (adding it and its opposite when new).
+std::uint8_t shift_index(HostMesh& m, const std::array<double, 3>& t, double tol);
+
+} // namespace fvproxy

@@ -1,0 +1,60 @@
+#pragma once
+// The mesh on the device: connectivity copied from a HostMesh, geometry computed there.
+#include <string>
+#include <vector>
+
+#include "core/types.hpp"
+#include "mesh/host_mesh.hpp"
+
+namespace fvproxy {
+
+struct Mesh {
+  index_t n_cells = 0, n_faces = 0, n_interior = 0, n_nodes = 0;
+
+  Vec3View<real> node_x;
+  View1<gid_t> node_gid;
+
+  View1<std::uint8_t> cell_type; ///< CellType
+  View1<gid_t> cell_gid;
+  View1<index_t> cell_node_off, cell_nodes;
+  View1<index_t> cell_face_off, cell_faces;
+  View1<std::int8_t> cell_face_sign;
+
+  View1<index_t> face_node_off, face_nodes;
+  View1<index_t> face_owner, face_neighbour; ///< neighbour -1 on boundary faces
+  View1<std::uint8_t> face_shift;            ///< periodic translation index (0 = none)
+  Vec3View<real> shifts;                     ///< translation table
+  std::vector<Patch> patches;                ///< boundary face ranges (host)
+
+  // Geometry (computed on the device by compute_geometry)
+  View1<real> volume, inv_volume;
+  Vec3View<real> centroid;
+  Vec3View<real> face_area; ///< area vector, out of the owner
+  Vec3View<real> face_centroid;
+
+  /// Bytes held by the views above.
+  std::size_t memory_bytes() const;
+};
+
+/// Copies the connectivity to the device and computes the geometry there.
+Mesh upload(const HostMesh& h);
+
+/// Face area vectors and centroids (fan triangles around the node average, so non-planar
+/// quadrilaterals are handled exactly), then cell volumes and centroids by the divergence theorem
+/// on the same triangles.
+void compute_geometry(Mesh& m);
+
+struct GeometryChecks {
+  double min_volume = 0;
+  gid_t min_volume_cell = -1;
+  double max_closure = 0; ///< max over cells of |sum of outward area vectors| / V^(2/3)
+  gid_t max_closure_cell = -1;
+  double total_volume = 0;
+};
+
+GeometryChecks check_geometry(const Mesh& m);
+
+/// Throws InputError naming the worst cell when a volume is not positive or a cell is not closed.
+void validate_geometry(const Mesh& m, const std::string& source);
+
+} // namespace fvproxy

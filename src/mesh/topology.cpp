@@ -1,0 +1,259 @@
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <sstream>
+
+#include "core/error.hpp"
+#include "mesh/host_mesh.hpp"
+
+namespace fvproxy {
+
+void HostMesh::add_cell(CellType t, const index_t* nodes, gid_t gid) {
+  const int n = element_info(t).n_nodes;
+  cell_type.push_back(t);
+  cell_nodes.insert(cell_nodes.end(), nodes, nodes + n);
+  cell_node_off.push_back(static_cast<index_t>(cell_nodes.size()));
+  cell_gid.push_back(gid);
+}
+
+std::uint8_t shift_index(HostMesh& m, const std::array<double, 3>& t, double tol) {
+  for (std::size_t i = 0; i < m.shifts.size(); ++i) {
+    const auto& s = m.shifts[i];
+    if (std::abs(s[0] - t[0]) <= tol && std::abs(s[1] - t[1]) <= tol && std::abs(s[2] - t[2]) <= tol)
+      return static_cast<std::uint8_t>(i);
+  }
+  if (m.shifts.size() + 2 > 255) throw InputError("mesh", "too many distinct periodic translations");
+  m.shifts.push_back(t);
+  m.shifts.push_back({-t[0], -t[1], -t[2]});
+  return static_cast<std::uint8_t>(m.shifts.size() - 2);
+}
+
+namespace {
+
+struct FaceRecord {
+  index_t key[kMaxFaceNodes];
+  index_t cell;
+  std::int32_t local;
+};
+
+bool key_less(const FaceRecord& a, const FaceRecord& b) {
+  for (int i = 0; i < kMaxFaceNodes; ++i)
+    if (a.key[i] != b.key[i]) return a.key[i] < b.key[i];
+  if (a.cell != b.cell) return a.cell < b.cell;
+  return a.local < b.local;
+}
+
+bool same_key(const FaceRecord& a, const FaceRecord& b) {
+  return std::equal(a.key, a.key + kMaxFaceNodes, b.key);
+}
+
+std::array<double, 3> face_center(const HostMesh& m, const index_t* nodes, int n) {
+  std::array<double, 3> c{0, 0, 0};
+  for (int i = 0; i < n; ++i)
+    for (int d = 0; d < 3; ++d) c[d] += m.x[3 * std::size_t(nodes[i]) + d];
+  for (int d = 0; d < 3; ++d) c[d] /= n;
+  return c;
+}
+
+std::string describe_face(const HostMesh& m, const index_t* nodes, int n) {
+  std::ostringstream os;
+  os << "face with nodes (global ids)";
+  for (int i = 0; i < n; ++i) os << ' ' << m.node_gid[nodes[i]];
+  const auto c = face_center(m, nodes, n);
+  os << " at (" << c[0] << ", " << c[1] << ", " << c[2] << ")";
+  return os.str();
+}
+
+double bbox_diagonal(const HostMesh& m) {
+  double lo[3] = {std::numeric_limits<double>::max(), std::numeric_limits<double>::max(),
+                  std::numeric_limits<double>::max()};
+  double hi[3] = {-lo[0], -lo[1], -lo[2]};
+  for (std::size_t i = 0; i < m.x.size(); i += 3)
+    for (int d = 0; d < 3; ++d) lo[d] = std::min(lo[d], m.x[i + d]), hi[d] = std::max(hi[d], m.x[i + d]);
+  double s = 0;
+  for (int d = 0; d < 3; ++d) s += (hi[d] - lo[d]) * (hi[d] - lo[d]);
+  return std::sqrt(s);
+}
+
+} // namespace
+
+void build_faces(HostMesh& m, const std::vector<std::string>& patch_names, const BoundaryClassifier& classify) {
+  const index_t nc = m.n_cells();
+  std::vector<FaceRecord> rec;
+  rec.reserve(static_cast<std::size_t>(m.cell_nodes.size()));
+  auto key_of = [&](index_t node) { return m.node_key.empty() ? node : m.node_key[node]; };
+  for (index_t c = 0; c < nc; ++c) {
+    const ElementInfo& e = element_info(m.cell_type[c]);
+    const index_t* cn = m.cell_nodes.data() + m.cell_node_off[c];
+    for (int lf = 0; lf < e.n_faces; ++lf) {
+      FaceRecord r{};
+      const LocalFace& f = e.faces[lf];
+      for (int i = 0; i < kMaxFaceNodes; ++i)
+        r.key[i] = i < f.n ? key_of(cn[f.nodes[i]]) : std::numeric_limits<index_t>::max();
+      sort_face_key(r.key, f.n);
+      r.cell = c;
+      r.local = lf;
+      rec.push_back(r);
+    }
+  }
+  std::sort(rec.begin(), rec.end(), key_less);
+
+  const double tol = 1e-9 * std::max(bbox_diagonal(m), 1e-300);
+  m.face_node_off.assign(1, 0);
+  m.face_nodes.clear();
+  m.face_owner.clear();
+  m.face_neighbour.clear();
+  m.face_shift.clear();
+  m.shifts.assign(1, {0.0, 0.0, 0.0});
+  std::vector<int> face_patch;
+  auto local_nodes = [&](index_t c, int lf, index_t* out) {
+    const LocalFace& f = element_info(m.cell_type[c]).faces[lf];
+    const index_t* cn = m.cell_nodes.data() + m.cell_node_off[c];
+    for (int i = 0; i < f.n; ++i) out[i] = cn[f.nodes[i]];
+    return f.n;
+  };
+
+  for (std::size_t i = 0; i < rec.size();) {
+    std::size_t j = i + 1;
+    while (j < rec.size() && same_key(rec[i], rec[j])) ++j;
+    index_t on[kMaxFaceNodes];
+    const int n = local_nodes(rec[i].cell, rec[i].local, on);
+    if (j - i > 2) {
+      std::ostringstream os;
+      os << "cells (global ids)";
+      for (std::size_t k = i; k < j; ++k) os << ' ' << m.cell_gid[rec[k].cell];
+      throw InputError("mesh", "a face is shared by more than two cells (" + std::to_string(j - i) + ")",
+                       describe_face(m, on, n) + " belongs to " + os.str());
+    }
+    m.face_nodes.insert(m.face_nodes.end(), on, on + n);
+    m.face_node_off.push_back(static_cast<index_t>(m.face_nodes.size()));
+    m.face_owner.push_back(rec[i].cell);
+    if (j - i == 2) {
+      if (rec[i + 1].cell == rec[i].cell)
+        throw InputError("mesh", "a cell is its own neighbour across a face",
+                         describe_face(m, on, n) + " of cell (global id) " + std::to_string(m.cell_gid[rec[i].cell]));
+      index_t nn[kMaxFaceNodes];
+      local_nodes(rec[i + 1].cell, rec[i + 1].local, nn);
+      const auto co = face_center(m, on, n), cnb = face_center(m, nn, n);
+      const std::array<double, 3> t{co[0] - cnb[0], co[1] - cnb[1], co[2] - cnb[2]};
+      const bool periodic = std::abs(t[0]) > tol || std::abs(t[1]) > tol || std::abs(t[2]) > tol;
+      m.face_neighbour.push_back(rec[i + 1].cell);
+      m.face_shift.push_back(periodic ? shift_index(m, t, tol) : 0);
+      face_patch.push_back(-1);
+    } else {
+      const int p = classify.patch_of(m, on, n);
+      if (p < 0)
+        throw InputError("mesh", "a boundary face lies in no boundary patch",
+                         describe_face(m, on, n) + " of cell (global id) " + std::to_string(m.cell_gid[rec[i].cell]) +
+                             "\n" + classify.where());
+      m.face_neighbour.push_back(-1);
+      m.face_shift.push_back(0);
+      face_patch.push_back(p);
+    }
+    i = j;
+  }
+  // Encode the patch of each boundary face in temporary patch ranges: finalize_faces sorts by it.
+  m.patches.clear();
+  for (const auto& name : patch_names) m.patches.push_back({name, 0, 0});
+  std::vector<index_t> order(face_patch.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](index_t a, index_t b) { return face_patch[a] < face_patch[b]; });
+  // Permute into (interior..., patch 0..., patch 1...), set ranges, then canonical order.
+  std::vector<index_t> inv(order.size());
+  for (std::size_t k = 0; k < order.size(); ++k) inv[order[k]] = static_cast<index_t>(k);
+  HostMesh tmp;
+  tmp.face_node_off.assign(1, 0);
+  for (index_t f : order) {
+    tmp.face_nodes.insert(tmp.face_nodes.end(), m.face_nodes.begin() + m.face_node_off[f],
+                          m.face_nodes.begin() + m.face_node_off[f + 1]);
+    tmp.face_node_off.push_back(static_cast<index_t>(tmp.face_nodes.size()));
+    tmp.face_owner.push_back(m.face_owner[f]);
+    tmp.face_neighbour.push_back(m.face_neighbour[f]);
+    tmp.face_shift.push_back(m.face_shift[f]);
+  }
+  m.face_node_off.swap(tmp.face_node_off);
+  m.face_nodes.swap(tmp.face_nodes);
+  m.face_owner.swap(tmp.face_owner);
+  m.face_neighbour.swap(tmp.face_neighbour);
+  m.face_shift.swap(tmp.face_shift);
+  index_t k = 0;
+  while (k < index_t(order.size()) && face_patch[order[k]] < 0) ++k;
+  m.n_interior = k;
+  for (std::size_t p = 0; p < m.patches.size(); ++p) {
+    m.patches[p].begin = k;
+    while (k < index_t(order.size()) && face_patch[order[k]] == int(p)) ++k;
+    m.patches[p].end = k;
+  }
+  finalize_faces(m);
+}
+
+void finalize_faces(HostMesh& m) {
+  const index_t nf = m.n_faces();
+  std::vector<int> patch_of(nf, -1);
+  for (std::size_t p = 0; p < m.patches.size(); ++p)
+    for (index_t f = m.patches[p].begin; f < m.patches[p].end; ++f) patch_of[f] = int(p);
+  // Interior faces: owner is the lower-numbered cell (flip the face where it is not).
+  for (index_t f = 0; f < nf; ++f) {
+    index_t& o = m.face_owner[f];
+    index_t& nb = m.face_neighbour[f];
+    if (nb >= 0 && nb < o) {
+      std::swap(o, nb);
+      std::reverse(m.face_nodes.begin() + m.face_node_off[f], m.face_nodes.begin() + m.face_node_off[f + 1]);
+      // Opposite translations are stored as consecutive pairs (k, k+1) with k odd.
+      const std::uint8_t s = m.face_shift[f];
+      if (s != 0) m.face_shift[f] = static_cast<std::uint8_t>(s % 2 == 1 ? s + 1 : s - 1);
+    }
+  }
+  std::vector<index_t> order(nf);
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(), [&](index_t a, index_t b) {
+    if (patch_of[a] != patch_of[b]) return patch_of[a] < patch_of[b]; // interior (-1) first
+    if (m.face_owner[a] != m.face_owner[b]) return m.face_owner[a] < m.face_owner[b];
+    return m.face_neighbour[a] < m.face_neighbour[b];
+  });
+  std::vector<index_t> fno{0}, fn;
+  std::vector<index_t> fo(nf), fnb(nf);
+  std::vector<std::uint8_t> fs(nf);
+  fn.reserve(m.face_nodes.size());
+  fno.reserve(nf + 1);
+  for (index_t k = 0; k < nf; ++k) {
+    const index_t f = order[k];
+    fn.insert(fn.end(), m.face_nodes.begin() + m.face_node_off[f], m.face_nodes.begin() + m.face_node_off[f + 1]);
+    fno.push_back(static_cast<index_t>(fn.size()));
+    fo[k] = m.face_owner[f];
+    fnb[k] = m.face_neighbour[f];
+    fs[k] = m.face_shift[f];
+  }
+  m.face_node_off.swap(fno);
+  m.face_nodes.swap(fn);
+  m.face_owner.swap(fo);
+  m.face_neighbour.swap(fnb);
+  m.face_shift.swap(fs);
+  // Patch ranges are unchanged: the sort keeps each patch's faces in its range.
+
+  // Cell -> faces CSR in increasing face order.
+  const index_t nc = m.n_cells();
+  std::vector<index_t> count(nc + 1, 0);
+  for (index_t f = 0; f < nf; ++f) {
+    ++count[m.face_owner[f] + 1];
+    if (m.face_neighbour[f] >= 0) ++count[m.face_neighbour[f] + 1];
+  }
+  for (index_t c = 0; c < nc; ++c) count[c + 1] += count[c];
+  m.cell_face_off = count;
+  m.cell_faces.assign(count[nc], 0);
+  m.cell_face_sign.assign(count[nc], 0);
+  std::vector<index_t> fill(count.begin(), count.end() - 1);
+  for (index_t f = 0; f < nf; ++f) {
+    const index_t o = m.face_owner[f];
+    m.cell_faces[fill[o]] = f;
+    m.cell_face_sign[fill[o]++] = 1;
+    const index_t nb = m.face_neighbour[f];
+    if (nb >= 0) {
+      m.cell_faces[fill[nb]] = f;
+      m.cell_face_sign[fill[nb]++] = -1;
+    }
+  }
+}
+
+} // namespace fvproxy

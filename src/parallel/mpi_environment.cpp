@@ -1,0 +1,55 @@
+#include "parallel/mpi_environment.hpp"
+
+#include <cstdlib>
+
+#ifdef FVPROXY_HAVE_MPI
+#include <mpi.h>
+#endif
+
+namespace fvproxy {
+
+MpiEnvironment::MpiEnvironment([[maybe_unused]] int& argc, [[maybe_unused]] char**& argv) {
+#ifdef FVPROXY_HAVE_MPI
+  int initialized = 0;
+  MPI_Initialized(&initialized);
+  if (!initialized) {
+    MPI_Init(&argc, &argv);
+    owns_ = true;
+  }
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+  MPI_Comm_size(MPI_COMM_WORLD, &size_);
+#endif
+}
+
+MpiEnvironment::~MpiEnvironment() {
+#ifdef FVPROXY_HAVE_MPI
+  if (owns_) MPI_Finalize();
+#endif
+}
+
+void MpiEnvironment::abort(int code) {
+#ifdef FVPROXY_HAVE_MPI
+  int initialized = 0, finalized = 0;
+  MPI_Initialized(&initialized);
+  MPI_Finalized(&finalized);
+  int size = 1;
+  if (initialized && !finalized) MPI_Comm_size(MPI_COMM_WORLD, &size);
+  if (initialized && !finalized && size > 1) MPI_Abort(MPI_COMM_WORLD, code);
+#endif
+  std::exit(code);
+}
+
+std::string mpi_library_version() {
+#ifdef FVPROXY_HAVE_MPI
+  char buf[MPI_MAX_LIBRARY_VERSION_STRING];
+  int len = 0;
+  MPI_Get_library_version(buf, &len);
+  std::string s(buf, len);
+  const auto nl = s.find_first_of("\n,");
+  return nl == std::string::npos ? s : s.substr(0, nl);
+#else
+  return "disabled";
+#endif
+}
+
+} // namespace fvproxy
