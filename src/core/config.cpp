@@ -40,31 +40,34 @@ const std::vector<Ordering>& all_orderings() {
 }
 
 std::size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    cur[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t sub = prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1);
-      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, sub});
+  // Optimal string alignment: insertions, deletions, substitutions and adjacent transpositions.
+  const std::size_t n = a.size(), m = b.size();
+  std::vector<std::vector<std::size_t>> d(n + 1, std::vector<std::size_t>(m + 1));
+  for (std::size_t i = 0; i <= n; ++i) d[i][0] = i;
+  for (std::size_t j = 0; j <= m; ++j) d[0][j] = j;
+  for (std::size_t i = 1; i <= n; ++i)
+    for (std::size_t j = 1; j <= m; ++j) {
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
     }
-    std::swap(prev, cur);
-  }
-  return prev[b.size()];
+  return d[n][m];
 }
 
 std::string closest_key(const std::string& key, const std::vector<std::string>& candidates) {
+  // A candidate the key is a prefix of ("gen" for "generate") wins; otherwise the nearest by edit
+  // distance, if within a third of the longer word.
+  if (!key.empty())
+    for (const auto& c : candidates)
+      if (c.rfind(key, 0) == 0) return c;
   std::string best;
   std::size_t best_d = std::numeric_limits<std::size_t>::max();
   for (const auto& c : candidates) {
     const std::size_t d = edit_distance(key, c);
     if (d < best_d) best_d = d, best = c;
   }
-  // Close enough: at most a third of the longer word (and at least 1 edit allowed); a prefix
-  // ("gen" for "generate") counts too.
   const std::size_t limit = std::max<std::size_t>(1, std::max(key.size(), best.size()) / 3);
-  const bool prefix = !key.empty() && best.rfind(key, 0) == 0;
-  return (best_d <= limit || prefix) ? best : std::string{};
+  return best_d <= limit ? best : std::string{};
 }
 
 // ---------------------------------------------------------------------------------------------

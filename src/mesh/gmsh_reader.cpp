@@ -522,6 +522,9 @@ HostMesh Parser::assemble() {
 }
 
 HostMesh Parser::parse() {
+  skip_ws();
+  if (data_.compare(pos_, 11, "$MeshFormat") != 0)
+    throw InputError(name_ + ":1", "not a Gmsh MSH file (no $MeshFormat header)");
   std::string s = next_section();
   if (s != "MeshFormat") throw InputError(name_ + ":1", "not a Gmsh MSH file (no $MeshFormat header)");
   parse_format();

@@ -3,6 +3,7 @@
 #include <limits>
 #include <numeric>
 #include <sstream>
+#include <stdexcept>
 
 #include "core/error.hpp"
 #include "mesh/host_mesh.hpp"
@@ -63,6 +64,16 @@ std::string describe_face(const HostMesh& m, const index_t* nodes, int n) {
   const auto c = face_center(m, nodes, n);
   os << " at (" << c[0] << ", " << c[1] << ", " << c[2] << ")";
   return os.str();
+}
+
+/// The node of `cell` that has the same node key as `node` (its periodic partner, or itself).
+index_t partner_in_cell(const HostMesh& m, index_t node, index_t cell) {
+  const index_t key = m.node_key.empty() ? node : m.node_key[node];
+  for (index_t k = m.cell_node_off[cell]; k < m.cell_node_off[cell + 1]; ++k) {
+    const index_t u = m.cell_nodes[k];
+    if ((m.node_key.empty() ? u : m.node_key[u]) == key) return u;
+  }
+  throw std::logic_error("fvproxy: periodic face node without a partner in the neighbour cell");
 }
 
 double bbox_diagonal(const HostMesh& m) {
@@ -136,7 +147,11 @@ void build_faces(HostMesh& m, const std::vector<std::string>& patch_names, const
       index_t nn[kMaxFaceNodes];
       local_nodes(rec[i + 1].cell, rec[i + 1].local, nn);
       const auto co = face_center(m, on, n), cnb = face_center(m, nn, n);
-      const std::array<double, 3> t{co[0] - cnb[0], co[1] - cnb[1], co[2] - cnb[2]};
+      // Components below the tolerance are rounding (the two sides sum their nodes in different
+      // orders): snap them to zero so a translation is exactly along its axes.
+      std::array<double, 3> t{co[0] - cnb[0], co[1] - cnb[1], co[2] - cnb[2]};
+      for (double& tk : t)
+        if (std::abs(tk) <= tol) tk = 0.0;
       const bool periodic = std::abs(t[0]) > tol || std::abs(t[1]) > tol || std::abs(t[2]) > tol;
       m.face_neighbour.push_back(rec[i + 1].cell);
       m.face_shift.push_back(periodic ? shift_index(m, t, tol) : 0);
@@ -199,10 +214,15 @@ void finalize_faces(HostMesh& m) {
     index_t& nb = m.face_neighbour[f];
     if (nb >= 0 && nb < o) {
       std::swap(o, nb);
-      std::reverse(m.face_nodes.begin() + m.face_node_off[f], m.face_nodes.begin() + m.face_node_off[f + 1]);
-      // Opposite translations are stored as consecutive pairs (k, k+1) with k odd.
+      const auto b = m.face_nodes.begin() + m.face_node_off[f], e = m.face_nodes.begin() + m.face_node_off[f + 1];
+      std::reverse(b, e);
       const std::uint8_t s = m.face_shift[f];
-      if (s != 0) m.face_shift[f] = static_cast<std::uint8_t>(s % 2 == 1 ? s + 1 : s - 1);
+      if (s != 0) {
+        // A periodic face's nodes are those on its owner's side: take the new owner's partner nodes
+        // (same node key), and the opposite translation (pairs (k, k+1) with k odd).
+        for (auto it = b; it != e; ++it) *it = partner_in_cell(m, *it, o);
+        m.face_shift[f] = static_cast<std::uint8_t>(s % 2 == 1 ? s + 1 : s - 1);
+      }
     }
   }
   std::vector<index_t> order(nf);

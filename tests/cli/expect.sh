@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# expect.sh CODE REGEX COMMAND... : runs COMMAND, fails unless it exits with CODE and its combined
+# stdout+stderr matches the extended regular expression REGEX.
+set -u
+want="$1"; pattern="$2"; shift 2
+out=$("$@" 2>&1); got=$?
+printf '%s\n' "$out" | head -n 60
+if [[ "$got" != "$want" ]]; then
+  echo "expect.sh: exit code $got, expected $want" >&2; exit 1
+fi
+if ! grep -Eq -- "$pattern" <<<"$out"; then
+  echo "expect.sh: output does not match /$pattern/" >&2; exit 1
+fi
+echo "expect.sh: exit $got and /$pattern/ as expected"

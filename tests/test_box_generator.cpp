@@ -1,0 +1,199 @@
+// Box generator: counts, total volume, closure, periodic matching, closed-form global ids, jitter.
+#include <cmath>
+#include <set>
+#include <tuple>
+
+#include "mesh/box_generator.hpp"
+#include "mesh/mesh.hpp"
+#include "test_helpers.hpp"
+
+namespace fvproxy {
+namespace {
+
+struct BoxCase {
+  ElementKind element;
+  std::array<bool, 3> periodic;
+  double perturb;
+};
+
+std::string name_of(const BoxCase& c) {
+  std::string s = to_string(c.element);
+  s += "_p";
+  for (int a = 0; a < 3; ++a) s += c.periodic[a] ? char('x' + a) : '0';
+  s += c.perturb > 0 ? "_jitter" : "_regular";
+  return s;
+}
+
+class BoxTest : public ::testing::TestWithParam<BoxCase> {
+protected:
+  BoxConfig config() const {
+    BoxConfig b;
+    b.cells = {4, 3, 5};
+    b.element = GetParam().element;
+    b.lengths = {2.0, 1.5, 0.5};
+    b.origin = {-1.0, 0.25, 3.0};
+    b.periodic = GetParam().periodic;
+    b.perturb = GetParam().perturb;
+    b.seed = 42;
+    return b;
+  }
+};
+
+TEST_P(BoxTest, CountsVolumeClosure) {
+  const BoxConfig b = config();
+  const HostMesh h = generate_box(b);
+  const long nh = long(b.cells[0]) * b.cells[1] * b.cells[2];
+  const int per = b.element == ElementKind::tet ? 6 : b.element == ElementKind::prism ? 2 : 1;
+  EXPECT_EQ(h.n_cells(), nh * per);
+  EXPECT_EQ(h.n_nodes(), (b.cells[0] + 1) * (b.cells[1] + 1) * (b.cells[2] + 1));
+  // Boundary faces: per non-periodic side, its quads (split into 2 triangles where the element does).
+  long boundary = 0;
+  for (int a = 0; a < 3; ++a) {
+    if (b.periodic[a]) continue;
+    const long quads = nh / b.cells[a];
+    const int split = b.element == ElementKind::tet || (b.element == ElementKind::prism && a == 2) ? 2 : 1;
+    boundary += 2 * quads * split;
+  }
+  EXPECT_EQ(h.n_faces() - h.n_interior, boundary);
+  long cell_faces = 0;
+  for (CellType t : h.cell_type) cell_faces += element_info(t).n_faces;
+  EXPECT_EQ(2L * h.n_interior + boundary, cell_faces);
+  EXPECT_EQ(h.patches.size(), box_patch_names(b).size());
+  for (const auto& p : h.patches) {
+    EXPECT_GT(p.end - p.begin, 0) << p.name;
+  }
+
+  const Mesh m = upload(h);
+  EXPECT_NO_THROW(validate_geometry(m, "test"));
+  const GeometryChecks g = check_geometry(m);
+  EXPECT_NEAR(g.total_volume, 2.0 * 1.5 * 0.5, 1e-12);
+  EXPECT_GT(g.min_volume, 0.0);
+  EXPECT_LT(g.max_closure, 1e-12);
+}
+
+TEST_P(BoxTest, FaceOrderingAndCsr) {
+  const HostMesh h = generate_box(config());
+  for (index_t f = 0; f < h.n_interior; ++f) {
+    ASSERT_GE(h.face_neighbour[f], 0);
+    ASSERT_LT(h.face_owner[f], h.face_neighbour[f]);
+    if (f > 0) {
+      ASSERT_LE(std::make_pair(h.face_owner[f - 1], h.face_neighbour[f - 1]),
+                std::make_pair(h.face_owner[f], h.face_neighbour[f]));
+    }
+  }
+  for (index_t f = h.n_interior; f < h.n_faces(); ++f) ASSERT_EQ(h.face_neighbour[f], -1);
+  for (index_t c = 0; c < h.n_cells(); ++c) {
+    ASSERT_EQ(h.cell_face_off[c + 1] - h.cell_face_off[c], element_info(h.cell_type[c]).n_faces);
+    for (index_t k = h.cell_face_off[c]; k < h.cell_face_off[c + 1]; ++k) {
+      const index_t f = h.cell_faces[k];
+      ASSERT_EQ(h.cell_face_sign[k] > 0 ? h.face_owner[f] : h.face_neighbour[f], c);
+    }
+  }
+}
+
+TEST_P(BoxTest, PeriodicMatchingAndJitter) {
+  const BoxConfig b = config();
+  const HostMesh h = generate_box(b);
+  const Mesh m = upload(h);
+  auto C = Kokkos::create_mirror_view_and_copy(HostSpace(), m.centroid);
+  const double hmax = std::max({b.lengths[0] / b.cells[0], b.lengths[1] / b.cells[1], b.lengths[2] / b.cells[2]});
+  int periodic_faces = 0;
+  for (index_t f = 0; f < h.n_interior; ++f) {
+    const auto& t = h.shifts[h.face_shift[f]];
+    double d2 = 0;
+    for (int k = 0; k < 3; ++k) {
+      const double d = C(h.face_neighbour[f], k) + t[k] - C(h.face_owner[f], k);
+      d2 += d * d;
+    }
+    ASSERT_LT(std::sqrt(d2), 2 * hmax) << "face " << f << ": neighbour image not next to the owner";
+    if (h.face_shift[f] != 0) {
+      ++periodic_faces;
+      int axis = -1;
+      for (int k = 0; k < 3; ++k)
+        if (std::abs(t[k]) > 0) axis = k;
+      ASSERT_GE(axis, 0);
+      EXPECT_TRUE(b.periodic[axis]);
+      EXPECT_NEAR(std::abs(t[axis]), b.lengths[axis], 1e-12);
+    }
+  }
+  long expected = 0;
+  const long nh = long(b.cells[0]) * b.cells[1] * b.cells[2];
+  for (int a = 0; a < 3; ++a)
+    if (b.periodic[a])
+      expected += (nh / b.cells[a]) * (b.element == ElementKind::tet || (b.element == ElementKind::prism && a == 2) ? 2 : 1);
+  EXPECT_EQ(periodic_faces, expected);
+
+  // Boundary-plane nodes stay on their plane; periodic partners share their tangential position.
+  const int nx = b.cells[0], ny = b.cells[1];
+  for (index_t v = 0; v < h.n_nodes(); ++v) {
+    const int ijk[3] = {int(v % (nx + 1)), int((v / (nx + 1)) % (ny + 1)), int(v / ((nx + 1) * (ny + 1)))};
+    ASSERT_EQ(h.node_gid[v], v);
+    for (int a = 0; a < 3; ++a) {
+      const double x = h.x[3 * v + a];
+      if (ijk[a] == 0) {
+        EXPECT_EQ(x, b.origin[a]);
+      }
+      if (ijk[a] == b.cells[a]) {
+        EXPECT_NEAR(x, b.origin[a] + b.lengths[a], 1e-14);
+      }
+      if (b.perturb == 0) {
+        EXPECT_NEAR(x, b.origin[a] + ijk[a] * b.lengths[a] / b.cells[a], 1e-14);
+      }
+    }
+    for (int a = 0; a < 3; ++a)
+      if (b.periodic[a] && ijk[a] == b.cells[a]) {
+        const index_t partner = h.node_key[v];
+        for (int t = 0; t < 3; ++t) {
+          // Tangential axes (a corner node also wraps along its other periodic axes: skip those).
+          if (t != a && !(b.periodic[t] && ijk[t] == b.cells[t])) {
+            EXPECT_EQ(h.x[3 * v + t], h.x[3 * partner + t]);
+          }
+        }
+      }
+  }
+}
+
+TEST_P(BoxTest, ClosedFormGlobalIds) {
+  const BoxConfig b = config();
+  const HostMesh h = generate_box(b);
+  std::set<gid_t> ids(h.cell_gid.begin(), h.cell_gid.end());
+  ASSERT_EQ(ids.size(), h.cell_gid.size());
+  EXPECT_EQ(*ids.begin(), 0);
+  EXPECT_EQ(*ids.rbegin(), gid_t(h.n_cells()) - 1);
+  if (b.perturb > 0) return;
+  const Mesh m = upload(h);
+  auto C = Kokkos::create_mirror_view_and_copy(HostSpace(), m.centroid);
+  const int per = b.element == ElementKind::tet ? 6 : b.element == ElementKind::prism ? 2 : 1;
+  for (index_t c = 0; c < h.n_cells(); ++c) {
+    const gid_t hex = h.cell_gid[c] / per;  // the hex (i, j, k) the cell lies in
+    const int i = int(hex % b.cells[0]), j = int((hex / b.cells[0]) % b.cells[1]), k = int(hex / (b.cells[0] * b.cells[1]));
+    const int ijk[3] = {i, j, k};
+    for (int a = 0; a < 3; ++a) {
+      const double lo = b.origin[a] + ijk[a] * b.lengths[a] / b.cells[a];
+      EXPECT_GT(C(c, a), lo);
+      EXPECT_LT(C(c, a), lo + b.lengths[a] / b.cells[a]);
+    }
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Boxes, BoxTest,
+    ::testing::Values(BoxCase{ElementKind::hex, {false, false, false}, 0.0}, BoxCase{ElementKind::hex, {true, true, true}, 0.3},
+                      BoxCase{ElementKind::tet, {false, false, false}, 0.2}, BoxCase{ElementKind::tet, {true, false, true}, 0.0},
+                      BoxCase{ElementKind::prism, {false, true, false}, 0.3}, BoxCase{ElementKind::prism, {false, false, false}, 0.0},
+                      BoxCase{ElementKind::tet, {true, true, true}, 0.3}),
+    [](const ::testing::TestParamInfo<BoxCase>& info) { return name_of(info.param); });
+
+TEST(Box, JitterIsSeededAndNonOrthogonal) {
+  BoxConfig b;
+  b.cells = {4, 4, 4};
+  b.perturb = 0.25;
+  const HostMesh h1 = generate_box(b), h2 = generate_box(b);
+  EXPECT_EQ(h1.x, h2.x);
+  b.seed = 2;
+  const HostMesh h3 = generate_box(b);
+  EXPECT_NE(h1.x, h3.x);
+}
+
+} // namespace
+} // namespace fvproxy

@@ -1,0 +1,151 @@
+// Gmsh reader: the three encodings of one mesh agree; mixed elements; documented errors.
+#include <fstream>
+#include <sstream>
+
+#include "mesh/gmsh_reader.hpp"
+#include "mesh/mesh.hpp"
+#include "test_helpers.hpp"
+
+namespace fvproxy {
+namespace {
+
+using test::expect_input_error;
+using test::source_path;
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void expect_same(const HostMesh& a, const HostMesh& b) {
+  EXPECT_EQ(a.x, b.x);
+  EXPECT_EQ(a.node_gid, b.node_gid);
+  EXPECT_EQ(a.cell_type, b.cell_type);
+  EXPECT_EQ(a.cell_nodes, b.cell_nodes);
+  EXPECT_EQ(a.cell_gid, b.cell_gid);
+  EXPECT_EQ(a.face_nodes, b.face_nodes);
+  EXPECT_EQ(a.face_owner, b.face_owner);
+  EXPECT_EQ(a.face_neighbour, b.face_neighbour);
+  ASSERT_EQ(a.patches.size(), b.patches.size());
+  for (std::size_t p = 0; p < a.patches.size(); ++p) {
+    EXPECT_EQ(a.patches[p].name, b.patches[p].name);
+    EXPECT_EQ(a.patches[p].begin, b.patches[p].begin);
+    EXPECT_EQ(a.patches[p].end, b.patches[p].end);
+  }
+}
+
+TEST(Gmsh, AsciiBinaryAndV22GiveIdenticalMeshes) {
+  const HostMesh a = read_gmsh(source_path("mesh/sphere_in_box.msh"));
+  const HostMesh b = read_gmsh(source_path("mesh/sphere_in_box_bin.msh"));
+  const HostMesh c = read_gmsh(source_path("mesh/sphere_in_box_v22.msh"));
+  expect_same(a, b);
+  expect_same(a, c);
+  EXPECT_GT(a.n_cells(), 1000);
+  std::vector<std::string> names;
+  for (const auto& p : a.patches) names.push_back(p.name);
+  EXPECT_EQ(names, (std::vector<std::string>{"xmin", "xmax", "ymin", "ymax", "zmin", "zmax", "sphere"}));
+  const Mesh m = upload(a);
+  EXPECT_NO_THROW(validate_geometry(m, "sphere"));
+  // The box minus an inscribed polyhedral sphere: a little more than 1 - (4/3) pi 0.25^3.
+  const double v = check_geometry(m).total_volume;
+  EXPECT_GT(v, 1.0 - 4.0 / 3.0 * M_PI * 0.015625);
+  EXPECT_LT(v, 0.95);
+}
+
+TEST(Gmsh, HybridPrismHex) {
+  const HostMesh h = read_gmsh(source_path("mesh/hybrid_channel.msh"));
+  int hex = 0, prism = 0;
+  for (CellType t : h.cell_type) hex += t == CellType::hex, prism += t == CellType::prism;
+  EXPECT_GT(hex, 0);
+  EXPECT_GT(prism, 0);
+  EXPECT_EQ(hex + prism, h.n_cells());
+  const Mesh m = upload(h);
+  EXPECT_NO_THROW(validate_geometry(m, "hybrid"));
+  EXPECT_NEAR(check_geometry(m).total_volume, 1.0, 1e-12);
+}
+
+// A unit cube as six pyramids around its centre, written as MSH 2.2; `edit` changes the text.
+std::string pyramid_cube(bool drop_one_face = false, bool duplicate_cell = false) {
+  const double X[9][3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}, {0, 0, 1}, {1, 0, 1}, {1, 1, 1}, {0, 1, 1}, {0.5, 0.5, 0.5}};
+  std::ostringstream s;
+  s << "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$PhysicalNames\n2\n2 1 \"walls\"\n3 2 \"fluid\"\n$EndPhysicalNames\n";
+  s << "$Nodes\n9\n";
+  for (int i = 0; i < 9; ++i) s << i + 1 << ' ' << X[i][0] << ' ' << X[i][1] << ' ' << X[i][2] << '\n';
+  s << "$EndNodes\n";
+  std::vector<std::string> el;
+  int tag = 1;
+  for (int f = 0; f < 6; ++f) {
+    if (drop_one_face && f == 3) continue;
+    const auto& q = element_info(CellType::hex).faces[f].nodes;
+    el.push_back(std::to_string(tag++) + " 3 2 1 1 " + std::to_string(q[0] + 1) + ' ' + std::to_string(q[1] + 1) + ' ' +
+                 std::to_string(q[2] + 1) + ' ' + std::to_string(q[3] + 1));
+  }
+  for (int f = 0; f < 6 + (duplicate_cell ? 1 : 0); ++f) {
+    const auto& q = element_info(CellType::hex).faces[f % 6].nodes;
+    // Base (h0, h3, h2, h1) so that the pyramid's base normal is the hex face's outward normal.
+    el.push_back(std::to_string(tag++) + " 7 2 2 1 " + std::to_string(q[0] + 1) + ' ' + std::to_string(q[3] + 1) + ' ' +
+                 std::to_string(q[2] + 1) + ' ' + std::to_string(q[1] + 1) + " 9");
+  }
+  s << "$Elements\n" << el.size() << '\n';
+  for (const auto& e : el) s << e << '\n';
+  s << "$EndElements\n";
+  return s.str();
+}
+
+TEST(Gmsh, PyramidsFromV22) {
+  const HostMesh h = read_gmsh_text(pyramid_cube(), "pyramids.msh");
+  EXPECT_EQ(h.n_cells(), 6);
+  for (CellType t : h.cell_type) EXPECT_EQ(t, CellType::pyramid);
+  EXPECT_EQ(h.n_faces() - h.n_interior, 6);
+  EXPECT_EQ(h.n_interior, 12);
+  ASSERT_EQ(h.patches.size(), 1u);
+  EXPECT_EQ(h.patches[0].name, "walls");
+  const Mesh m = upload(h);
+  EXPECT_NO_THROW(validate_geometry(m, "pyramids"));
+  EXPECT_NEAR(check_geometry(m).total_volume, 1.0, 1e-14);
+}
+
+std::string replace(std::string s, const std::string& from, const std::string& to) {
+  const auto at = s.find(from);
+  EXPECT_NE(at, std::string::npos) << from;
+  return s.replace(at, from.size(), to);
+}
+
+TEST(Gmsh, DocumentedErrors) {
+  const std::string good = pyramid_cube();
+  expect_input_error([&] { read_gmsh_text(pyramid_cube(true), "m.msh"); },
+                     {"m.msh", "a boundary face lies in no boundary patch", "surface Physical group"});
+  expect_input_error([&] { read_gmsh_text(pyramid_cube(false, true), "m.msh"); },
+                     {"a face is shared by more than two cells (3)"});
+  expect_input_error([&] { read_gmsh_text(replace(good, "0.5 0.5 0.5", "0.5 abc 0.5"), "m.msh"); },
+                     {"m.msh:19: error: expected node coordinate (a number), got 'abc' (in $Nodes)"});
+  expect_input_error([&] { read_gmsh_text(replace(good, "7 7 2 2 1", "7 11 2 2 1"), "m.msh"); },
+                     {"m.msh:", "unsupported element type 11 (10-node tetrahedron)", "Mesh.ElementOrder = 1"});
+  expect_input_error([&] { read_gmsh_text(replace(good, " 9\n$EndElements", " 10\n$EndElements"), "m.msh"); },
+                     {"refers to node tag 10, which $Nodes does not define"});
+  expect_input_error([&] { read_gmsh_text(good.substr(0, good.find("$EndElements") - 20), "m.msh"); },
+                     {"m.msh:", "unexpected end of file", "truncated"});
+  expect_input_error([&] { read_gmsh_text(replace(good, "$EndNodes", "$EndNode"), "m.msh"); },
+                     {"expected $EndNodes"});
+  expect_input_error([&] { read_gmsh_text(replace(good, "2.2 0 8", "3.0 0 8"), "m.msh"); },
+                     {"m.msh:2: error: unsupported MSH format version 3.0"});
+  expect_input_error([&] { read_gmsh_text("solid cube\nfacet normal 0 0 1\n", "cube.stl"); },
+                     {"cube.stl:1: error: not a Gmsh MSH file"});
+  expect_input_error([&] { read_gmsh_text(replace(good, "$Nodes\n9\n", "$Nodes\n9\n1 0 0 0\n"), "m.msh"); },
+                     {"node tag 1 appears twice"});
+  expect_input_error([] { read_gmsh("/nonexistent.msh"); }, {"/nonexistent.msh: error: cannot open the mesh file"});
+}
+
+TEST(Gmsh, TruncatedFilesGiveLineOrOffset) {
+  const std::string ascii = slurp(source_path("mesh/sphere_in_box.msh"));
+  expect_input_error([&] { read_gmsh_text(ascii.substr(0, ascii.size() / 2), "half.msh"); },
+                     {"half.msh:", "(in $"});
+  const std::string bin = slurp(source_path("mesh/sphere_in_box_bin.msh"));
+  expect_input_error([&] { read_gmsh_text(bin.substr(0, bin.size() / 2), "half_bin.msh"); },
+                     {"half_bin.msh: byte offset ", "unexpected end of file"});
+}
+
+} // namespace
+} // namespace fvproxy
