@@ -13,13 +13,14 @@ if(FVPROXY_ENABLE_HDF5)
   target_compile_definitions(fvproxy_options INTERFACE FVPROXY_HAVE_HDF5)
 endif()
 
-# CUDA builds: ptxas' per-kernel resource report (registers, stack frame, spills) is kept in a log
-# (FVPROXY_PTXAS_LOG) by scripts/ptxas-log.sh, which wraps the compiler.
-if(Kokkos_ENABLE_CUDA OR Kokkos_DEVICES MATCHES "CUDA")
+# CUDA builds: ptxas' per-kernel resource report (registers, stack frame, spills, -Xptxas -v) is
+# kept per object under FVPROXY_PTXAS_DIR by the compiler launcher scripts/ptxas-log.sh, and
+# gathered into ptxas.log in the build folder after every build (target ptxas_log).
+if(Kokkos_DEVICES MATCHES "CUDA")
   set(FVPROXY_CUDA ON)
+  set(FVPROXY_PTXAS_DIR ${CMAKE_BINARY_DIR}/ptxas)
   target_compile_options(fvproxy_options INTERFACE -Xptxas=-v)
-  # nvcc emits notes for Kokkos' own headers that are not errors; keep host warnings on.
-  target_compile_options(fvproxy_options INTERFACE -Xcudafe=--diag_suppress=esa_on_defaulted_function_ignored)
+  set(CMAKE_CXX_COMPILER_LAUNCHER bash ${PROJECT_SOURCE_DIR}/scripts/ptxas-log.sh ${FVPROXY_PTXAS_DIR})
 else()
   set(FVPROXY_CUDA OFF)
 endif()

@@ -120,7 +120,8 @@ TEST_P(BoxTest, PeriodicMatchingAndJitter) {
   const long nh = long(b.cells[0]) * b.cells[1] * b.cells[2];
   for (int a = 0; a < 3; ++a)
     if (b.periodic[a])
-      expected += (nh / b.cells[a]) * (b.element == ElementKind::tet || (b.element == ElementKind::prism && a == 2) ? 2 : 1);
+      expected +=
+          (nh / b.cells[a]) * (b.element == ElementKind::tet || (b.element == ElementKind::prism && a == 2) ? 2 : 1);
   EXPECT_EQ(periodic_faces, expected);
 
   // Boundary-plane nodes stay on their plane; periodic partners share their tangential position.
@@ -165,8 +166,9 @@ TEST_P(BoxTest, ClosedFormGlobalIds) {
   auto C = Kokkos::create_mirror_view_and_copy(HostSpace(), m.centroid);
   const int per = b.element == ElementKind::tet ? 6 : b.element == ElementKind::prism ? 2 : 1;
   for (index_t c = 0; c < h.n_cells(); ++c) {
-    const gid_t hex = h.cell_gid[c] / per;  // the hex (i, j, k) the cell lies in
-    const int i = int(hex % b.cells[0]), j = int((hex / b.cells[0]) % b.cells[1]), k = int(hex / (b.cells[0] * b.cells[1]));
+    const gid_t hex = h.cell_gid[c] / per; // the hex (i, j, k) the cell lies in
+    const int i = int(hex % b.cells[0]), j = int((hex / b.cells[0]) % b.cells[1]),
+              k = int(hex / (b.cells[0] * b.cells[1]));
     const int ijk[3] = {i, j, k};
     for (int a = 0; a < 3; ++a) {
       const double lo = b.origin[a] + ijk[a] * b.lengths[a] / b.cells[a];
@@ -176,13 +178,15 @@ TEST_P(BoxTest, ClosedFormGlobalIds) {
   }
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Boxes, BoxTest,
-    ::testing::Values(BoxCase{ElementKind::hex, {false, false, false}, 0.0}, BoxCase{ElementKind::hex, {true, true, true}, 0.3},
-                      BoxCase{ElementKind::tet, {false, false, false}, 0.2}, BoxCase{ElementKind::tet, {true, false, true}, 0.0},
-                      BoxCase{ElementKind::prism, {false, true, false}, 0.3}, BoxCase{ElementKind::prism, {false, false, false}, 0.0},
-                      BoxCase{ElementKind::tet, {true, true, true}, 0.3}),
-    [](const ::testing::TestParamInfo<BoxCase>& info) { return name_of(info.param); });
+INSTANTIATE_TEST_SUITE_P(Boxes, BoxTest,
+                         ::testing::Values(BoxCase{ElementKind::hex, {false, false, false}, 0.0},
+                                           BoxCase{ElementKind::hex, {true, true, true}, 0.3},
+                                           BoxCase{ElementKind::tet, {false, false, false}, 0.2},
+                                           BoxCase{ElementKind::tet, {true, false, true}, 0.0},
+                                           BoxCase{ElementKind::prism, {false, true, false}, 0.3},
+                                           BoxCase{ElementKind::prism, {false, false, false}, 0.0},
+                                           BoxCase{ElementKind::tet, {true, true, true}, 0.3}),
+                         [](const ::testing::TestParamInfo<BoxCase>& info) { return name_of(info.param); });
 
 TEST(Box, JitterIsSeededAndNonOrthogonal) {
   BoxConfig b;

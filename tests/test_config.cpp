@@ -15,7 +15,7 @@ CaseConfig parse(const std::string& yaml, const std::vector<std::string>& sets =
 
 TEST(Config, DefaultsAndValues) {
   const CaseConfig c = parse("mesh:\n  generate:\n    cells: [4, 5, 6]\n");
-  EXPECT_EQ(c.name, "case");  // file stem
+  EXPECT_EQ(c.name, "case"); // file stem
   ASSERT_TRUE(c.mesh.generate.has_value());
   const BoxConfig& b = *c.mesh.generate;
   EXPECT_EQ(b.cells, (std::array<int, 3>{4, 5, 6}));
@@ -39,8 +39,8 @@ TEST(Config, DefaultsAndValues) {
 }
 
 TEST(Config, SetOverridesAndCreatesKeys) {
-  const CaseConfig c =
-      parse("mesh:\n  generate:\n    cells: [4, 4, 4]\n", {"mesh.generate.cells=[8,9,10]", "mesh.reorder=hilbert", "case=x1"});
+  const CaseConfig c = parse("mesh:\n  generate:\n    cells: [4, 4, 4]\n",
+                             {"mesh.generate.cells=[8,9,10]", "mesh.reorder=hilbert", "case=x1"});
   EXPECT_EQ(c.mesh.generate->cells, (std::array<int, 3>{8, 9, 10}));
   EXPECT_EQ(c.mesh.reorder, Ordering::hilbert);
   EXPECT_EQ(c.name, "x1");
@@ -113,7 +113,7 @@ TEST(Config, SyntaxAndSetErrorsAreLocated) {
 
 TEST(Config, ClosestKey) {
   EXPECT_EQ(edit_distance("kitten", "sitting"), 3u);
-  EXPECT_EQ(edit_distance("mehs", "mesh"), 1u);  // one transposition
+  EXPECT_EQ(edit_distance("mehs", "mesh"), 1u); // one transposition
   EXPECT_EQ(closest_key("genrate", {"generate", "file", "reorder"}), "generate");
   EXPECT_EQ(closest_key("gen", {"generate", "file"}), "generate");
   EXPECT_EQ(closest_key("qqqqqq", {"generate", "file"}), "");

@@ -80,7 +80,9 @@ TEST(Geometry, NonPlanarHexIsClosedAndVolumeMatchesTets) {
       const double u[3] = {a[0] - ref[0], a[1] - ref[1], a[2] - ref[2]};
       const double v[3] = {b[0] - ref[0], b[1] - ref[1], b[2] - ref[2]};
       const double w[3] = {c[0] - ref[0], c[1] - ref[1], c[2] - ref[2]};
-      vol += (w[0] * (u[1] * v[2] - u[2] * v[1]) - w[1] * (u[0] * v[2] - u[2] * v[0]) + w[2] * (u[0] * v[1] - u[1] * v[0])) / 6;
+      vol += (w[0] * (u[1] * v[2] - u[2] * v[1]) - w[1] * (u[0] * v[2] - u[2] * v[0]) +
+              w[2] * (u[0] * v[1] - u[1] * v[0])) /
+             6;
     }
   }
   EXPECT_NEAR(V(0), vol, 1e-14);
@@ -88,7 +90,7 @@ TEST(Geometry, NonPlanarHexIsClosedAndVolumeMatchesTets) {
 }
 
 TEST(Geometry, InvertedElementIsRefused) {
-  const HostMesh h = single(CellType::tet, {0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 1});  // nodes 1, 2 swapped
+  const HostMesh h = single(CellType::tet, {0, 0, 0, 0, 1, 0, 1, 0, 0, 0, 0, 1}); // nodes 1, 2 swapped
   const Mesh m = upload(h);
   test::expect_input_error([&] { validate_geometry(m, "inverted.msh"); },
                            {"inverted.msh: error: non-positive cell volume", "cell (global id) 0"});

@@ -68,7 +68,8 @@ TEST(Gmsh, HybridPrismHex) {
 
 // A unit cube as six pyramids around its centre, written as MSH 2.2; `edit` changes the text.
 std::string pyramid_cube(bool drop_one_face = false, bool duplicate_cell = false) {
-  const double X[9][3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0}, {0, 0, 1}, {1, 0, 1}, {1, 1, 1}, {0, 1, 1}, {0.5, 0.5, 0.5}};
+  const double X[9][3] = {{0, 0, 0}, {1, 0, 0}, {1, 1, 0}, {0, 1, 0},      {0, 0, 1},
+                          {1, 0, 1}, {1, 1, 1}, {0, 1, 1}, {0.5, 0.5, 0.5}};
   std::ostringstream s;
   s << "$MeshFormat\n2.2 0 8\n$EndMeshFormat\n$PhysicalNames\n2\n2 1 \"walls\"\n3 2 \"fluid\"\n$EndPhysicalNames\n";
   s << "$Nodes\n9\n";
@@ -127,8 +128,7 @@ TEST(Gmsh, DocumentedErrors) {
                      {"refers to node tag 10, which $Nodes does not define"});
   expect_input_error([&] { read_gmsh_text(good.substr(0, good.find("$EndElements") - 20), "m.msh"); },
                      {"m.msh:", "unexpected end of file", "truncated"});
-  expect_input_error([&] { read_gmsh_text(replace(good, "$EndNodes", "$EndNode"), "m.msh"); },
-                     {"expected $EndNodes"});
+  expect_input_error([&] { read_gmsh_text(replace(good, "$EndNodes", "$EndNode"), "m.msh"); }, {"expected $EndNodes"});
   expect_input_error([&] { read_gmsh_text(replace(good, "2.2 0 8", "3.0 0 8"), "m.msh"); },
                      {"m.msh:2: error: unsupported MSH format version 3.0"});
   expect_input_error([&] { read_gmsh_text("solid cube\nfacet normal 0 0 1\n", "cube.stl"); },
@@ -140,8 +140,7 @@ TEST(Gmsh, DocumentedErrors) {
 
 TEST(Gmsh, TruncatedFilesGiveLineOrOffset) {
   const std::string ascii = slurp(source_path("mesh/sphere_in_box.msh"));
-  expect_input_error([&] { read_gmsh_text(ascii.substr(0, ascii.size() / 2), "half.msh"); },
-                     {"half.msh:", "(in $"});
+  expect_input_error([&] { read_gmsh_text(ascii.substr(0, ascii.size() / 2), "half.msh"); }, {"half.msh:", "(in $"});
   const std::string bin = slurp(source_path("mesh/sphere_in_box_bin.msh"));
   expect_input_error([&] { read_gmsh_text(bin.substr(0, bin.size() / 2), "half_bin.msh"); },
                      {"half_bin.msh: byte offset ", "unexpected end of file"});

@@ -137,13 +137,13 @@ TEST(Reorder, RandomDependsOnSeed) {
 }
 
 TEST(Reorder, LocalityByHand) {
-  const HostMesh h = box(ElementKind::hex, {4, 1, 1}, {false, false, false}, 0.0);  // faces (0,1) (1,2) (2,3)
+  const HostMesh h = box(ElementKind::hex, {4, 1, 1}, {false, false, false}, 0.0); // faces (0,1) (1,2) (2,3)
   const Locality id = locality(h);
   EXPECT_EQ(id.mean, 1.0);
   EXPECT_EQ(id.median, 1.0);
   EXPECT_EQ(id.max, 1);
   EXPECT_EQ(id.same_block_32, 1.0);
-  const Locality p = locality(h, {0, 3, 1, 2});  // distances 3, 2, 1
+  const Locality p = locality(h, {0, 3, 1, 2}); // distances 3, 2, 1
   EXPECT_EQ(p.mean, 2.0);
   EXPECT_EQ(p.median, 2.0);
   EXPECT_EQ(p.max, 3);
@@ -165,7 +165,8 @@ TEST(SpaceFillingCurves, HilbertVisitsNeighboursInTurn) {
   std::vector<std::pair<std::uint64_t, std::array<int, 3>>> pts;
   for (int i = 0; i < 8; ++i)
     for (int j = 0; j < 8; ++j)
-      for (int k = 0; k < 8; ++k) pts.push_back({hk(std::uint32_t(i) << 18, std::uint32_t(j) << 18, std::uint32_t(k) << 18), {i, j, k}});
+      for (int k = 0; k < 8; ++k)
+        pts.push_back({hk(std::uint32_t(i) << 18, std::uint32_t(j) << 18, std::uint32_t(k) << 18), {i, j, k}});
   std::sort(pts.begin(), pts.end());
   for (std::size_t n = 1; n < pts.size(); ++n) {
     ASSERT_NE(pts[n].first, pts[n - 1].first);

@@ -113,7 +113,8 @@ private:
     while (pos_ < data_.size() && !std::isspace(static_cast<unsigned char>(data_[pos_]))) ++pos_;
     return data_.substr(b, pos_ - b);
   }
-  long long ascii_int(const char* what) {
+  /// Parses the next token with `convert` (strtoll / strtod style); `kind` names it in messages.
+  template <class T, class Convert> T ascii_number(const char* what, const char* kind, Convert convert) {
     skip_ws();
     const std::size_t at = pos_;
     const std::string t = token(what);
@@ -121,23 +122,16 @@ private:
       fail(std::string("unexpected ") + t + ": expected " + what + " (truncated section?)", at);
     char* end = nullptr;
     errno = 0;
-    const long long v = std::strtoll(t.c_str(), &end, 10);
-    if (errno != 0 || end == t.c_str() || *end != '\0')
-      fail(std::string("expected ") + what + " (an integer), got '" + t + "'", at);
+    const T v = convert(t.c_str(), &end);
+    if (errno == ERANGE || end == t.c_str() || *end != '\0')
+      fail(std::string("expected ") + what + " (" + kind + "), got '" + t + "'", at);
     return v;
   }
+  long long ascii_int(const char* what) {
+    return ascii_number<long long>(what, "an integer", [](const char* s, char** e) { return std::strtoll(s, e, 10); });
+  }
   double ascii_double(const char* what) {
-    skip_ws();
-    const std::size_t at = pos_;
-    const std::string t = token(what);
-    if (!t.empty() && t[0] == '$')
-      fail(std::string("unexpected ") + t + ": expected " + what + " (truncated section?)", at);
-    char* end = nullptr;
-    errno = 0;
-    const double v = std::strtod(t.c_str(), &end);
-    if (errno == ERANGE || end == t.c_str() || *end != '\0')
-      fail(std::string("expected ") + what + " (a number), got '" + t + "'", at);
-    return v;
+    return ascii_number<double>(what, "a number", [](const char* s, char** e) { return std::strtod(s, e); });
   }
 
   // --- binary ---------------------------------------------------------------------------------

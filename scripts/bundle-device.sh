@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Makes build/bundle: a self-contained folder for the GPU machine (../shared/GPU.md, item 5):
+#   bin/fvproxy, bin/fvproxy_tests (cuda preset), lib/ with the shared libraries the GPU machine
+#   lacks (CUDA 11.8 runtime, parallel HDF5, yaml-cpp, szip/aec, ...) but not Open MPI's (that
+#   machine's Open MPI 4.1.6 is ABI-compatible and its plugins match it), inputs/, mesh/, tests/
+#   data, ptxas.log, and run.sh which sets LD_LIBRARY_PATH and runs a command.
+# Usage: make bundle   (then carry build/bundle to the GPU machine and run bundle/run.sh ...)
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+b=build/cuda
+[[ -x $b/fvproxy ]] || { echo "bundle-device.sh: build the cuda preset first (make cuda)" >&2; exit 1; }
+out=build/bundle
+rm -rf "$out"
+mkdir -p "$out/bin" "$out/lib" "$out/tests"
+cp $b/fvproxy "$out/bin/"
+[[ -x $b/fvproxy_tests ]] && cp $b/fvproxy_tests "$out/bin/"
+[[ -f $b/ptxas.log ]] && cp $b/ptxas.log "$out/"
+cp -r inputs mesh "$out/"
+cp -r tests/data tests/cli "$out/tests/"
+# Shared libraries: every non-system library the binaries need, except Open MPI's and the C/C++
+# runtime (present there). CUDA's runtime must be the 11.8 one we built with.
+keep='libcudart|libhdf5|libyaml-cpp|libsz|libaec|libgtest|libhwloc|libevent'
+for exe in "$out"/bin/*; do
+  ldd "$exe" | awk '/=> \//{print $1" "$3}' | while read -r name path; do
+    if [[ "$name" =~ $keep ]] && [[ ! "$name" =~ libmpi|libopen-|libpmix ]]; then
+      cp -L "$path" "$out/lib/$name"
+    fi
+  done
+done
+cat >"$out/run.sh" <<'RUN'
+#!/usr/bin/env bash
+# run.sh COMMAND... : runs a bundle command with the bundle's libraries (e.g. run.sh bin/fvproxy info)
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+export LD_LIBRARY_PATH="$here/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+export FVPROXY_SOURCE_DIR="$here"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_PROC_BIND=false
+cd "$here"
+exec "$@"
+RUN
+chmod +x "$out/run.sh"
+du -sh "$out"
+ls "$out/lib"
