@@ -19,11 +19,12 @@ cp $b/fvproxy "$out/bin/"
 cp -r inputs mesh "$out/"
 cp -r tests/data tests/cli "$out/tests/"
 # Shared libraries: every non-system library the binaries need, except Open MPI's and the C/C++
-# runtime (present there). CUDA's runtime must be the 11.8 one we built with.
-keep='libcudart|libhdf5|libyaml-cpp|libsz|libaec|libgtest|libhwloc|libevent'
+# runtime (present there): verified set of ../shared/GPU.md. CUDA's runtime must be the 11.8 one
+# we built with; Open MPI and its hwloc/libevent come from that machine.
+keep='libcudart|libhdf5|libyaml-cpp|libsz|libaec'
 for exe in "$out"/bin/*; do
   ldd "$exe" | awk '/=> \//{print $1" "$3}' | while read -r name path; do
-    if [[ "$name" =~ $keep ]] && [[ ! "$name" =~ libmpi|libopen-|libpmix ]]; then
+    if [[ "$name" =~ $keep ]]; then
       cp -L "$path" "$out/lib/$name"
     fi
   done

@@ -42,6 +42,7 @@ int cmd_info(const CliArgs& cli) {
             << "  (default: " << k["default_execution_space"].get<std::string>() << ", concurrency "
             << k["concurrency"].get<int>() << ")\n"
             << "  device         " << j["device"].get<std::string>() << "\n"
+            << "  host CPU       " << j["host_cpu"].get<std::string>() << "\n"
             << "  MPI            " << j["mpi"].get<std::string>() << "\n"
             << "  HDF5           " << j["hdf5"].get<std::string>() << "\n";
   return 0;

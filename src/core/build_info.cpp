@@ -65,6 +65,7 @@ BuildInfo build_info() {
 #else
   b.device = cpu_model();
 #endif
+  b.host_cpu = cpu_model();
   b.concurrency = ExecSpace::concurrency();
   return b;
 }
@@ -81,7 +82,8 @@ nlohmann::json to_json(const BuildInfo& b) {
             {"backends", b.backends},
             {"default_execution_space", b.default_execution_space},
             {"concurrency", b.concurrency}}},
-          {"device", b.device}};
+          {"device", b.device},
+          {"host_cpu", b.host_cpu}};
 }
 
 } // namespace fvproxy

@@ -12,8 +12,9 @@ struct BuildInfo {
   std::string version, git_revision, build_type, real_type, compiler, cxx_standard;
   std::string kokkos_version, default_execution_space;
   std::vector<std::string> backends;
-  std::string device;  ///< GPU name or CPU model
-  int concurrency = 1; ///< threads of the default execution space (or GPU threads)
+  std::string device;   ///< the default execution space's device: GPU name or CPU model
+  std::string host_cpu; ///< CPU model
+  int concurrency = 1;  ///< threads of the default execution space (or GPU threads)
 };
 
 /// Requires Kokkos to be initialized.
