@@ -37,7 +37,7 @@ def main():
             f"git {info['git_revision']}; {datetime.date.today().isoformat()}")
     out = sys.stdout if args.out == "-" else open(args.out, "w", newline="")
     out.write(meta + "\n")
-    w = csv.writer(out)
+    w = csv.writer(out, lineterminator="\n")
     w.writerow(["element", "cells_per_axis", "cells", "faces", "ordering", "build_s", "reorder_s",
                 "face_distance_median", "same_block_32"])
     case = os.path.join(ROOT, "inputs", "default.yaml")
