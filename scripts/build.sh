@@ -8,7 +8,12 @@ preset="${1:-host}"; shift || true
 cd "$root"
 case "$preset" in
   cuda)
-    out=$(bash scripts/setup-cuda.sh | tail -n 1)
+    # A user's own CUDA-enabled Kokkos: FVPROXY_KOKKOS_CUDA=<its install prefix>.
+    if [[ -n "${FVPROXY_KOKKOS_CUDA:-}" ]]; then
+      out="KOKKOS_ROOT=$FVPROXY_KOKKOS_CUDA"
+    else
+      out=$(bash scripts/setup-cuda.sh | tail -n 1)
+    fi
     export FVPROXY_KOKKOS_CUDA="${out#KOKKOS_ROOT=}"
     export PATH="/usr/bin:$PATH" NVCC_WRAPPER_DEFAULT_COMPILER="${NVCC_WRAPPER_DEFAULT_COMPILER:-g++-11}"
     ;;
