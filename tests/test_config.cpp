@@ -89,6 +89,10 @@ TEST(Config, TypeRangeAndRequiredErrors) {
                      {"mesh.generate.periodic[1]: invalid axis 'w'"});
   expect_input_error([] { parse("mesh:\n  generate: {cells: [2, 4, 4], periodic: [x, x]}\n"); }, {"listed twice"});
   expect_input_error([] { parse("case: a/b\nmesh:\n  generate: {cells: [2, 4, 4]}\n"); }, {"invalid case name 'a/b'"});
+  // The default name is the file's stem; an unusable stem is reported against the file.
+  expect_input_error(
+      [] { parse_case_mesh(ConfigSource::from_string("mesh:\n  generate: {cells: [2, 4, 4]}\n", "my case.yaml")); },
+      {"my case.yaml: error: case: invalid case name 'my case'"});
   expect_input_error([] { parse("mesh:\n  file: does_not_exist.msh\n"); },
                      {"case.yaml:2:9:", "mesh.file: mesh file 'does_not_exist.msh' not found"});
   expect_input_error([] { parse("mesh:\n  generate: {cells: [4096, 4096, 4096], element: tet}\n"); },

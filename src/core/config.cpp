@@ -156,6 +156,8 @@ std::string ConfigSource::locate(const YAML::Node& node, const std::string& key_
                           (key_path[k.size()] == '.' || key_path[k.size()] == '[')))
       return "--set " + it->second;
   }
+  // A key that is absent (a default, such as the case name taken from the file stem) has no mark.
+  if (!node.IsDefined()) return file_;
   return mark_string(file_, node.Mark());
 }
 
