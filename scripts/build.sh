@@ -17,11 +17,11 @@ case "$preset" in
     export FVPROXY_KOKKOS_CUDA="${out#KOKKOS_ROOT=}"
     export PATH="/usr/bin:$PATH" NVCC_WRAPPER_DEFAULT_COMPILER="${NVCC_WRAPPER_DEFAULT_COMPILER:-g++-11}"
     ;;
-  host|debug|asan)
+  host|float|debug|asan)
     out=$(bash scripts/setup-deps.sh | tail -n 1)
     export Kokkos_ROOT="${out#KOKKOS_ROOT=}"
     ;;
-  *) echo "unknown preset '$preset' (host | debug | asan | cuda)" >&2; exit 2 ;;
+  *) echo "unknown preset '$preset' (host | float | debug | asan | cuda)" >&2; exit 2 ;;
 esac
 [[ "$out" == KOKKOS_ROOT=* ]] || { echo "setup did not report a Kokkos installation" >&2; exit 1; }
 if [[ ! -f "build/$preset/build.ninja" ]]; then

@@ -66,9 +66,9 @@ TEST_P(BoxTest, CountsVolumeClosure) {
   const Mesh m = upload(h);
   EXPECT_NO_THROW(validate_geometry(m, "test"));
   const GeometryChecks g = check_geometry(m);
-  EXPECT_NEAR(g.total_volume, 2.0 * 1.5 * 0.5, 1e-12);
+  EXPECT_NEAR(g.total_volume, 2.0 * 1.5 * 0.5, test::tol(1e-12));
   EXPECT_GT(g.min_volume, 0.0);
-  EXPECT_LT(g.max_closure, 1e-12);
+  EXPECT_LT(g.max_closure, test::tol(1e-12));
 }
 
 TEST_P(BoxTest, FaceOrderingAndCsr) {

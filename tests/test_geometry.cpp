@@ -48,8 +48,8 @@ TEST(Geometry, ReferenceElements) {
     auto C = Kokkos::create_mirror_view_and_copy(HostSpace(), m.centroid);
     auto S = Kokkos::create_mirror_view_and_copy(HostSpace(), m.face_area);
     auto F = Kokkos::create_mirror_view_and_copy(HostSpace(), m.face_centroid);
-    EXPECT_NEAR(V(0), e.volume, 1e-14);
-    for (int d = 0; d < 3; ++d) EXPECT_NEAR(C(0, d), e.centroid[d], 1e-14);
+    EXPECT_NEAR(V(0), e.volume, test::tol(1e-14));
+    for (int d = 0; d < 3; ++d) EXPECT_NEAR(C(0, d), e.centroid[d], test::tol(1e-14));
     for (index_t f = 0; f < m.n_faces; ++f) {
       double out = 0;
       for (int d = 0; d < 3; ++d) out += (F(f, d) - C(0, d)) * S(f, d);
@@ -85,7 +85,7 @@ TEST(Geometry, NonPlanarHexIsClosedAndVolumeMatchesTets) {
              6;
     }
   }
-  EXPECT_NEAR(V(0), vol, 1e-14);
+  EXPECT_NEAR(V(0), vol, test::tol(1e-14));
   EXPECT_GT(V(0), 1.0);
 }
 

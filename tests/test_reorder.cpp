@@ -58,14 +58,15 @@ PerGid by_gid(const HostMesh& h) {
 
 void expect_invariant(const PerGid& a, const PerGid& b) {
   ASSERT_EQ(a.volume.size(), b.volume.size());
-  for (const auto& [g, v] : a.volume) EXPECT_NEAR(v, b.volume.at(g), 1e-14 + 1e-12 * std::abs(v)) << "cell " << g;
+  for (const auto& [g, v] : a.volume)
+    EXPECT_NEAR(v, b.volume.at(g), test::tol(1e-14 + 1e-12 * std::abs(v))) << "cell " << g;
   for (const auto& [g, c] : a.centroid)
-    for (int d = 0; d < 3; ++d) EXPECT_NEAR(c[d], b.centroid.at(g)[d], 1e-13) << "cell " << g;
+    for (int d = 0; d < 3; ++d) EXPECT_NEAR(c[d], b.centroid.at(g)[d], test::tol(1e-13)) << "cell " << g;
   EXPECT_EQ(a.neighbours, b.neighbours);
   EXPECT_EQ(a.node_x, b.node_x);
   EXPECT_EQ(a.patch_faces, b.patch_faces);
   for (const auto& [p, s] : a.patch_area)
-    for (int d = 0; d < 3; ++d) EXPECT_NEAR(s[d], b.patch_area.at(p)[d], 1e-12) << p;
+    for (int d = 0; d < 3; ++d) EXPECT_NEAR(s[d], b.patch_area.at(p)[d], test::tol(1e-12)) << p;
 }
 
 class ReorderTest : public ::testing::TestWithParam<int> {
