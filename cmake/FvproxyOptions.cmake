@@ -5,6 +5,8 @@ if(FVPROXY_WERROR)
   target_compile_options(fvproxy_options INTERFACE -Werror)
 endif()
 target_compile_definitions(fvproxy_options INTERFACE FVPROXY_REAL=${FVPROXY_REAL})
+string(REPLACE ";" "," _fvproxy_components "${FVPROXY_COMPONENTS}")
+target_compile_definitions(fvproxy_options INTERFACE "FVPROXY_COMPONENT_LIST=${_fvproxy_components}")
 if(FVPROXY_ENABLE_MPI)
   # C API only: keep Open MPI / MPICH from pulling in their deprecated C++ bindings.
   target_compile_definitions(fvproxy_options INTERFACE FVPROXY_HAVE_MPI OMPI_SKIP_MPICXX=1 MPICH_SKIP_MPICXX=1)

@@ -64,11 +64,112 @@ private:
   std::vector<std::pair<std::string, std::string>> sets_; // key path, original assignment
 };
 
-/// The validated configuration. Sections later issues read are added here as they land.
+// --- solver sections (fvproxy run; INTERFACE.md) ------------------------------------------------
+
+enum class VelocityType { uniform, rotation };
+struct VelocityConfig {
+  VelocityType type = VelocityType::uniform;
+  std::array<double, 3> value{0.0, 0.0, 0.0}; ///< uniform
+  std::array<double, 3> axis{0.0, 0.0, 1.0};  ///< rotation (normalized when parsed)
+  std::array<double, 3> center{0.0, 0.0, 0.0};
+  double omega = 0.0; ///< angular velocity (rad per unit time, right-handed about axis)
+};
+
+struct PhysicsConfig {
+  int components = 1;
+  VelocityConfig velocity;
+  std::vector<double> diffusivity; ///< one per component
+};
+
+enum class InitialType { constant, gaussian, sine, sphere };
+struct InitialConfig {
+  InitialType type = InitialType::constant;
+  double value = 0.0;                                    ///< constant
+  std::array<double, 3> center{0.0, 0.0, 0.0};           ///< gaussian, sphere
+  double width = 0.0, amplitude = 0.0, background = 0.0; ///< gaussian: A exp(-|x-c|^2 / w^2) + B
+  std::array<int, 3> wavenumber{0, 0, 0};                ///< sine: A sin(2 pi k.(x - origin)/L + phase)
+  double phase = 0.0;
+  double radius = 0.0, inside = 0.0, outside = 0.0; ///< sphere
+};
+
+enum class BoundaryType { dirichlet, outflow, inflow };
+struct BoundaryConfig {
+  BoundaryType type = BoundaryType::outflow;
+  bool exact = false;        ///< dirichlet: the exact solution
+  std::vector<double> value; ///< one per component (dirichlet, inflow)
+  std::string where;         ///< file:line of the entry (for checks against the mesh's patches)
+};
+
+enum class Variant { naive, optimized };
+enum class Gradient { green_gauss, least_squares };
+enum class Limiter { none, barth_jespersen, venkatakrishnan };
+enum class Scatter { atomic, gather };
+enum class Policy { range, team };
+const char* to_string(Variant v);
+const char* to_string(Gradient g);
+const char* to_string(Limiter l);
+const char* to_string(Scatter s);
+const char* to_string(Policy p);
+
+/// Options every operator has; scatter/policy/team_size belong to the optimized variant.
+struct OperatorOptions {
+  Variant variant = Variant::optimized;
+  Scatter scatter = Scatter::gather;
+  Policy policy = Policy::range;
+  int team_size = 128;
+};
+struct MusclConfig : OperatorOptions {
+  Gradient gradient = Gradient::least_squares;
+  Limiter limiter = Limiter::venkatakrishnan;
+  double venkatakrishnan_k = 5.0;
+};
+struct ConvectionConfig : OperatorOptions {
+  int order = 2;
+};
+struct DiffusionConfig : OperatorOptions {};
+struct OperatorsConfig {
+  MusclConfig muscl;
+  ConvectionConfig convection;
+  DiffusionConfig diffusion;
+};
+
+enum class Integrator { euler, ssprk2, ssprk3 };
+const char* to_string(Integrator i);
+const char* to_string(VelocityType v);
+const char* to_string(InitialType t);
+const char* to_string(BoundaryType t);
+struct TimeConfig {
+  Integrator integrator = Integrator::ssprk3;
+  double cfl = 0.5;               ///< used when dt is not given
+  std::optional<double> dt;       ///< fixed time step
+  std::optional<double> end_time; ///< exactly one of end_time | steps
+  std::optional<long long> steps;
+};
+
+struct RunConfig {
+  double progress_interval = 2.0;
+  std::optional<double> wall_limit;
+  bool profile = false;
+  bool deterministic = false;
+};
+
+/// The component counts this build instantiates (CMake FVPROXY_COMPONENTS).
+const std::vector<int>& component_list();
+
+/// The validated configuration.
 struct CaseConfig {
   std::string name;
   std::string source_file;
   MeshConfig mesh;
+  // Solver sections: filled by parse_case (not by parse_case_mesh).
+  PhysicsConfig physics;
+  std::vector<InitialConfig> initial;                           ///< one per component
+  std::vector<std::pair<std::string, BoundaryConfig>> boundary; ///< patch name, in file order
+  OperatorsConfig operators;
+  TimeConfig time;
+  std::string output_dir; ///< output.dir [out/<case>]
+  RunConfig run;
+  bool has_solver = false; ///< parse_case (not parse_case_mesh) filled the solver sections
 
   /// The resolved configuration of the validated sections (defaults filled in) as YAML.
   YAML::Node resolved() const;
@@ -76,6 +177,13 @@ struct CaseConfig {
 
 /// Validates `case` and `mesh` (what `fvproxy mesh` reads) and the top-level key names.
 CaseConfig parse_case_mesh(const ConfigSource& src);
+
+/// Validates every section (what `fvproxy run` reads). Boundary patch names are checked against
+/// the mesh later (check_boundaries), once it is built.
+CaseConfig parse_case(const ConfigSource& src);
+
+/// Every non-periodic patch of the mesh must have a boundary entry, and every entry a patch.
+void check_boundaries(const CaseConfig& c, const std::vector<std::string>& mesh_patches);
 
 /// Levenshtein distance (for "did you mean" suggestions).
 std::size_t edit_distance(const std::string& a, const std::string& b);

@@ -1,0 +1,431 @@
+// The solver sections of a case file (physics, initial, boundary, operators, time, output, run):
+// what `fvproxy run` reads. The contract is INTERFACE.md; docs/inputs.md documents each key.
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "core/config.hpp"
+#include "core/config_reader.hpp"
+
+#ifndef FVPROXY_COMPONENT_LIST
+#define FVPROXY_COMPONENT_LIST 1, 2, 3, 4, 5, 8
+#endif
+
+namespace fvproxy {
+
+using detail::Reader;
+
+const char* to_string(Variant v) { return v == Variant::naive ? "naive" : "optimized"; }
+const char* to_string(Gradient g) { return g == Gradient::green_gauss ? "green-gauss" : "least-squares"; }
+const char* to_string(Limiter l) {
+  return l == Limiter::none ? "none" : l == Limiter::barth_jespersen ? "barth-jespersen" : "venkatakrishnan";
+}
+const char* to_string(Scatter s) { return s == Scatter::atomic ? "atomic" : "gather"; }
+const char* to_string(Policy p) { return p == Policy::range ? "range" : "team"; }
+const char* to_string(Integrator i) {
+  return i == Integrator::euler ? "euler" : i == Integrator::ssprk2 ? "ssprk2" : "ssprk3";
+}
+const char* to_string(VelocityType v) { return v == VelocityType::uniform ? "uniform" : "rotation"; }
+const char* to_string(InitialType t) {
+  switch (t) {
+  case InitialType::constant: return "constant";
+  case InitialType::gaussian: return "gaussian";
+  case InitialType::sine: return "sine";
+  case InitialType::sphere: return "sphere";
+  }
+  return "?";
+}
+const char* to_string(BoundaryType t) {
+  return t == BoundaryType::dirichlet ? "dirichlet" : t == BoundaryType::outflow ? "outflow" : "inflow";
+}
+
+const std::vector<int>& component_list() {
+  static const std::vector<int> list{FVPROXY_COMPONENT_LIST};
+  return list;
+}
+
+namespace {
+
+std::string join(const std::vector<std::string>& v, const char* sep = ", ") {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : sep) + x;
+  return s;
+}
+
+PhysicsConfig parse_physics(const Reader& r, const YAML::Node& root) {
+  PhysicsConfig p;
+  const YAML::Node n = root["physics"];
+  if (!n) {
+    p.diffusivity.assign(1, 0.0);
+    return p;
+  }
+  r.check_keys(n, "physics", {"model", "components", "velocity", "diffusivity"});
+  if (n["model"]) {
+    const std::string m = r.string_value(n["model"], "physics.model");
+    if (m == "navier-stokes")
+      r.fail(n["model"], "physics.model", "the navier-stokes model is not available in this version of fvproxy",
+             "use model: scalar");
+    if (m != "scalar") {
+      const std::string best = closest_key(m, {"scalar", "navier-stokes"});
+      r.fail(n["model"], "physics.model", "invalid value '" + m + "'" + (best.empty() ? "" : "; did you mean '" + best + "'?"),
+             "valid values: scalar | navier-stokes");
+    }
+  }
+  if (n["components"]) {
+    const long long c = r.int_value(n["components"], "physics.components");
+    const auto& list = component_list();
+    if (std::find(list.begin(), list.end(), c) == list.end()) {
+      std::vector<std::string> names;
+      for (int x : list) names.push_back(std::to_string(x));
+      r.fail(n["components"], "physics.components",
+             std::to_string(c) + " is not among this build's component counts {" + join(names) + "}",
+             "(rebuild with -DFVPROXY_COMPONENTS=\"...;" + std::to_string(c) + "\" to add it)");
+    }
+    p.components = static_cast<int>(c);
+  }
+  if (const YAML::Node v = n["velocity"]) {
+    const std::string path = "physics.velocity";
+    r.require_map(v, path);
+    if (!v["type"]) r.fail(v, path + ".type", "required key missing", "uniform | rotation");
+    p.velocity.type = r.enum_value(v["type"], path + ".type", std::vector<VelocityType>{VelocityType::uniform, VelocityType::rotation});
+    if (p.velocity.type == VelocityType::uniform) {
+      r.check_keys(v, path, {"type", "value"});
+      if (!v["value"]) r.fail(v, path + ".value", "required key missing", "the velocity vector [ux, uy, uz]");
+      p.velocity.value = r.vec3(v["value"], path + ".value");
+    } else {
+      r.check_keys(v, path, {"type", "axis", "center", "omega"});
+      for (const char* k : {"axis", "center", "omega"})
+        if (!v[k]) r.fail(v, path + "." + k, "required key missing");
+      auto a = r.vec3(v["axis"], path + ".axis");
+      const double norm = std::sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
+      if (!(norm > 0)) r.fail(v["axis"], path + ".axis", "the rotation axis must not be zero");
+      for (double& x : a) x /= norm;
+      p.velocity.axis = a;
+      p.velocity.center = r.vec3(v["center"], path + ".center");
+      p.velocity.omega = r.real_value(v["omega"], path + ".omega");
+    }
+  }
+  p.diffusivity.assign(p.components, 0.0);
+  if (const YAML::Node d = n["diffusivity"]) {
+    if (d.IsSequence()) {
+      if (int(d.size()) != p.components)
+        r.fail(d, "physics.diffusivity",
+               "expected one value or " + std::to_string(p.components) + " (one per component), got " + std::to_string(d.size()));
+      for (int c = 0; c < p.components; ++c)
+        p.diffusivity[c] = r.positive(d[c], "physics.diffusivity[" + std::to_string(c) + "]", true);
+    } else {
+      p.diffusivity.assign(p.components, r.positive(d, "physics.diffusivity", true));
+    }
+  }
+  return p;
+}
+
+InitialConfig parse_initial_entry(const Reader& r, const YAML::Node& e, const std::string& path, bool box) {
+  InitialConfig ic;
+  r.require_map(e, path);
+  if (!e["type"]) r.fail(e, path + ".type", "required key missing", "constant | gaussian | sine | sphere");
+  ic.type = r.enum_value(e["type"], path + ".type",
+                         std::vector<InitialType>{InitialType::constant, InitialType::gaussian, InitialType::sine, InitialType::sphere});
+  auto need = [&](const char* k) {
+    if (!e[k]) r.fail(e, path + "." + k, "required key missing", std::string("for type: ") + to_string(ic.type));
+    return e[k];
+  };
+  switch (ic.type) {
+  case InitialType::constant:
+    r.check_keys(e, path, {"type", "value"});
+    ic.value = r.real_value(need("value"), path + ".value");
+    break;
+  case InitialType::gaussian:
+    r.check_keys(e, path, {"type", "center", "width", "amplitude", "background"});
+    ic.center = r.vec3(need("center"), path + ".center");
+    ic.width = r.positive(need("width"), path + ".width");
+    ic.amplitude = r.real_value(need("amplitude"), path + ".amplitude");
+    if (e["background"]) ic.background = r.real_value(e["background"], path + ".background");
+    break;
+  case InitialType::sine: {
+    r.check_keys(e, path, {"type", "wavenumber", "amplitude", "phase"});
+    if (!box)
+      r.fail(e["type"], path + ".type", "a sine initial condition needs a generated box (mesh.generate)",
+             "its wavenumbers count whole periods of the box");
+    const YAML::Node k = need("wavenumber");
+    if (!k.IsSequence() || k.size() != 3)
+      r.fail(k, path + ".wavenumber", "expected a list of 3 integers [kx, ky, kz] (whole periods of the box)");
+    for (int i = 0; i < 3; ++i)
+      ic.wavenumber[i] = static_cast<int>(r.int_value(k[i], path + ".wavenumber[" + std::to_string(i) + "]"));
+    ic.amplitude = r.real_value(need("amplitude"), path + ".amplitude");
+    if (e["phase"]) ic.phase = r.real_value(e["phase"], path + ".phase");
+    break;
+  }
+  case InitialType::sphere:
+    r.check_keys(e, path, {"type", "center", "radius", "inside", "outside"});
+    ic.center = r.vec3(need("center"), path + ".center");
+    ic.radius = r.positive(need("radius"), path + ".radius");
+    ic.inside = r.real_value(need("inside"), path + ".inside");
+    ic.outside = r.real_value(need("outside"), path + ".outside");
+    break;
+  }
+  return ic;
+}
+
+std::vector<double> component_values(const Reader& r, const YAML::Node& v, const std::string& path, int n) {
+  if (v.IsSequence()) {
+    if (int(v.size()) != n)
+      r.fail(v, path, "expected one value or " + std::to_string(n) + " (one per component), got " + std::to_string(v.size()));
+    std::vector<double> out(n);
+    for (int c = 0; c < n; ++c) out[c] = r.real_value(v[c], path + "[" + std::to_string(c) + "]");
+    return out;
+  }
+  return std::vector<double>(n, r.real_value(v, path));
+}
+
+void parse_options(const Reader& r, const YAML::Node& n, const std::string& path, OperatorOptions& o,
+                   bool deterministic, const YAML::Node& det_node) {
+  if (n["variant"]) o.variant = r.enum_value(n["variant"], path + ".variant", std::vector<Variant>{Variant::naive, Variant::optimized});
+  for (const char* k : {"scatter", "policy", "team_size"})
+    if (n[k] && o.variant == Variant::naive)
+      r.fail(n[k], path + "." + k, std::string("'") + k + "' is an option of the optimized variant",
+             "the naive variant always scatters with atomics and launches an MDRangePolicy; remove it or use variant: optimized");
+  if (n["scatter"]) {
+    o.scatter = r.enum_value(n["scatter"], path + ".scatter", std::vector<Scatter>{Scatter::atomic, Scatter::gather});
+    if (deterministic && o.scatter == Scatter::atomic)
+      r.fail(n["scatter"], path + ".scatter", "scatter: atomic contradicts run.deterministic: true",
+             "deterministic runs gather (no atomics); " + r.src().locate(det_node, "run.deterministic") + " sets it");
+  }
+  if (n["policy"]) o.policy = r.enum_value(n["policy"], path + ".policy", std::vector<Policy>{Policy::range, Policy::team});
+  if (n["team_size"]) {
+    const long long t = r.int_value(n["team_size"], path + ".team_size");
+    if (t < 32 || t > 1024 || t % 32 != 0)
+      r.fail(n["team_size"], path + ".team_size", "value " + std::to_string(t) + " out of range: a multiple of 32 from 32 to 1024");
+    o.team_size = static_cast<int>(t);
+  }
+}
+
+OperatorsConfig parse_operators(const Reader& r, const YAML::Node& root, bool deterministic) {
+  OperatorsConfig ops;
+  const YAML::Node n = root["operators"];
+  if (!n) return ops;
+  r.check_keys(n, "operators", {"muscl", "convection", "diffusion"});
+  const YAML::Node det = root["run"] ? root["run"]["deterministic"] : YAML::Node();
+  if (const YAML::Node m = n["muscl"]) {
+    r.check_keys(m, "operators.muscl", {"variant", "gradient", "limiter", "venkatakrishnan_k", "scatter", "policy", "team_size"});
+    parse_options(r, m, "operators.muscl", ops.muscl, deterministic, det);
+    if (m["gradient"])
+      ops.muscl.gradient = r.enum_value(m["gradient"], "operators.muscl.gradient",
+                                        std::vector<Gradient>{Gradient::green_gauss, Gradient::least_squares});
+    if (m["limiter"])
+      ops.muscl.limiter = r.enum_value(m["limiter"], "operators.muscl.limiter",
+                                       std::vector<Limiter>{Limiter::none, Limiter::barth_jespersen, Limiter::venkatakrishnan});
+    if (m["venkatakrishnan_k"]) ops.muscl.venkatakrishnan_k = r.positive(m["venkatakrishnan_k"], "operators.muscl.venkatakrishnan_k");
+  }
+  if (const YAML::Node c = n["convection"]) {
+    r.check_keys(c, "operators.convection", {"variant", "order", "scatter", "policy", "team_size"});
+    parse_options(r, c, "operators.convection", ops.convection, deterministic, det);
+    if (c["order"]) {
+      const long long o = r.int_value(c["order"], "operators.convection.order");
+      if (o != 1 && o != 2) r.fail(c["order"], "operators.convection.order", "must be 1 (upwind) or 2 (MUSCL)");
+      ops.convection.order = static_cast<int>(o);
+    }
+  }
+  if (const YAML::Node d = n["diffusion"]) {
+    r.check_keys(d, "operators.diffusion", {"variant", "scatter", "policy", "team_size"});
+    parse_options(r, d, "operators.diffusion", ops.diffusion, deterministic, det);
+  }
+  return ops;
+}
+
+TimeConfig parse_time(const Reader& r, const YAML::Node& root) {
+  TimeConfig t;
+  const YAML::Node n = root["time"];
+  if (!n) r.fail(root, "time", "required section missing", "give time.end_time or time.steps");
+  r.check_keys(n, "time", {"integrator", "cfl", "dt", "end_time", "steps"});
+  if (n["integrator"])
+    t.integrator = r.enum_value(n["integrator"], "time.integrator",
+                                std::vector<Integrator>{Integrator::euler, Integrator::ssprk2, Integrator::ssprk3});
+  if (n["cfl"] && n["dt"]) r.fail(n["dt"], "time.dt", "give either cfl or dt, not both");
+  if (n["cfl"]) t.cfl = r.positive(n["cfl"], "time.cfl");
+  if (n["dt"]) t.dt = r.positive(n["dt"], "time.dt");
+  if (bool(n["end_time"]) == bool(n["steps"]))
+    r.fail(n, "time", n["end_time"] ? "give exactly one of end_time and steps, not both" : "one of end_time or steps is required");
+  if (n["end_time"]) t.end_time = r.positive(n["end_time"], "time.end_time");
+  if (n["steps"]) {
+    const long long s = r.int_value(n["steps"], "time.steps");
+    if (s < 1) r.fail(n["steps"], "time.steps", "must be >= 1");
+    t.steps = s;
+  }
+  return t;
+}
+
+} // namespace
+
+CaseConfig parse_case(const ConfigSource& src) {
+  CaseConfig c = parse_case_mesh(src);
+  Reader r(src);
+  const YAML::Node& root = src.root();
+  c.has_solver = true;
+  // run first: deterministic changes what the operator options may say.
+  if (const YAML::Node n = root["run"]) {
+    r.check_keys(n, "run", {"progress_interval", "wall_limit", "profile", "deterministic"});
+    if (n["progress_interval"]) c.run.progress_interval = r.positive(n["progress_interval"], "run.progress_interval");
+    if (n["wall_limit"])
+      r.fail(n["wall_limit"], "run.wall_limit", "not available in this version of fvproxy",
+             "stopping at a wall-clock limit needs checkpoints, which are not implemented yet");
+    if (n["profile"]) c.run.profile = r.bool_value(n["profile"], "run.profile");
+    if (n["deterministic"]) c.run.deterministic = r.bool_value(n["deterministic"], "run.deterministic");
+  }
+  c.physics = parse_physics(r, root);
+  const int nc = c.physics.components;
+  const YAML::Node init = root["initial"];
+  if (!init) r.fail(root, "initial", "required section missing", "give one initial condition, or one per component");
+  if (!init.IsSequence() || (int(init.size()) != 1 && int(init.size()) != nc))
+    r.fail(init, "initial", "expected a list of 1 or " + std::to_string(nc) + " entries (one for all components, or one each)",
+           "got " + Reader::describe(init) + (init.IsSequence() ? " of " + std::to_string(init.size()) : ""));
+  for (int k = 0; k < nc; ++k) {
+    const int e = int(init.size()) == 1 ? 0 : k;
+    if (int(c.initial.size()) <= k)
+      c.initial.push_back(parse_initial_entry(r, init[e], "initial[" + std::to_string(e) + "]", bool(c.mesh.generate)));
+  }
+  if (const YAML::Node b = root["boundary"]) {
+    r.require_map(b, "boundary");
+    for (const auto& kv : b) {
+      const std::string name = kv.first.as<std::string>();
+      const std::string path = "boundary." + name;
+      const YAML::Node& e = kv.second;
+      BoundaryConfig bc;
+      bc.where = src.locate(kv.first, path);
+      r.require_map(e, path);
+      if (!e["type"]) r.fail(e, path + ".type", "required key missing", "dirichlet | outflow | inflow");
+      bc.type = r.enum_value(e["type"], path + ".type",
+                             std::vector<BoundaryType>{BoundaryType::dirichlet, BoundaryType::outflow, BoundaryType::inflow});
+      if (bc.type == BoundaryType::outflow) {
+        r.check_keys(e, path, {"type"});
+      } else {
+        r.check_keys(e, path, {"type", "value"});
+        if (!e["value"]) r.fail(e, path + ".value", "required key missing");
+        if (bc.type == BoundaryType::dirichlet && e["value"].IsScalar() && e["value"].Scalar() == "exact")
+          bc.exact = true;
+        else
+          bc.value = component_values(r, e["value"], path + ".value", nc);
+      }
+      c.boundary.emplace_back(name, bc);
+    }
+  }
+  c.operators = parse_operators(r, root, c.run.deterministic);
+  c.time = parse_time(r, root);
+  if (c.time.integrator == Integrator::euler && c.operators.convection.order == 2 &&
+      c.operators.muscl.limiter == Limiter::none) {
+    const YAML::Node n = root["time"]["integrator"] ? root["time"]["integrator"] : root["time"];
+    r.fail(n, "time.integrator",
+           "forward Euler with unlimited second-order convection is unstable (its amplification factor exceeds 1 for every dt)",
+           "use integrator: ssprk2 or ssprk3, a limiter (operators.muscl.limiter), or operators.convection.order: 1");
+  }
+  c.output_dir = "out/" + c.name;
+  if (const YAML::Node o = root["output"]) {
+    r.check_keys(o, "output", {"dir", "every", "fields"});
+    for (const char* k : {"every", "fields"})
+      if (o[k])
+        r.fail(o[k], std::string("output.") + k, "field output (HDF5) is not available in this version of fvproxy",
+               "only output.dir (where summary.json goes) is read");
+    if (o["dir"]) c.output_dir = r.string_value(o["dir"], "output.dir");
+    if (c.output_dir.empty()) r.fail(o["dir"], "output.dir", "empty path");
+  }
+  if (root["checkpoint"])
+    r.fail(root["checkpoint"], "checkpoint", "checkpoints are not available in this version of fvproxy");
+  return c;
+}
+
+namespace {
+template <class A> YAML::Node flow(const A& a) {
+  YAML::Node n;
+  for (const auto& x : a) n.push_back(x);
+  n.SetStyle(YAML::EmitterStyle::Flow);
+  return n;
+}
+void emit_options(YAML::Node n, const OperatorOptions& o) {  // Node is a handle: writes go to the tree
+  n["variant"] = to_string(o.variant);
+  if (o.variant == Variant::optimized) {
+    n["scatter"] = to_string(o.scatter);
+    n["policy"] = to_string(o.policy);
+    n["team_size"] = o.team_size;
+  }
+}
+} // namespace
+
+void add_solver_sections(const CaseConfig& c, YAML::Node& n) {
+  YAML::Node p;
+  p["model"] = "scalar";
+  p["components"] = c.physics.components;
+  YAML::Node v;
+  v["type"] = to_string(c.physics.velocity.type);
+  if (c.physics.velocity.type == VelocityType::uniform) {
+    v["value"] = flow(c.physics.velocity.value);
+  } else {
+    v["axis"] = flow(c.physics.velocity.axis);
+    v["center"] = flow(c.physics.velocity.center);
+    v["omega"] = c.physics.velocity.omega;
+  }
+  p["velocity"] = v;
+  p["diffusivity"] = flow(c.physics.diffusivity);
+  n["physics"] = p;
+  for (const auto& ic : c.initial) {
+    YAML::Node e;
+    e["type"] = to_string(ic.type);
+    switch (ic.type) {
+    case InitialType::constant: e["value"] = ic.value; break;
+    case InitialType::gaussian:
+      e["center"] = flow(ic.center), e["width"] = ic.width, e["amplitude"] = ic.amplitude, e["background"] = ic.background;
+      break;
+    case InitialType::sine: e["wavenumber"] = flow(ic.wavenumber), e["amplitude"] = ic.amplitude, e["phase"] = ic.phase; break;
+    case InitialType::sphere:
+      e["center"] = flow(ic.center), e["radius"] = ic.radius, e["inside"] = ic.inside, e["outside"] = ic.outside;
+      break;
+    }
+    n["initial"].push_back(e);
+  }
+  for (const auto& [name, bc] : c.boundary) {
+    YAML::Node e;
+    e["type"] = to_string(bc.type);
+    if (bc.exact) e["value"] = "exact";
+    else if (bc.type != BoundaryType::outflow) e["value"] = flow(bc.value);
+    n["boundary"][name] = e;
+  }
+  YAML::Node ops;
+  emit_options(ops["muscl"], c.operators.muscl);
+  ops["muscl"]["gradient"] = to_string(c.operators.muscl.gradient);
+  ops["muscl"]["limiter"] = to_string(c.operators.muscl.limiter);
+  ops["muscl"]["venkatakrishnan_k"] = c.operators.muscl.venkatakrishnan_k;
+  emit_options(ops["convection"], c.operators.convection);
+  ops["convection"]["order"] = c.operators.convection.order;
+  emit_options(ops["diffusion"], c.operators.diffusion);
+  n["operators"] = ops;
+  YAML::Node t;
+  t["integrator"] = to_string(c.time.integrator);
+  if (c.time.dt) t["dt"] = *c.time.dt;
+  else t["cfl"] = c.time.cfl;
+  if (c.time.end_time) t["end_time"] = *c.time.end_time;
+  if (c.time.steps) t["steps"] = *c.time.steps;
+  n["time"] = t;
+  n["output"]["dir"] = c.output_dir;
+  n["run"]["progress_interval"] = c.run.progress_interval;
+  n["run"]["profile"] = c.run.profile;
+  n["run"]["deterministic"] = c.run.deterministic;
+}
+
+void check_boundaries(const CaseConfig& c, const std::vector<std::string>& mesh_patches) {
+  for (const auto& [name, bc] : c.boundary)
+    if (std::find(mesh_patches.begin(), mesh_patches.end(), name) == mesh_patches.end()) {
+      const std::string best = closest_key(name, mesh_patches);
+      throw InputError(bc.where,
+                       "boundary." + name + ": the mesh has no patch '" + name + "'" +
+                           (best.empty() ? "" : "; did you mean '" + best + "'?"),
+                       "the mesh's patches: " + (mesh_patches.empty() ? std::string("none (fully periodic)") : join(mesh_patches)));
+    }
+  std::vector<std::string> missing;
+  for (const auto& p : mesh_patches)
+    if (std::none_of(c.boundary.begin(), c.boundary.end(), [&](const auto& e) { return e.first == p; }))
+      missing.push_back(p);
+  if (!missing.empty())
+    throw InputError(c.source_file, "boundary: no condition for patch" + std::string(missing.size() > 1 ? "es " : " ") + join(missing),
+                     "every non-periodic patch must be named in the boundary section (dirichlet | outflow | inflow)");
+}
+
+} // namespace fvproxy
