@@ -68,7 +68,7 @@ TEST(CaseConfig, AllKeysAndRoundTrip) {
   const CaseConfig c = parse(kFull);
   EXPECT_EQ(c.physics.components, 3);
   EXPECT_EQ(c.physics.velocity.type, VelocityType::rotation);
-  EXPECT_EQ(c.physics.velocity.axis, (std::array<double, 3>{0, 0, 1}));  // normalized
+  EXPECT_EQ(c.physics.velocity.axis, (std::array<double, 3>{0, 0, 1})); // normalized
   EXPECT_EQ(c.physics.diffusivity, (std::vector<double>{0.1, 0, 0.01}));
   ASSERT_EQ(c.initial.size(), 3u);
   EXPECT_EQ(c.initial[1].type, InitialType::sine);
@@ -102,63 +102,88 @@ TEST(CaseConfig, AllKeysAndRoundTrip) {
 }
 
 TEST(CaseConfig, Errors) {
-  expect_input_error([] { parse(kMesh + "physics: {components: 7}\ninitial: [{type: constant, value: 0}]\ntime: {steps: 1}\n"); },
-                     {"physics.components: 7 is not among this build's component counts {1, 2, 3, 4, 5, 8}"});
+  expect_input_error(
+      [] { parse(kMesh + "physics: {components: 7}\ninitial: [{type: constant, value: 0}]\ntime: {steps: 1}\n"); },
+      {"physics.components: 7 is not among this build's component counts {1, 2, 3, 4, 5, 8}"});
   expect_input_error([] { parse(kMesh + "physics: {model: navier-stokes}\n"); }, {"physics.model", "not available"});
   expect_input_error([] { parse(kMesh + "physics: {model: scaler}\n"); }, {"did you mean 'scalar'?"});
   expect_input_error([] { parse(kBase + "operators:\n  convection: {variant: naive, scatter: gather}\n"); },
                      {"operators.convection.scatter: 'scatter' is an option of the optimized variant"});
   expect_input_error([] { parse(kBase + "operators:\n  diffusion: {team_size: 100}\n"); },
                      {"operators.diffusion.team_size: value 100 out of range"});
-  expect_input_error([] { parse(kBase + "operators:\n  convection: {order: 3}\n"); }, {"must be 1 (upwind) or 2 (MUSCL)"});
+  expect_input_error([] { parse(kBase + "operators:\n  convection: {order: 3}\n"); },
+                     {"must be 1 (upwind) or 2 (MUSCL)"});
   expect_input_error([] { parse(kBase + "operators:\n  muscl: {limiter: minmod}\n"); },
                      {"operators.muscl.limiter: invalid value 'minmod'", "none | barth-jespersen | venkatakrishnan"});
-  expect_input_error([] { parse(kMesh + "initial: [{type: constant, value: 1}]\noperators: {muscl: {limiter: none}}\n"
-                                        "time: {integrator: euler, steps: 2}\n"); },
-                     {"time.integrator: forward Euler with unlimited second-order convection is unstable"});
-  expect_input_error([] { parse(kMesh + "initial: [{type: constant, value: 1}]\ntime: {cfl: 0.5, dt: 0.1, steps: 2}\n"); },
-                     {"give either cfl or dt"});
+  expect_input_error(
+      [] {
+        parse(kMesh + "initial: [{type: constant, value: 1}]\noperators: {muscl: {limiter: none}}\n"
+                      "time: {integrator: euler, steps: 2}\n");
+      },
+      {"time.integrator: forward Euler with unlimited second-order convection is unstable"});
+  expect_input_error(
+      [] { parse(kMesh + "initial: [{type: constant, value: 1}]\ntime: {cfl: 0.5, dt: 0.1, steps: 2}\n"); },
+      {"give either cfl or dt"});
   expect_input_error([] { parse(kMesh + "initial: [{type: constant, value: 1}]\ntime: {cfl: 0.5}\n"); },
                      {"time: one of end_time or steps is required"});
-  expect_input_error([] { parse(kMesh + "initial: [{type: constant, value: 1}]\n"); }, {"time: required section missing"});
-  expect_input_error([] { parse(kMesh + "physics: {components: 3}\ninitial: [{type: constant, value: 1}, {type: constant, value: 2}]\n"
-                                        "time: {steps: 1}\n"); },
-                     {"initial: expected a list of 1 or 3 entries"});
-  expect_input_error([] { parse(kMesh + "initial: [{type: gaussian, center: [0, 0, 0], amplitude: 1}]\ntime: {steps: 1}\n"); },
-                     {"initial[0].width: required key missing"});
-  expect_input_error([] { parse(kMesh + "initial: [{type: gausian}]\ntime: {steps: 1}\n"); }, {"did you mean 'gaussian'?"});
-  expect_input_error([] { parse(kBase + "boundary:\n  xmin: {type: dirichlet}\n"); }, {"boundary.xmin.value: required key missing"});
-  expect_input_error([] { parse(kBase + "boundary:\n  xmin: {type: outflow, value: 1}\n"); }, {"unknown key 'boundary.xmin.value'"});
+  expect_input_error([] { parse(kMesh + "initial: [{type: constant, value: 1}]\n"); },
+                     {"time: required section missing"});
+  expect_input_error(
+      [] {
+        parse(kMesh + "physics: {components: 3}\ninitial: [{type: constant, value: 1}, {type: constant, value: 2}]\n"
+                      "time: {steps: 1}\n");
+      },
+      {"initial: expected a list of 1 or 3 entries"});
+  expect_input_error(
+      [] { parse(kMesh + "initial: [{type: gaussian, center: [0, 0, 0], amplitude: 1}]\ntime: {steps: 1}\n"); },
+      {"initial[0].width: required key missing"});
+  expect_input_error([] { parse(kMesh + "initial: [{type: gausian}]\ntime: {steps: 1}\n"); },
+                     {"did you mean 'gaussian'?"});
+  expect_input_error([] { parse(kBase + "boundary:\n  xmin: {type: dirichlet}\n"); },
+                     {"boundary.xmin.value: required key missing"});
+  expect_input_error([] { parse(kBase + "boundary:\n  xmin: {type: outflow, value: 1}\n"); },
+                     {"unknown key 'boundary.xmin.value'"});
   expect_input_error([] { parse(kBase + "boundary:\n  xmin: {type: inflow, value: exact}\n"); },
                      {"boundary.xmin.value: expected a number"});
   expect_input_error([] { parse(kBase + "boundary:\n  xmin: {type: dirichlet, value: [1, 2]}\n"); },
                      {"expected one value or 1 (one per component), got 2"});
-  expect_input_error([] { parse(kBase + "run: {deterministic: true}\noperators: {convection: {scatter: atomic}}\n"); },
-                     {"operators.convection.scatter: scatter: atomic contradicts run.deterministic: true", "case.yaml:"});
+  expect_input_error(
+      [] { parse(kBase + "run: {deterministic: true}\noperators: {convection: {scatter: atomic}}\n"); },
+      {"operators.convection.scatter: scatter: atomic contradicts run.deterministic: true", "case.yaml:"});
   expect_input_error([] { parse(kBase + "run: {profile: maybe}\n"); }, {"run.profile: expected true or false"});
-  expect_input_error([] { parse(kBase + "output: {every: {steps: 10}}\n"); }, {"output.every: field output (HDF5) is not available"});
+  expect_input_error([] { parse(kBase + "output: {every: {steps: 10}}\n"); },
+                     {"output.every: field output (HDF5) is not available"});
   expect_input_error([] { parse(kBase + "checkpoint: {keep: 2}\n"); }, {"checkpoints are not available"});
   expect_input_error([] { parse(kBase + "physics: {diffusivity: -1}\n"); }, {"physics.diffusivity: must be >= 0"});
-  expect_input_error([] { parse(kBase + "physics: {velocity: {type: rotation, axis: [0, 0, 0], center: [0, 0, 0], omega: 1}}\n"); },
-                     {"the rotation axis must not be zero"});
+  expect_input_error(
+      [] { parse(kBase + "physics: {velocity: {type: rotation, axis: [0, 0, 0], center: [0, 0, 0], omega: 1}}\n"); },
+      {"the rotation axis must not be zero"});
   expect_input_error(
       [] {
         const std::string msh = test::source_path("mesh/hybrid_channel.msh");
-        parse("mesh: {file: " + msh + "}\ninitial: [{type: sine, wavenumber: [1, 0, 0], amplitude: 1}]\ntime: {steps: 1}\n");
+        parse("mesh: {file: " + msh +
+              "}\ninitial: [{type: sine, wavenumber: [1, 0, 0], amplitude: 1}]\ntime: {steps: 1}\n");
       },
       {"a sine initial condition needs a generated box"});
 }
 
 TEST(CaseConfig, BoundariesMatchTheMeshPatches) {
-  const CaseConfig c = parse(kBase + "boundary:\n  ymin: {type: outflow}\n  ymax: {type: outflow}\n  zmin: {type: outflow}\n");
-  expect_input_error([&] { check_boundaries(c, {"ymin", "ymax", "zmin", "zmax"}); },
-                     {"case.yaml: error: boundary: no condition for patch zmax", "every non-periodic patch"});
+  const CaseConfig c =
+      parse(kBase + "boundary:\n  ymin: {type: outflow}\n  ymax: {type: outflow}\n  zmin: {type: outflow}\n");
+  expect_input_error(
+      [&] {
+        check_boundaries(c, {"ymin", "ymax", "zmin", "zmax"});
+      },
+      {"case.yaml: error: boundary: no condition for patch zmax", "every non-periodic patch"});
   const CaseConfig d = parse(kBase + "boundary:\n  ymn: {type: outflow}\n");
-  expect_input_error([&] { check_boundaries(d, {"ymin", "ymax"}); },
-                     {"case.yaml:7:3: error: boundary.ymn: the mesh has no patch 'ymn'; did you mean 'ymin'?",
-                      "the mesh's patches: ymin, ymax"});
-  const CaseConfig e =
-      parse(kBase + "boundary:\n  ymin: {type: outflow}\n  ymax: {type: outflow}\n  zmin: {type: outflow}\n  zmax: {type: outflow}\n");
+  expect_input_error(
+      [&] {
+        check_boundaries(d, {"ymin", "ymax"});
+      },
+      {"case.yaml:7:3: error: boundary.ymn: the mesh has no patch 'ymn'; did you mean 'ymin'?",
+       "the mesh's patches: ymin, ymax"});
+  const CaseConfig e = parse(kBase + "boundary:\n  ymin: {type: outflow}\n  ymax: {type: outflow}\n  zmin: {type: "
+                                     "outflow}\n  zmax: {type: outflow}\n");
   EXPECT_NO_THROW(check_boundaries(e, {"ymin", "ymax", "zmin", "zmax"}));
 }
 

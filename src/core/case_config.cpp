@@ -15,17 +15,27 @@ namespace fvproxy {
 
 using detail::Reader;
 
-const char* to_string(Variant v) { return v == Variant::naive ? "naive" : "optimized"; }
-const char* to_string(Gradient g) { return g == Gradient::green_gauss ? "green-gauss" : "least-squares"; }
+const char* to_string(Variant v) {
+  return v == Variant::naive ? "naive" : "optimized";
+}
+const char* to_string(Gradient g) {
+  return g == Gradient::green_gauss ? "green-gauss" : "least-squares";
+}
 const char* to_string(Limiter l) {
   return l == Limiter::none ? "none" : l == Limiter::barth_jespersen ? "barth-jespersen" : "venkatakrishnan";
 }
-const char* to_string(Scatter s) { return s == Scatter::atomic ? "atomic" : "gather"; }
-const char* to_string(Policy p) { return p == Policy::range ? "range" : "team"; }
+const char* to_string(Scatter s) {
+  return s == Scatter::atomic ? "atomic" : "gather";
+}
+const char* to_string(Policy p) {
+  return p == Policy::range ? "range" : "team";
+}
 const char* to_string(Integrator i) {
   return i == Integrator::euler ? "euler" : i == Integrator::ssprk2 ? "ssprk2" : "ssprk3";
 }
-const char* to_string(VelocityType v) { return v == VelocityType::uniform ? "uniform" : "rotation"; }
+const char* to_string(VelocityType v) {
+  return v == VelocityType::uniform ? "uniform" : "rotation";
+}
 const char* to_string(InitialType t) {
   switch (t) {
   case InitialType::constant: return "constant";
@@ -67,7 +77,8 @@ PhysicsConfig parse_physics(const Reader& r, const YAML::Node& root) {
              "use model: scalar");
     if (m != "scalar") {
       const std::string best = closest_key(m, {"scalar", "navier-stokes"});
-      r.fail(n["model"], "physics.model", "invalid value '" + m + "'" + (best.empty() ? "" : "; did you mean '" + best + "'?"),
+      r.fail(n["model"], "physics.model",
+             "invalid value '" + m + "'" + (best.empty() ? "" : "; did you mean '" + best + "'?"),
              "valid values: scalar | navier-stokes");
     }
   }
@@ -87,7 +98,8 @@ PhysicsConfig parse_physics(const Reader& r, const YAML::Node& root) {
     const std::string path = "physics.velocity";
     r.require_map(v, path);
     if (!v["type"]) r.fail(v, path + ".type", "required key missing", "uniform | rotation");
-    p.velocity.type = r.enum_value(v["type"], path + ".type", std::vector<VelocityType>{VelocityType::uniform, VelocityType::rotation});
+    p.velocity.type = r.enum_value(v["type"], path + ".type",
+                                   std::vector<VelocityType>{VelocityType::uniform, VelocityType::rotation});
     if (p.velocity.type == VelocityType::uniform) {
       r.check_keys(v, path, {"type", "value"});
       if (!v["value"]) r.fail(v, path + ".value", "required key missing", "the velocity vector [ux, uy, uz]");
@@ -110,7 +122,8 @@ PhysicsConfig parse_physics(const Reader& r, const YAML::Node& root) {
     if (d.IsSequence()) {
       if (int(d.size()) != p.components)
         r.fail(d, "physics.diffusivity",
-               "expected one value or " + std::to_string(p.components) + " (one per component), got " + std::to_string(d.size()));
+               "expected one value or " + std::to_string(p.components) + " (one per component), got " +
+                   std::to_string(d.size()));
       for (int c = 0; c < p.components; ++c)
         p.diffusivity[c] = r.positive(d[c], "physics.diffusivity[" + std::to_string(c) + "]", true);
     } else {
@@ -124,8 +137,9 @@ InitialConfig parse_initial_entry(const Reader& r, const YAML::Node& e, const st
   InitialConfig ic;
   r.require_map(e, path);
   if (!e["type"]) r.fail(e, path + ".type", "required key missing", "constant | gaussian | sine | sphere");
-  ic.type = r.enum_value(e["type"], path + ".type",
-                         std::vector<InitialType>{InitialType::constant, InitialType::gaussian, InitialType::sine, InitialType::sphere});
+  ic.type = r.enum_value(
+      e["type"], path + ".type",
+      std::vector<InitialType>{InitialType::constant, InitialType::gaussian, InitialType::sine, InitialType::sphere});
   auto need = [&](const char* k) {
     if (!e[k]) r.fail(e, path + "." + k, "required key missing", std::string("for type: ") + to_string(ic.type));
     return e[k];
@@ -170,7 +184,8 @@ InitialConfig parse_initial_entry(const Reader& r, const YAML::Node& e, const st
 std::vector<double> component_values(const Reader& r, const YAML::Node& v, const std::string& path, int n) {
   if (v.IsSequence()) {
     if (int(v.size()) != n)
-      r.fail(v, path, "expected one value or " + std::to_string(n) + " (one per component), got " + std::to_string(v.size()));
+      r.fail(v, path,
+             "expected one value or " + std::to_string(n) + " (one per component), got " + std::to_string(v.size()));
     std::vector<double> out(n);
     for (int c = 0; c < n; ++c) out[c] = r.real_value(v[c], path + "[" + std::to_string(c) + "]");
     return out;
@@ -180,22 +195,26 @@ std::vector<double> component_values(const Reader& r, const YAML::Node& v, const
 
 void parse_options(const Reader& r, const YAML::Node& n, const std::string& path, OperatorOptions& o,
                    bool deterministic, const YAML::Node& det_node) {
-  if (n["variant"]) o.variant = r.enum_value(n["variant"], path + ".variant", std::vector<Variant>{Variant::naive, Variant::optimized});
+  if (n["variant"])
+    o.variant = r.enum_value(n["variant"], path + ".variant", std::vector<Variant>{Variant::naive, Variant::optimized});
   for (const char* k : {"scatter", "policy", "team_size"})
     if (n[k] && o.variant == Variant::naive)
       r.fail(n[k], path + "." + k, std::string("'") + k + "' is an option of the optimized variant",
-             "the naive variant always scatters with atomics and launches an MDRangePolicy; remove it or use variant: optimized");
+             "the naive variant always scatters with atomics and launches an MDRangePolicy; remove it or use variant: "
+             "optimized");
   if (n["scatter"]) {
     o.scatter = r.enum_value(n["scatter"], path + ".scatter", std::vector<Scatter>{Scatter::atomic, Scatter::gather});
     if (deterministic && o.scatter == Scatter::atomic)
       r.fail(n["scatter"], path + ".scatter", "scatter: atomic contradicts run.deterministic: true",
              "deterministic runs gather (no atomics); " + r.src().locate(det_node, "run.deterministic") + " sets it");
   }
-  if (n["policy"]) o.policy = r.enum_value(n["policy"], path + ".policy", std::vector<Policy>{Policy::range, Policy::team});
+  if (n["policy"])
+    o.policy = r.enum_value(n["policy"], path + ".policy", std::vector<Policy>{Policy::range, Policy::team});
   if (n["team_size"]) {
     const long long t = r.int_value(n["team_size"], path + ".team_size");
     if (t < 32 || t > 1024 || t % 32 != 0)
-      r.fail(n["team_size"], path + ".team_size", "value " + std::to_string(t) + " out of range: a multiple of 32 from 32 to 1024");
+      r.fail(n["team_size"], path + ".team_size",
+             "value " + std::to_string(t) + " out of range: a multiple of 32 from 32 to 1024");
     o.team_size = static_cast<int>(t);
   }
 }
@@ -207,15 +226,18 @@ OperatorsConfig parse_operators(const Reader& r, const YAML::Node& root, bool de
   r.check_keys(n, "operators", {"muscl", "convection", "diffusion"});
   const YAML::Node det = root["run"] ? root["run"]["deterministic"] : YAML::Node();
   if (const YAML::Node m = n["muscl"]) {
-    r.check_keys(m, "operators.muscl", {"variant", "gradient", "limiter", "venkatakrishnan_k", "scatter", "policy", "team_size"});
+    r.check_keys(m, "operators.muscl",
+                 {"variant", "gradient", "limiter", "venkatakrishnan_k", "scatter", "policy", "team_size"});
     parse_options(r, m, "operators.muscl", ops.muscl, deterministic, det);
     if (m["gradient"])
       ops.muscl.gradient = r.enum_value(m["gradient"], "operators.muscl.gradient",
                                         std::vector<Gradient>{Gradient::green_gauss, Gradient::least_squares});
     if (m["limiter"])
-      ops.muscl.limiter = r.enum_value(m["limiter"], "operators.muscl.limiter",
-                                       std::vector<Limiter>{Limiter::none, Limiter::barth_jespersen, Limiter::venkatakrishnan});
-    if (m["venkatakrishnan_k"]) ops.muscl.venkatakrishnan_k = r.positive(m["venkatakrishnan_k"], "operators.muscl.venkatakrishnan_k");
+      ops.muscl.limiter =
+          r.enum_value(m["limiter"], "operators.muscl.limiter",
+                       std::vector<Limiter>{Limiter::none, Limiter::barth_jespersen, Limiter::venkatakrishnan});
+    if (m["venkatakrishnan_k"])
+      ops.muscl.venkatakrishnan_k = r.positive(m["venkatakrishnan_k"], "operators.muscl.venkatakrishnan_k");
   }
   if (const YAML::Node c = n["convection"]) {
     r.check_keys(c, "operators.convection", {"variant", "order", "scatter", "policy", "team_size"});
@@ -245,7 +267,8 @@ TimeConfig parse_time(const Reader& r, const YAML::Node& root) {
   if (n["cfl"]) t.cfl = r.positive(n["cfl"], "time.cfl");
   if (n["dt"]) t.dt = r.positive(n["dt"], "time.dt");
   if (bool(n["end_time"]) == bool(n["steps"]))
-    r.fail(n, "time", n["end_time"] ? "give exactly one of end_time and steps, not both" : "one of end_time or steps is required");
+    r.fail(n, "time",
+           n["end_time"] ? "give exactly one of end_time and steps, not both" : "one of end_time or steps is required");
   if (n["end_time"]) t.end_time = r.positive(n["end_time"], "time.end_time");
   if (n["steps"]) {
     const long long s = r.int_value(n["steps"], "time.steps");
@@ -277,7 +300,8 @@ CaseConfig parse_case(const ConfigSource& src) {
   const YAML::Node init = root["initial"];
   if (!init) r.fail(root, "initial", "required section missing", "give one initial condition, or one per component");
   if (!init.IsSequence() || (int(init.size()) != 1 && int(init.size()) != nc))
-    r.fail(init, "initial", "expected a list of 1 or " + std::to_string(nc) + " entries (one for all components, or one each)",
+    r.fail(init, "initial",
+           "expected a list of 1 or " + std::to_string(nc) + " entries (one for all components, or one each)",
            "got " + Reader::describe(init) + (init.IsSequence() ? " of " + std::to_string(init.size()) : ""));
   for (int k = 0; k < nc; ++k) {
     const int e = int(init.size()) == 1 ? 0 : k;
@@ -294,8 +318,9 @@ CaseConfig parse_case(const ConfigSource& src) {
       bc.where = src.locate(kv.first, path);
       r.require_map(e, path);
       if (!e["type"]) r.fail(e, path + ".type", "required key missing", "dirichlet | outflow | inflow");
-      bc.type = r.enum_value(e["type"], path + ".type",
-                             std::vector<BoundaryType>{BoundaryType::dirichlet, BoundaryType::outflow, BoundaryType::inflow});
+      bc.type =
+          r.enum_value(e["type"], path + ".type",
+                       std::vector<BoundaryType>{BoundaryType::dirichlet, BoundaryType::outflow, BoundaryType::inflow});
       if (bc.type == BoundaryType::outflow) {
         r.check_keys(e, path, {"type"});
       } else {
@@ -315,7 +340,8 @@ CaseConfig parse_case(const ConfigSource& src) {
       c.operators.muscl.limiter == Limiter::none) {
     const YAML::Node n = root["time"]["integrator"] ? root["time"]["integrator"] : root["time"];
     r.fail(n, "time.integrator",
-           "forward Euler with unlimited second-order convection is unstable (its amplification factor exceeds 1 for every dt)",
+           "forward Euler with unlimited second-order convection is unstable (its amplification factor exceeds 1 for "
+           "every dt)",
            "use integrator: ssprk2 or ssprk3, a limiter (operators.muscl.limiter), or operators.convection.order: 1");
   }
   c.output_dir = "out/" + c.name;
@@ -340,7 +366,7 @@ template <class A> YAML::Node flow(const A& a) {
   n.SetStyle(YAML::EmitterStyle::Flow);
   return n;
 }
-void emit_options(YAML::Node n, const OperatorOptions& o) {  // Node is a handle: writes go to the tree
+void emit_options(YAML::Node n, const OperatorOptions& o) { // Node is a handle: writes go to the tree
   n["variant"] = to_string(o.variant);
   if (o.variant == Variant::optimized) {
     n["scatter"] = to_string(o.scatter);
@@ -372,9 +398,12 @@ void add_solver_sections(const CaseConfig& c, YAML::Node& n) {
     switch (ic.type) {
     case InitialType::constant: e["value"] = ic.value; break;
     case InitialType::gaussian:
-      e["center"] = flow(ic.center), e["width"] = ic.width, e["amplitude"] = ic.amplitude, e["background"] = ic.background;
+      e["center"] = flow(ic.center), e["width"] = ic.width, e["amplitude"] = ic.amplitude,
+      e["background"] = ic.background;
       break;
-    case InitialType::sine: e["wavenumber"] = flow(ic.wavenumber), e["amplitude"] = ic.amplitude, e["phase"] = ic.phase; break;
+    case InitialType::sine:
+      e["wavenumber"] = flow(ic.wavenumber), e["amplitude"] = ic.amplitude, e["phase"] = ic.phase;
+      break;
     case InitialType::sphere:
       e["center"] = flow(ic.center), e["radius"] = ic.radius, e["inside"] = ic.inside, e["outside"] = ic.outside;
       break;
@@ -384,8 +413,10 @@ void add_solver_sections(const CaseConfig& c, YAML::Node& n) {
   for (const auto& [name, bc] : c.boundary) {
     YAML::Node e;
     e["type"] = to_string(bc.type);
-    if (bc.exact) e["value"] = "exact";
-    else if (bc.type != BoundaryType::outflow) e["value"] = flow(bc.value);
+    if (bc.exact)
+      e["value"] = "exact";
+    else if (bc.type != BoundaryType::outflow)
+      e["value"] = flow(bc.value);
     n["boundary"][name] = e;
   }
   YAML::Node ops;
@@ -399,8 +430,10 @@ void add_solver_sections(const CaseConfig& c, YAML::Node& n) {
   n["operators"] = ops;
   YAML::Node t;
   t["integrator"] = to_string(c.time.integrator);
-  if (c.time.dt) t["dt"] = *c.time.dt;
-  else t["cfl"] = c.time.cfl;
+  if (c.time.dt)
+    t["dt"] = *c.time.dt;
+  else
+    t["cfl"] = c.time.cfl;
   if (c.time.end_time) t["end_time"] = *c.time.end_time;
   if (c.time.steps) t["steps"] = *c.time.steps;
   n["time"] = t;
@@ -417,14 +450,16 @@ void check_boundaries(const CaseConfig& c, const std::vector<std::string>& mesh_
       throw InputError(bc.where,
                        "boundary." + name + ": the mesh has no patch '" + name + "'" +
                            (best.empty() ? "" : "; did you mean '" + best + "'?"),
-                       "the mesh's patches: " + (mesh_patches.empty() ? std::string("none (fully periodic)") : join(mesh_patches)));
+                       "the mesh's patches: " +
+                           (mesh_patches.empty() ? std::string("none (fully periodic)") : join(mesh_patches)));
     }
   std::vector<std::string> missing;
   for (const auto& p : mesh_patches)
     if (std::none_of(c.boundary.begin(), c.boundary.end(), [&](const auto& e) { return e.first == p; }))
       missing.push_back(p);
   if (!missing.empty())
-    throw InputError(c.source_file, "boundary: no condition for patch" + std::string(missing.size() > 1 ? "es " : " ") + join(missing),
+    throw InputError(c.source_file,
+                     "boundary: no condition for patch" + std::string(missing.size() > 1 ? "es " : " ") + join(missing),
                      "every non-periodic patch must be named in the boundary section (dirichlet | outflow | inflow)");
 }
 

@@ -13,16 +13,24 @@ namespace fvproxy::kc {
 #if KOKKOS_VERSION >= 40000
 using Kokkos::acos;
 using Kokkos::cbrt;
+using Kokkos::cos;
+using Kokkos::exp;
 using Kokkos::fabs;
+using Kokkos::floor;
 using Kokkos::fmax;
 using Kokkos::fmin;
+using Kokkos::sin;
 using Kokkos::sqrt;
 #else
 using Kokkos::Experimental::acos;
 using Kokkos::Experimental::cbrt;
+using Kokkos::Experimental::cos;
+using Kokkos::Experimental::exp;
 using Kokkos::Experimental::fabs;
+using Kokkos::Experimental::floor;
 using Kokkos::Experimental::fmax;
 using Kokkos::Experimental::fmin;
+using Kokkos::Experimental::sin;
 using Kokkos::Experimental::sqrt;
 #endif
 
