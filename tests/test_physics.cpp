@@ -24,7 +24,7 @@ TEST(Physics, DiffusionFluxIsExactOnLinearFields) {
   std::uniform_real_distribution<double> U(-1, 1);
   const DiffusionFlux flux;
   for (int it = 0; it < 100; ++it) {
-    const real a[3] = {real(U(g)), real(U(g)), real(U(g))};  // u = a . x + 2
+    const real a[3] = {real(U(g)), real(U(g)), real(U(g))}; // u = a . x + 2
     const real S[3] = {real(U(g)), real(U(g)), real(U(g))};
     real d[3] = {real(U(g)), real(U(g)), real(U(g))};
     if (S[0] * d[0] + S[1] * d[1] + S[2] * d[2] < 0.1) d[0] += 3 * S[0], d[1] += 3 * S[1], d[2] += 3 * S[2];
@@ -60,12 +60,12 @@ TEST(Physics, LimitersBoundTheReconstruction) {
     ASSERT_GE(q, 0);
     ASSERT_LE(q, 1);
   }
-  EXPECT_EQ(bj(0.5, 1.0, -1.0, 0), 1);          // within bounds: unlimited
-  EXPECT_EQ(bj(2.0, 1.0, -1.0, 0), 0.5);        // overshoot: clipped to the maximum
-  EXPECT_EQ(bj(-4.0, 1.0, -1.0, 0), 0.25);      // undershoot: clipped to the minimum
-  EXPECT_EQ(bj(1.0, 0.0, -1.0, 0), 0);          // local maximum: first order
-  EXPECT_NEAR(vk(1e-3, 0, 0, 1.0), 1, 1e-5);    // small oscillation below eps: passes
-  EXPECT_LT(vk(1.0, 0.0, -1.0, 1e-12), 1e-6);   // local maximum, eps -> 0: like Barth-Jespersen
+  EXPECT_EQ(bj(0.5, 1.0, -1.0, 0), 1);        // within bounds: unlimited
+  EXPECT_EQ(bj(2.0, 1.0, -1.0, 0), 0.5);      // overshoot: clipped to the maximum
+  EXPECT_EQ(bj(-4.0, 1.0, -1.0, 0), 0.25);    // undershoot: clipped to the minimum
+  EXPECT_EQ(bj(1.0, 0.0, -1.0, 0), 0);        // local maximum: first order
+  EXPECT_NEAR(vk(1e-3, 0, 0, 1.0), 1, 1e-5);  // small oscillation below eps: passes
+  EXPECT_LT(vk(1.0, 0.0, -1.0, 1e-12), 1e-6); // local maximum, eps -> 0: like Barth-Jespersen
   EXPECT_EQ(NoLimiter{}(5, 0, 0, 0), 1);
 }
 
@@ -75,11 +75,13 @@ TEST(Physics, RotationVelocityIsRigid) {
   real v[3];
   rot(x, v);
   EXPECT_NEAR(v[0], 0, 1e-15);
-  EXPECT_NEAR(v[1], 2, 1e-15);  // omega |r|, counterclockwise about +z
+  EXPECT_NEAR(v[1], 2, 1e-15); // omega |r|, counterclockwise about +z
   EXPECT_NEAR(v[2], 0, 1e-15);
 }
 
-CaseConfig parse(const std::string& yaml) { return parse_case(ConfigSource::from_string(yaml, "case.yaml")); }
+CaseConfig parse(const std::string& yaml) {
+  return parse_case(ConfigSource::from_string(yaml, "case.yaml"));
+}
 
 /// max over points and times of |du/dt + v . grad u - kappa lap u|: 200 random points, or
 /// `at` (a point) at `t_at`.
@@ -94,8 +96,11 @@ double pde_residual(const CaseConfig& c, int comp, const real* at = nullptr, rea
     real t = real(0.2 * U(g));
     if (at) x[0] = at[0], x[1] = at[1], x[2] = at[2], t = t_at;
     real v[3];
-    if (s.rotation) RotationVelocity{{s.axis[0], s.axis[1], s.axis[2]}, {s.rot_center[0], s.rot_center[1], s.rot_center[2]}, s.omega}(x, v);
-    else UniformVelocity{{s.u[0], s.u[1], s.u[2]}}(x, v);
+    if (s.rotation)
+      RotationVelocity{{s.axis[0], s.axis[1], s.axis[2]}, {s.rot_center[0], s.rot_center[1], s.rot_center[2]}, s.omega}(
+          x, v);
+    else
+      UniformVelocity{{s.u[0], s.u[1], s.u[2]}}(x, v);
     const double u0 = s(comp, x, t);
     const double dt = (s(comp, x, t + ht) - s(comp, x, t - ht)) / (2 * ht);
     double adv = 0, lap = 0;
@@ -125,7 +130,7 @@ initial:
   EXPECT_EQ(exact_solution_unavailable(periodic), "");
   // Residual of a second-order difference of a function of size ~1 with h = 1e-4: ~1e-6.
   EXPECT_LT(pde_residual(periodic, 0), 1e-5);
-  EXPECT_LT(pde_residual(periodic, 1), 1e-4);  // |k|^2 ~ 240: larger derivatives
+  EXPECT_LT(pde_residual(periodic, 1), 1e-4); // |k|^2 ~ 240: larger derivatives
   // On the plane half a period from the (transported) peak, where the nearest periodic image
   // changes: smooth only if the images are summed.
   const real t = 0.1;
@@ -159,7 +164,7 @@ boundary: {ymin: {type: outflow}, ymax: {type: outflow}, zmin: {type: outflow}, 
 )");
   const ScalarSolution s = make_scalar_solution(c);
   const real centre[3] = {1, 0.5, 0.5};
-  EXPECT_NEAR(s(0, centre, 0), 4.0, 1e-12);  // background + amplitude (other images negligible)
+  EXPECT_NEAR(s(0, centre, 0), 4.0, 1e-12); // background + amplitude (other images negligible)
   // Transported without diffusion: after t = 1 the peak is at x = 1.5; periodic in x.
   const real moved[3] = {1.5, 0.5, 0.5}, image[3] = {-0.5, 0.5, 0.5};
   EXPECT_NEAR(s(0, moved, 1), 4.0, 1e-12);
@@ -176,7 +181,7 @@ initial: [{type: sphere, center: [0.8, 0.5, 0.5], radius: 0.1, inside: 1, outsid
   const real quarter[3] = {0.5, 0.8, 0.5}, start[3] = {0.8, 0.5, 0.5};
   EXPECT_EQ(r(0, start, 0), 1);
   EXPECT_EQ(r(0, quarter, 0), 0);
-  EXPECT_EQ(r(0, quarter, 1), 1);  // a quarter turn later
+  EXPECT_EQ(r(0, quarter, 1), 1); // a quarter turn later
   EXPECT_EQ(r(0, start, 1), 0);
 
   const CaseConfig diffusing_step = parse(R"(mesh: {generate: {cells: [2, 2, 2], periodic: [x, y, z]}}

@@ -83,8 +83,10 @@ struct BoundaryClassifier {
 void build_faces(HostMesh& m, const std::vector<std::string>& patch_names, const BoundaryClassifier& classify);
 
 /// Sorts faces into their canonical order (interior by (owner, neighbour), then boundary by patch
-/// and owner) and rebuilds the cell->faces CSR. Used by build_faces and by reordering.
-void finalize_faces(HostMesh& m);
+/// and owner), sets n_interior and the patch ranges, and rebuilds the cell->faces CSR.
+/// `patch_of` gives each face's patch (-1: interior); empty = take it from the current ranges.
+/// Used by build_faces and by reordering.
+void finalize_faces(HostMesh& m, std::vector<int> patch_of = {});
 
 /// Index of translation `t` in m.shifts (adding it and its opposite when new).
 std::uint8_t shift_index(HostMesh& m, const std::array<double, 3>& t, double tol);

@@ -168,46 +168,18 @@ void build_faces(HostMesh& m, const std::vector<std::string>& patch_names, const
     }
     i = j;
   }
-  // Encode the patch of each boundary face in temporary patch ranges: finalize_faces sorts by it.
   m.patches.clear();
   for (const auto& name : patch_names) m.patches.push_back({name, 0, 0});
-  std::vector<index_t> order(face_patch.size());
-  std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](index_t a, index_t b) { return face_patch[a] < face_patch[b]; });
-  // Permute into (interior..., patch 0..., patch 1...), set ranges, then canonical order.
-  std::vector<index_t> inv(order.size());
-  for (std::size_t k = 0; k < order.size(); ++k) inv[order[k]] = static_cast<index_t>(k);
-  HostMesh tmp;
-  tmp.face_node_off.assign(1, 0);
-  for (index_t f : order) {
-    tmp.face_nodes.insert(tmp.face_nodes.end(), m.face_nodes.begin() + m.face_node_off[f],
-                          m.face_nodes.begin() + m.face_node_off[f + 1]);
-    tmp.face_node_off.push_back(static_cast<index_t>(tmp.face_nodes.size()));
-    tmp.face_owner.push_back(m.face_owner[f]);
-    tmp.face_neighbour.push_back(m.face_neighbour[f]);
-    tmp.face_shift.push_back(m.face_shift[f]);
-  }
-  m.face_node_off.swap(tmp.face_node_off);
-  m.face_nodes.swap(tmp.face_nodes);
-  m.face_owner.swap(tmp.face_owner);
-  m.face_neighbour.swap(tmp.face_neighbour);
-  m.face_shift.swap(tmp.face_shift);
-  index_t k = 0;
-  while (k < index_t(order.size()) && face_patch[order[k]] < 0) ++k;
-  m.n_interior = k;
-  for (std::size_t p = 0; p < m.patches.size(); ++p) {
-    m.patches[p].begin = k;
-    while (k < index_t(order.size()) && face_patch[order[k]] == int(p)) ++k;
-    m.patches[p].end = k;
-  }
-  finalize_faces(m);
+  finalize_faces(m, std::move(face_patch));
 }
 
-void finalize_faces(HostMesh& m) {
+void finalize_faces(HostMesh& m, std::vector<int> patch_of) {
   const index_t nf = m.n_faces();
-  std::vector<int> patch_of(nf, -1);
-  for (std::size_t p = 0; p < m.patches.size(); ++p)
-    for (index_t f = m.patches[p].begin; f < m.patches[p].end; ++f) patch_of[f] = int(p);
+  if (patch_of.empty()) {
+    patch_of.assign(nf, -1);
+    for (std::size_t p = 0; p < m.patches.size(); ++p)
+      for (index_t f = m.patches[p].begin; f < m.patches[p].end; ++f) patch_of[f] = int(p);
+  }
   // Interior faces: owner is the lower-numbered cell (flip the face where it is not).
   for (index_t f = 0; f < nf; ++f) {
     index_t& o = m.face_owner[f];
@@ -250,7 +222,15 @@ void finalize_faces(HostMesh& m) {
   m.face_owner.swap(fo);
   m.face_neighbour.swap(fnb);
   m.face_shift.swap(fs);
-  // Patch ranges are unchanged: the sort keeps each patch's faces in its range.
+  // Interior faces first, then each patch's faces: set the ranges from the sorted patch numbers.
+  index_t k = 0;
+  while (k < nf && patch_of[order[k]] < 0) ++k;
+  m.n_interior = k;
+  for (std::size_t p = 0; p < m.patches.size(); ++p) {
+    m.patches[p].begin = k;
+    while (k < nf && patch_of[order[k]] == int(p)) ++k;
+    m.patches[p].end = k;
+  }
 
   // Cell -> faces CSR in increasing face order.
   const index_t nc = m.n_cells();

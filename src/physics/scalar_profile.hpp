@@ -25,7 +25,7 @@ struct Profile {
   ProfileType type = ProfileType::constant;
   real value = 0, amplitude = 0, background = 0, width = 1, phase = 0, radius = 0, inside = 0, outside = 0;
   real center[3] = {0, 0, 0};
-  real k[3] = {0, 0, 0};  ///< sine: angular wavenumbers 2 pi n_d / L_d
+  real k[3] = {0, 0, 0}; ///< sine: angular wavenumbers 2 pi n_d / L_d
 };
 
 struct ScalarSolution {
@@ -33,10 +33,10 @@ struct ScalarSolution {
   Profile profile[kMaxComponents];
   real kappa[kMaxComponents] = {};
   bool rotation = false;
-  real u[3] = {0, 0, 0};                                  ///< uniform velocity
-  real axis[3] = {0, 0, 1}, rot_center[3] = {0, 0, 0}, omega = 0;  ///< rotation
+  real u[3] = {0, 0, 0};                                          ///< uniform velocity
+  real axis[3] = {0, 0, 1}, rot_center[3] = {0, 0, 0}, omega = 0; ///< rotation
   bool periodic[3] = {false, false, false};
-  real lo[3] = {0, 0, 0}, length[3] = {1, 1, 1};          ///< the box (periodicity, sine origin)
+  real lo[3] = {0, 0, 0}, length[3] = {1, 1, 1}; ///< the box (periodicity, sine origin)
 
   /// Value of component c at point x and time t (t = 0: the initial condition).
   KOKKOS_INLINE_FUNCTION real operator()(int c, const real* x, real t) const {
@@ -77,7 +77,8 @@ struct ScalarSolution {
     const real a = -omega * t, ca = kc::cos(a), sa = kc::sin(a);
     const real r[3] = {x[0] - rot_center[0], x[1] - rot_center[1], x[2] - rot_center[2]};
     const real kr = axis[0] * r[0] + axis[1] * r[1] + axis[2] * r[2];
-    const real kxr[3] = {axis[1] * r[2] - axis[2] * r[1], axis[2] * r[0] - axis[0] * r[2], axis[0] * r[1] - axis[1] * r[0]};
+    const real kxr[3] = {axis[1] * r[2] - axis[2] * r[1], axis[2] * r[0] - axis[0] * r[2],
+                         axis[0] * r[1] - axis[1] * r[0]};
     for (int d = 0; d < 3; ++d) xf[d] = rot_center[d] + r[d] * ca + kxr[d] * sa + axis[d] * kr * (1 - ca);
   }
 

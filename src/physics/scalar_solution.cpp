@@ -43,14 +43,15 @@ ScalarSolution make_scalar_solution(const CaseConfig& c) {
 
 std::string exact_solution_unavailable(const CaseConfig& c) {
   const bool rotation = c.physics.velocity.type == VelocityType::rotation;
-  const bool any_periodic = c.mesh.generate && (c.mesh.generate->periodic[0] || c.mesh.generate->periodic[1] ||
-                                                c.mesh.generate->periodic[2]);
+  const bool any_periodic =
+      c.mesh.generate && (c.mesh.generate->periodic[0] || c.mesh.generate->periodic[1] || c.mesh.generate->periodic[2]);
   for (int k = 0; k < c.physics.components; ++k) {
     const InitialConfig& ic = c.initial[k];
     const std::string which = "component " + std::to_string(k) + " (" + to_string(ic.type) + ")";
     if (ic.type == InitialType::sphere && c.physics.diffusivity[k] > 0)
       return which + ": a diffusing step has no closed-form solution here";
-    if (rotation && ic.type == InitialType::sine) return which + ": a sine mode is not transported exactly by a rotation";
+    if (rotation && ic.type == InitialType::sine)
+      return which + ": a sine mode is not transported exactly by a rotation";
     if (rotation && any_periodic && ic.type != InitialType::constant)
       return which + ": a rotation is not periodic, so the rotated profile does not solve the periodic problem";
   }

@@ -7,9 +7,7 @@ namespace fvproxy {
 /// u(x) = constant.
 struct UniformVelocity {
   real u[3];
-  KOKKOS_INLINE_FUNCTION void operator()(const real* /*x*/, real* v) const {
-    v[0] = u[0], v[1] = u[1], v[2] = u[2];
-  }
+  KOKKOS_INLINE_FUNCTION void operator()(const real* /*x*/, real* v) const { v[0] = u[0], v[1] = u[1], v[2] = u[2]; }
 };
 
 /// Rigid rotation about `axis` (unit) through `center`: u(x) = omega axis x (x - center).
