@@ -58,19 +58,18 @@ int cmd_mesh(const CliArgs& cli) {
     std::cout << out.c_str() << '\n';
     return 0;
   }
-  HostMesh unordered;
+  UnorderedMesh unordered;
   BuiltMesh b = build_mesh(cfg.mesh, cli.compare_orderings ? &unordered : nullptr);
   MeshReport r = make_report(b.host, b.device, cfg.mesh.reorder);
   r.seconds_build = b.seconds_build;
   r.seconds_reorder = b.seconds_reorder;
   if (cli.compare_orderings) {
     // Each ordering as a permutation of the unordered mesh, its locality without rebuilding.
-    const Mesh base = upload(unordered);
     for (Ordering o : all_orderings()) {
-      const auto perm = ordering_permutation(unordered, base, o, cfg.mesh.reorder_seed);
+      const auto perm = ordering_permutation(unordered.host, unordered.device, o, cfg.mesh.reorder_seed);
       std::vector<index_t> new_of_old(perm.size());
       for (std::size_t i = 0; i < perm.size(); ++i) new_of_old[perm[i]] = static_cast<index_t>(i);
-      r.orderings.emplace_back(to_string(o), locality(unordered, new_of_old));
+      r.orderings.emplace_back(to_string(o), locality(unordered.host, new_of_old));
     }
   }
   if (cli.json) {

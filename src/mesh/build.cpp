@@ -10,7 +10,7 @@
 
 namespace fvproxy {
 
-BuiltMesh build_mesh(const MeshConfig& cfg, HostMesh* unordered) {
+BuiltMesh build_mesh(const MeshConfig& cfg, UnorderedMesh* unordered) {
   BuiltMesh b;
   Kokkos::Timer timer;
   std::string where = "mesh";
@@ -44,12 +44,12 @@ BuiltMesh build_mesh(const MeshConfig& cfg, HostMesh* unordered) {
     timer.reset();
     const auto perm = ordering_permutation(b.host, b.device, cfg.reorder, cfg.reorder_seed);
     HostMesh ordered = permute_cells(b.host, perm);
-    if (unordered) *unordered = std::move(b.host);
+    if (unordered) *unordered = {std::move(b.host), std::move(b.device)};
     b.host = std::move(ordered);
     b.device = upload(b.host);
     b.seconds_reorder = timer.seconds();
   } else if (unordered) {
-    *unordered = b.host;
+    *unordered = {b.host, b.device}; // the device views are shared, not copied
   }
   return b;
 }

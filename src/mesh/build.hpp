@@ -16,8 +16,14 @@ struct BuiltMesh {
   double seconds_reorder = 0; ///< ordering permutation + renumbering + geometry again
 };
 
+/// The mesh before reordering, on the host and the device (for comparing orderings).
+struct UnorderedMesh {
+  HostMesh host;
+  Mesh device;
+};
+
 /// Generates or reads the mesh, checks it (closed cells, positive volumes, total volume of a box),
 /// then applies `cfg.reorder`. `unordered`, when given, receives the mesh before reordering.
-BuiltMesh build_mesh(const MeshConfig& cfg, HostMesh* unordered = nullptr);
+BuiltMesh build_mesh(const MeshConfig& cfg, UnorderedMesh* unordered = nullptr);
 
 } // namespace fvproxy
