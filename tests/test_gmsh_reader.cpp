@@ -136,6 +136,10 @@ TEST(Gmsh, DocumentedErrors) {
   expect_input_error([&] { read_gmsh_text(replace(good, "$Nodes\n9\n", "$Nodes\n9\n1 0 0 0\n"), "m.msh"); },
                      {"node tag 1 appears twice"});
   expect_input_error([] { read_gmsh("/nonexistent.msh"); }, {"/nonexistent.msh: error: cannot open the mesh file"});
+  // A triangle across the cube's bottom diagonal and the apex is no face of any pyramid.
+  std::string stray = replace(good, "$Elements\n12\n", "$Elements\n13\n99 2 2 1 1 1 3 9\n");
+  expect_input_error([&] { read_gmsh_text(stray, "m.msh"); },
+                     {"m.msh:22: error: surface element 99 matches no face of a volume element (in $Elements)"});
 }
 
 TEST(Gmsh, TruncatedFilesGiveLineOrOffset) {

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <limits>
 #include <map>
+#include <set>
 #include <sstream>
 #include <unordered_map>
 
@@ -512,6 +513,27 @@ HostMesh Parser::assemble() {
   }
   for (const auto& s : faces) face_patch.push_back(patch_of_phys[s.physical]);
   build_faces(m, names, GmshClassifier(faces, face_patch, name_));
+  // Every surface element must be a face of the mesh: a boundary face (its patch) or an interior
+  // one (an internal surface, allowed and ignored).
+  std::set<std::array<index_t, kMaxFaceNodes>> keys;
+  for (index_t f = 0; f < m.n_faces(); ++f) {
+    std::array<index_t, kMaxFaceNodes> k;
+    k.fill(-1);
+    const index_t b = m.face_node_off[f], n = m.face_node_off[f + 1] - b;
+    std::copy(m.face_nodes.begin() + b, m.face_nodes.begin() + b + n, k.begin());
+    sort_face_key(k.data(), n);
+    keys.insert(k);
+  }
+  for (const auto& sf : faces) {
+    std::array<index_t, kMaxFaceNodes> k;
+    k.fill(-1);
+    std::copy(sf.nodes, sf.nodes + sf.n, k.begin());
+    sort_face_key(k.data(), sf.n);
+    if (!keys.count(k)) {
+      section_ = "Elements";
+      fail("surface element " + std::to_string(sf.tag) + " matches no face of a volume element", sf.offset);
+    }
+  }
   return m;
 }
 
