@@ -10,8 +10,10 @@ all: build
 build:
 	@bash scripts/build.sh $(PRESET) --parallel $(JOBS)
 
+# OpenMP thread binding as Kokkos recommends, unless the environment already sets one.
 run: build
-	./build/$(PRESET)/fvproxy mesh inputs/default.yaml --compare-orderings
+	OMP_PROC_BIND=$${OMP_PROC_BIND:-spread} OMP_PLACES=$${OMP_PLACES:-threads} \
+	  ./build/$(PRESET)/fvproxy mesh inputs/default.yaml --compare-orderings
 
 test: build
 	cd build/$(PRESET) && ctest --output-on-failure --no-tests=error -j $(JOBS)
