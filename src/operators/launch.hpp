@@ -1,0 +1,56 @@
+#pragma once
+// Launching an entity loop under the policy an optimized operator's options choose (DESIGN.md:
+// the launch policy can cost 2x in either direction, so it is a measured option, never a dogma).
+//   range: RangePolicy over [0, n), one entity per work item;
+//   team:  TeamPolicy of ceil(n / team_size) teams, one entity per thread of a team.
+// Backend-aware: on host backends a team cannot be larger than the backend allows (an OpenMP
+// TeamPolicy of 128 aborts), so the team size is clamped to the policy's maximum for the functor.
+#include <algorithm>
+#include <string>
+
+#include "core/config.hpp"
+#include "core/types.hpp"
+
+namespace fvproxy {
+
+struct LaunchOptions {
+  Policy policy = Policy::range;
+  int team_size = 128;
+};
+
+namespace detail {
+/// One entity per thread of a team: entity = league_rank * team_size + team_rank.
+template <class F> struct TeamLoop {
+  using Team = Kokkos::TeamPolicy<ExecSpace>;
+  F f;
+  index_t n;
+  int size;
+  KOKKOS_INLINE_FUNCTION void operator()(const typename Team::member_type& m) const {
+    const index_t i = static_cast<index_t>(m.league_rank()) * size + m.team_rank();
+    if (i < n) f(i);
+  }
+};
+} // namespace detail
+
+/// The team size `launch` uses for `f` with `opt`: the request, clamped to what this backend
+/// allows for the functor.
+template <class F> int effective_team_size(const LaunchOptions& opt, const F& f) {
+  using Team = Kokkos::TeamPolicy<ExecSpace>;
+  const int max = Team(1, Kokkos::AUTO).team_size_max(detail::TeamLoop<F>{f, 1, 1}, Kokkos::ParallelForTag());
+  return std::max(1, std::min(opt.team_size, max));
+}
+
+/// Runs f(i) for every i in [0, n) under `opt`. `F` is a functor class (named kernels: ptxas'
+/// report demangles to it); `label` follows "fvproxy::<component>::<name>".
+template <class F> void launch(const std::string& label, index_t n, const LaunchOptions& opt, const F& f) {
+  if (n <= 0) return;
+  if (opt.policy == Policy::range) {
+    Kokkos::parallel_for(label, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_t>>(0, n), f);
+    return;
+  }
+  const int size = effective_team_size(opt, f);
+  const int league = static_cast<int>((static_cast<long long>(n) + size - 1) / size);
+  Kokkos::parallel_for(label, Kokkos::TeamPolicy<ExecSpace>(league, size), detail::TeamLoop<F>{f, n, size});
+}
+
+} // namespace fvproxy

@@ -1,0 +1,116 @@
+#include "operators/operator_geometry.hpp"
+
+#include <sstream>
+
+#include "core/error.hpp"
+#include "core/kokkos_compat.hpp"
+#include "physics/fluxes.hpp"
+
+namespace fvproxy {
+
+namespace {
+
+template <class V> std::size_t bytes(const V& v) { return v.span() * sizeof(typename V::value_type); }
+
+struct FaceVectors {
+  ConstVec3View<real> C, F, S, T;
+  ConstView1<index_t> owner, neighbour;
+  ConstView1<std::uint8_t> shift;
+  index_t n_interior;
+  Vec3View<real> d, r;
+  View1<real> w, alpha;
+  Vec3View<real> k;
+  KOKKOS_FUNCTION void operator()(const index_t f) const {
+    const index_t o = owner(f);
+    real rv[3], dv[3], s[3];
+    for (int i = 0; i < 3; ++i) rv[i] = F(f, i) - C(o, i), s[i] = S(f, i);
+    if (f < n_interior) {
+      const index_t n = neighbour(f);
+      for (int i = 0; i < 3; ++i) dv[i] = C(n, i) + T(shift(f), i) - C(o, i), d(f, i) = dv[i];
+      const real sd = s[0] * dv[0] + s[1] * dv[1] + s[2] * dv[2];
+      const real sdr = s[0] * (dv[0] - rv[0]) + s[1] * (dv[1] - rv[1]) + s[2] * (dv[2] - rv[2]);
+      w(f) = sdr / sd;
+    } else {
+      for (int i = 0; i < 3; ++i) dv[i] = rv[i];
+    }
+    for (int i = 0; i < 3; ++i) r(f, i) = rv[i];
+    const auto c = DiffusionCoefficients::from(s, dv);
+    alpha(f) = c.alpha;
+    for (int i = 0; i < 3; ++i) k(f, i) = c.k[i];
+  }
+};
+
+struct LeastSquaresInverse {
+  ConstView1<index_t> off, faces;
+  ConstView1<std::int8_t> sign;
+  ConstVec3View<real> d, r;
+  index_t n_interior;
+  View2<real> inv;
+  View1<real> det_ratio;  ///< det(M) / (trace(M)/3)^3: ~1 well conditioned, ~0 singular
+  KOKKOS_FUNCTION void operator()(const index_t c) const {
+    real m[6] = {0, 0, 0, 0, 0, 0};
+    for (index_t k = off(c); k < off(c + 1); ++k) {
+      const index_t f = faces(k);
+      real v[3];
+      for (int i = 0; i < 3; ++i) v[i] = f < n_interior ? sign(k) * d(f, i) : r(f, i);
+      const real w = real(1) / (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+      for (int i = 0; i < 3; ++i)
+        for (int j = i; j < 3; ++j) m[sym_index(i, j)] += w * v[i] * v[j];
+    }
+    const real a = m[0], b = m[1], e = m[2], xy = m[3], xz = m[4], yz = m[5];
+    const real c00 = b * e - yz * yz, c01 = xz * yz - xy * e, c02 = xy * yz - b * xz;
+    const real det = a * c00 + xy * c01 + xz * c02;
+    const real tr = (a + b + e) / real(3);
+    det_ratio(c) = det / (tr * tr * tr);
+    const real id = real(1) / det;
+    inv(c, 0) = c00 * id;
+    inv(c, 1) = (a * e - xz * xz) * id;
+    inv(c, 2) = (a * b - xy * xy) * id;
+    inv(c, 3) = c01 * id;
+    inv(c, 4) = c02 * id;
+    inv(c, 5) = (xy * xz - a * yz) * id;
+  }
+};
+
+} // namespace
+
+std::size_t OperatorGeometry::memory_bytes() const {
+  return bytes(d) + bytes(r) + bytes(gg_weight) + bytes(diff_alpha) + bytes(diff_k) + bytes(lsq_inverse);
+}
+
+OperatorGeometry make_operator_geometry(const Mesh& m) {
+  using Kokkos::view_alloc;
+  using Kokkos::WithoutInitializing;
+  OperatorGeometry g;
+  g.d = Vec3View<real>(view_alloc(WithoutInitializing, "fvproxy::operators::d"), m.n_interior);
+  g.r = Vec3View<real>(view_alloc(WithoutInitializing, "fvproxy::operators::r"), m.n_faces);
+  g.gg_weight = View1<real>(view_alloc(WithoutInitializing, "fvproxy::operators::gg_weight"), m.n_interior);
+  g.diff_alpha = View1<real>(view_alloc(WithoutInitializing, "fvproxy::operators::diff_alpha"), m.n_faces);
+  g.diff_k = Vec3View<real>(view_alloc(WithoutInitializing, "fvproxy::operators::diff_k"), m.n_faces);
+  g.lsq_inverse = View2<real>(view_alloc(WithoutInitializing, "fvproxy::operators::lsq_inverse"), m.n_cells, 6);
+  Kokkos::parallel_for("fvproxy::operators::face_vectors", Kokkos::RangePolicy<ExecSpace>(0, m.n_faces),
+                       FaceVectors{m.centroid, m.face_centroid, m.face_area, m.shifts, m.face_owner, m.face_neighbour,
+                                   m.face_shift, m.n_interior, g.d, g.r, g.gg_weight, g.diff_alpha, g.diff_k});
+  View1<real> ratio(view_alloc(WithoutInitializing, "fvproxy::operators::lsq_det_ratio"), m.n_cells);
+  Kokkos::parallel_for("fvproxy::operators::lsq_inverse", Kokkos::RangePolicy<ExecSpace>(0, m.n_cells),
+                       LeastSquaresInverse{m.cell_face_off, m.cell_faces, m.cell_face_sign, g.d, g.r, m.n_interior,
+                                           g.lsq_inverse, ratio});
+  using MinLoc = Kokkos::MinLoc<real, index_t>;
+  typename MinLoc::value_type worst;
+  Kokkos::parallel_reduce(
+      "fvproxy::operators::lsq_conditioning", Kokkos::RangePolicy<ExecSpace>(0, m.n_cells),
+      KOKKOS_LAMBDA(const index_t c, typename MinLoc::value_type& v) {
+        if (ratio(c) < v.val) v.val = ratio(c), v.loc = c;
+      },
+      MinLoc(worst));
+  if (m.n_cells > 0 && !(worst.val > real(1e-6))) {
+    auto gid = Kokkos::create_mirror_view_and_copy(HostSpace(), m.cell_gid);
+    std::ostringstream os;
+    os << "cell (global id) " << gid(worst.loc) << ": det(M) / (tr(M)/3)^3 = " << worst.val
+       << " (its neighbours and boundary faces are nearly coplanar)";
+    throw InputError("mesh", "least-squares gradient matrix is singular", os.str());
+  }
+  return g;
+}
+
+} // namespace fvproxy
