@@ -29,7 +29,8 @@ TEST(Launch, EveryEntityOnceUnderEveryPolicy) {
       View1<int> count("fvproxy::test::count", n);
       launch("fvproxy::test::count_visits", n, opt, CountVisits{count});
       auto h = Kokkos::create_mirror_view_and_copy(HostSpace(), count);
-      for (index_t i = 0; i < n; ++i) ASSERT_EQ(h(i), 1) << "n " << n << " policy " << to_string(opt.policy) << " i " << i;
+      for (index_t i = 0; i < n; ++i)
+        ASSERT_EQ(h(i), 1) << "n " << n << " policy " << to_string(opt.policy) << " i " << i;
     }
   }
   // Backend-aware: the team size never exceeds what the backend allows (an OpenMP team of 1024
@@ -72,7 +73,7 @@ void check_geometry_coefficients(const HostMesh& h, bool uniform) {
     for (int i = 0; i < 3; ++i) {
       ASSERT_NEAR(r(f, i), F(f, i) - C(o, i), test::tol(1e-15));
       const double di = f < h.n_interior ? d(f, i) : r(f, i);
-      ASSERT_NEAR(alpha(f) * di + k(f, i), S(f, i), test::tol(1e-14));  // S = alpha d + k
+      ASSERT_NEAR(alpha(f) * di + k(f, i), S(f, i), test::tol(1e-14)); // S = alpha d + k
     }
     if (f < h.n_interior) {
       const auto& t = h.shifts[h.face_shift[f]];

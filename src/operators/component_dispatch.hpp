@@ -18,14 +18,16 @@ template <int... Ns> struct ComponentList {};
 using BuildComponents = ComponentList<FVPROXY_COMPONENT_LIST>;
 
 namespace detail {
-template <template <int> class Make, class... Args>
-[[noreturn]] auto dispatch(int n, ComponentList<>, Args&&...) -> decltype(Make<1>::make(std::declval<Args>()...)) {
+template <template <int> class Make, class... Args> [[noreturn]] auto dispatch(int n, ComponentList<>, Args&&...)
+    -> decltype(Make<1>::make(std::declval<Args>()...)) {
   std::string list;
   for (int c : component_list()) list += (list.empty() ? "" : ", ") + std::to_string(c);
-  throw InputError("physics.components", std::to_string(n) + " is not among this build's component counts {" + list + "}");
+  throw InputError("physics.components",
+                   std::to_string(n) + " is not among this build's component counts {" + list + "}");
 }
 template <template <int> class Make, int N, int... Rest, class... Args>
-auto dispatch(int n, ComponentList<N, Rest...>, Args&&... args) -> decltype(Make<N>::make(std::forward<Args>(args)...)) {
+auto dispatch(int n, ComponentList<N, Rest...>, Args&&... args)
+    -> decltype(Make<N>::make(std::forward<Args>(args)...)) {
   if (n == N) return Make<N>::make(std::forward<Args>(args)...);
   return dispatch<Make>(n, ComponentList<Rest...>{}, std::forward<Args>(args)...);
 }

@@ -10,7 +10,9 @@ namespace fvproxy {
 
 namespace {
 
-template <class V> std::size_t bytes(const V& v) { return v.span() * sizeof(typename V::value_type); }
+template <class V> std::size_t bytes(const V& v) {
+  return v.span() * sizeof(typename V::value_type);
+}
 
 struct FaceVectors {
   ConstVec3View<real> C, F, S, T;
@@ -18,7 +20,7 @@ struct FaceVectors {
   ConstView1<std::uint8_t> shift;
   index_t n_interior;
   Vec3View<real> d, r;
-  View1<real> w, alpha;
+  View1<real> w, alpha, lsq_w;
   Vec3View<real> k;
   KOKKOS_FUNCTION void operator()(const index_t f) const {
     const index_t o = owner(f);
@@ -34,9 +36,21 @@ struct FaceVectors {
       for (int i = 0; i < 3; ++i) dv[i] = rv[i];
     }
     for (int i = 0; i < 3; ++i) r(f, i) = rv[i];
+    lsq_w(f) = real(1) / (dv[0] * dv[0] + dv[1] * dv[1] + dv[2] * dv[2]);
     const auto c = DiffusionCoefficients::from(s, dv);
     alpha(f) = c.alpha;
     for (int i = 0; i < 3; ++i) k(f, i) = c.k[i];
+  }
+};
+
+struct BoundaryBegin {
+  ConstView1<index_t> off, faces;
+  index_t n_interior;
+  View1<index_t> begin;
+  KOKKOS_FUNCTION void operator()(const index_t c) const {
+    index_t q = off(c);
+    while (q < off(c + 1) && faces(q) < n_interior) ++q;
+    begin(c) = q;
   }
 };
 
@@ -46,7 +60,7 @@ struct LeastSquaresInverse {
   ConstVec3View<real> d, r;
   index_t n_interior;
   View2<real> inv;
-  View1<real> det_ratio;  ///< det(M) / (trace(M)/3)^3: ~1 well conditioned, ~0 singular
+  View1<real> det_ratio; ///< det(M) / (trace(M)/3)^3: ~1 well conditioned, ~0 singular
   KOKKOS_FUNCTION void operator()(const index_t c) const {
     real m[6] = {0, 0, 0, 0, 0, 0};
     for (index_t k = off(c); k < off(c + 1); ++k) {
@@ -75,7 +89,8 @@ struct LeastSquaresInverse {
 } // namespace
 
 std::size_t OperatorGeometry::memory_bytes() const {
-  return bytes(d) + bytes(r) + bytes(gg_weight) + bytes(diff_alpha) + bytes(diff_k) + bytes(lsq_inverse);
+  return bytes(d) + bytes(r) + bytes(gg_weight) + bytes(diff_alpha) + bytes(diff_k) + bytes(lsq_weight) +
+         bytes(lsq_inverse) + bytes(cell_boundary_begin);
 }
 
 OperatorGeometry make_operator_geometry(const Mesh& m) {
@@ -87,10 +102,16 @@ OperatorGeometry make_operator_geometry(const Mesh& m) {
   g.gg_weight = View1<real>(view_alloc(WithoutInitializing, "fvproxy::operators::gg_weight"), m.n_interior);
   g.diff_alpha = View1<real>(view_alloc(WithoutInitializing, "fvproxy::operators::diff_alpha"), m.n_faces);
   g.diff_k = Vec3View<real>(view_alloc(WithoutInitializing, "fvproxy::operators::diff_k"), m.n_faces);
+  g.lsq_weight = View1<real>(view_alloc(WithoutInitializing, "fvproxy::operators::lsq_weight"), m.n_faces);
   g.lsq_inverse = View2<real>(view_alloc(WithoutInitializing, "fvproxy::operators::lsq_inverse"), m.n_cells, 6);
+  g.cell_boundary_begin =
+      View1<index_t>(view_alloc(WithoutInitializing, "fvproxy::operators::cell_boundary_begin"), m.n_cells);
+  Kokkos::parallel_for("fvproxy::operators::cell_boundary_begin", Kokkos::RangePolicy<ExecSpace>(0, m.n_cells),
+                       BoundaryBegin{m.cell_face_off, m.cell_faces, m.n_interior, g.cell_boundary_begin});
   Kokkos::parallel_for("fvproxy::operators::face_vectors", Kokkos::RangePolicy<ExecSpace>(0, m.n_faces),
                        FaceVectors{m.centroid, m.face_centroid, m.face_area, m.shifts, m.face_owner, m.face_neighbour,
-                                   m.face_shift, m.n_interior, g.d, g.r, g.gg_weight, g.diff_alpha, g.diff_k});
+                                   m.face_shift, m.n_interior, g.d, g.r, g.gg_weight, g.diff_alpha, g.lsq_weight,
+                                   g.diff_k});
   View1<real> ratio(view_alloc(WithoutInitializing, "fvproxy::operators::lsq_det_ratio"), m.n_cells);
   Kokkos::parallel_for("fvproxy::operators::lsq_inverse", Kokkos::RangePolicy<ExecSpace>(0, m.n_cells),
                        LeastSquaresInverse{m.cell_face_off, m.cell_faces, m.cell_face_sign, g.d, g.r, m.n_interior,

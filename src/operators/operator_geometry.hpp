@@ -10,8 +10,12 @@
 //                 w = S.(d - r) / S.d (1/2 on a uniform mesh); u_f = w u_P + (1 - w) u_N
 //   diff_alpha(f), diff_k(f)  DiffusionCoefficients (physics/fluxes.hpp) of every face, with d on
 //                 interior faces and r on boundary faces
+//   lsq_weight(f) least-squares weight 1/|d|^2 (interior faces) or 1/|r|^2 (boundary faces)
 //   lsq_inverse(c, 6)  inverse of M_c = sum over faces of w d d^T with w = 1/|d|^2 (d: to the
 //                 neighbour, or to the boundary face centroid), symmetric: xx yy zz xy xz yz
+//   cell_boundary_begin(c)  position in the cell->faces CSR where the cell's boundary faces begin
+//                 (a cell lists its faces by increasing face number: interior ones first), so
+//                 kernels loop over interior and boundary faces without a per-face branch
 #include "core/types.hpp"
 #include "mesh/mesh.hpp"
 
@@ -23,7 +27,9 @@ struct OperatorGeometry {
   View1<real> gg_weight;
   View1<real> diff_alpha;
   Vec3View<real> diff_k;
+  View1<real> lsq_weight;
   View2<real> lsq_inverse;
+  View1<index_t> cell_boundary_begin;
 
   std::size_t memory_bytes() const;
 };

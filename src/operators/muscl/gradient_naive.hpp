@@ -1,0 +1,152 @@
+#pragma once
+// The naive gradient: the honest first GPU port, with the classic mistakes on purpose
+// (docs/operators/muscl.md names each):
+//   - MDRangePolicy over (entity, component);
+//   - the component count and the method are run-time values, the method a branch in the kernel;
+//   - geometry recomputed in the inner loops (centroid differences, periodic shifts, weights with
+//     divisions; the least-squares matrix rebuilt and inverted for every cell and component at
+//     every call);
+//   - the result accumulated by read-modify-write of global memory inside the face loop;
+//   - one atomic per component and direction per face (scatter), or, under run.deterministic,
+//     a per-cell gather that keeps every other mistake;
+//   - boundary faces handled by a per-face branch in the same kernel; division by the volume.
+#include "core/types.hpp"
+#include "mesh/mesh.hpp"
+
+namespace fvproxy::naive {
+
+/// Geometry the naive kernels recompute: vector from cell c across its k-th face entry.
+struct NaiveGeometry {
+  ConstVec3View<real> C, F, S, T;
+  ConstView1<index_t> owner, neighbour, cell_face_off, cell_faces;
+  ConstView1<std::int8_t> sign;
+  ConstView1<std::uint8_t> shift;
+  ConstView1<real> volume;
+  index_t n_interior;
+
+  /// Vector from the owner centroid to the neighbour image (interior) or the face centroid.
+  KOKKOS_INLINE_FUNCTION void owner_to_other(index_t f, real* v) const {
+    const index_t o = owner(f);
+    if (f < n_interior) {
+      for (int i = 0; i < 3; ++i) v[i] = C(neighbour(f), i) + T(shift(f), i) - C(o, i);
+    } else {
+      for (int i = 0; i < 3; ++i) v[i] = F(f, i) - C(o, i);
+    }
+  }
+  /// Green-Gauss owner weight, recomputed with a division.
+  KOKKOS_INLINE_FUNCTION real gg_weight(index_t f) const {
+    real d[3], sd = 0, sdr = 0;
+    owner_to_other(f, d);
+    for (int i = 0; i < 3; ++i) {
+      sd += S(f, i) * d[i];
+      sdr += S(f, i) * (d[i] - (F(f, i) - C(owner(f), i)));
+    }
+    return sdr / sd;
+  }
+};
+
+/// Scatter: one (face, component) per work item, atomics into grad, method branch per item.
+struct GradientScatter {
+  NaiveGeometry g;
+  ConstView2<real> u, ub;
+  View2<real> grad;
+  int method;  // 0 Green-Gauss, 1 least squares (a run-time branch, on purpose)
+  KOKKOS_FUNCTION void operator()(const index_t f, const int k) const {
+    const index_t o = g.owner(f);
+    real v[3];
+    g.owner_to_other(f, v);
+    if (f < g.n_interior) {
+      const index_t n = g.neighbour(f);
+      if (method == 0) {
+        const real w = g.gg_weight(f);
+        const real uf = w * u(o, k) + (1 - w) * u(n, k);
+        for (int i = 0; i < 3; ++i) {
+          Kokkos::atomic_add(&grad(o, 3 * k + i), uf * g.S(f, i));
+          Kokkos::atomic_add(&grad(n, 3 * k + i), -uf * g.S(f, i));
+        }
+      } else {
+        const real du = u(n, k) - u(o, k);
+        for (int i = 0; i < 3; ++i) {
+          const real c = v[i] * du / (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+          Kokkos::atomic_add(&grad(o, 3 * k + i), c);
+          Kokkos::atomic_add(&grad(n, 3 * k + i), c);
+        }
+      }
+    } else {
+      const real b = ub(f - g.n_interior, k);
+      for (int i = 0; i < 3; ++i) {
+        const real c = method == 0 ? b * g.S(f, i) : v[i] * (b - u(o, k)) / (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+        Kokkos::atomic_add(&grad(o, 3 * k + i), c);
+      }
+    }
+  }
+};
+
+/// Gather (run.deterministic): one (cell, component) per work item, read-modify-write of grad
+/// in the face loop.
+struct GradientGather {
+  NaiveGeometry g;
+  ConstView2<real> u, ub;
+  View2<real> grad;
+  int method;
+  KOKKOS_FUNCTION void operator()(const index_t c, const int k) const {
+    for (int i = 0; i < 3; ++i) grad(c, 3 * k + i) = 0;
+    for (index_t q = g.cell_face_off(c); q < g.cell_face_off(c + 1); ++q) {
+      const index_t f = g.cell_faces(q);
+      const real s = g.sign(q);
+      real v[3];
+      g.owner_to_other(f, v);
+      if (f < g.n_interior) {
+        const index_t other = s > 0 ? g.neighbour(f) : g.owner(f);
+        if (method == 0) {
+          const real w = s > 0 ? g.gg_weight(f) : 1 - g.gg_weight(f);
+          const real uf = w * u(c, k) + (1 - w) * u(other, k);
+          for (int i = 0; i < 3; ++i) grad(c, 3 * k + i) += s * uf * g.S(f, i);
+        } else {
+          const real du = u(other, k) - u(c, k);
+          for (int i = 0; i < 3; ++i) grad(c, 3 * k + i) += s * v[i] * du / (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+        }
+      } else {
+        const real b = ub(f - g.n_interior, k);
+        for (int i = 0; i < 3; ++i)
+          grad(c, 3 * k + i) += method == 0 ? b * g.S(f, i)
+                                            : v[i] * (b - u(c, k)) / (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+      }
+    }
+  }
+};
+
+/// Finalize per (cell, component): divide by the volume, or rebuild the least-squares matrix from
+/// the faces, invert it by cofactors and multiply — every call, for every component.
+struct GradientFinalize {
+  NaiveGeometry g;
+  View2<real> grad;
+  int method;
+  KOKKOS_FUNCTION void operator()(const index_t c, const int k) const {
+    if (method == 0) {
+      for (int i = 0; i < 3; ++i) grad(c, 3 * k + i) = grad(c, 3 * k + i) / g.volume(c);
+      return;
+    }
+    real m[3][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
+    for (index_t q = g.cell_face_off(c); q < g.cell_face_off(c + 1); ++q) {
+      const index_t f = g.cell_faces(q);
+      real v[3];
+      g.owner_to_other(f, v);
+      const real w = 1 / (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) m[i][j] += w * v[i] * v[j];
+    }
+    const real det = m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) -
+                     m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0]) + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
+    real inv[3][3];
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) {
+        const int a = (j + 1) % 3, b = (j + 2) % 3, p = (i + 1) % 3, q = (i + 2) % 3;
+        inv[i][j] = (m[a][p] * m[b][q] - m[a][q] * m[b][p]) / det;
+      }
+    const real rhs[3] = {grad(c, 3 * k), grad(c, 3 * k + 1), grad(c, 3 * k + 2)};
+    for (int i = 0; i < 3; ++i) grad(c, 3 * k + i) = inv[i][0] * rhs[0] + inv[i][1] * rhs[1] + inv[i][2] * rhs[2];
+  }
+};
+
+} // namespace fvproxy::naive
