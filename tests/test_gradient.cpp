@@ -47,7 +47,8 @@ GradientSetup setup(const HostMesh& h, int n, const Field& field) {
 }
 
 /// The gradient of `cfg` on `s`, on the host. The output starts poisoned: every entry must be written.
-Kokkos::View<real**, Kokkos::LayoutLeft, HostSpace> gradient(const GradientSetup& s, const MusclConfig& cfg, bool deterministic) {
+Kokkos::View<real**, Kokkos::LayoutLeft, HostSpace> gradient(const GradientSetup& s, const MusclConfig& cfg,
+                                                             bool deterministic) {
   View2<real> g("fvproxy::test::grad", s.mesh.n_cells, 3 * s.n);
   Kokkos::deep_copy(g, std::nan(""));
   auto op = make_gradient(s.mesh, s.geom, cfg, s.n, deterministic);
@@ -66,9 +67,9 @@ std::vector<std::pair<MusclConfig, bool>> variants(Gradient method) {
     c.team_size = ts;
     return c;
   };
-  v.push_back({make(Variant::optimized, Scatter::gather, Policy::range, 128), true});  // reference (deterministic)
+  v.push_back({make(Variant::optimized, Scatter::gather, Policy::range, 128), true}); // reference (deterministic)
   v.push_back({make(Variant::naive, Scatter::atomic, Policy::range, 128), false});
-  v.push_back({make(Variant::naive, Scatter::atomic, Policy::range, 128), true});    // naive gathers
+  v.push_back({make(Variant::naive, Scatter::atomic, Policy::range, 128), true}); // naive gathers
   v.push_back({make(Variant::optimized, Scatter::gather, Policy::team, 64), false});
   v.push_back({make(Variant::optimized, Scatter::atomic, Policy::range, 128), false});
   v.push_back({make(Variant::optimized, Scatter::atomic, Policy::team, 256), false});
@@ -96,7 +97,8 @@ TEST(Gradient, VariantsAgreeOnEveryMesh) {
       {"hex jitter zorder", box(ElementKind::hex, {false, false, false}, 0.25, Ordering::zorder)},
       {"tet periodic random", box(ElementKind::tet, {true, true, true}, 0.15, Ordering::random)},
       {"prism periodic-y none", box(ElementKind::prism, {false, true, false}, 0.1, Ordering::none)},
-      {"gmsh sphere rcm", [] {
+      {"gmsh sphere rcm",
+       [] {
          HostMesh h = read_gmsh(test::source_path("mesh/sphere_in_box.msh"));
          const Mesh m = upload(h);
          return permute_cells(h, ordering_permutation(h, m, Ordering::rcm, 1));
@@ -122,7 +124,7 @@ TEST(Gradient, VariantsAgreeOnEveryMesh) {
               ASSERT_TRUE(std::isfinite(double(g(c, j)))) << what << ": cell " << c << " entry " << j << " not written";
               diff = std::max(diff, double(std::abs(g(c, j) - ref(c, j))));
             }
-          EXPECT_LE(diff, test::tol(1e-12) * scale) << what;  // INTERFACE.md: variants agree
+          EXPECT_LE(diff, test::tol(1e-12) * scale) << what; // INTERFACE.md: variants agree
         }
       }
 }
@@ -135,16 +137,18 @@ TEST(Gradient, ExactOnLinearFields) {
     HostMesh h;
     bool green_gauss_exact;
   };
-  const std::vector<Case> cases{{"hex uniform", box(ElementKind::hex, {false, false, false}, 0.0, Ordering::zorder), true},
-                                {"hex jitter", box(ElementKind::hex, {false, false, false}, 0.3, Ordering::none), false},
-                                {"tet jitter", box(ElementKind::tet, {false, false, false}, 0.2, Ordering::hilbert), false},
-                                {"gmsh sphere", read_gmsh(test::source_path("mesh/sphere_in_box.msh")), false}};
+  const std::vector<Case> cases{
+      {"hex uniform", box(ElementKind::hex, {false, false, false}, 0.0, Ordering::zorder), true},
+      {"hex jitter", box(ElementKind::hex, {false, false, false}, 0.3, Ordering::none), false},
+      {"tet jitter", box(ElementKind::tet, {false, false, false}, 0.2, Ordering::hilbert), false},
+      {"gmsh sphere", read_gmsh(test::source_path("mesh/sphere_in_box.msh")), false}};
   for (const auto& cs : cases) {
     const GradientSetup s = setup(cs.h, 2, linear);
     for (Gradient method : {Gradient::least_squares, Gradient::green_gauss}) {
       if (method == Gradient::green_gauss && !cs.green_gauss_exact) continue;
       for (const auto& [cfg, det] : variants(method)) {
-        SCOPED_TRACE(cs.name + ", " + to_string(method) + ", " + make_gradient(s.mesh, s.geom, cfg, 2, det)->description());
+        SCOPED_TRACE(cs.name + ", " + to_string(method) + ", " +
+                     make_gradient(s.mesh, s.geom, cfg, 2, det)->description());
         const auto g = gradient(s, cfg, det);
         for (index_t c = 0; c < s.mesh.n_cells; ++c)
           for (int k = 0; k < 2; ++k)

@@ -50,7 +50,7 @@ struct GradientScatter {
   NaiveGeometry g;
   ConstView2<real> u, ub;
   View2<real> grad;
-  int method;  // 0 Green-Gauss, 1 least squares (a run-time branch, on purpose)
+  int method; // 0 Green-Gauss, 1 least squares (a run-time branch, on purpose)
   KOKKOS_FUNCTION void operator()(const index_t f, const int k) const {
     const index_t o = g.owner(f);
     real v[3];
@@ -109,8 +109,8 @@ struct GradientGather {
       } else {
         const real b = ub(f - g.n_interior, k);
         for (int i = 0; i < 3; ++i)
-          grad(c, 3 * k + i) += method == 0 ? b * g.S(f, i)
-                                            : v[i] * (b - u(c, k)) / (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+          grad(c, 3 * k + i) +=
+              method == 0 ? b * g.S(f, i) : v[i] * (b - u(c, k)) / (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
       }
     }
   }
@@ -137,7 +137,8 @@ struct GradientFinalize {
         for (int j = 0; j < 3; ++j) m[i][j] += w * v[i] * v[j];
     }
     const real det = m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) -
-                     m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0]) + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
+                     m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0]) +
+                     m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
     real inv[3][3];
     for (int i = 0; i < 3; ++i)
       for (int j = 0; j < 3; ++j) {

@@ -23,8 +23,8 @@ struct GradientGeometry {
 };
 
 /// acc (3 per component) -> the gradient of cell c, written once.
-template <int N, GradientMethod M>
-KOKKOS_INLINE_FUNCTION void finish(const GradientGeometry& g, const View2<real>& grad, index_t c, const real (&acc)[N][3]) {
+template <int N, GradientMethod M> KOKKOS_INLINE_FUNCTION void
+finish(const GradientGeometry& g, const View2<real>& grad, index_t c, const real (&acc)[N][3]) {
   if constexpr (M == GradientMethod::green_gauss) {
     const real iv = g.inv_volume(c);
     for (int k = 0; k < N; ++k)
@@ -34,7 +34,8 @@ KOKKOS_INLINE_FUNCTION void finish(const GradientGeometry& g, const View2<real>&
     for (int j = 0; j < 6; ++j) mi[j] = g.lsq_inverse(c, j);
     for (int k = 0; k < N; ++k)
       for (int i = 0; i < 3; ++i)
-        grad(c, 3 * k + i) = mi[sym_index(i, 0)] * acc[k][0] + mi[sym_index(i, 1)] * acc[k][1] + mi[sym_index(i, 2)] * acc[k][2];
+        grad(c, 3 * k + i) =
+            mi[sym_index(i, 0)] * acc[k][0] + mi[sym_index(i, 1)] * acc[k][1] + mi[sym_index(i, 2)] * acc[k][2];
   }
 }
 
@@ -50,7 +51,7 @@ template <int N, GradientMethod M> struct GradientGather {
       acc[k][0] = acc[k][1] = acc[k][2] = 0;
     }
     const index_t bb = g.cell_boundary_begin(c);
-    for (index_t q = g.cell_face_off(c); q < bb; ++q) {  // interior faces
+    for (index_t q = g.cell_face_off(c); q < bb; ++q) { // interior faces
       const index_t f = g.cell_faces(q);
       const real s = g.sign(q);
       const index_t other = s > 0 ? g.neighbour(f) : g.owner(f);
@@ -62,14 +63,15 @@ template <int N, GradientMethod M> struct GradientGather {
           for (int i = 0; i < 3; ++i) acc[k][i] += uf * sS[i];
         }
       } else {
-        const real wv[3] = {s * g.lsq_weight(f) * g.d(f, 0), s * g.lsq_weight(f) * g.d(f, 1), s * g.lsq_weight(f) * g.d(f, 2)};
+        const real wv[3] = {s * g.lsq_weight(f) * g.d(f, 0), s * g.lsq_weight(f) * g.d(f, 1),
+                            s * g.lsq_weight(f) * g.d(f, 2)};
         for (int k = 0; k < N; ++k) {
           const real du = u(other, k) - uc[k];
           for (int i = 0; i < 3; ++i) acc[k][i] += wv[i] * du;
         }
       }
     }
-    for (index_t q = bb; q < g.cell_face_off(c + 1); ++q) {  // boundary faces (owned by c)
+    for (index_t q = bb; q < g.cell_face_off(c + 1); ++q) { // boundary faces (owned by c)
       const index_t f = g.cell_faces(q);
       const index_t b = f - g.n_interior;
       if constexpr (M == GradientMethod::green_gauss) {

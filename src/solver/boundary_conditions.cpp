@@ -1,0 +1,90 @@
+#include "solver/boundary_conditions.hpp"
+
+#include <algorithm>
+
+#include "core/error.hpp"
+#include "physics/scalar_solution.hpp"
+
+namespace fvproxy {
+
+namespace {
+
+enum class Kind { value, exact, outflow, inflow };
+
+template <Kind K> struct BoundaryValues {
+  ConstView1<index_t> owner;
+  ConstVec3View<real> F;
+  ConstView1<real> phi;
+  ConstView2<real> u;
+  View2<real> ub;
+  ScalarSolution exact;
+  real value[kMaxComponents];
+  int components;
+  index_t n_interior;
+  real t;
+  KOKKOS_FUNCTION void operator()(const index_t f) const {
+    const index_t b = f - n_interior;
+    for (int k = 0; k < components; ++k) {
+      if constexpr (K == Kind::value) {
+        ub(b, k) = value[k];
+      } else if constexpr (K == Kind::exact) {
+        const real x[3] = {F(f, 0), F(f, 1), F(f, 2)};
+        ub(b, k) = exact(k, x, t);
+      } else if constexpr (K == Kind::outflow) {
+        ub(b, k) = u(owner(f), k);
+      } else {
+        ub(b, k) = phi(f) < 0 ? value[k] : u(owner(f), k);
+      }
+    }
+  }
+};
+
+} // namespace
+
+BoundaryConditions::BoundaryConditions(const Mesh& mesh, const CaseConfig& c, const ScalarSolution& exact,
+                                       View1<real> phi)
+    : components_(c.physics.components), n_interior_(mesh.n_interior), owner_(mesh.face_owner),
+      face_centroid_(mesh.face_centroid), phi_(phi), exact_(exact) {
+  std::vector<std::string> names;
+  for (const auto& p : mesh.patches) names.push_back(p.name);
+  check_boundaries(c, names);
+  const std::string why = exact_solution_unavailable(c);
+  for (const auto& p : mesh.patches) {
+    const auto it = std::find_if(c.boundary.begin(), c.boundary.end(), [&](const auto& e) { return e.first == p.name; });
+    const BoundaryConfig& bc = it->second;
+    if (bc.exact && !why.empty())
+      throw InputError(bc.where, "boundary." + p.name + ".value: 'exact' needs an exact solution, and this case has none",
+                       why);
+    PatchCondition pc;
+    pc.name = p.name;
+    pc.type = bc.type;
+    pc.exact = bc.exact;
+    for (int k = 0; k < components_ && k < int(bc.value.size()); ++k) pc.value[k] = static_cast<real>(bc.value[k]);
+    pc.begin = p.begin;
+    pc.end = p.end;
+    patches_.push_back(pc);
+  }
+}
+
+void BoundaryConditions::apply(ConstView2<real> u, real t, View2<real> ub) const {
+  for (const PatchCondition& p : patches_) {
+    if (p.end <= p.begin) continue;
+    const Kokkos::RangePolicy<ExecSpace> range(p.begin, p.end);
+    auto run = [&](auto kind, const char* label) {
+      constexpr Kind K = decltype(kind)::value;
+      BoundaryValues<K> f{owner_, face_centroid_, phi_, u, ub, exact_, {}, components_, n_interior_, t};
+      for (int k = 0; k < kMaxComponents; ++k) f.value[k] = p.value[k];
+      Kokkos::parallel_for(label, range, f);
+    };
+    switch (p.type) {
+    case BoundaryType::dirichlet:
+      if (p.exact) run(std::integral_constant<Kind, Kind::exact>{}, "fvproxy::solver::boundary_dirichlet_exact");
+      else run(std::integral_constant<Kind, Kind::value>{}, "fvproxy::solver::boundary_dirichlet");
+      break;
+    case BoundaryType::outflow: run(std::integral_constant<Kind, Kind::outflow>{}, "fvproxy::solver::boundary_outflow"); break;
+    case BoundaryType::inflow: run(std::integral_constant<Kind, Kind::inflow>{}, "fvproxy::solver::boundary_inflow"); break;
+    }
+  }
+}
+
+} // namespace fvproxy
