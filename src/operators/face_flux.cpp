@@ -26,7 +26,8 @@ template <class Velocity> View1<real> compute(const Mesh& m, const Velocity& vel
 
 View1<real> face_volume_flux(const Mesh& m, const VelocityConfig& v) {
   auto r = [](double x) { return static_cast<real>(x); };
-  if (v.type == VelocityType::uniform) return compute(m, UniformVelocity{{r(v.value[0]), r(v.value[1]), r(v.value[2])}});
+  if (v.type == VelocityType::uniform)
+    return compute(m, UniformVelocity{{r(v.value[0]), r(v.value[1]), r(v.value[2])}});
   return compute(m, RotationVelocity{{r(v.axis[0]), r(v.axis[1]), r(v.axis[2])},
                                      {r(v.center[0]), r(v.center[1]), r(v.center[2])},
                                      r(v.omega)});

@@ -50,11 +50,12 @@ BoundaryConditions::BoundaryConditions(const Mesh& mesh, const CaseConfig& c, co
   check_boundaries(c, names);
   const std::string why = exact_solution_unavailable(c);
   for (const auto& p : mesh.patches) {
-    const auto it = std::find_if(c.boundary.begin(), c.boundary.end(), [&](const auto& e) { return e.first == p.name; });
+    const auto it =
+        std::find_if(c.boundary.begin(), c.boundary.end(), [&](const auto& e) { return e.first == p.name; });
     const BoundaryConfig& bc = it->second;
     if (bc.exact && !why.empty())
-      throw InputError(bc.where, "boundary." + p.name + ".value: 'exact' needs an exact solution, and this case has none",
-                       why);
+      throw InputError(bc.where,
+                       "boundary." + p.name + ".value: 'exact' needs an exact solution, and this case has none", why);
     PatchCondition pc;
     pc.name = p.name;
     pc.type = bc.type;
@@ -78,11 +79,17 @@ void BoundaryConditions::apply(ConstView2<real> u, real t, View2<real> ub) const
     };
     switch (p.type) {
     case BoundaryType::dirichlet:
-      if (p.exact) run(std::integral_constant<Kind, Kind::exact>{}, "fvproxy::solver::boundary_dirichlet_exact");
-      else run(std::integral_constant<Kind, Kind::value>{}, "fvproxy::solver::boundary_dirichlet");
+      if (p.exact)
+        run(std::integral_constant<Kind, Kind::exact>{}, "fvproxy::solver::boundary_dirichlet_exact");
+      else
+        run(std::integral_constant<Kind, Kind::value>{}, "fvproxy::solver::boundary_dirichlet");
       break;
-    case BoundaryType::outflow: run(std::integral_constant<Kind, Kind::outflow>{}, "fvproxy::solver::boundary_outflow"); break;
-    case BoundaryType::inflow: run(std::integral_constant<Kind, Kind::inflow>{}, "fvproxy::solver::boundary_inflow"); break;
+    case BoundaryType::outflow:
+      run(std::integral_constant<Kind, Kind::outflow>{}, "fvproxy::solver::boundary_outflow");
+      break;
+    case BoundaryType::inflow:
+      run(std::integral_constant<Kind, Kind::inflow>{}, "fvproxy::solver::boundary_inflow");
+      break;
     }
   }
 }

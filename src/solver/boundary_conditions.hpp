@@ -28,7 +28,7 @@ public:
     BoundaryType type = BoundaryType::outflow;
     bool exact = false;
     real value[kMaxComponents] = {};
-    index_t begin = 0, end = 0;  ///< face range
+    index_t begin = 0, end = 0; ///< face range
   };
   const std::vector<PatchCondition>& patches() const { return patches_; }
 
