@@ -28,7 +28,7 @@ struct Problem {
 Problem problem(const HostMesh& h, int n, const Field& field, BoundaryType type) {
   Problem p{upload(h), {}, n, {}, {}, {}, std::vector<BoundaryType>(h.patches.size(), type), {}};
   for (std::size_t i = 0; i < p.types.size(); ++i)
-    if (type == BoundaryType::inflow && i % 2 == 1) p.types[i] = BoundaryType::outflow;  // a mix
+    if (type == BoundaryType::inflow && i % 2 == 1) p.types[i] = BoundaryType::outflow; // a mix
   for (int k = 0; k < n; ++k) p.kappa.push_back(0.1 + 0.05 * k);
   p.geom = make_operator_geometry(p.mesh);
   p.u = View2<real>("fvproxy::test::u", p.mesh.n_cells, n);
@@ -79,7 +79,8 @@ std::vector<std::pair<DiffusionConfig, bool>> variants() {
           {make(Variant::optimized, Scatter::atomic, Policy::team), false}};
 }
 
-HostMesh box(ElementKind e, std::array<bool, 3> periodic, double perturb, Ordering o, std::array<int, 3> n = {6, 5, 4}) {
+HostMesh box(ElementKind e, std::array<bool, 3> periodic, double perturb, Ordering o,
+             std::array<int, 3> n = {6, 5, 4}) {
   BoxConfig b;
   b.cells = n;
   b.element = e;
@@ -111,7 +112,7 @@ TEST(Diffusion, VariantsAgree) {
   for (const auto& [name, h] : meshes)
     for (int n : {1, 3}) {
       SCOPED_TRACE(name + ", " + std::to_string(n) + " components");
-      const Problem p = problem(h, n, kSmooth, BoundaryType::inflow);  // inflow/outflow mix
+      const Problem p = problem(h, n, kSmooth, BoundaryType::inflow); // inflow/outflow mix
       const auto vs = variants();
       const HostView2 ref = rate(p, vs[0].first, vs[0].second);
       const double scale = max_abs(ref);
@@ -128,8 +129,8 @@ TEST(Diffusion, VariantsAgree) {
 }
 
 TEST(Diffusion, ConservesInAPeriodicBox) {
-  const Problem p = problem(box(ElementKind::tet, {true, true, true}, 0.2, Ordering::zorder), 2, kSmooth,
-                            BoundaryType::outflow);
+  const Problem p =
+      problem(box(ElementKind::tet, {true, true, true}, 0.2, Ordering::zorder), 2, kSmooth, BoundaryType::outflow);
   auto V = Kokkos::create_mirror_view_and_copy(HostSpace(), p.mesh.volume);
   for (const auto& [cfg, det] : variants()) {
     const HostView2 r = rate(p, cfg, det);
@@ -148,7 +149,8 @@ TEST(Diffusion, ZeroOnLinearFieldsOnAnyMesh) {
     const Problem p = problem(h, 2, linear, BoundaryType::dirichlet);
     for (const auto& [cfg, det] : variants()) {
       const HostView2 r = rate(p, cfg, det);
-      EXPECT_LT(max_abs(r), test::tol(1e-10)) << make_diffusion(p.mesh, p.geom, cfg, p.kappa, p.types, det)->description();
+      EXPECT_LT(max_abs(r), test::tol(1e-10))
+          << make_diffusion(p.mesh, p.geom, cfg, p.kappa, p.types, det)->description();
     }
   }
 }
@@ -156,7 +158,8 @@ TEST(Diffusion, ZeroOnLinearFieldsOnAnyMesh) {
 TEST(Diffusion, LaplacianOfASquare) {
   // u = x^2 on a uniform hex mesh: kappa lap u = 2 kappa in every cell away from the boundary.
   const HostMesh h = box(ElementKind::hex, {false, false, false}, 0.0, Ordering::zorder, {8, 6, 5});
-  const Problem p = problem(h, 1, [](int, const double* x) { return x[0] * x[0]; }, BoundaryType::dirichlet);
+  const Problem p = problem(
+      h, 1, [](int, const double* x) { return x[0] * x[0]; }, BoundaryType::dirichlet);
   std::vector<char> at_boundary(h.n_cells(), 0);
   for (index_t f = h.n_interior; f < h.n_faces(); ++f) at_boundary[h.face_owner[f]] = 1;
   for (const auto& [cfg, det] : variants()) {

@@ -28,9 +28,9 @@ public:
       for (index_t f = m.patches[p].begin; f < m.patches[p].end; ++f)
         h(f - m.n_interior) = types[p] == BoundaryType::outflow ? 1 : 0;
     Kokkos::deep_copy(ft, h);
-    d_ = naive::DiffusionData{m.centroid,      m.face_centroid, m.face_area,      m.shifts, m.face_owner,
-                              m.face_neighbour, m.cell_face_off, m.cell_faces,     m.cell_face_sign,
-                              ft,               m.face_shift,    m.volume,         kappa_view(kappa), m.n_interior};
+    d_ = naive::DiffusionData{m.centroid,       m.face_centroid, m.face_area,       m.shifts,         m.face_owner,
+                              m.face_neighbour, m.cell_face_off, m.cell_faces,      m.cell_face_sign, ft,
+                              m.face_shift,     m.volume,        kappa_view(kappa), m.n_interior};
   }
   void apply(ConstView2<real> u, ConstView2<real> ub, ConstView2<real> grad, View2<real> rhs) const override {
     using MD = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>;
@@ -54,8 +54,8 @@ template <int N> class OptimizedDiffusion final : public DiffusionOperator {
 public:
   OptimizedDiffusion(const Mesh& m, const OperatorGeometry& og, const DiffusionConfig& cfg,
                      const std::vector<double>& kappa, const std::vector<BoundaryType>& types, bool gather)
-      : g_{m.face_owner, m.face_neighbour, m.cell_face_off, og.cell_boundary_begin, m.cell_faces,
-           m.cell_face_sign, og.diff_alpha, m.inv_volume, og.diff_k},
+      : g_{m.face_owner,  m.face_neighbour, m.cell_face_off, og.cell_boundary_begin, m.cell_faces, m.cell_face_sign,
+           og.diff_alpha, m.inv_volume,     og.diff_k},
         n_cells_(m.n_cells), n_interior_(m.n_interior), launch_{cfg.policy, cfg.team_size}, gather_(gather) {
     for (int q = 0; q < N; ++q) kappa_[q] = static_cast<real>(kappa[q]);
     auto owner = Kokkos::create_mirror_view_and_copy(HostSpace(), m.face_owner);

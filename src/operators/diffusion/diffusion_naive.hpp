@@ -13,7 +13,7 @@ namespace fvproxy::naive {
 struct DiffusionData {
   ConstVec3View<real> C, F, S, T;
   ConstView1<index_t> owner, neighbour, cell_face_off, cell_faces;
-  ConstView1<std::int8_t> sign, face_type;  // face_type: per boundary face, 0 value-type, 1 outflow
+  ConstView1<std::int8_t> sign, face_type; // face_type: per boundary face, 0 value-type, 1 outflow
   ConstView1<std::uint8_t> shift;
   ConstView1<real> volume, kappa;
   index_t n_interior;
@@ -32,7 +32,7 @@ struct DiffusionData {
       }
       return DiffusionFlux{}(kappa(k), DiffusionCoefficients::from(s, d), u(o, k), u(n, k), g);
     }
-    if (face_type(f - n_interior) == 1) return 0;  // outflow
+    if (face_type(f - n_interior) == 1) return 0; // outflow
     for (int i = 0; i < 3; ++i) d[i] = F(f, i) - C(o, i), g[i] = grad(o, 3 * k + i);
     return DiffusionFlux{}(kappa(k), DiffusionCoefficients::from(s, d), u(o, k), ub(f - n_interior, k), g);
   }

@@ -34,7 +34,8 @@ template <int N> struct DiffusionGatherInterior {
       const index_t f = g.cell_faces(j);
       const real s = g.sign(j);
       const index_t other = s > 0 ? g.neighbour(f) : g.owner(f);
-      const real a = g.alpha(f), hk[3] = {real(0.5) * s * g.k(f, 0), real(0.5) * s * g.k(f, 1), real(0.5) * s * g.k(f, 2)};
+      const real a = g.alpha(f),
+                 hk[3] = {real(0.5) * s * g.k(f, 0), real(0.5) * s * g.k(f, 1), real(0.5) * s * g.k(f, 2)};
       for (int q = 0; q < N; ++q) {
         real kg = 0;
         for (int i = 0; i < 3; ++i) kg += hk[i] * (gc[q][i] + grad(other, 3 * q + i));
@@ -51,7 +52,7 @@ template <int N> struct DiffusionGatherPatch {
   DiffusionGeometry g;
   ConstView2<real> u, ub, grad;
   View2<real> rhs;
-  ConstView1<index_t> runs;  ///< face index where each run starts; runs(n_runs) = patch end
+  ConstView1<index_t> runs; ///< face index where each run starts; runs(n_runs) = patch end
   index_t n_interior;
   real kappa[N];
   KOKKOS_FUNCTION void operator()(const index_t r) const {

@@ -1,0 +1,281 @@
+// Convection: the naive port and the optimized kernels, and the factory.
+#include "operators/convection/convection.hpp"
+
+#include "operators/component_dispatch.hpp"
+#include "operators/launch.hpp"
+#include "physics/fluxes.hpp"
+
+namespace fvproxy {
+
+namespace {
+
+// --- naive: MDRange (face|cell, component), run-time order and boundary-type branches, the
+// reconstruction vectors recomputed from centroids and shifts, division by the volume, atomics. --
+struct NaiveConvection {
+  ConstVec3View<real> C, F, T;
+  ConstView1<index_t> owner, neighbour, off, faces;
+  ConstView1<std::int8_t> sign, face_type;  // per boundary face: 0 value (dirichlet/inflow), 1 outflow
+  ConstView1<std::uint8_t> shift;
+  ConstView1<real> phi, volume;
+  ConstView2<real> u, ub, grad, limiter;
+  View2<real> rhs;
+  index_t n_interior;
+  int order;
+  KOKKOS_FUNCTION real state(index_t c, index_t f, int k, bool shifted) const {
+    if (order == 1) return u(c, k);
+    real v = u(c, k);
+    for (int i = 0; i < 3; ++i) {
+      const real xc = shifted ? C(c, i) + T(shift(f), i) : C(c, i);
+      v += limiter(c, k) * grad(c, 3 * k + i) * (F(f, i) - xc);
+    }
+    return v;
+  }
+  KOKKOS_FUNCTION real flux(index_t f, int k) const {
+    const index_t o = owner(f);
+    const real uL = state(o, f, k, false);
+    real uR;
+    if (f < n_interior) uR = state(neighbour(f), f, k, true);
+    else if (face_type(f - n_interior) == 1) uR = uL;
+    else uR = ub(f - n_interior, k);
+    return UpwindFlux{}(phi(f), uL, uR);
+  }
+};
+
+struct NaiveConvectionScatter {
+  NaiveConvection c;
+  KOKKOS_FUNCTION void operator()(const index_t f, const int k) const {
+    const real fl = c.flux(f, k);
+    Kokkos::atomic_add(&c.rhs(c.owner(f), k), -fl / c.volume(c.owner(f)));
+    if (f < c.n_interior) Kokkos::atomic_add(&c.rhs(c.neighbour(f), k), fl / c.volume(c.neighbour(f)));
+  }
+};
+
+struct NaiveConvectionGather {
+  NaiveConvection c;
+  KOKKOS_FUNCTION void operator()(const index_t cell, const int k) const {
+    for (index_t q = c.off(cell); q < c.off(cell + 1); ++q)
+      c.rhs(cell, k) -= c.sign(q) * c.flux(c.faces(q), k) / c.volume(cell);
+  }
+};
+
+// --- optimized: template on N and the order, precomputed r and d, registers, one update per cell.
+struct ConvectionGeometry {
+  ConstView1<index_t> owner, neighbour, off, bbegin, faces;
+  ConstView1<std::int8_t> sign;
+  ConstVec3View<real> d, r;
+  ConstView1<real> phi, inv_volume;
+};
+
+/// Reconstructed state of cell c at the face at offset rc = x_f - x_c.
+template <int Order>
+KOKKOS_INLINE_FUNCTION real reconstruct(const ConstView2<real>& u, const ConstView2<real>& grad,
+                                        const ConstView2<real>& lim, index_t c, int k, const real* rc) {
+  if constexpr (Order == 1) {
+    (void)grad, (void)lim, (void)rc;
+    return u(c, k);
+  } else {
+    return u(c, k) + lim(c, k) * (grad(c, 3 * k) * rc[0] + grad(c, 3 * k + 1) * rc[1] + grad(c, 3 * k + 2) * rc[2]);
+  }
+}
+
+template <int N, int Order> struct ConvectionGatherInterior {
+  ConvectionGeometry g;
+  ConstView2<real> u, grad, lim;
+  View2<real> rhs;
+  KOKKOS_FUNCTION void operator()(const index_t c) const {
+    real acc[N];
+    for (int k = 0; k < N; ++k) acc[k] = 0;
+    for (index_t q = g.off(c); q < g.bbegin(c); ++q) {
+      const index_t f = g.faces(q), o = g.owner(f), n = g.neighbour(f);
+      const real ro[3] = {g.r(f, 0), g.r(f, 1), g.r(f, 2)};
+      const real rn[3] = {ro[0] - g.d(f, 0), ro[1] - g.d(f, 1), ro[2] - g.d(f, 2)};
+      const real s = g.sign(q), p = g.phi(f);
+      for (int k = 0; k < N; ++k)
+        acc[k] += s * UpwindFlux{}(p, reconstruct<Order>(u, grad, lim, o, k, ro), reconstruct<Order>(u, grad, lim, n, k, rn));
+    }
+    const real iv = g.inv_volume(c);
+    for (int k = 0; k < N; ++k) rhs(c, k) -= acc[k] * iv;
+  }
+};
+
+/// A boundary patch, one thread per run of faces with the same owner; Outflow: u_R = u_L.
+template <int N, int Order, bool Outflow> struct ConvectionGatherPatch {
+  ConvectionGeometry g;
+  ConstView2<real> u, ub, grad, lim;
+  View2<real> rhs;
+  ConstView1<index_t> runs;
+  index_t n_interior;
+  KOKKOS_FUNCTION void operator()(const index_t run) const {
+    const index_t c = g.owner(runs(run));
+    real acc[N];
+    for (int k = 0; k < N; ++k) acc[k] = 0;
+    for (index_t f = runs(run); f < runs(run + 1); ++f) {
+      const real ro[3] = {g.r(f, 0), g.r(f, 1), g.r(f, 2)};
+      for (int k = 0; k < N; ++k) {
+        const real uL = reconstruct<Order>(u, grad, lim, c, k, ro);
+        if constexpr (Outflow) acc[k] += UpwindFlux{}(g.phi(f), uL, uL);
+        else acc[k] += UpwindFlux{}(g.phi(f), uL, ub(f - n_interior, k));
+      }
+    }
+    const real iv = g.inv_volume(c);
+    for (int k = 0; k < N; ++k) rhs(c, k) -= acc[k] * iv;
+  }
+};
+
+template <int N, int Order> struct ConvectionScatterInterior {
+  ConvectionGeometry g;
+  ConstView2<real> u, grad, lim;
+  View2<real> rhs;
+  KOKKOS_FUNCTION void operator()(const index_t f) const {
+    const index_t o = g.owner(f), n = g.neighbour(f);
+    const real ro[3] = {g.r(f, 0), g.r(f, 1), g.r(f, 2)};
+    const real rn[3] = {ro[0] - g.d(f, 0), ro[1] - g.d(f, 1), ro[2] - g.d(f, 2)};
+    const real io = g.inv_volume(o), in = g.inv_volume(n);
+    for (int k = 0; k < N; ++k) {
+      const real fl = UpwindFlux{}(g.phi(f), reconstruct<Order>(u, grad, lim, o, k, ro), reconstruct<Order>(u, grad, lim, n, k, rn));
+      Kokkos::atomic_add(&rhs(o, k), -fl * io);
+      Kokkos::atomic_add(&rhs(n, k), fl * in);
+    }
+  }
+};
+
+template <int N, int Order, bool Outflow> struct ConvectionScatterPatch {
+  ConvectionGeometry g;
+  ConstView2<real> u, ub, grad, lim;
+  View2<real> rhs;
+  index_t n_interior;
+  KOKKOS_FUNCTION void operator()(const index_t f) const {
+    const index_t o = g.owner(f);
+    const real ro[3] = {g.r(f, 0), g.r(f, 1), g.r(f, 2)};
+    for (int k = 0; k < N; ++k) {
+      const real uL = reconstruct<Order>(u, grad, lim, o, k, ro);
+      const real uR = Outflow ? uL : ub(f - n_interior, k);
+      Kokkos::atomic_add(&rhs(o, k), -UpwindFlux{}(g.phi(f), uL, uR) * g.inv_volume(o));
+    }
+  }
+};
+
+View1<std::int8_t> face_types(const Mesh& m, const std::vector<BoundaryType>& types) {
+  View1<std::int8_t> ft("fvproxy::convection::naive_face_type", m.n_faces - m.n_interior);
+  auto h = Kokkos::create_mirror_view(ft);
+  for (std::size_t p = 0; p < m.patches.size(); ++p)
+    for (index_t f = m.patches[p].begin; f < m.patches[p].end; ++f)
+      h(f - m.n_interior) = types[p] == BoundaryType::outflow ? 1 : 0;
+  Kokkos::deep_copy(ft, h);
+  return ft;
+}
+
+class NaiveConvectionOperator final : public ConvectionOperator {
+public:
+  NaiveConvectionOperator(const Mesh& m, int order, View1<real> phi, int n, const std::vector<BoundaryType>& types,
+                          bool gather)
+      : m_(m), phi_(phi), types_(face_types(m, types)), n_(n), order_(order), gather_(gather) {}
+  void apply(ConstView2<real> u, ConstView2<real> ub, ConstView2<real> grad, ConstView2<real> lim,
+             View2<real> rhs) const override {
+    const NaiveConvection c{m_.centroid, m_.face_centroid, m_.shifts, m_.face_owner, m_.face_neighbour,
+                            m_.cell_face_off, m_.cell_faces, m_.cell_face_sign, types_, m_.face_shift,
+                            phi_, m_.volume, u, ub, grad, lim, rhs, m_.n_interior, order_};
+    using MD = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>;
+    if (gather_)
+      Kokkos::parallel_for("fvproxy::convection::naive_gather", MD({0, 0}, {m_.n_cells, n_}), NaiveConvectionGather{c});
+    else
+      Kokkos::parallel_for("fvproxy::convection::naive_scatter", MD({0, 0}, {m_.n_faces, n_}), NaiveConvectionScatter{c});
+  }
+  std::string description() const override { return gather_ ? "naive/gather" : "naive/atomic"; }
+
+private:
+  Mesh m_;
+  View1<real> phi_;
+  View1<std::int8_t> types_;
+  int n_, order_;
+  bool gather_;
+};
+
+template <int N, int Order> class OptimizedConvection final : public ConvectionOperator {
+public:
+  OptimizedConvection(const Mesh& m, const OperatorGeometry& og, const ConvectionConfig& cfg, View1<real> phi,
+                      const std::vector<BoundaryType>& types, bool gather)
+      : g_{m.face_owner, m.face_neighbour, m.cell_face_off, og.cell_boundary_begin, m.cell_faces, m.cell_face_sign,
+           og.d,         og.r,             phi,             m.inv_volume},
+        n_cells_(m.n_cells), n_interior_(m.n_interior), launch_{cfg.policy, cfg.team_size}, gather_(gather) {
+    auto owner = Kokkos::create_mirror_view_and_copy(HostSpace(), m.face_owner);
+    for (std::size_t p = 0; p < m.patches.size(); ++p) {
+      if (m.patches[p].end <= m.patches[p].begin) continue;
+      std::vector<index_t> runs;
+      for (index_t f = m.patches[p].begin; f < m.patches[p].end; ++f)
+        if (f == m.patches[p].begin || owner(f) != owner(f - 1)) runs.push_back(f);
+      runs.push_back(m.patches[p].end);
+      View1<index_t> v("fvproxy::convection::patch_runs", runs.size());
+      auto h = Kokkos::create_mirror_view(v);
+      for (std::size_t i = 0; i < runs.size(); ++i) h(i) = runs[i];
+      Kokkos::deep_copy(v, h);
+      patches_.push_back({m.patches[p].begin, m.patches[p].end, types[p] == BoundaryType::outflow, v});
+    }
+  }
+  void apply(ConstView2<real> u, ConstView2<real> ub, ConstView2<real> grad, ConstView2<real> lim,
+             View2<real> rhs) const override {
+    if (gather_) {
+      launch("fvproxy::convection::gather_interior", n_cells_, launch_,
+             ConvectionGatherInterior<N, Order>{g_, u, grad, lim, rhs});
+      for (const auto& p : patches_) {
+        const index_t nr = index_t(p.runs.extent(0)) - 1;
+        if (p.outflow)
+          launch("fvproxy::convection::gather_outflow", nr, launch_,
+                 ConvectionGatherPatch<N, Order, true>{g_, u, ub, grad, lim, rhs, p.runs, n_interior_});
+        else
+          launch("fvproxy::convection::gather_inflow", nr, launch_,
+                 ConvectionGatherPatch<N, Order, false>{g_, u, ub, grad, lim, rhs, p.runs, n_interior_});
+      }
+      return;
+    }
+    launch("fvproxy::convection::scatter_interior", n_interior_, launch_,
+           ConvectionScatterInterior<N, Order>{g_, u, grad, lim, rhs});
+    for (const auto& p : patches_) {
+      const Kokkos::RangePolicy<ExecSpace> range(p.begin, p.end);
+      if (p.outflow)
+        Kokkos::parallel_for("fvproxy::convection::scatter_outflow", range,
+                             ConvectionScatterPatch<N, Order, true>{g_, u, ub, grad, lim, rhs, n_interior_});
+      else
+        Kokkos::parallel_for("fvproxy::convection::scatter_inflow", range,
+                             ConvectionScatterPatch<N, Order, false>{g_, u, ub, grad, lim, rhs, n_interior_});
+    }
+  }
+  std::string description() const override {
+    return std::string("optimized/") + (gather_ ? "gather/" : "atomic/") + to_string(launch_.policy);
+  }
+
+private:
+  struct PatchRuns {
+    index_t begin, end;
+    bool outflow;
+    View1<index_t> runs;
+  };
+  ConvectionGeometry g_;
+  index_t n_cells_, n_interior_;
+  LaunchOptions launch_;
+  bool gather_;
+  std::vector<PatchRuns> patches_;
+};
+
+template <int N> struct MakeConvection {
+  static std::unique_ptr<ConvectionOperator> make(const Mesh& m, const OperatorGeometry& og, const ConvectionConfig& cfg,
+                                                  View1<real> phi, const std::vector<BoundaryType>& types, bool gather) {
+    if (cfg.order == 1) return std::make_unique<OptimizedConvection<N, 1>>(m, og, cfg, phi, types, gather);
+    return std::make_unique<OptimizedConvection<N, 2>>(m, og, cfg, phi, types, gather);
+  }
+};
+
+} // namespace
+
+std::unique_ptr<ConvectionOperator> make_convection(const Mesh& mesh, const OperatorGeometry& geom,
+                                                    const ConvectionConfig& cfg, View1<real> phi, int components,
+                                                    const std::vector<BoundaryType>& patch_types, bool deterministic) {
+  if (patch_types.size() != mesh.patches.size())
+    throw std::logic_error("make_convection: one boundary type per mesh patch");
+  if (cfg.variant == Variant::naive)
+    return std::make_unique<NaiveConvectionOperator>(mesh, cfg.order, phi, components, patch_types, deterministic);
+  const bool gather = deterministic || cfg.scatter == Scatter::gather;
+  return dispatch_components<MakeConvection>(components, mesh, geom, cfg, phi, patch_types, gather);
+}
+
+} // namespace fvproxy
