@@ -114,7 +114,7 @@ VelocityConfig rotation() {
 
 const Field kBump = [](int k, const double* x) {
   const double r2 = (x[0] - 0.5) * (x[0] - 0.5) + (x[1] - 0.5) * (x[1] - 0.5) + (x[2] - 0.4) * (x[2] - 0.4);
-  return std::exp(-r2 / 0.05) + (r2 < 0.06 ? 0.5 : 0.0) + 0.1 * k;  // smooth bump plus a step
+  return std::exp(-r2 / 0.05) + (r2 < 0.06 ? 0.5 : 0.0) + 0.1 * k; // smooth bump plus a step
 };
 
 double max_abs(const HostView2& h) {
@@ -186,8 +186,8 @@ TEST(Convection, VariantsAgree) {
         if (order == 1 && l != Limiter::none) continue;
         for (int n : {1, 3}) {
           SCOPED_TRACE(name + ", order " + std::to_string(order) + ", " + to_string(l) + ", N " + std::to_string(n));
-          const Problem p = problem(h, n, kBump, name == "gmsh hybrid" ? uniform(1, 0.2, 0) : rotation(),
-                                    BoundaryType::inflow, l);
+          const Problem p =
+              problem(h, n, kBump, name == "gmsh hybrid" ? uniform(1, 0.2, 0) : rotation(), BoundaryType::inflow, l);
           const auto vs = variants(order);
           const HostView2 ref = rate(p, vs[0].first, vs[0].second);
           const double scale = max_abs(ref);
@@ -217,9 +217,9 @@ TEST(Convection, ConservesAndKeepsConstants) {
         EXPECT_LT(std::abs(total), test::tol(1e-13) * scale);
       }
     }
-  const Problem flat = problem(box(ElementKind::tet, {false, false, false}, 0.2, Ordering::zorder), 1,
-                               [](int, const double*) { return 2.5; }, rotation(), BoundaryType::dirichlet,
-                               Limiter::barth_jespersen);
+  const Problem flat = problem(
+      box(ElementKind::tet, {false, false, false}, 0.2, Ordering::zorder), 1, [](int, const double*) { return 2.5; },
+      rotation(), BoundaryType::dirichlet, Limiter::barth_jespersen);
   // Relative to the operator's own scale, |u| max_c sum_f |phi_f| / V_c (round-off of the flux sum).
   auto phi = Kokkos::create_mirror_view_and_copy(HostSpace(), flat.phi);
   auto V2 = Kokkos::create_mirror_view_and_copy(HostSpace(), flat.mesh.volume);

@@ -11,6 +11,9 @@ std::string usage() {
       version, git revision, Kokkos version and backends, device, MPI and HDF5 versions
   fvproxy mesh CASE.yaml [--set KEY=VALUE]... [--json] [--compare-orderings] [--print-config]
       build the case's mesh and print its report (counts, volumes, non-orthogonality, locality)
+  fvproxy bench CASE.yaml [--set KEY=VALUE]... [--operators LIST] [--variants LIST] [--repeat N] [--json]
+      time each operator alone (muscl, convection, diffusion) per variant (naive, optimized):
+      warmed up, fenced, median of N [20]; ms, GB/s (minimal-bytes model), speedup over naive
   fvproxy help
 
 options:
@@ -36,7 +39,7 @@ CliArgs parse_cli(const std::vector<std::string>& args) {
   CliArgs c;
   if (args.empty()) throw InputError("usage", "no command given", usage());
   c.command = args[0];
-  static const std::vector<std::string> commands{"info", "mesh", "help"};
+  static const std::vector<std::string> commands{"info", "mesh", "bench", "help"};
   if (c.command == "--help" || c.command == "-h" || c.command == "help") {
     c.command = "help";
     return c;
@@ -63,7 +66,7 @@ CliArgs parse_cli(const std::vector<std::string>& args) {
     if (a == "--help" || a == "-h") {
       c.help = true;
     } else if (a == "--json") {
-      allowed(a, {"info", "mesh"});
+      allowed(a, {"info", "mesh", "bench"});
       c.json = true;
     } else if (a == "--compare-orderings") {
       allowed(a, {"mesh"});
@@ -72,15 +75,29 @@ CliArgs parse_cli(const std::vector<std::string>& args) {
       allowed(a, {"mesh"});
       c.print_config = true;
     } else if (a == "--set" || a.rfind("--set=", 0) == 0) {
-      allowed("--set", {"mesh"});
+      allowed("--set", {"mesh", "bench"});
       c.sets.push_back(value("--set"));
+    } else if (a == "--operators" || a.rfind("--operators=", 0) == 0) {
+      allowed("--operators", {"bench"});
+      c.operators = value("--operators");
+    } else if (a == "--variants" || a.rfind("--variants=", 0) == 0) {
+      allowed("--variants", {"bench"});
+      c.variants = value("--variants");
+    } else if (a == "--repeat" || a.rfind("--repeat=", 0) == 0) {
+      allowed("--repeat", {"bench"});
+      const std::string v = value("--repeat");
+      try {
+        c.repeat = std::stoi(v);
+      } catch (const std::exception&) {
+        throw InputError("--repeat", "expected an integer, got '" + v + "'");
+      }
     } else if (a.size() > 1 && a[0] == '-') {
       throw InputError("usage", "unknown option '" + a + "' for 'fvproxy " + c.command + "'", usage());
     } else {
       c.positional.push_back(a);
     }
   }
-  const std::size_t want = c.command == "mesh" ? 1 : 0;
+  const std::size_t want = (c.command == "mesh" || c.command == "bench") ? 1 : 0;
   if (!c.help && c.positional.size() != want)
     throw InputError("usage",
                      want == 1 ? "'fvproxy " + c.command + "' takes one case file (CASE.yaml)"

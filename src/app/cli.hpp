@@ -10,6 +10,8 @@ struct CliArgs {
   std::vector<std::string> positional;
   std::vector<std::string> sets; ///< --set KEY=VALUE, in order
   bool json = false, compare_orderings = false, print_config = false, help = false;
+  std::string operators, variants; ///< bench: comma-separated lists
+  int repeat = 20;                 ///< bench
 };
 
 /// Parses argv (Kokkos' --kokkos-* arguments already removed). InputError on a usage error.

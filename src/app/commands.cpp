@@ -1,5 +1,7 @@
 #include "app/commands.hpp"
 
+#include "app/bench.hpp"
+
 #include <iostream>
 
 #include <Kokkos_Core.hpp>
@@ -89,6 +91,7 @@ int run_command(const CliArgs& cli, const MpiEnvironment& mpi) {
   (void)mpi;
   if (cli.command == "info") return cmd_info(cli);
   if (cli.command == "mesh") return cmd_mesh(cli);
+  if (cli.command == "bench") return cmd_bench(cli);
   throw InputError("usage", "unknown command '" + cli.command + "'", usage());
 }
 

@@ -14,7 +14,7 @@ namespace {
 struct NaiveConvection {
   ConstVec3View<real> C, F, T;
   ConstView1<index_t> owner, neighbour, off, faces;
-  ConstView1<std::int8_t> sign, face_type;  // per boundary face: 0 value (dirichlet/inflow), 1 outflow
+  ConstView1<std::int8_t> sign, face_type; // per boundary face: 0 value (dirichlet/inflow), 1 outflow
   ConstView1<std::uint8_t> shift;
   ConstView1<real> phi, volume;
   ConstView2<real> u, ub, grad, limiter;
@@ -34,9 +34,12 @@ struct NaiveConvection {
     const index_t o = owner(f);
     const real uL = state(o, f, k, false);
     real uR;
-    if (f < n_interior) uR = state(neighbour(f), f, k, true);
-    else if (face_type(f - n_interior) == 1) uR = uL;
-    else uR = ub(f - n_interior, k);
+    if (f < n_interior)
+      uR = state(neighbour(f), f, k, true);
+    else if (face_type(f - n_interior) == 1)
+      uR = uL;
+    else
+      uR = ub(f - n_interior, k);
     return UpwindFlux{}(phi(f), uL, uR);
   }
 };
@@ -67,9 +70,9 @@ struct ConvectionGeometry {
 };
 
 /// Reconstructed state of cell c at the face at offset rc = x_f - x_c.
-template <int Order>
-KOKKOS_INLINE_FUNCTION real reconstruct(const ConstView2<real>& u, const ConstView2<real>& grad,
-                                        const ConstView2<real>& lim, index_t c, int k, const real* rc) {
+template <int Order> KOKKOS_INLINE_FUNCTION real reconstruct(const ConstView2<real>& u, const ConstView2<real>& grad,
+                                                             const ConstView2<real>& lim, index_t c, int k,
+                                                             const real* rc) {
   if constexpr (Order == 1) {
     (void)grad, (void)lim, (void)rc;
     return u(c, k);
@@ -91,7 +94,8 @@ template <int N, int Order> struct ConvectionGatherInterior {
       const real rn[3] = {ro[0] - g.d(f, 0), ro[1] - g.d(f, 1), ro[2] - g.d(f, 2)};
       const real s = g.sign(q), p = g.phi(f);
       for (int k = 0; k < N; ++k)
-        acc[k] += s * UpwindFlux{}(p, reconstruct<Order>(u, grad, lim, o, k, ro), reconstruct<Order>(u, grad, lim, n, k, rn));
+        acc[k] +=
+            s * UpwindFlux{}(p, reconstruct<Order>(u, grad, lim, o, k, ro), reconstruct<Order>(u, grad, lim, n, k, rn));
     }
     const real iv = g.inv_volume(c);
     for (int k = 0; k < N; ++k) rhs(c, k) -= acc[k] * iv;
@@ -113,8 +117,10 @@ template <int N, int Order, bool Outflow> struct ConvectionGatherPatch {
       const real ro[3] = {g.r(f, 0), g.r(f, 1), g.r(f, 2)};
       for (int k = 0; k < N; ++k) {
         const real uL = reconstruct<Order>(u, grad, lim, c, k, ro);
-        if constexpr (Outflow) acc[k] += UpwindFlux{}(g.phi(f), uL, uL);
-        else acc[k] += UpwindFlux{}(g.phi(f), uL, ub(f - n_interior, k));
+        if constexpr (Outflow)
+          acc[k] += UpwindFlux{}(g.phi(f), uL, uL);
+        else
+          acc[k] += UpwindFlux{}(g.phi(f), uL, ub(f - n_interior, k));
       }
     }
     const real iv = g.inv_volume(c);
@@ -132,7 +138,8 @@ template <int N, int Order> struct ConvectionScatterInterior {
     const real rn[3] = {ro[0] - g.d(f, 0), ro[1] - g.d(f, 1), ro[2] - g.d(f, 2)};
     const real io = g.inv_volume(o), in = g.inv_volume(n);
     for (int k = 0; k < N; ++k) {
-      const real fl = UpwindFlux{}(g.phi(f), reconstruct<Order>(u, grad, lim, o, k, ro), reconstruct<Order>(u, grad, lim, n, k, rn));
+      const real fl = UpwindFlux{}(g.phi(f), reconstruct<Order>(u, grad, lim, o, k, ro),
+                                   reconstruct<Order>(u, grad, lim, n, k, rn));
       Kokkos::atomic_add(&rhs(o, k), -fl * io);
       Kokkos::atomic_add(&rhs(n, k), fl * in);
     }
@@ -172,14 +179,31 @@ public:
       : m_(m), phi_(phi), types_(face_types(m, types)), n_(n), order_(order), gather_(gather) {}
   void apply(ConstView2<real> u, ConstView2<real> ub, ConstView2<real> grad, ConstView2<real> lim,
              View2<real> rhs) const override {
-    const NaiveConvection c{m_.centroid, m_.face_centroid, m_.shifts, m_.face_owner, m_.face_neighbour,
-                            m_.cell_face_off, m_.cell_faces, m_.cell_face_sign, types_, m_.face_shift,
-                            phi_, m_.volume, u, ub, grad, lim, rhs, m_.n_interior, order_};
+    const NaiveConvection c{m_.centroid,
+                            m_.face_centroid,
+                            m_.shifts,
+                            m_.face_owner,
+                            m_.face_neighbour,
+                            m_.cell_face_off,
+                            m_.cell_faces,
+                            m_.cell_face_sign,
+                            types_,
+                            m_.face_shift,
+                            phi_,
+                            m_.volume,
+                            u,
+                            ub,
+                            grad,
+                            lim,
+                            rhs,
+                            m_.n_interior,
+                            order_};
     using MD = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>;
     if (gather_)
       Kokkos::parallel_for("fvproxy::convection::naive_gather", MD({0, 0}, {m_.n_cells, n_}), NaiveConvectionGather{c});
     else
-      Kokkos::parallel_for("fvproxy::convection::naive_scatter", MD({0, 0}, {m_.n_faces, n_}), NaiveConvectionScatter{c});
+      Kokkos::parallel_for("fvproxy::convection::naive_scatter", MD({0, 0}, {m_.n_faces, n_}),
+                           NaiveConvectionScatter{c});
   }
   std::string description() const override { return gather_ ? "naive/gather" : "naive/atomic"; }
 
@@ -195,8 +219,16 @@ template <int N, int Order> class OptimizedConvection final : public ConvectionO
 public:
   OptimizedConvection(const Mesh& m, const OperatorGeometry& og, const ConvectionConfig& cfg, View1<real> phi,
                       const std::vector<BoundaryType>& types, bool gather)
-      : g_{m.face_owner, m.face_neighbour, m.cell_face_off, og.cell_boundary_begin, m.cell_faces, m.cell_face_sign,
-           og.d,         og.r,             phi,             m.inv_volume},
+      : g_{m.face_owner,
+           m.face_neighbour,
+           m.cell_face_off,
+           og.cell_boundary_begin,
+           m.cell_faces,
+           m.cell_face_sign,
+           og.d,
+           og.r,
+           phi,
+           m.inv_volume},
         n_cells_(m.n_cells), n_interior_(m.n_interior), launch_{cfg.policy, cfg.team_size}, gather_(gather) {
     auto owner = Kokkos::create_mirror_view_and_copy(HostSpace(), m.face_owner);
     for (std::size_t p = 0; p < m.patches.size(); ++p) {
@@ -258,8 +290,9 @@ private:
 };
 
 template <int N> struct MakeConvection {
-  static std::unique_ptr<ConvectionOperator> make(const Mesh& m, const OperatorGeometry& og, const ConvectionConfig& cfg,
-                                                  View1<real> phi, const std::vector<BoundaryType>& types, bool gather) {
+  static std::unique_ptr<ConvectionOperator> make(const Mesh& m, const OperatorGeometry& og,
+                                                  const ConvectionConfig& cfg, View1<real> phi,
+                                                  const std::vector<BoundaryType>& types, bool gather) {
     if (cfg.order == 1) return std::make_unique<OptimizedConvection<N, 1>>(m, og, cfg, phi, types, gather);
     return std::make_unique<OptimizedConvection<N, 2>>(m, og, cfg, phi, types, gather);
   }

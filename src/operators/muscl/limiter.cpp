@@ -18,7 +18,7 @@ struct NaiveLimiter {
   ConstView2<real> u, ub, grad;
   View2<real> limiter;
   index_t n_interior;
-  int type;  // 0 none, 1 Barth-Jespersen, 2 Venkatakrishnan (a run-time branch, on purpose)
+  int type; // 0 none, 1 Barth-Jespersen, 2 Venkatakrishnan (a run-time branch, on purpose)
   real K;
   KOKKOS_FUNCTION real other_value(index_t c, index_t f, int k) const {
     if (f >= n_interior) return ub(f - n_interior, k);
@@ -43,8 +43,10 @@ struct NaiveLimiter {
         delta += grad(c, 3 * k + i) * (F(f, i) - xc);
       }
       real p = 1;
-      if (type == 1) p = BarthJespersen{}(delta, umax - u(c, k), umin - u(c, k), eps2);
-      else if (type == 2) p = Venkatakrishnan{}(delta, umax - u(c, k), umin - u(c, k), eps2);
+      if (type == 1)
+        p = BarthJespersen{}(delta, umax - u(c, k), umin - u(c, k), eps2);
+      else if (type == 2)
+        p = Venkatakrishnan{}(delta, umax - u(c, k), umin - u(c, k), eps2);
       phi = p < phi ? p : phi;
     }
     limiter(c, k) = phi;
@@ -54,7 +56,9 @@ struct NaiveLimiter {
 class NaiveLimiterOperator final : public LimiterOperator {
 public:
   NaiveLimiterOperator(const Mesh& m, const MusclConfig& cfg, int n)
-      : m_(m), n_(n), type_(cfg.limiter == Limiter::none ? 0 : cfg.limiter == Limiter::barth_jespersen ? 1 : 2),
+      : m_(m), n_(n), type_(cfg.limiter == Limiter::none              ? 0
+                            : cfg.limiter == Limiter::barth_jespersen ? 1
+                                                                      : 2),
         K_(static_cast<real>(cfg.venkatakrishnan_k)) {}
   void compute(ConstView2<real> u, ConstView2<real> ub, ConstView2<real> grad, View2<real> limiter) const override {
     using MD = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>;
@@ -80,7 +84,7 @@ template <int N, class L> struct OptimizedLimiter {
   ConstView2<real> u, ub, grad;
   View2<real> limiter;
   index_t n_interior;
-  real K3;  ///< K^3: eps^2 = K^3 V
+  real K3; ///< K^3: eps^2 = K^3 V
   KOKKOS_FUNCTION void operator()(const index_t c) const {
     real uc[N], dmax[N], dmin[N], phi[N];
     for (int k = 0; k < N; ++k) uc[k] = u(c, k), dmax[k] = 0, dmin[k] = 0, phi[k] = 1;
