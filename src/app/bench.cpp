@@ -37,7 +37,7 @@ std::vector<std::string> split(const std::string& s) {
 }
 
 template <class F> double median_ms(int repeat, const F& f) {
-  for (int w = 0; w < 2; ++w) f();  // warm-up
+  for (int w = 0; w < 2; ++w) f(); // warm-up
   kc::fence("fvproxy::bench::warmup");
   std::vector<double> t;
   for (int r = 0; r < repeat; ++r) {
@@ -57,10 +57,10 @@ int cmd_bench(const CliArgs& cli) {
   ConfigSource src = ConfigSource::from_file(cli.positional[0]);
   for (const auto& s : cli.sets) src.apply_set(s);
   const CaseConfig cfg = parse_case(src);
-  const std::vector<std::string> ops = cli.operators.empty() ? std::vector<std::string>{"muscl", "convection", "diffusion"}
-                                                             : split(cli.operators);
-  const std::vector<std::string> vars = cli.variants.empty() ? std::vector<std::string>{"naive", "optimized"}
-                                                             : split(cli.variants);
+  const std::vector<std::string> ops =
+      cli.operators.empty() ? std::vector<std::string>{"muscl", "convection", "diffusion"} : split(cli.operators);
+  const std::vector<std::string> vars =
+      cli.variants.empty() ? std::vector<std::string>{"naive", "optimized"} : split(cli.variants);
   for (const auto& o : ops)
     if (o != "muscl" && o != "convection" && o != "diffusion")
       throw InputError("--operators", "unknown operator '" + o + "'", "valid: muscl, convection, diffusion");
@@ -89,12 +89,14 @@ int cmd_bench(const CliArgs& cli) {
   // Minimal-bytes models (docs/performance.md): distinct elements read or written once, values
   // sizeof(real), indices 4 bytes, read-modify-written arrays twice.
   const double R = sizeof(real), C = m.n_cells, Fi = m.n_interior, Fb = m.n_faces - m.n_interior, F = m.n_faces;
-  const double E = 2 * Fi + Fb, idx = 4 * (2 * C + E + 2 * Fi) + E;  // off, bbegin, faces, owner/nb + 1-byte signs
+  const double E = 2 * Fi + Fb, idx = 4 * (2 * C + E + 2 * Fi) + E; // off, bbegin, faces, owner/nb + 1-byte signs
   const bool limited = cfg.operators.convection.order == 2 && cfg.operators.muscl.limiter != Limiter::none;
-  const double bytes_muscl = R * (C * n + Fb * n + 3 * Fi + 3 * F + F + 6 * C + 3 * C * n +
-                                  (limited ? C + C * n : 0)) + idx;
-  const double bytes_conv = R * (C * n + Fb * n + (cfg.operators.convection.order == 2 ? 4 * C * n + 3 * F + 3 * Fi : 0) +
-                                 F + C + 2 * C * n) + idx;
+  const double bytes_muscl =
+      R * (C * n + Fb * n + 3 * Fi + 3 * F + F + 6 * C + 3 * C * n + (limited ? C + C * n : 0)) + idx;
+  const double bytes_conv =
+      R * (C * n + Fb * n + (cfg.operators.convection.order == 2 ? 4 * C * n + 3 * F + 3 * Fi : 0) + F + C +
+           2 * C * n) +
+      idx;
   const double bytes_diff = R * (C * n + Fb * n + 3 * C * n + 4 * F + C + 2 * C * n) + idx;
 
   struct Row {
@@ -145,8 +147,12 @@ int cmd_bench(const CliArgs& cli) {
     j["repeat"] = cli.repeat;
     j["build"] = to_json(info);
     for (const auto& r : rows)
-      j["results"].push_back({{"operator", r.op}, {"variant", r.variant}, {"kernels", r.what}, {"ms", r.ms},
-                              {"gb_per_s", r.gbs}, {"speedup_over_naive", naive_ms(r.op) > 0 ? naive_ms(r.op) / r.ms : 0.0}});
+      j["results"].push_back({{"operator", r.op},
+                              {"variant", r.variant},
+                              {"kernels", r.what},
+                              {"ms", r.ms},
+                              {"gb_per_s", r.gbs},
+                              {"speedup_over_naive", naive_ms(r.op) > 0 ? naive_ms(r.op) / r.ms : 0.0}});
     std::cout << j.dump(2) << '\n';
     return 0;
   }

@@ -1,6 +1,7 @@
 // Convection: the naive port and the optimized kernels, and the factory.
 #include "operators/convection/convection.hpp"
 
+#include "operators/boundary_patches.hpp"
 #include "operators/component_dispatch.hpp"
 #include "operators/launch.hpp"
 #include "physics/fluxes.hpp"
@@ -162,21 +163,12 @@ template <int N, int Order, bool Outflow> struct ConvectionScatterPatch {
   }
 };
 
-View1<std::int8_t> face_types(const Mesh& m, const std::vector<BoundaryType>& types) {
-  View1<std::int8_t> ft("fvproxy::convection::naive_face_type", m.n_faces - m.n_interior);
-  auto h = Kokkos::create_mirror_view(ft);
-  for (std::size_t p = 0; p < m.patches.size(); ++p)
-    for (index_t f = m.patches[p].begin; f < m.patches[p].end; ++f)
-      h(f - m.n_interior) = types[p] == BoundaryType::outflow ? 1 : 0;
-  Kokkos::deep_copy(ft, h);
-  return ft;
-}
-
 class NaiveConvectionOperator final : public ConvectionOperator {
 public:
   NaiveConvectionOperator(const Mesh& m, int order, View1<real> phi, int n, const std::vector<BoundaryType>& types,
                           bool gather)
-      : m_(m), phi_(phi), types_(face_types(m, types)), n_(n), order_(order), gather_(gather) {}
+      : m_(m), phi_(phi), types_(outflow_face_flags(m, types, "fvproxy::convection::naive_outflow_flags")), n_(n),
+        order_(order), gather_(gather) {}
   void apply(ConstView2<real> u, ConstView2<real> ub, ConstView2<real> grad, ConstView2<real> lim,
              View2<real> rhs) const override {
     const NaiveConvection c{m_.centroid,
@@ -229,29 +221,16 @@ public:
            og.r,
            phi,
            m.inv_volume},
-        n_cells_(m.n_cells), n_interior_(m.n_interior), launch_{cfg.policy, cfg.team_size}, gather_(gather) {
-    auto owner = Kokkos::create_mirror_view_and_copy(HostSpace(), m.face_owner);
-    for (std::size_t p = 0; p < m.patches.size(); ++p) {
-      if (m.patches[p].end <= m.patches[p].begin) continue;
-      std::vector<index_t> runs;
-      for (index_t f = m.patches[p].begin; f < m.patches[p].end; ++f)
-        if (f == m.patches[p].begin || owner(f) != owner(f - 1)) runs.push_back(f);
-      runs.push_back(m.patches[p].end);
-      View1<index_t> v("fvproxy::convection::patch_runs", runs.size());
-      auto h = Kokkos::create_mirror_view(v);
-      for (std::size_t i = 0; i < runs.size(); ++i) h(i) = runs[i];
-      Kokkos::deep_copy(v, h);
-      patches_.push_back({m.patches[p].begin, m.patches[p].end, types[p] == BoundaryType::outflow, v});
-    }
-  }
+        n_cells_(m.n_cells), n_interior_(m.n_interior), launch_{cfg.policy, cfg.team_size}, gather_(gather),
+        patches_(patch_owner_runs(m, types, "fvproxy::convection::patch_runs")) {}
   void apply(ConstView2<real> u, ConstView2<real> ub, ConstView2<real> grad, ConstView2<real> lim,
              View2<real> rhs) const override {
     if (gather_) {
       launch("fvproxy::convection::gather_interior", n_cells_, launch_,
              ConvectionGatherInterior<N, Order>{g_, u, grad, lim, rhs});
       for (const auto& p : patches_) {
-        const index_t nr = index_t(p.runs.extent(0)) - 1;
-        if (p.outflow)
+        const index_t nr = p.n_runs();
+        if (p.type == BoundaryType::outflow)
           launch("fvproxy::convection::gather_outflow", nr, launch_,
                  ConvectionGatherPatch<N, Order, true>{g_, u, ub, grad, lim, rhs, p.runs, n_interior_});
         else
@@ -264,7 +243,7 @@ public:
            ConvectionScatterInterior<N, Order>{g_, u, grad, lim, rhs});
     for (const auto& p : patches_) {
       const Kokkos::RangePolicy<ExecSpace> range(p.begin, p.end);
-      if (p.outflow)
+      if (p.type == BoundaryType::outflow)
         Kokkos::parallel_for("fvproxy::convection::scatter_outflow", range,
                              ConvectionScatterPatch<N, Order, true>{g_, u, ub, grad, lim, rhs, n_interior_});
       else
@@ -277,11 +256,6 @@ public:
   }
 
 private:
-  struct PatchRuns {
-    index_t begin, end;
-    bool outflow;
-    View1<index_t> runs;
-  };
   ConvectionGeometry g_;
   index_t n_cells_, n_interior_;
   LaunchOptions launch_;
@@ -303,8 +277,6 @@ template <int N> struct MakeConvection {
 std::unique_ptr<ConvectionOperator> make_convection(const Mesh& mesh, const OperatorGeometry& geom,
                                                     const ConvectionConfig& cfg, View1<real> phi, int components,
                                                     const std::vector<BoundaryType>& patch_types, bool deterministic) {
-  if (patch_types.size() != mesh.patches.size())
-    throw std::logic_error("make_convection: one boundary type per mesh patch");
   if (cfg.variant == Variant::naive)
     return std::make_unique<NaiveConvectionOperator>(mesh, cfg.order, phi, components, patch_types, deterministic);
   const bool gather = deterministic || cfg.scatter == Scatter::gather;

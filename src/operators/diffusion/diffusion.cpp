@@ -1,6 +1,7 @@
 // The diffusion factory: configuration -> naive or optimized instantiation.
 #include "operators/diffusion/diffusion.hpp"
 
+#include "operators/boundary_patches.hpp"
 #include "operators/component_dispatch.hpp"
 #include "operators/diffusion/diffusion_naive.hpp"
 #include "operators/diffusion/diffusion_optimized.hpp"
@@ -22,15 +23,14 @@ class NaiveDiffusion final : public DiffusionOperator {
 public:
   NaiveDiffusion(const Mesh& m, const std::vector<double>& kappa, const std::vector<BoundaryType>& types, bool gather)
       : n_cells_(m.n_cells), n_faces_(m.n_faces), components_(int(kappa.size())), gather_(gather) {
-    View1<std::int8_t> ft("fvproxy::diffusion::naive_face_type", m.n_faces - m.n_interior);
-    auto h = Kokkos::create_mirror_view(ft);
-    for (std::size_t p = 0; p < m.patches.size(); ++p)
-      for (index_t f = m.patches[p].begin; f < m.patches[p].end; ++f)
-        h(f - m.n_interior) = types[p] == BoundaryType::outflow ? 1 : 0;
-    Kokkos::deep_copy(ft, h);
-    d_ = naive::DiffusionData{m.centroid,       m.face_centroid, m.face_area,       m.shifts,         m.face_owner,
-                              m.face_neighbour, m.cell_face_off, m.cell_faces,      m.cell_face_sign, ft,
-                              m.face_shift,     m.volume,        kappa_view(kappa), m.n_interior};
+    d_ =
+        naive::DiffusionData{m.centroid,        m.face_centroid,
+                             m.face_area,       m.shifts,
+                             m.face_owner,      m.face_neighbour,
+                             m.cell_face_off,   m.cell_faces,
+                             m.cell_face_sign,  outflow_face_flags(m, types, "fvproxy::diffusion::naive_outflow_flags"),
+                             m.face_shift,      m.volume,
+                             kappa_view(kappa), m.n_interior};
   }
   void apply(ConstView2<real> u, ConstView2<real> ub, ConstView2<real> grad, View2<real> rhs) const override {
     using MD = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>;
@@ -58,20 +58,9 @@ public:
            og.diff_alpha, m.inv_volume,     og.diff_k},
         n_cells_(m.n_cells), n_interior_(m.n_interior), launch_{cfg.policy, cfg.team_size}, gather_(gather) {
     for (int q = 0; q < N; ++q) kappa_[q] = static_cast<real>(kappa[q]);
-    auto owner = Kokkos::create_mirror_view_and_copy(HostSpace(), m.face_owner);
-    for (std::size_t p = 0; p < m.patches.size(); ++p) {
-      if (types[p] == BoundaryType::outflow || m.patches[p].end <= m.patches[p].begin) continue;
-      // Runs of faces with the same owner (a patch's faces are sorted by owner).
-      std::vector<index_t> runs;
-      for (index_t f = m.patches[p].begin; f < m.patches[p].end; ++f)
-        if (f == m.patches[p].begin || owner(f) != owner(f - 1)) runs.push_back(f);
-      runs.push_back(m.patches[p].end);
-      View1<index_t> v("fvproxy::diffusion::patch_runs", runs.size());
-      auto h = Kokkos::create_mirror_view(v);
-      for (std::size_t i = 0; i < runs.size(); ++i) h(i) = runs[i];
-      Kokkos::deep_copy(v, h);
-      patches_.push_back({m.patches[p].begin, m.patches[p].end, v});
-    }
+    // Outflow patches carry no diffusive flux: only Dirichlet and inflow patches are launched.
+    for (auto& p : patch_owner_runs(m, types, "fvproxy::diffusion::patch_runs"))
+      if (p.type != BoundaryType::outflow) patches_.push_back(p);
   }
   void apply(ConstView2<real> u, ConstView2<real> ub, ConstView2<real> grad, View2<real> rhs) const override {
     if (gather_) {
@@ -81,7 +70,7 @@ public:
       for (const auto& p : patches_) {
         optimized::DiffusionGatherPatch<N> b{g_, u, ub, grad, rhs, p.runs, n_interior_, {}};
         for (int q = 0; q < N; ++q) b.kappa[q] = kappa_[q];
-        launch("fvproxy::diffusion::gather_patch", index_t(p.runs.extent(0)) - 1, launch_, b);
+        launch("fvproxy::diffusion::gather_patch", p.n_runs(), launch_, b);
       }
       return;
     }
@@ -99,10 +88,6 @@ public:
   }
 
 private:
-  struct PatchRuns {
-    index_t begin, end;
-    View1<index_t> runs;
-  };
   optimized::DiffusionGeometry g_;
   index_t n_cells_, n_interior_;
   LaunchOptions launch_;
@@ -124,8 +109,6 @@ template <int N> struct MakeOptimizedDiffusion {
 std::unique_ptr<DiffusionOperator> make_diffusion(const Mesh& mesh, const OperatorGeometry& geom,
                                                   const DiffusionConfig& cfg, const std::vector<double>& kappa,
                                                   const std::vector<BoundaryType>& patch_types, bool deterministic) {
-  if (patch_types.size() != mesh.patches.size())
-    throw std::logic_error("make_diffusion: one boundary type per mesh patch");
   if (cfg.variant == Variant::naive) return std::make_unique<NaiveDiffusion>(mesh, kappa, patch_types, deterministic);
   const bool gather = deterministic || cfg.scatter == Scatter::gather;
   return dispatch_components<MakeOptimizedDiffusion>(int(kappa.size()), mesh, geom, cfg, kappa, patch_types, gather);
