@@ -7,6 +7,7 @@
 #include "mesh/box_generator.hpp"
 #include "mesh/gmsh_reader.hpp"
 #include "mesh/reorder.hpp"
+#include "operator_fixture.hpp"
 #include "operators/convection/convection.hpp"
 #include "operators/face_flux.hpp"
 #include "operators/muscl/gradient.hpp"
@@ -16,45 +17,24 @@
 namespace fvproxy {
 namespace {
 
-using Field = std::function<double(int k, const double* x)>;
-using HostView2 = Kokkos::View<real**, Kokkos::LayoutLeft, HostSpace>;
+using test::Field;
+using test::HostView2;
+using test::max_abs;
 
-struct Problem {
-  Mesh mesh;
-  OperatorGeometry geom;
-  int n;
-  View2<real> u, ub, grad, lim;
+struct Problem : test::FieldSetup {
+  View2<real> grad, lim;
   View1<real> phi;
   std::vector<BoundaryType> types;
 };
 
 Problem problem(const HostMesh& h, int n, const Field& field, const VelocityConfig& vel, BoundaryType type,
                 Limiter limiter) {
-  Problem p{upload(h), {}, n, {}, {}, {}, {}, {}, std::vector<BoundaryType>(h.patches.size(), type)};
+  Problem p{test::field_setup(h, n, field), {}, {}, {}, std::vector<BoundaryType>(h.patches.size(), type)};
   for (std::size_t i = 0; i < p.types.size(); ++i)
     if (type == BoundaryType::inflow && i % 2 == 1) p.types[i] = BoundaryType::outflow;
-  p.geom = make_operator_geometry(p.mesh);
   p.phi = face_volume_flux(p.mesh, vel);
-  p.u = View2<real>("fvproxy::test::u", p.mesh.n_cells, n);
-  p.ub = View2<real>("fvproxy::test::ub", p.mesh.n_faces - p.mesh.n_interior, n);
   p.grad = View2<real>("fvproxy::test::grad", p.mesh.n_cells, 3 * n);
   p.lim = View2<real>("fvproxy::test::lim", p.mesh.n_cells, n);
-  auto C = Kokkos::create_mirror_view_and_copy(HostSpace(), p.mesh.centroid);
-  auto F = Kokkos::create_mirror_view_and_copy(HostSpace(), p.mesh.face_centroid);
-  auto hu = Kokkos::create_mirror_view(p.u);
-  auto hb = Kokkos::create_mirror_view(p.ub);
-  for (index_t c = 0; c < p.mesh.n_cells; ++c)
-    for (int k = 0; k < n; ++k) {
-      const double x[3] = {C(c, 0), C(c, 1), C(c, 2)};
-      hu(c, k) = real(field(k, x));
-    }
-  for (index_t f = p.mesh.n_interior; f < p.mesh.n_faces; ++f)
-    for (int k = 0; k < n; ++k) {
-      const double x[3] = {F(f, 0), F(f, 1), F(f, 2)};
-      hb(f - p.mesh.n_interior, k) = real(field(k, x));
-    }
-  Kokkos::deep_copy(p.u, hu);
-  Kokkos::deep_copy(p.ub, hb);
   make_gradient(p.mesh, p.geom, MusclConfig{}, n, true)->compute(p.u, p.ub, p.grad);
   MusclConfig mc;
   mc.limiter = limiter;
@@ -63,13 +43,8 @@ Problem problem(const HostMesh& h, int n, const Field& field, const VelocityConf
 }
 
 HostView2 rate(const Problem& p, const ConvectionConfig& cfg, bool det) {
-  View2<real> rhs("fvproxy::test::rhs", p.mesh.n_cells, p.n);
-  Kokkos::deep_copy(rhs, real(0.25));
-  make_convection(p.mesh, p.geom, cfg, p.phi, p.n, p.types, det)->apply(p.u, p.ub, p.grad, p.lim, rhs);
-  auto h = Kokkos::create_mirror_view_and_copy(HostSpace(), rhs);
-  for (index_t c = 0; c < p.mesh.n_cells; ++c)
-    for (int k = 0; k < p.n; ++k) h(c, k) -= real(0.25);
-  return h;
+  const auto op = make_convection(p.mesh, p.geom, cfg, p.phi, p.n, p.types, det);
+  return test::added_rate(p.mesh, p.n, [&](View2<real> rhs) { op->apply(p.u, p.ub, p.grad, p.lim, rhs); });
 }
 
 std::vector<std::pair<ConvectionConfig, bool>> variants(int order) {
@@ -87,15 +62,7 @@ std::vector<std::pair<ConvectionConfig, bool>> variants(int order) {
 }
 
 HostMesh box(ElementKind e, std::array<bool, 3> periodic, double perturb, Ordering o) {
-  BoxConfig b;
-  b.cells = {6, 5, 4};
-  b.element = e;
-  b.periodic = periodic;
-  b.perturb = perturb;
-  HostMesh h = generate_box(b);
-  if (o == Ordering::none) return h;
-  const Mesh m = upload(h);
-  return permute_cells(h, ordering_permutation(h, m, o, 3));
+  return test::box_mesh(e, periodic, perturb, o);
 }
 
 VelocityConfig uniform(double x, double y, double z) {
@@ -116,13 +83,6 @@ const Field kBump = [](int k, const double* x) {
   const double r2 = (x[0] - 0.5) * (x[0] - 0.5) + (x[1] - 0.5) * (x[1] - 0.5) + (x[2] - 0.4) * (x[2] - 0.4);
   return std::exp(-r2 / 0.05) + (r2 < 0.06 ? 0.5 : 0.0) + 0.1 * k; // smooth bump plus a step
 };
-
-double max_abs(const HostView2& h) {
-  double m = 0;
-  for (std::size_t c = 0; c < h.extent(0); ++c)
-    for (std::size_t k = 0; k < h.extent(1); ++k) m = std::max(m, double(std::abs(h(c, k))));
-  return m;
-}
 
 TEST(Limiter, VariantsAgreeAndBarthJespersenBounds) {
   const HostMesh h = box(ElementKind::tet, {true, false, false}, 0.2, Ordering::zorder);
@@ -193,10 +153,7 @@ TEST(Convection, VariantsAgree) {
           const double scale = max_abs(ref);
           ASSERT_GT(scale, 0);
           for (std::size_t v = 1; v < vs.size(); ++v) {
-            const HostView2 r = rate(p, vs[v].first, vs[v].second);
-            double diff = 0;
-            for (index_t c = 0; c < p.mesh.n_cells; ++c)
-              for (int k = 0; k < n; ++k) diff = std::max(diff, double(std::abs(r(c, k) - ref(c, k))));
+            const double diff = test::max_abs_diff(rate(p, vs[v].first, vs[v].second), ref);
             EXPECT_LE(diff, test::tol(1e-12) * scale)
                 << make_convection(p.mesh, p.geom, vs[v].first, p.phi, n, p.types, vs[v].second)->description();
           }

@@ -6,6 +6,7 @@
 #include "mesh/box_generator.hpp"
 #include "mesh/gmsh_reader.hpp"
 #include "mesh/reorder.hpp"
+#include "operator_fixture.hpp"
 #include "operators/diffusion/diffusion.hpp"
 #include "operators/muscl/gradient.hpp"
 #include "test_helpers.hpp"
@@ -13,56 +14,29 @@
 namespace fvproxy {
 namespace {
 
-using Field = std::function<double(int k, const double* x)>;
-using HostView2 = Kokkos::View<real**, Kokkos::LayoutLeft, HostSpace>;
+using test::Field;
+using test::HostView2;
+using test::max_abs;
 
-struct Problem {
-  Mesh mesh;
-  OperatorGeometry geom;
-  int n;
-  View2<real> u, ub, grad;
+struct Problem : test::FieldSetup {
+  View2<real> grad;
   std::vector<BoundaryType> types;
   std::vector<double> kappa;
 };
 
 Problem problem(const HostMesh& h, int n, const Field& field, BoundaryType type) {
-  Problem p{upload(h), {}, n, {}, {}, {}, std::vector<BoundaryType>(h.patches.size(), type), {}};
+  Problem p{test::field_setup(h, n, field), {}, std::vector<BoundaryType>(h.patches.size(), type), {}};
   for (std::size_t i = 0; i < p.types.size(); ++i)
     if (type == BoundaryType::inflow && i % 2 == 1) p.types[i] = BoundaryType::outflow; // a mix
   for (int k = 0; k < n; ++k) p.kappa.push_back(0.1 + 0.05 * k);
-  p.geom = make_operator_geometry(p.mesh);
-  p.u = View2<real>("fvproxy::test::u", p.mesh.n_cells, n);
-  p.ub = View2<real>("fvproxy::test::ub", p.mesh.n_faces - p.mesh.n_interior, n);
   p.grad = View2<real>("fvproxy::test::grad", p.mesh.n_cells, 3 * n);
-  auto C = Kokkos::create_mirror_view_and_copy(HostSpace(), p.mesh.centroid);
-  auto F = Kokkos::create_mirror_view_and_copy(HostSpace(), p.mesh.face_centroid);
-  auto hu = Kokkos::create_mirror_view(p.u);
-  auto hb = Kokkos::create_mirror_view(p.ub);
-  for (index_t c = 0; c < p.mesh.n_cells; ++c)
-    for (int k = 0; k < n; ++k) {
-      const double x[3] = {C(c, 0), C(c, 1), C(c, 2)};
-      hu(c, k) = real(field(k, x));
-    }
-  for (index_t f = p.mesh.n_interior; f < p.mesh.n_faces; ++f)
-    for (int k = 0; k < n; ++k) {
-      const double x[3] = {F(f, 0), F(f, 1), F(f, 2)};
-      hb(f - p.mesh.n_interior, k) = real(field(k, x));
-    }
-  Kokkos::deep_copy(p.u, hu);
-  Kokkos::deep_copy(p.ub, hb);
   make_gradient(p.mesh, p.geom, MusclConfig{}, n, true)->compute(p.u, p.ub, p.grad);
   return p;
 }
 
-/// rhs after one application, starting from 0.25 everywhere (the operator adds), minus 0.25.
 HostView2 rate(const Problem& p, const DiffusionConfig& cfg, bool deterministic) {
-  View2<real> rhs("fvproxy::test::rhs", p.mesh.n_cells, p.n);
-  Kokkos::deep_copy(rhs, real(0.25));
-  make_diffusion(p.mesh, p.geom, cfg, p.kappa, p.types, deterministic)->apply(p.u, p.ub, p.grad, rhs);
-  auto h = Kokkos::create_mirror_view_and_copy(HostSpace(), rhs);
-  for (index_t c = 0; c < p.mesh.n_cells; ++c)
-    for (int k = 0; k < p.n; ++k) h(c, k) -= real(0.25);
-  return h;
+  const auto op = make_diffusion(p.mesh, p.geom, cfg, p.kappa, p.types, deterministic);
+  return test::added_rate(p.mesh, p.n, [&](View2<real> rhs) { op->apply(p.u, p.ub, p.grad, rhs); });
 }
 
 std::vector<std::pair<DiffusionConfig, bool>> variants() {
@@ -81,27 +55,12 @@ std::vector<std::pair<DiffusionConfig, bool>> variants() {
 
 HostMesh box(ElementKind e, std::array<bool, 3> periodic, double perturb, Ordering o,
              std::array<int, 3> n = {6, 5, 4}) {
-  BoxConfig b;
-  b.cells = n;
-  b.element = e;
-  b.periodic = periodic;
-  b.perturb = perturb;
-  HostMesh h = generate_box(b);
-  if (o == Ordering::none) return h;
-  const Mesh m = upload(h);
-  return permute_cells(h, ordering_permutation(h, m, o, 3));
+  return test::box_mesh(e, periodic, perturb, o, n);
 }
 
 const Field kSmooth = [](int k, const double* x) {
   return std::sin(2 * M_PI * (x[0] + 0.2 * k)) * std::cos(2 * M_PI * x[1]) + std::sin(2 * M_PI * x[2]);
 };
-
-double max_abs(const HostView2& h) {
-  double m = 0;
-  for (std::size_t c = 0; c < h.extent(0); ++c)
-    for (std::size_t k = 0; k < h.extent(1); ++k) m = std::max(m, double(std::abs(h(c, k))));
-  return m;
-}
 
 TEST(Diffusion, VariantsAgree) {
   const std::vector<std::pair<std::string, HostMesh>> meshes{
@@ -118,10 +77,7 @@ TEST(Diffusion, VariantsAgree) {
       const double scale = max_abs(ref);
       ASSERT_GT(scale, 0);
       for (std::size_t v = 1; v < vs.size(); ++v) {
-        const HostView2 r = rate(p, vs[v].first, vs[v].second);
-        double diff = 0;
-        for (index_t c = 0; c < p.mesh.n_cells; ++c)
-          for (int k = 0; k < n; ++k) diff = std::max(diff, double(std::abs(r(c, k) - ref(c, k))));
+        const double diff = test::max_abs_diff(rate(p, vs[v].first, vs[v].second), ref);
         EXPECT_LE(diff, test::tol(1e-12) * scale)
             << make_diffusion(p.mesh, p.geom, vs[v].first, p.kappa, p.types, vs[v].second)->description();
       }

@@ -7,43 +7,18 @@
 #include "mesh/box_generator.hpp"
 #include "mesh/gmsh_reader.hpp"
 #include "mesh/reorder.hpp"
+#include "operator_fixture.hpp"
 #include "operators/muscl/gradient.hpp"
 #include "test_helpers.hpp"
 
 namespace fvproxy {
 namespace {
 
-using Field = std::function<double(int k, const double* x)>;
-
-struct GradientSetup {
-  Mesh mesh;
-  OperatorGeometry geom;
-  int n = 1;
-  View2<real> u, ub;
-};
+using test::Field;
+using GradientSetup = test::FieldSetup;
 
 GradientSetup setup(const HostMesh& h, int n, const Field& field) {
-  GradientSetup s{upload(h), {}, n, {}, {}};
-  s.geom = make_operator_geometry(s.mesh);
-  s.u = View2<real>("fvproxy::test::u", s.mesh.n_cells, n);
-  s.ub = View2<real>("fvproxy::test::ub", s.mesh.n_faces - s.mesh.n_interior, n);
-  auto C = Kokkos::create_mirror_view_and_copy(HostSpace(), s.mesh.centroid);
-  auto F = Kokkos::create_mirror_view_and_copy(HostSpace(), s.mesh.face_centroid);
-  auto hu = Kokkos::create_mirror_view(s.u);
-  auto hb = Kokkos::create_mirror_view(s.ub);
-  for (index_t c = 0; c < s.mesh.n_cells; ++c)
-    for (int k = 0; k < n; ++k) {
-      const double x[3] = {C(c, 0), C(c, 1), C(c, 2)};
-      hu(c, k) = static_cast<real>(field(k, x));
-    }
-  for (index_t f = s.mesh.n_interior; f < s.mesh.n_faces; ++f)
-    for (int k = 0; k < n; ++k) {
-      const double x[3] = {F(f, 0), F(f, 1), F(f, 2)};
-      hb(f - s.mesh.n_interior, k) = static_cast<real>(field(k, x));
-    }
-  Kokkos::deep_copy(s.u, hu);
-  Kokkos::deep_copy(s.ub, hb);
-  return s;
+  return test::field_setup(h, n, field);
 }
 
 /// The gradient of `cfg` on `s`, on the host. The output starts poisoned: every entry must be written.
@@ -77,15 +52,7 @@ std::vector<std::pair<MusclConfig, bool>> variants(Gradient method) {
 }
 
 HostMesh box(ElementKind e, std::array<bool, 3> periodic, double perturb, Ordering o) {
-  BoxConfig b;
-  b.cells = {6, 5, 4};
-  b.element = e;
-  b.periodic = periodic;
-  b.perturb = perturb;
-  HostMesh h = generate_box(b);
-  if (o == Ordering::none) return h;
-  const Mesh m = upload(h);
-  return permute_cells(h, ordering_permutation(h, m, o, 3));
+  return test::box_mesh(e, periodic, perturb, o);
 }
 
 const Field kSmooth = [](int k, const double* x) {

@@ -12,9 +12,9 @@
 namespace fvproxy {
 
 struct PatchRuns {
-  index_t begin = 0, end = 0;  ///< the patch's face range
+  index_t begin = 0, end = 0; ///< the patch's face range
   BoundaryType type = BoundaryType::outflow;
-  View1<index_t> runs;  ///< face where each run starts, then `end`: runs.extent(0) - 1 runs
+  View1<index_t> runs; ///< face where each run starts, then `end`: runs.extent(0) - 1 runs
   index_t n_runs() const { return static_cast<index_t>(runs.extent(0)) - 1; }
 };
 

@@ -1,0 +1,91 @@
+#pragma once
+// Shared by the operator tests: small meshes in a chosen ordering, a field sampled at the cell
+// centroids with boundary values at the boundary face centroids, and result helpers.
+#include <algorithm>
+#include <cmath>
+#include <functional>
+
+#include "mesh/box_generator.hpp"
+#include "mesh/mesh.hpp"
+#include "mesh/reorder.hpp"
+#include "operators/operator_geometry.hpp"
+
+namespace fvproxy::test {
+
+using Field = std::function<double(int k, const double* x)>;
+using HostView2 = Kokkos::View<real**, Kokkos::LayoutLeft, HostSpace>;
+
+/// A 6x5x4 (or `n`) box of `e` cells, jittered by `perturb`, in ordering `o`.
+inline HostMesh box_mesh(ElementKind e, std::array<bool, 3> periodic, double perturb, Ordering o,
+                         std::array<int, 3> n = {6, 5, 4}) {
+  BoxConfig b;
+  b.cells = n;
+  b.element = e;
+  b.periodic = periodic;
+  b.perturb = perturb;
+  HostMesh h = generate_box(b);
+  if (o == Ordering::none) return h;
+  const Mesh m = upload(h);
+  return permute_cells(h, ordering_permutation(h, m, o, 3));
+}
+
+/// The device mesh, its operator geometry, and `field` in u (cells x n) and ub (boundary faces x n).
+struct FieldSetup {
+  Mesh mesh;
+  OperatorGeometry geom;
+  int n = 1;
+  View2<real> u, ub;
+};
+
+inline FieldSetup field_setup(const HostMesh& h, int n, const Field& field) {
+  FieldSetup s{upload(h), {}, n, {}, {}};
+  s.geom = make_operator_geometry(s.mesh);
+  s.u = View2<real>("fvproxy::test::u", s.mesh.n_cells, n);
+  s.ub = View2<real>("fvproxy::test::ub", s.mesh.n_faces - s.mesh.n_interior, n);
+  auto C = Kokkos::create_mirror_view_and_copy(HostSpace(), s.mesh.centroid);
+  auto F = Kokkos::create_mirror_view_and_copy(HostSpace(), s.mesh.face_centroid);
+  auto hu = Kokkos::create_mirror_view(s.u);
+  auto hb = Kokkos::create_mirror_view(s.ub);
+  for (index_t c = 0; c < s.mesh.n_cells; ++c)
+    for (int k = 0; k < n; ++k) {
+      const double x[3] = {C(c, 0), C(c, 1), C(c, 2)};
+      hu(c, k) = static_cast<real>(field(k, x));
+    }
+  for (index_t f = s.mesh.n_interior; f < s.mesh.n_faces; ++f)
+    for (int k = 0; k < n; ++k) {
+      const double x[3] = {F(f, 0), F(f, 1), F(f, 2)};
+      hb(f - s.mesh.n_interior, k) = static_cast<real>(field(k, x));
+    }
+  Kokkos::deep_copy(s.u, hu);
+  Kokkos::deep_copy(s.ub, hb);
+  return s;
+}
+
+inline double max_abs(const HostView2& h) {
+  double m = 0;
+  for (std::size_t c = 0; c < h.extent(0); ++c)
+    for (std::size_t k = 0; k < h.extent(1); ++k) m = std::max(m, double(std::abs(h(c, k))));
+  return m;
+}
+
+/// max |a - b| over all entries.
+inline double max_abs_diff(const HostView2& a, const HostView2& b) {
+  double m = 0;
+  for (std::size_t c = 0; c < a.extent(0); ++c)
+    for (std::size_t k = 0; k < a.extent(1); ++k) m = std::max(m, double(std::abs(a(c, k) - b(c, k))));
+  return m;
+}
+
+/// Runs `op(rhs)` on a rate that starts at 0.25 everywhere (operators add to it) and returns
+/// what it added, on the host.
+template <class Op> HostView2 added_rate(const Mesh& m, int n, const Op& op) {
+  View2<real> rhs("fvproxy::test::rhs", m.n_cells, n);
+  Kokkos::deep_copy(rhs, real(0.25));
+  op(rhs);
+  auto h = Kokkos::create_mirror_view_and_copy(HostSpace(), rhs);
+  for (index_t c = 0; c < m.n_cells; ++c)
+    for (int k = 0; k < n; ++k) h(c, k) -= real(0.25);
+  return h;
+}
+
+} // namespace fvproxy::test
