@@ -6,35 +6,31 @@
 // the volume per face, and an atomic per component per face (or, under run.deterministic, a
 // per-cell gather with read-modify-write of rhs inside the face loop).
 #include "core/types.hpp"
+#include "operators/naive_geometry.hpp"
 #include "physics/fluxes.hpp"
 
 namespace fvproxy::naive {
 
 struct DiffusionData {
-  ConstVec3View<real> C, F, S, T;
-  ConstView1<index_t> owner, neighbour, cell_face_off, cell_faces;
-  ConstView1<std::int8_t> sign, face_type; // face_type: per boundary face, 0 value-type, 1 outflow
-  ConstView1<std::uint8_t> shift;
-  ConstView1<real> volume, kappa;
-  index_t n_interior;
+  NaiveGeometry geo;
+  ConstView1<std::int8_t> face_type; // per boundary face: 0 value-type, 1 outflow
+  ConstView1<real> kappa;
 
   /// kappa grad_f . S for face f, component k (flux into the owner).
   KOKKOS_INLINE_FUNCTION real flux(index_t f, int k, const ConstView2<real>& u, const ConstView2<real>& ub,
                                    const ConstView2<real>& grad) const {
-    const index_t o = owner(f);
+    const index_t o = geo.owner(f);
     real s[3], d[3], g[3];
-    for (int i = 0; i < 3; ++i) s[i] = S(f, i);
-    if (f < n_interior) {
-      const index_t n = neighbour(f);
-      for (int i = 0; i < 3; ++i) {
-        d[i] = C(n, i) + T(shift(f), i) - C(o, i);
-        g[i] = (grad(o, 3 * k + i) + grad(n, 3 * k + i)) / 2;
-      }
+    for (int i = 0; i < 3; ++i) s[i] = geo.S(f, i);
+    geo.owner_to_other(f, d);
+    if (f < geo.n_interior) {
+      const index_t n = geo.neighbour(f);
+      for (int i = 0; i < 3; ++i) g[i] = (grad(o, 3 * k + i) + grad(n, 3 * k + i)) / 2;
       return DiffusionFlux{}(kappa(k), DiffusionCoefficients::from(s, d), u(o, k), u(n, k), g);
     }
-    if (face_type(f - n_interior) == 1) return 0; // outflow
-    for (int i = 0; i < 3; ++i) d[i] = F(f, i) - C(o, i), g[i] = grad(o, 3 * k + i);
-    return DiffusionFlux{}(kappa(k), DiffusionCoefficients::from(s, d), u(o, k), ub(f - n_interior, k), g);
+    if (face_type(f - geo.n_interior) == 1) return 0; // outflow
+    for (int i = 0; i < 3; ++i) g[i] = grad(o, 3 * k + i);
+    return DiffusionFlux{}(kappa(k), DiffusionCoefficients::from(s, d), u(o, k), ub(f - geo.n_interior, k), g);
   }
 };
 
@@ -43,9 +39,10 @@ struct DiffusionScatter {
   ConstView2<real> u, ub, grad;
   View2<real> rhs;
   KOKKOS_FUNCTION void operator()(const index_t f, const int k) const {
+    const NaiveGeometry& e = g.geo;
     const real fl = g.flux(f, k, u, ub, grad);
-    Kokkos::atomic_add(&rhs(g.owner(f), k), fl / g.volume(g.owner(f)));
-    if (f < g.n_interior) Kokkos::atomic_add(&rhs(g.neighbour(f), k), -fl / g.volume(g.neighbour(f)));
+    Kokkos::atomic_add(&rhs(e.owner(f), k), fl / e.volume(e.owner(f)));
+    if (f < e.n_interior) Kokkos::atomic_add(&rhs(e.neighbour(f), k), -fl / e.volume(e.neighbour(f)));
   }
 };
 
@@ -54,10 +51,9 @@ struct DiffusionGather {
   ConstView2<real> u, ub, grad;
   View2<real> rhs;
   KOKKOS_FUNCTION void operator()(const index_t c, const int k) const {
-    for (index_t q = g.cell_face_off(c); q < g.cell_face_off(c + 1); ++q) {
-      const index_t f = g.cell_faces(q);
-      rhs(c, k) += g.sign(q) * g.flux(f, k, u, ub, grad) / g.volume(c);
-    }
+    const NaiveGeometry& e = g.geo;
+    for (index_t q = e.cell_face_off(c); q < e.cell_face_off(c + 1); ++q)
+      rhs(c, k) += e.sign(q) * g.flux(e.cell_faces(q), k, u, ub, grad) / e.volume(c);
   }
 };
 

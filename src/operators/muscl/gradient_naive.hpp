@@ -12,38 +12,9 @@
 //   - boundary faces handled by a per-face branch in the same kernel; division by the volume.
 #include "core/types.hpp"
 #include "mesh/mesh.hpp"
+#include "operators/naive_geometry.hpp"
 
 namespace fvproxy::naive {
-
-/// Geometry the naive kernels recompute: vector from cell c across its k-th face entry.
-struct NaiveGeometry {
-  ConstVec3View<real> C, F, S, T;
-  ConstView1<index_t> owner, neighbour, cell_face_off, cell_faces;
-  ConstView1<std::int8_t> sign;
-  ConstView1<std::uint8_t> shift;
-  ConstView1<real> volume;
-  index_t n_interior;
-
-  /// Vector from the owner centroid to the neighbour image (interior) or the face centroid.
-  KOKKOS_INLINE_FUNCTION void owner_to_other(index_t f, real* v) const {
-    const index_t o = owner(f);
-    if (f < n_interior) {
-      for (int i = 0; i < 3; ++i) v[i] = C(neighbour(f), i) + T(shift(f), i) - C(o, i);
-    } else {
-      for (int i = 0; i < 3; ++i) v[i] = F(f, i) - C(o, i);
-    }
-  }
-  /// Green-Gauss owner weight, recomputed with a division.
-  KOKKOS_INLINE_FUNCTION real gg_weight(index_t f) const {
-    real d[3], sd = 0, sdr = 0;
-    owner_to_other(f, d);
-    for (int i = 0; i < 3; ++i) {
-      sd += S(f, i) * d[i];
-      sdr += S(f, i) * (d[i] - (F(f, i) - C(owner(f), i)));
-    }
-    return sdr / sd;
-  }
-};
 
 /// Scatter: one (face, component) per work item, atomics into grad, method branch per item.
 struct GradientScatter {
