@@ -27,7 +27,7 @@ TEST(Config, DefaultsAndValues) {
   EXPECT_EQ(c.mesh.reorder_seed, 1u);
 
   const CaseConfig d = parse(
-      "case: other\nmesh:\n  generate: {cells: [2, 2, 3], element: prism, lengths: [2, 1, 0.5], origin: [-1, 0, 0],"
+      "case: other\nmesh:\n  generate: {cells: [3, 2, 3], element: prism, lengths: [2, 1, 0.5], origin: [-1, 0, 0],"
       " perturb: 0.3, periodic: [z, x], seed: 9}\n  reorder: random\n  reorder_seed: 3\nphysics: {anything: 1}\n");
   EXPECT_EQ(d.name, "other");
   EXPECT_EQ(d.mesh.generate->element, ElementKind::prism);
@@ -84,10 +84,12 @@ TEST(Config, TypeRangeAndRequiredErrors) {
   expect_input_error([] { parse("mesh:\n  file: a.msh\n  generate: {cells: [1, 1, 1]}\n"); },
                      {"give exactly one of 'generate' and 'file'"});
   expect_input_error([] { parse("mesh:\n  generate: {cells: [1, 4, 4], periodic: [x]}\n"); },
-                     {"mesh.generate.periodic[0]: a periodic axis needs at least 2 cells"});
-  expect_input_error([] { parse("mesh:\n  generate: {cells: [2, 4, 4], periodic: [x, w]}\n"); },
+                     {"mesh.generate.periodic[0]: a periodic axis needs at least 3 cells"});
+  expect_input_error([] { parse("mesh:\n  generate: {cells: [4, 4, 2], periodic: [x, z]}\n"); },
+                     {"mesh.generate.periodic[1]: a periodic axis needs at least 3 cells", "cells[2] is 2"});
+  expect_input_error([] { parse("mesh:\n  generate: {cells: [3, 4, 4], periodic: [x, w]}\n"); },
                      {"mesh.generate.periodic[1]: invalid axis 'w'"});
-  expect_input_error([] { parse("mesh:\n  generate: {cells: [2, 4, 4], periodic: [x, x]}\n"); }, {"listed twice"});
+  expect_input_error([] { parse("mesh:\n  generate: {cells: [3, 4, 4], periodic: [x, x]}\n"); }, {"listed twice"});
   expect_input_error([] { parse("case: a/b\nmesh:\n  generate: {cells: [2, 4, 4]}\n"); }, {"invalid case name 'a/b'"});
   // The default name is the file's stem; an unusable stem is reported against the file.
   expect_input_error(

@@ -118,7 +118,7 @@ double pde_residual(const CaseConfig& c, int comp, const real* at = nullptr, rea
 
 TEST(Physics, ExactSolutionsSolveAdvectionDiffusion) {
   if (sizeof(real) != sizeof(double)) GTEST_SKIP() << "finite-difference check needs double precision";
-  const std::string box = "mesh: {generate: {cells: [2, 2, 2], periodic: [x, y, z]}}\ntime: {steps: 1}\n";
+  const std::string box = "mesh: {generate: {cells: [3, 3, 3], periodic: [x, y, z]}}\ntime: {steps: 1}\n";
   const CaseConfig periodic = parse(box + R"(physics:
   components: 2
   velocity: {type: uniform, value: [1, -0.5, 0.25]}
@@ -156,7 +156,7 @@ boundary:
 }
 
 TEST(Physics, ExactSolutionProperties) {
-  const CaseConfig c = parse(R"(mesh: {generate: {cells: [2, 2, 2], lengths: [2, 1, 1], periodic: [x]}}
+  const CaseConfig c = parse(R"(mesh: {generate: {cells: [3, 3, 3], lengths: [2, 1, 1], periodic: [x]}}
 time: {steps: 1}
 physics: {velocity: {type: uniform, value: [0.5, 0, 0]}}
 initial: [{type: gaussian, center: [1, 0.5, 0.5], width: 0.1, amplitude: 3, background: 1}]
@@ -184,13 +184,13 @@ initial: [{type: sphere, center: [0.8, 0.5, 0.5], radius: 0.1, inside: 1, outsid
   EXPECT_EQ(r(0, quarter, 1), 1); // a quarter turn later
   EXPECT_EQ(r(0, start, 1), 0);
 
-  const CaseConfig diffusing_step = parse(R"(mesh: {generate: {cells: [2, 2, 2], periodic: [x, y, z]}}
+  const CaseConfig diffusing_step = parse(R"(mesh: {generate: {cells: [3, 3, 3], periodic: [x, y, z]}}
 time: {steps: 1}
 physics: {diffusivity: 0.1}
 initial: [{type: sphere, center: [0.5, 0.5, 0.5], radius: 0.1, inside: 1, outside: 0}]
 )");
   EXPECT_NE(exact_solution_unavailable(diffusing_step).find("diffusing step"), std::string::npos);
-  const CaseConfig rotating_sine = parse(R"(mesh: {generate: {cells: [2, 2, 2], periodic: [x, y, z]}}
+  const CaseConfig rotating_sine = parse(R"(mesh: {generate: {cells: [3, 3, 3], periodic: [x, y, z]}}
 time: {steps: 1}
 physics: {velocity: {type: rotation, axis: [0, 0, 1], center: [0.5, 0.5, 0.5], omega: 1}}
 initial: [{type: sine, wavenumber: [1, 0, 0], amplitude: 1}]

@@ -220,9 +220,11 @@ BoxConfig parse_generate(const Reader& r, const YAML::Node& g, const std::string
       if (a < 0) r.fail(p[i], pp, "invalid axis '" + axis + "'", "valid axes: x, y, z");
       if (b.periodic[a]) r.fail(p[i], pp, "axis '" + axis + "' listed twice");
       b.periodic[a] = true;
-      if (b.cells[a] < 2)
-        r.fail(p[i], pp, "a periodic axis needs at least 2 cells",
-               "(with 1 cell a cell would be its own periodic neighbour); cells[" + std::to_string(a) + "] is 1");
+      if (b.cells[a] < 3)
+        r.fail(p[i], pp, "a periodic axis needs at least 3 cells",
+               "(with 1 a cell is its own periodic neighbour, with 2 the faces of the two layers have the same "
+               "nodes); cells[" +
+                   std::to_string(a) + "] is " + std::to_string(b.cells[a]));
     }
   }
   if (g["seed"]) {
