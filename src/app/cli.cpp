@@ -11,6 +11,9 @@ std::string usage() {
       version, git revision, Kokkos version and backends, device, MPI and HDF5 versions
   fvproxy mesh CASE.yaml [--set KEY=VALUE]... [--json] [--compare-orderings] [--print-config]
       build the case's mesh and print its report (counts, volumes, non-orthogonality, locality)
+  fvproxy run CASE.yaml [--set KEY=VALUE]... [--output-dir DIR] [--quiet] [--profile]
+      run the simulation: progress on stderr, at the end steps, time, wall time, cell-updates/s,
+      error norms (where an exact solution exists), conservation; writes DIR/summary.json
   fvproxy bench CASE.yaml [--set KEY=VALUE]... [--operators LIST] [--variants LIST] [--repeat N] [--json]
       time each operator alone (muscl, convection, diffusion) per variant (naive, optimized):
       warmed up, fenced, median of N [20]; ms, GB/s (minimal-bytes model), speedup over naive
@@ -21,6 +24,9 @@ options:
   --json                 print one JSON object on stdout instead of the human table
   --compare-orderings    report the locality metrics of every cell ordering side by side
   --print-config         print the resolved configuration (defaults filled in) as YAML and exit
+  --output-dir DIR       run: where summary.json goes (overrides output.dir)
+  --quiet                run: print nothing but errors (summary.json is still written)
+  --profile              run: fenced per-kernel timers, printed as a table and kept in summary.json
   --kokkos-*             passed to Kokkos (--kokkos-threads=N, --kokkos-device-id=N, ...)
 
 exit codes: 0 success, 1 run failure, 2 bad input (usage, YAML, mesh file)
@@ -39,7 +45,7 @@ CliArgs parse_cli(const std::vector<std::string>& args) {
   CliArgs c;
   if (args.empty()) throw InputError("usage", "no command given", usage());
   c.command = args[0];
-  static const std::vector<std::string> commands{"info", "mesh", "bench", "help"};
+  static const std::vector<std::string> commands{"info", "mesh", "run", "bench", "help"};
   if (c.command == "--help" || c.command == "-h" || c.command == "help") {
     c.command = "help";
     return c;
@@ -75,8 +81,21 @@ CliArgs parse_cli(const std::vector<std::string>& args) {
       allowed(a, {"mesh"});
       c.print_config = true;
     } else if (a == "--set" || a.rfind("--set=", 0) == 0) {
-      allowed("--set", {"mesh", "bench"});
+      allowed("--set", {"mesh", "run", "bench"});
       c.sets.push_back(value("--set"));
+    } else if (a == "--output-dir" || a.rfind("--output-dir=", 0) == 0) {
+      allowed("--output-dir", {"run"});
+      c.output_dir = value("--output-dir");
+      if (c.output_dir.empty()) throw InputError("--output-dir", "empty path");
+    } else if (a == "--restart" || a.rfind("--restart=", 0) == 0) {
+      allowed("--restart", {"run"});
+      c.restart = value("--restart");
+    } else if (a == "--quiet") {
+      allowed(a, {"run"});
+      c.quiet = true;
+    } else if (a == "--profile") {
+      allowed(a, {"run"});
+      c.profile = true;
     } else if (a == "--operators" || a.rfind("--operators=", 0) == 0) {
       allowed("--operators", {"bench"});
       c.operators = value("--operators");
@@ -97,7 +116,7 @@ CliArgs parse_cli(const std::vector<std::string>& args) {
       c.positional.push_back(a);
     }
   }
-  const std::size_t want = (c.command == "mesh" || c.command == "bench") ? 1 : 0;
+  const std::size_t want = (c.command == "mesh" || c.command == "run" || c.command == "bench") ? 1 : 0;
   if (!c.help && c.positional.size() != want)
     throw InputError("usage",
                      want == 1 ? "'fvproxy " + c.command + "' takes one case file (CASE.yaml)"

@@ -6,12 +6,14 @@
 namespace fvproxy {
 
 struct CliArgs {
-  std::string command; ///< info | mesh
+  std::string command; ///< info | mesh | run | bench
   std::vector<std::string> positional;
   std::vector<std::string> sets; ///< --set KEY=VALUE, in order
   bool json = false, compare_orderings = false, print_config = false, help = false;
-  std::string operators, variants; ///< bench: comma-separated lists
-  int repeat = 20;                 ///< bench
+  std::string operators, variants;     ///< bench: comma-separated lists
+  int repeat = 20;                     ///< bench
+  std::string output_dir, restart;     ///< run
+  bool quiet = false, profile = false; ///< run
 };
 
 /// Parses argv (Kokkos' --kokkos-* arguments already removed). InputError on a usage error.

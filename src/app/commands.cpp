@@ -1,6 +1,8 @@
 #include "app/commands.hpp"
 
 #include "app/bench.hpp"
+#include "app/info.hpp"
+#include "app/run.hpp"
 
 #include <iostream>
 
@@ -18,13 +20,6 @@
 namespace fvproxy {
 
 namespace {
-
-nlohmann::json info_json() {
-  nlohmann::json j = to_json(build_info());
-  j["mpi"] = mpi_library_version();
-  j["hdf5"] = hdf5_library_version();
-  return j;
-}
 
 int cmd_info(const CliArgs& cli) {
   const nlohmann::json j = info_json();
@@ -92,6 +87,7 @@ int run_command(const CliArgs& cli, const MpiEnvironment& mpi) {
   if (cli.command == "info") return cmd_info(cli);
   if (cli.command == "mesh") return cmd_mesh(cli);
   if (cli.command == "bench") return cmd_bench(cli);
+  if (cli.command == "run") return cmd_run(cli);
   throw InputError("usage", "unknown command '" + cli.command + "'", usage());
 }
 

@@ -1,6 +1,8 @@
 #include "core/build_info.hpp"
 
+#include <cstdlib>
 #include <fstream>
+#include <type_traits>
 
 #include "core/kokkos_compat.hpp"
 #include "core/types.hpp"
@@ -68,6 +70,28 @@ BuildInfo build_info() {
   b.host_cpu = cpu_model();
   b.concurrency = ExecSpace::concurrency();
   return b;
+}
+
+std::size_t available_memory_bytes() {
+  if (const char* env = std::getenv("FVPROXY_AVAILABLE_MEMORY"); env && *env) {
+    char* end = nullptr;
+    const unsigned long long v = std::strtoull(env, &end, 10);
+    if (end && *end == '\0') return static_cast<std::size_t>(v);
+  }
+#if defined(KOKKOS_ENABLE_CUDA)
+  if (std::is_same<ExecSpace, Kokkos::Cuda>::value) {
+    std::size_t free = 0, total = 0;
+    if (cudaMemGetInfo(&free, &total) == cudaSuccess) return free;
+    return 0;
+  }
+#endif
+  std::ifstream in("/proc/meminfo");
+  std::string key;
+  std::size_t kib = 0;
+  std::string unit;
+  while (in >> key >> kib >> unit)
+    if (key == "MemAvailable:") return kib * 1024;
+  return 0;
 }
 
 nlohmann::json to_json(const BuildInfo& b) {

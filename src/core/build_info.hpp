@@ -19,6 +19,12 @@ struct BuildInfo {
 
 /// Requires Kokkos to be initialized.
 BuildInfo build_info();
+
+/// Memory the default execution space can still allocate, in bytes: the GPU's free memory
+/// (cudaMemGetInfo) on CUDA, MemAvailable from /proc/meminfo on host backends; 0 when unknown.
+/// The environment variable FVPROXY_AVAILABLE_MEMORY (bytes) overrides it (to share a device with
+/// other processes, and for tests of the refusal).
+std::size_t available_memory_bytes();
 nlohmann::json to_json(const BuildInfo& b);
 
 } // namespace fvproxy

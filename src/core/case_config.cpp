@@ -301,7 +301,8 @@ CaseConfig parse_case(const ConfigSource& src) {
   if (!init) r.fail(root, "initial", "required section missing", "give one initial condition, or one per component");
   if (!init.IsSequence() || (int(init.size()) != 1 && int(init.size()) != nc))
     r.fail(init, "initial",
-           "expected a list of 1 or " + std::to_string(nc) + " entries (one for all components, or one each)",
+           nc == 1 ? std::string("expected a list of 1 entry")
+                   : "expected a list of 1 or " + std::to_string(nc) + " entries (one for all components, or one each)",
            "got " + Reader::describe(init) + (init.IsSequence() ? " of " + std::to_string(init.size()) : ""));
   for (int k = 0; k < nc; ++k) {
     const int e = int(init.size()) == 1 ? 0 : k;

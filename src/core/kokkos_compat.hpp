@@ -19,6 +19,7 @@ using Kokkos::fabs;
 using Kokkos::floor;
 using Kokkos::fmax;
 using Kokkos::fmin;
+using Kokkos::isfinite;
 using Kokkos::sin;
 using Kokkos::sqrt;
 #else
@@ -30,6 +31,7 @@ using Kokkos::Experimental::fabs;
 using Kokkos::Experimental::floor;
 using Kokkos::Experimental::fmax;
 using Kokkos::Experimental::fmin;
+using Kokkos::Experimental::isfinite;
 using Kokkos::Experimental::sin;
 using Kokkos::Experimental::sqrt;
 #endif

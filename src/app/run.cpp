@@ -1,0 +1,238 @@
+// fvproxy run CASE.yaml: builds the mesh, runs the scalar solver (solver/simulation.hpp), prints
+// progress on stderr and the end-of-run summary on stdout, and writes <output dir>/summary.json.
+#include "app/run.hpp"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+
+#include "app/info.hpp"
+#include "core/build_info.hpp"
+#include "core/error.hpp"
+#include "mesh/build.hpp"
+#include "solver/simulation.hpp"
+
+namespace fvproxy {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+/// YAML (the resolved configuration) as JSON: numbers and booleans typed, the rest strings.
+nlohmann::json to_json(const YAML::Node& n) {
+  switch (n.Type()) {
+  case YAML::NodeType::Map: {
+    nlohmann::json j = nlohmann::json::object();
+    for (const auto& kv : n) j[kv.first.as<std::string>()] = to_json(kv.second);
+    return j;
+  }
+  case YAML::NodeType::Sequence: {
+    nlohmann::json j = nlohmann::json::array();
+    for (const auto& e : n) j.push_back(to_json(e));
+    return j;
+  }
+  case YAML::NodeType::Scalar: {
+    const std::string s = n.Scalar();
+    if (s == "true") return true;
+    if (s == "false") return false;
+    char* end = nullptr;
+    errno = 0;
+    const long long i = std::strtoll(s.c_str(), &end, 10);
+    if (!s.empty() && *end == '\0' && errno == 0) return i;
+    const double d = std::strtod(s.c_str(), &end);
+    if (!s.empty() && *end == '\0') return d;
+    return s;
+  }
+  default: return nullptr;
+  }
+}
+
+std::string duration(double s) {
+  if (!std::isfinite(s) || s < 0) return "?";
+  const long long t = static_cast<long long>(s + 0.5);
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%lld:%02lld:%02lld", t / 3600, t / 60 % 60, t % 60);
+  return buf;
+}
+
+/// Creates the output folder and checks that it is writable, before the run starts (a typo
+/// should not cost a finished run).
+void prepare_output_dir(const std::string& dir, const std::string& key) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec || !fs::is_directory(dir))
+    throw InputError(key, "cannot create the output folder '" + dir + "'", ec ? ec.message() : "not a folder");
+  const fs::path probe = fs::path(dir) / ".fvproxy-write-test";
+  {
+    std::ofstream f(probe);
+    if (!f) throw InputError(key, "cannot write in the output folder '" + dir + "'", std::strerror(errno));
+  }
+  fs::remove(probe, ec);
+}
+
+/// Writes text to path through a temporary file in the same folder and a rename, so that a
+/// reader never sees a half-written file.
+void write_atomically(const fs::path& path, const std::string& text) {
+  const fs::path tmp = path.string() + ".tmp";
+  {
+    std::ofstream f(tmp, std::ios::binary);
+    f << text;
+    f.flush();
+    if (!f) throw RunError("fvproxy run: error: cannot write " + tmp.string() + "\n" + std::strerror(errno));
+  }
+  std::error_code ec;
+  fs::rename(tmp, path, ec);
+  if (ec) throw RunError("fvproxy run: error: cannot rename " + tmp.string() + " to " + path.string() + "\n" + ec.message());
+}
+
+nlohmann::json summary_json(const RunSummary& r, const CaseConfig& cfg) {
+  nlohmann::json j;
+  j["case"] = r.case_name;
+  j["status"] = r.non_finite ? "non-finite" : "completed";
+  j["steps"] = r.steps;
+  j["time"] = r.time;
+  j["dt"] = r.dt;
+  j["cells"] = r.cells;
+  j["wall_seconds"] = r.wall_seconds;
+  j["setup_seconds"] = r.setup_seconds;
+  j["cell_updates_per_second"] = r.cell_updates_per_second;
+  j["errors"] = nlohmann::json::object();
+  if (r.errors)
+    for (int k = 0; k < r.components; ++k)
+      j["errors"]["u" + std::to_string(k)] = {
+          {"l1", (*r.errors)[k].l1}, {"l2", (*r.errors)[k].l2}, {"linf", (*r.errors)[k].linf}};
+  else
+    j["no_exact_solution"] = r.no_exact_solution;
+  j["conservation"] = nlohmann::json::object();
+  for (std::size_t k = 0; k < r.conservation_initial.size(); ++k) {
+    nlohmann::json c = {{"initial", r.conservation_initial[k]}};
+    c["final"] = k < r.conservation_final.size() ? nlohmann::json(r.conservation_final[k]) : nlohmann::json(nullptr);
+    j["conservation"]["u" + std::to_string(k)] = c;
+  }
+  j["timers"] = nlohmann::json::object();
+  for (const auto& t : r.timers) j["timers"][t.label] = {{"calls", t.calls}, {"seconds", t.seconds}};
+  j["memory_bytes"] = r.memory_bytes;
+  for (const auto& [op, what] : r.operators) j["operators"][op] = what;
+  j["cfl"] = {{"max_rate", r.cfl.max_rate}, {"limiting_cell", r.cfl.limiting_cell}, {"dt", r.cfl.dt}};
+  if (r.non_finite) {
+    const auto& nf = *r.non_finite;
+    j["non_finite"] = {{"step", nf.step},
+                       {"field", "u" + std::to_string(nf.component)},
+                       {"cell_global_id", nf.cell_gid},
+                       {"position", {nf.x[0], nf.x[1], nf.x[2]}}};
+  }
+  j["config"] = to_json(cfg.resolved());
+  j["build"] = info_json();
+  return j;
+}
+
+void print_summary(const RunSummary& r, const CaseConfig& cfg, const std::string& summary_path) {
+  std::printf("done: %lld steps to t = %.6g in %.3f s (wall, set-up %.2f s), %.3e cell-updates/s\n", r.steps, r.time,
+              r.wall_seconds, r.setup_seconds, r.cell_updates_per_second);
+  if (r.errors) {
+    std::printf("  error vs exact solution at t = %.6g (volume-weighted):\n", r.time);
+    std::printf("    %-6s %14s %14s %14s\n", "field", "L1", "L2", "Linf");
+    for (int k = 0; k < r.components; ++k)
+      std::printf("    u%-5d %14.6e %14.6e %14.6e\n", k, (*r.errors)[k].l1, (*r.errors)[k].l2, (*r.errors)[k].linf);
+  } else {
+    std::printf("  no error norms: %s\n", r.no_exact_solution.c_str());
+  }
+  std::printf("  conservation (sum u V; constant in a periodic box, else changed by the boundary fluxes):\n"
+              "    %-6s %22s %22s %12s\n",
+              "field", "initial", "final", "change");
+  for (std::size_t k = 0; k < r.conservation_final.size(); ++k) {
+    const double a = r.conservation_initial[k], b = r.conservation_final[k];
+    std::printf("    u%-5zu %22.15e %22.15e %12.3e\n", k, a, b, b - a);
+  }
+  if (!r.timers.empty()) {
+    double total = 0;
+    for (const auto& t : r.timers) total += t.seconds;
+    std::printf("  kernels (fenced, --profile):\n    %-48s %8s %11s %11s %7s\n", "kernel", "calls", "total s", "mean ms",
+                "share");
+    for (const auto& t : r.timers)
+      std::printf("    %-48s %8lld %11.4f %11.4f %6.1f%%\n", t.label.c_str(), t.calls, t.seconds,
+                  1e3 * t.seconds / double(t.calls), total > 0 ? 100 * t.seconds / total : 0.0);
+  }
+  std::printf("  summary: %s\n", summary_path.c_str());
+  (void)cfg;
+}
+
+} // namespace
+
+int cmd_run(const CliArgs& cli) {
+  if (!cli.restart.empty())
+    throw InputError("--restart", "restarting from a checkpoint is not available in this version of fvproxy",
+                     "checkpoints (HDF5) are not implemented yet");
+  ConfigSource src = ConfigSource::from_file(cli.positional[0]);
+  for (const auto& s : cli.sets) src.apply_set(s);
+  CaseConfig cfg = parse_case(src);
+  if (!cli.output_dir.empty()) cfg.output_dir = cli.output_dir;
+  const bool profile = cli.profile || cfg.run.profile;
+  cfg.run.profile = profile;
+  const std::string key = cli.output_dir.empty() ? "output.dir" : "--output-dir";
+  prepare_output_dir(cfg.output_dir, key);
+  const fs::path summary_path = fs::path(cfg.output_dir) / "summary.json";
+
+  const bool talk = !cli.quiet;
+  const bool tty = isatty(fileno(stderr));
+  const BuildInfo info = build_info();
+  if (talk)
+    std::printf("fvproxy run: case %s (%s), %s on %s, Kokkos %s, real = %s\n", cfg.name.c_str(), cfg.source_file.c_str(),
+                info.default_execution_space.c_str(), info.device.c_str(), info.kokkos_version.c_str(),
+                info.real_type.c_str());
+  std::fflush(stdout);
+  BuiltMesh b;
+  try {
+    b = build_mesh(cfg.mesh);
+  } catch (const InputError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw RunError(std::string("fvproxy run: error: building the mesh failed\n") + e.what());
+  }
+  if (talk)
+    std::printf("  mesh: %s, %d cells, %d faces, ordering %s (%.2f s + %.2f s reorder)\n", b.source.c_str(),
+                b.device.n_cells, b.device.n_faces, to_string(cfg.mesh.reorder), b.seconds_build, b.seconds_reorder);
+
+  RunHooks hooks;
+  hooks.profile = profile;
+  if (talk) {
+    hooks.log = [](const std::string& s) { std::printf("  %s\n", s.c_str()); };
+    hooks.progress = [tty](const Progress& p) {
+      std::fflush(stdout);
+      std::fprintf(stderr, "%sstep %lld/%lld (%5.1f%%)  t = %.6g/%.6g  dt = %.3e  %.3e cell-updates/s  ETA %s%s",
+                   tty ? "\r\033[K" : "", p.step, p.total_steps, 100.0 * double(p.step) / double(p.total_steps), p.time,
+                   p.end_time, p.dt, p.cell_updates_per_second, duration(p.eta_seconds).c_str(), tty ? "" : "\n");
+      std::fflush(stderr);
+    };
+  }
+  RunSummary r = run_simulation(cfg, b.device, hooks);
+  if (talk && tty) std::fprintf(stderr, "\r\033[K");
+  if (talk) {
+    std::printf("  operators:");
+    for (const auto& [op, what] : r.operators) std::printf(" %s %s;", op.c_str(), what.c_str());
+    std::printf("\n");
+  }
+  write_atomically(summary_path, summary_json(r, cfg).dump(2) + "\n");
+  if (r.non_finite) {
+    const auto& nf = *r.non_finite;
+    std::ostringstream s;
+    s.precision(6);
+    s << "fvproxy run: error: non-finite value of u" << nf.component << " at step " << nf.step << " (t = " << r.time
+      << "): cell " << nf.cell_gid << " (global id) at (" << nf.x[0] << ", " << nf.x[1] << ", " << nf.x[2] << ")\n"
+      << "the run is unstable: reduce time.cfl or time.dt, or use a limiter (operators.muscl.limiter); summary in "
+      << summary_path.string();
+    throw RunError(s.str());
+  }
+  if (talk) print_summary(r, cfg, summary_path.string());
+  return 0;
+}
+
+} // namespace fvproxy

@@ -1,0 +1,47 @@
+#pragma once
+// Fenced per-kernel timers for `fvproxy run --profile` (INTERFACE.md): while active, every
+// parallel_for / parallel_reduce / parallel_scan is fenced before it starts and after it ends
+// (through Kokkos' tools callbacks), and its time is added to its label. The fences perturb the
+// timing of the whole run — which is why they are off unless asked for. Kernels are keyed by their
+// labels ("fvproxy::<component>::<name>"), so the table names what Nsight and Kokkos Tools show.
+// Activating it replaces the kernel callbacks of a Kokkos tools library loaded with
+// --kokkos-tools-library for the duration (one or the other).
+#include <string>
+#include <vector>
+
+namespace fvproxy {
+
+struct KernelTime {
+  std::string label;
+  long long calls = 0;
+  double seconds = 0;
+};
+
+class KernelProfiler {
+public:
+  /// Installs the callbacks and clears the table.
+  static void start();
+  /// Removes the callbacks (the table stays readable).
+  static void stop();
+  static bool active();
+  /// Kernels by decreasing total time.
+  static std::vector<KernelTime> table();
+};
+
+/// Starts the profiler for a scope when `on` (stops it at the end, also on exceptions).
+class ScopedKernelProfiler {
+public:
+  explicit ScopedKernelProfiler(bool on) : on_(on) {
+    if (on_) KernelProfiler::start();
+  }
+  ~ScopedKernelProfiler() {
+    if (on_) KernelProfiler::stop();
+  }
+  ScopedKernelProfiler(const ScopedKernelProfiler&) = delete;
+  ScopedKernelProfiler& operator=(const ScopedKernelProfiler&) = delete;
+
+private:
+  bool on_;
+};
+
+} // namespace fvproxy

@@ -1,0 +1,75 @@
+#include "solver/diagnostics.hpp"
+
+#include <cmath>
+
+#include "core/kokkos_compat.hpp"
+
+namespace fvproxy {
+
+namespace {
+
+struct CellError {
+  ConstVec3View<real> C;
+  ConstView1<real> V;
+  ConstView2<real> u;
+  ScalarSolution exact;
+  real t;
+  int k;
+  KOKKOS_INLINE_FUNCTION double error(index_t c) const {
+    const real x[3] = {C(c, 0), C(c, 1), C(c, 2)};
+    return kc::fabs(double(u(c, k)) - double(exact(k, x, t)));
+  }
+};
+struct L1Sum : CellError {
+  KOKKOS_FUNCTION void operator()(const index_t c, double& s) const { s += error(c) * V(c); }
+};
+struct L2Sum : CellError {
+  KOKKOS_FUNCTION void operator()(const index_t c, double& s) const {
+    const double e = error(c);
+    s += e * e * V(c);
+  }
+};
+struct LinfMax : CellError {
+  KOKKOS_FUNCTION void operator()(const index_t c, double& s) const {
+    const double e = error(c);
+    if (e > s) s = e;
+  }
+};
+struct Weighted {
+  ConstView1<real> V;
+  ConstView2<real> u;
+  int k;
+  KOKKOS_FUNCTION void operator()(const index_t c, double& s) const { s += double(u(c, k)) * V(c); }
+};
+struct Volume {
+  ConstView1<real> V;
+  KOKKOS_FUNCTION void operator()(const index_t c, double& s) const { s += V(c); }
+};
+
+} // namespace
+
+std::vector<ErrorNorms> error_norms(const Mesh& m, ConstView2<real> u, const ScalarSolution& exact, real t) {
+  const Kokkos::RangePolicy<ExecSpace> cells(0, m.n_cells);
+  double volume = 0;
+  Kokkos::parallel_reduce("fvproxy::solver::total_volume", cells, Volume{m.volume}, volume);
+  std::vector<ErrorNorms> out(u.extent(1));
+  for (int k = 0; k < int(u.extent(1)); ++k) {
+    const CellError e{m.centroid, m.volume, u, exact, t, k};
+    double l1 = 0, l2 = 0, linf = 0;
+    Kokkos::parallel_reduce("fvproxy::solver::error_norms", cells, L1Sum{e}, l1);
+    Kokkos::parallel_reduce("fvproxy::solver::error_norms", cells, L2Sum{e}, l2);
+    Kokkos::parallel_reduce("fvproxy::solver::error_norms", cells, LinfMax{e}, Kokkos::Max<double>(linf));
+    out[k] = {l1 / volume, std::sqrt(l2 / volume), linf};
+  }
+  return out;
+}
+
+std::vector<double> conserved_totals(const Mesh& m, ConstView2<real> u) {
+  std::vector<double> out(u.extent(1));
+  for (int k = 0; k < int(u.extent(1)); ++k)
+    Kokkos::parallel_reduce("fvproxy::solver::conservation", Kokkos::RangePolicy<ExecSpace>(0, m.n_cells),
+                            Weighted{m.volume, u, k}, out[k]);
+  return out;
+}
+
+} // namespace fvproxy

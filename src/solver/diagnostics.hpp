@@ -1,0 +1,26 @@
+#pragma once
+// End-of-run diagnostics of the scalar model (volume-weighted, per component, in double):
+//   L1   = sum_c |u_c - e_c| V_c / sum_c V_c
+//   L2   = sqrt( sum_c (u_c - e_c)^2 V_c / sum_c V_c )
+//   Linf = max_c |u_c - e_c|
+// with e_c the exact solution at the cell centroid (second-order accurate for the cell average,
+// so the norms converge at the scheme's order), and the conserved total sum_c u_c V_c.
+#include <vector>
+
+#include "core/types.hpp"
+#include "mesh/mesh.hpp"
+#include "physics/scalar_profile.hpp"
+
+namespace fvproxy {
+
+struct ErrorNorms {
+  double l1 = 0, l2 = 0, linf = 0;
+};
+
+/// Per component (labelled reductions "fvproxy::solver::error_norms").
+std::vector<ErrorNorms> error_norms(const Mesh& m, ConstView2<real> u, const ScalarSolution& exact, real t);
+
+/// sum_c u(c, k) V_c per component ("fvproxy::solver::conservation").
+std::vector<double> conserved_totals(const Mesh& m, ConstView2<real> u);
+
+} // namespace fvproxy

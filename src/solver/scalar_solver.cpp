@@ -1,0 +1,131 @@
+#include "solver/scalar_solver.hpp"
+
+#include <algorithm>
+
+#include "operators/face_flux.hpp"
+#include "physics/scalar_solution.hpp"
+#include "solver/state.hpp"
+
+namespace fvproxy {
+
+namespace {
+
+bool moves(const VelocityConfig& v) {
+  if (v.type == VelocityType::rotation) return v.omega != 0;
+  return v.value[0] != 0 || v.value[1] != 0 || v.value[2] != 0;
+}
+double max_kappa(const CaseConfig& c) {
+  return c.physics.diffusivity.empty() ? 0.0
+                                       : *std::max_element(c.physics.diffusivity.begin(), c.physics.diffusivity.end());
+}
+bool needs_gradient(const CaseConfig& c) {
+  return (moves(c.physics.velocity) && c.operators.convection.order == 2) || max_kappa(c) > 0;
+}
+bool needs_limiter(const CaseConfig& c) {
+  return moves(c.physics.velocity) && c.operators.convection.order == 2;
+}
+
+struct ZeroRate {
+  View2<real> rhs;
+  KOKKOS_FUNCTION void operator()(const std::int64_t i) const { rhs.data()[i] = 0; }
+};
+
+} // namespace
+
+std::size_t ScalarSolver::memory_bytes(const Mesh& m, const CaseConfig& c) {
+  const std::size_t R = sizeof(real), C = m.n_cells, F = m.n_faces, Fb = m.n_faces - m.n_interior;
+  const std::size_t N = c.physics.components;
+  // OperatorGeometry: d (3 Fi), r (3 F), gg_weight, diff_alpha, lsq_weight (F each), diff_k (3 F),
+  // lsq_inverse (6 C), cell_boundary_begin (C indices); the face flux phi (F).
+  std::size_t bytes = R * (3 * std::size_t(m.n_interior) + 3 * F + 3 * F + 3 * F + 6 * C + F) + 4 * C;
+  const std::size_t state = 2 + (shu_osher_stages(c.time.integrator).size() > 1 ? 1 : 0); // u, rhs (+ un)
+  bytes += R * (state * C * N + Fb * N);
+  if (needs_gradient(c)) bytes += R * 3 * C * N;
+  if (needs_limiter(c)) bytes += R * C * N;
+  return bytes;
+}
+
+ScalarSolver::ScalarSolver(const Mesh& mesh, const CaseConfig& cfg)
+    : mesh_(mesh), n_(cfg.physics.components), geom_(make_operator_geometry(mesh)),
+      phi_(face_volume_flux(mesh, cfg.physics.velocity)), solution_(make_scalar_solution(cfg)),
+      bc_(mesh, cfg, solution_, phi_), stages_(shu_osher_stages(cfg.time.integrator)), kappa_max_(max_kappa(cfg)),
+      bad_("fvproxy::solver::first_non_finite") {
+  const bool det = cfg.run.deterministic;
+  std::vector<BoundaryType> types;
+  for (const auto& p : bc_.patches()) types.push_back(p.type);
+  const index_t C = mesh.n_cells, Fb = mesh.n_faces - mesh.n_interior;
+  u_ = View2<real>("fvproxy::solver::u", C, n_);
+  rhs_ = View2<real>("fvproxy::solver::rate", C, n_);
+  ub_ = View2<real>("fvproxy::solver::boundary_values", Fb, n_);
+  if (stages_.size() > 1) un_ = View2<real>("fvproxy::solver::u_step_start", C, n_);
+  if (needs_gradient(cfg)) {
+    grad_ = View2<real>("fvproxy::muscl::gradient", C, 3 * n_);
+    gradient_ = make_gradient(mesh, geom_, cfg.operators.muscl, n_, det);
+  }
+  if (needs_limiter(cfg)) {
+    lim_ = View2<real>("fvproxy::muscl::limiter", C, n_);
+    if (cfg.operators.muscl.limiter == Limiter::none)
+      Kokkos::deep_copy(lim_, real(1));
+    else
+      limiter_ = make_limiter(mesh, geom_, cfg.operators.muscl, n_);
+  }
+  if (moves(cfg.physics.velocity))
+    convection_ = make_convection(mesh, geom_, cfg.operators.convection, phi_, n_, types, det);
+  if (kappa_max_ > 0)
+    diffusion_ = make_diffusion(mesh, geom_, cfg.operators.diffusion, cfg.physics.diffusivity, types, det);
+  Kokkos::deep_copy(bad_, kNoBadValue);
+}
+
+void ScalarSolver::initialize() {
+  fill_from_profile(mesh_, solution_, 0, u_);
+}
+
+void ScalarSolver::rate(ConstView2<real> u, real t, View2<real> rhs) {
+  bc_.apply(u, t, ub_);
+  Kokkos::parallel_for("fvproxy::solver::zero_rate",
+                       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(
+                           0, static_cast<std::int64_t>(rhs.extent(0) * rhs.extent(1))),
+                       ZeroRate{rhs});
+  if (gradient_) gradient_->compute(u, ub_, grad_);
+  if (limiter_) limiter_->compute(u, ub_, grad_, lim_);
+  if (convection_) convection_->apply(u, ub_, grad_, lim_, rhs);
+  if (diffusion_) diffusion_->apply(u, ub_, grad_, rhs);
+}
+
+void ScalarSolver::step(real t, real dt, long long step, bool check) {
+  for (std::size_t s = 0; s < stages_.size(); ++s) {
+    rate(u_, t + stages_[s].c * dt, rhs_);
+    stage_update(un_, u_, rhs_, stages_[s].a, dt, check && s + 1 == stages_.size(), step, bad_);
+  }
+}
+
+std::optional<NonFinite> ScalarSolver::first_non_finite() const {
+  unsigned long long key = 0;
+  Kokkos::deep_copy(key, bad_);
+  if (key == kNoBadValue) return std::nullopt;
+  NonFinite nf;
+  nf.step = static_cast<long long>(key >> 35);
+  nf.component = static_cast<int>(key & 7);
+  const auto cell = static_cast<index_t>((key >> 3) & ((1ULL << 32) - 1));
+  Kokkos::deep_copy(nf.cell_gid, Kokkos::subview(mesh_.cell_gid, cell));
+  for (int d = 0; d < 3; ++d) {
+    real x = 0;
+    Kokkos::deep_copy(x, Kokkos::subview(mesh_.centroid, cell, d));
+    nf.x[d] = x;
+  }
+  return nf;
+}
+
+StableStep ScalarSolver::stable_step(double cfl) const {
+  // phi is zero without a velocity, and kappa_max zero without diffusion: each term then vanishes.
+  return cfl_time_step(mesh_, geom_, phi_, kappa_max_, cfl);
+}
+
+std::vector<std::pair<std::string, std::string>> ScalarSolver::describe() const {
+  return {{"muscl.gradient", gradient_ ? gradient_->description() : "off"},
+          {"muscl.limiter", limiter_ ? limiter_->description() : (lim_.data() ? "none" : "off")},
+          {"convection", convection_ ? convection_->description() : "off (no velocity)"},
+          {"diffusion", diffusion_ ? diffusion_->description() : "off (no diffusivity)"}};
+}
+
+} // namespace fvproxy

@@ -1,0 +1,87 @@
+#pragma once
+// The scalar transport solver on one mesh: the case's operators (muscl gradients and limiter,
+// convection, diffusion, each in the variant the case picks), its boundary conditions, and the
+// explicit time step in Shu-Osher form (time_step.hpp).
+//
+// The rate L(u, t) = convection + diffusion is assembled per stage as
+//   boundary values ub(t) -> rhs = 0 -> gradients (when convection is second order or anything
+//   diffuses) -> limiter (second order with a limiter) -> convection (non-zero velocity) ->
+//   diffusion (non-zero diffusivity)
+// Operators are skipped when the case makes them vanish; the limiter of `limiter: none` is 1,
+// filled once.
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/config.hpp"
+#include "core/types.hpp"
+#include "mesh/mesh.hpp"
+#include "operators/convection/convection.hpp"
+#include "operators/diffusion/diffusion.hpp"
+#include "operators/muscl/gradient.hpp"
+#include "operators/muscl/limiter.hpp"
+#include "operators/operator_geometry.hpp"
+#include "physics/scalar_profile.hpp"
+#include "solver/boundary_conditions.hpp"
+#include "solver/time_step.hpp"
+
+namespace fvproxy {
+
+/// A non-finite value found in the state: where and when it first appeared.
+struct NonFinite {
+  long long step = -1; ///< the step whose result it is (1-based)
+  int component = 0;
+  gid_t cell_gid = -1;
+  double x[3] = {0, 0, 0}; ///< the cell centroid
+};
+
+class ScalarSolver {
+public:
+  /// Builds the operators and allocates the state (`mesh` must outlive the solver).
+  ScalarSolver(const Mesh& mesh, const CaseConfig& cfg);
+
+  /// Device bytes the solver allocates besides the mesh (operator geometry, face fluxes, state and
+  /// work arrays), computed before allocating anything.
+  static std::size_t memory_bytes(const Mesh& mesh, const CaseConfig& cfg);
+
+  /// u = the initial condition (the case's profiles at the cell centroids).
+  void initialize();
+  /// rhs = L(u, t): boundary values, then the operators (every one adds to rhs).
+  void rate(ConstView2<real> u, real t, View2<real> rhs);
+  /// Advances the state from t to t + dt (all stages). `step` (1-based) is recorded with the first
+  /// non-finite value when `check`.
+  void step(real t, real dt, long long step, bool check);
+  /// The first non-finite value recorded by step() (copies one word from the device).
+  std::optional<NonFinite> first_non_finite() const;
+
+  /// The CFL time step of the case's velocity and diffusivities.
+  StableStep stable_step(double cfl) const;
+
+  View2<real> state() const { return u_; }
+  const ScalarSolution& solution() const { return solution_; }
+  const Mesh& mesh() const { return mesh_; }
+  int components() const { return n_; }
+  int stages() const { return static_cast<int>(stages_.size()); }
+  /// What runs, per operator ("gradient least-squares optimized/gather/range", ...; "off" when
+  /// the case makes an operator vanish).
+  std::vector<std::pair<std::string, std::string>> describe() const;
+
+private:
+  const Mesh& mesh_;
+  int n_;
+  OperatorGeometry geom_;
+  View1<real> phi_;
+  ScalarSolution solution_;
+  BoundaryConditions bc_;
+  std::unique_ptr<GradientOperator> gradient_;
+  std::unique_ptr<LimiterOperator> limiter_;
+  std::unique_ptr<ConvectionOperator> convection_;
+  std::unique_ptr<DiffusionOperator> diffusion_;
+  std::vector<ShuOsherStage> stages_;
+  double kappa_max_ = 0;
+  View2<real> u_, un_, rhs_, ub_, grad_, lim_;
+  Kokkos::View<unsigned long long, MemSpace> bad_;
+};
+
+} // namespace fvproxy

@@ -1,0 +1,103 @@
+#include "solver/time_step.hpp"
+
+#include "core/error.hpp"
+#include "core/kokkos_compat.hpp"
+
+namespace fvproxy {
+
+std::vector<ShuOsherStage> shu_osher_stages(Integrator i) {
+  switch (i) {
+  case Integrator::euler: return {{0, 0}};
+  case Integrator::ssprk2: return {{0, 0}, {real(0.5), 1}};
+  case Integrator::ssprk3: return {{0, 0}, {real(0.75), 1}, {real(1) / 3, real(0.5)}};
+  }
+  return {};
+}
+
+namespace {
+
+struct CflRate {
+  ConstView1<index_t> off, faces;
+  ConstView1<std::int8_t> sign;
+  ConstView1<real> phi, alpha, inv_volume;
+  real kappa;
+  KOKKOS_FUNCTION void operator()(const index_t c, Kokkos::ValLocScalar<real, index_t>& best) const {
+    real out = 0, diff = 0;
+    for (index_t q = off(c); q < off(c + 1); ++q) {
+      const index_t f = faces(q);
+      const real flux = sign(q) * phi(f);
+      out += flux > 0 ? flux : real(0);
+      diff += kc::fabs(alpha(f));
+    }
+    const real rate = (out + kappa * diff) * inv_volume(c);
+    if (rate > best.val) best.val = rate, best.loc = c;
+  }
+};
+
+/// Blend = false: the first stage (a = 0): u^n is not read; when un is allocated (multi-stage
+/// schemes) the stage saves u^n there as it reads it (no separate copy pass).
+template <bool Blend> struct StageUpdate {
+  View2<real> un;
+  ConstView2<real> rhs;
+  View2<real> u;
+  real a, b, dt;
+  index_t n_cells;
+  unsigned long long step_key;
+  Kokkos::View<unsigned long long, MemSpace> bad;
+  bool check, save;
+  KOKKOS_FUNCTION void operator()(const std::int64_t i) const {
+    real* x = u.data();
+    const real old = x[i];
+    real v = old + dt * rhs.data()[i];
+    if constexpr (Blend)
+      v = a * un.data()[i] + b * v;
+    else if (save)
+      un.data()[i] = old;
+    x[i] = v;
+    if (check && !kc::isfinite(v)) {
+      const auto cell = static_cast<unsigned long long>(i % n_cells), k = static_cast<unsigned long long>(i / n_cells);
+      Kokkos::atomic_fetch_min(&bad(), step_key | (cell << 3) | k);
+    }
+  }
+};
+
+} // namespace
+
+StableStep cfl_time_step(const Mesh& m, const OperatorGeometry& g, ConstView1<real> phi, double kappa_max,
+                         double cfl) {
+  Kokkos::ValLocScalar<real, index_t> best{0, -1};
+  using MaxLoc = Kokkos::MaxLoc<real, index_t>;
+  Kokkos::parallel_reduce("fvproxy::solver::cfl_rate", Kokkos::RangePolicy<ExecSpace>(0, m.n_cells),
+                          CflRate{m.cell_face_off, m.cell_faces, m.cell_face_sign, phi, g.diff_alpha, m.inv_volume,
+                                  static_cast<real>(kappa_max)},
+                          MaxLoc(best));
+  StableStep s;
+  s.max_rate = best.val;
+  if (best.loc >= 0) {
+    auto gid = Kokkos::subview(m.cell_gid, best.loc);
+    gid_t h = -1;
+    Kokkos::deep_copy(h, gid);
+    s.limiting_cell = h;
+  }
+  s.dt = best.val > 0 ? cfl / best.val : 0.0;
+  return s;
+}
+
+void stage_update(View2<real> un, View2<real> u, ConstView2<real> rhs, real a, real dt, bool check,
+                  long long step, Kokkos::View<unsigned long long, MemSpace> bad) {
+  if (!u.span_is_contiguous() || !rhs.span_is_contiguous() || (un.data() && !un.span_is_contiguous()))
+    throw RunError("fvproxy::solver::stage_update: the state arrays must be contiguous");
+  const index_t n_cells = static_cast<index_t>(u.extent(0));
+  const auto total = static_cast<std::int64_t>(u.extent(0) * u.extent(1));
+  constexpr long long max_step = (1LL << 28) - 1; // 64 - 35 bits, keys stay ordered by step
+  const auto key = static_cast<unsigned long long>(step < max_step ? step : max_step) << 35;
+  const Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>> all(0, total);
+  if (a == 0) // the first stage: u^n is written (when allocated), not read
+    Kokkos::parallel_for("fvproxy::solver::stage_update", all,
+                         StageUpdate<false>{un, rhs, u, a, 1 - a, dt, n_cells, key, bad, check, un.data() != nullptr});
+  else
+    Kokkos::parallel_for("fvproxy::solver::stage_update", all,
+                         StageUpdate<true>{un, rhs, u, a, 1 - a, dt, n_cells, key, bad, check, false});
+}
+
+} // namespace fvproxy

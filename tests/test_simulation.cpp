@@ -1,0 +1,384 @@
+// Run-level tests of the scalar solver (solver/simulation.hpp): time integrators and the CFL step,
+// convergence orders against exact solutions, conservation, reordering invariance, variant
+// agreement over whole runs, bitwise determinism, Barth-Jespersen monotonicity, and the
+// non-finite stop.
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <map>
+
+#include "core/config.hpp"
+#include "mesh/build.hpp"
+#include "operators/operator_geometry.hpp"
+#include "solver/simulation.hpp"
+#include "solver/time_step.hpp"
+#include "test_helpers.hpp"
+
+namespace fvproxy {
+namespace {
+
+CaseConfig case_from(const std::string& yaml, std::initializer_list<std::string> sets = {}) {
+  ConfigSource src = ConfigSource::from_string(yaml, "test.yaml");
+  for (const auto& s : sets) src.apply_set(s);
+  return parse_case(src);
+}
+
+struct Result {
+  RunSummary summary;
+  std::map<gid_t, std::vector<real>> by_gid; ///< final state per cell global id
+};
+
+Result run(const CaseConfig& cfg) {
+  const BuiltMesh b = build_mesh(cfg.mesh);
+  Result r;
+  r.summary = run_simulation(cfg, b.device, RunHooks{}, true);
+  for (index_t c = 0; c < b.device.n_cells; ++c)
+    for (int k = 0; k < r.summary.components; ++k) r.by_gid[b.host.cell_gid[c]].push_back(r.summary.final_state[k][c]);
+  return r;
+}
+
+double max_abs(const Result& r) {
+  double m = 0;
+  for (const auto& [g, v] : r.by_gid)
+    for (real x : v) m = std::max(m, std::fabs(double(x)));
+  return m;
+}
+
+double max_diff(const Result& a, const Result& b) {
+  EXPECT_EQ(a.by_gid.size(), b.by_gid.size());
+  double m = 0;
+  for (const auto& [g, v] : a.by_gid) {
+    const auto it = b.by_gid.find(g);
+    if (it == b.by_gid.end()) {
+      ADD_FAILURE() << "cell " << g << " missing";
+      return 1e300;
+    }
+    for (std::size_t k = 0; k < v.size(); ++k) m = std::max(m, std::fabs(double(v[k]) - double(it->second[k])));
+  }
+  return m;
+}
+
+const char* kSine = R"(
+mesh:
+  generate: {cells: [8, 8, 8], element: hex, periodic: [x, y, z]}
+physics:
+  velocity: {type: uniform, value: [1.0, 0.5, 0.25]}
+initial:
+  - {type: sine, wavenumber: [1, 1, 1], amplitude: 1}
+operators:
+  muscl: {gradient: least-squares, limiter: none}
+time: {end_time: 0.1}
+)";
+
+const char* kBlob = R"(
+mesh:
+  generate: {cells: [6, 6, 6], element: tet, perturb: 0.15, periodic: [x, y, z]}
+physics:
+  components: 2
+  velocity: {type: uniform, value: [1.0, -0.5, 0.25]}
+  diffusivity: [0.002, 0.01]
+initial:
+  - {type: gaussian, center: [0.4, 0.5, 0.6], width: 0.2, amplitude: 1}
+  - {type: sine, wavenumber: [1, 0, 2], amplitude: 0.5, phase: 0.3}
+time: {steps: 20}
+)";
+
+// --- time integration -----------------------------------------------------------------------
+
+// The Shu-Osher coefficients integrate u' = -u with orders 1, 2 and 3.
+TEST(TimeIntegrator, ShuOsherStagesHaveTheirOrder) {
+  const std::map<Integrator, double> order{
+      {Integrator::euler, 1}, {Integrator::ssprk2, 2}, {Integrator::ssprk3, 3}};
+  for (const auto& [integ, p] : order) {
+    auto error = [&](int n) {
+      const double dt = 1.0 / n;
+      double u = 1;
+      for (int s = 0; s < n; ++s) {
+        double v = u;
+        for (const auto& st : shu_osher_stages(integ)) v = st.a * u + (1 - st.a) * (v + dt * -v);
+        u = v;
+      }
+      return std::fabs(u - std::exp(-1.0));
+    };
+    EXPECT_NEAR(std::log2(error(64) / error(128)), p, 0.05) << to_string(integ);
+  }
+}
+
+// dt = CFL / max_c (outflow/V + kappa_max sum alpha / V): on a uniform hex box of spacing h,
+// outflow = h^2 |u_x| and sum alpha = 6 h, so dt = CFL / (|u_x| / h + 6 kappa / h^2).
+TEST(TimeIntegrator, CflStepOnAUniformBox) {
+  const double h = 1.0 / 8, kappa = 0.01, cfl = 0.4;
+  const CaseConfig cfg = case_from(kSine, {"physics.diffusivity=0.01", "time.cfl=0.4"});
+  const BuiltMesh b = build_mesh(cfg.mesh);
+  ScalarSolver s(b.device, cfg);
+  const StableStep st = s.stable_step(cfl);
+  const double rate = (1.0 + 0.5 + 0.25) / h + 6 * kappa / (h * h);
+  EXPECT_NEAR(st.max_rate, rate, 1e-9 * rate);
+  EXPECT_NEAR(st.dt, cfl / rate, 1e-9 * st.dt);
+  EXPECT_GE(st.limiting_cell, 0);
+}
+
+// The stage kernel: u = a un + (1 - a)(u + dt rhs); the first stage saves u^n; the first
+// non-finite result is recorded as (step, cell, component), the earliest step winning.
+TEST(TimeIntegrator, StageUpdateKernel) {
+  const index_t n = 5;
+  View2<real> un("un", n, 2), u("u", n, 2), rhs("rhs", n, 2);
+  Kokkos::View<unsigned long long, MemSpace> bad("bad");
+  Kokkos::deep_copy(bad, kNoBadValue);
+  auto hu = Kokkos::create_mirror(u); // a copy even on host backends
+  auto hr = Kokkos::create_mirror(rhs);
+  for (index_t c = 0; c < n; ++c)
+    for (int k = 0; k < 2; ++k) hu(c, k) = real(1 + c + 10 * k), hr(c, k) = real(c - k);
+  Kokkos::deep_copy(u, hu);
+  Kokkos::deep_copy(rhs, hr);
+  stage_update(un, u, rhs, 0, real(0.5), true, 7, bad); // first stage: saves u^n
+  stage_update(un, u, rhs, real(0.75), real(0.5), true, 7, bad);
+  auto gu = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), u);
+  auto gn = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), un);
+  for (index_t c = 0; c < n; ++c)
+    for (int k = 0; k < 2; ++k) {
+      const double u0 = hu(c, k), r = hr(c, k), u1 = u0 + 0.5 * r;
+      EXPECT_DOUBLE_EQ(gn(c, k), u0);
+      EXPECT_NEAR(gu(c, k), 0.75 * u0 + 0.25 * (u1 + 0.5 * r), test::tol(1e-14) * 20);
+    }
+  unsigned long long key = 0;
+  Kokkos::deep_copy(key, bad);
+  EXPECT_EQ(key, kNoBadValue);
+  hr(3, 1) = std::numeric_limits<real>::infinity();
+  Kokkos::deep_copy(rhs, hr);
+  stage_update(un, u, rhs, real(0.75), real(0.5), true, 9, bad);
+  hr(1, 0) = std::numeric_limits<real>::quiet_NaN();
+  Kokkos::deep_copy(rhs, hr);
+  stage_update(un, u, rhs, real(0.75), real(0.5), true, 12, bad);
+  Kokkos::deep_copy(key, bad);
+  EXPECT_EQ(key >> 35, 9u);
+  EXPECT_EQ((key >> 3) & 0xffffffffu, 3u);
+  EXPECT_EQ(key & 7, 1u);
+}
+
+TEST(TimeIntegrator, EndTimeIsReachedExactlyWithEqualSteps) {
+  const CaseConfig cfg = case_from(kSine, {"time.end_time=0.123"});
+  const Result r = run(cfg);
+  EXPECT_EQ(r.summary.time, 0.123);
+  EXPECT_LE(r.summary.dt, r.summary.cfl.dt);
+  EXPECT_EQ(r.summary.steps, static_cast<long long>(std::ceil(0.123 / r.summary.cfl.dt)));
+}
+
+// --- convergence against exact solutions (order from the finest pair of 8, 16, 32) -----------
+
+double order_of(const std::string& yaml, std::initializer_list<std::string> sets) {
+  std::vector<double> e;
+  for (int n : {8, 16, 32}) {
+    std::vector<std::string> all(sets);
+    all.push_back("mesh.generate.cells=[" + std::to_string(n) + "," + std::to_string(n) + "," + std::to_string(n) + "]");
+    ConfigSource src = ConfigSource::from_string(yaml, "test.yaml");
+    for (const auto& s : all) src.apply_set(s);
+    const CaseConfig cfg = parse_case(src);
+    const BuiltMesh b = build_mesh(cfg.mesh);
+    const RunSummary r = run_simulation(cfg, b.device, RunHooks{});
+    EXPECT_TRUE(r.errors.has_value()) << r.no_exact_solution;
+    e.push_back(r.errors ? (*r.errors)[0].l2 : 1.0);
+  }
+  return std::log2(e[1] / e[2]);
+}
+
+TEST(Convergence, UnlimitedLeastSquaresMusclAdvectionOnHexes) {
+  if (sizeof(real) < 8) GTEST_SKIP() << "orders are measured in double precision";
+  EXPECT_GE(order_of(kSine, {}), 1.8);
+}
+
+TEST(Convergence, UnlimitedLeastSquaresMusclAdvectionOnTets) {
+  if (sizeof(real) < 8) GTEST_SKIP() << "orders are measured in double precision";
+  EXPECT_GE(order_of(kSine, {"mesh.generate.element=tet"}), 1.7);
+}
+
+TEST(Convergence, DiffusionOnAnOrthogonalMesh) {
+  if (sizeof(real) < 8) GTEST_SKIP() << "orders are measured in double precision";
+  EXPECT_GE(order_of(kSine, {"physics.velocity.value=[0,0,0]", "physics.diffusivity=0.05", "time.end_time=0.05"}),
+            1.8);
+}
+
+TEST(Convergence, GaussianAdvectionDiffusionErrorIsSmall) {
+  // The default case's physics on a coarse mesh: the Gaussian's periodic images and its spreading
+  // are in the exact solution, so the error is the scheme's, a few per cent of the amplitude.
+  const CaseConfig cfg = case_from(R"(
+mesh:
+  generate: {cells: [12, 12, 12], element: tet, perturb: 0.1, periodic: [x, y, z]}
+physics:
+  velocity: {type: uniform, value: [1.0, 0.5, 0.25]}
+  diffusivity: 0.002
+initial:
+  - {type: gaussian, center: [0.5, 0.5, 0.5], width: 0.15, amplitude: 1}
+time: {end_time: 0.2}
+)");
+  const Result r = run(cfg);
+  ASSERT_TRUE(r.summary.errors);
+  EXPECT_LT((*r.summary.errors)[0].l2, 0.02);
+  EXPECT_GT((*r.summary.errors)[0].l2, 0.0);
+}
+
+// --- conservation, invariance, agreement, determinism --------------------------------------
+
+TEST(Run, ConservesTheTotalInAPeriodicBox) {
+  for (const char* variant : {"naive", "optimized"}) {
+    const std::string v = variant;
+    const CaseConfig cfg = case_from(kBlob, {"operators.muscl.variant=" + v, "operators.convection.variant=" + v,
+                                             "operators.diffusion.variant=" + v});
+    const Result r = run(cfg);
+    for (int k = 0; k < 2; ++k) {
+      const double a = r.summary.conservation_initial[k], b = r.summary.conservation_final[k];
+      // round-off of a sum over cells and steps: relative to the total of |u| V (O(1) here)
+      EXPECT_NEAR(a, b, test::tol(1e-12) * 20) << variant << " u" << k;
+    }
+  }
+}
+
+TEST(Run, SameValuesPerGlobalIdUnderEveryOrdering) {
+  const CaseConfig base = case_from(kBlob, {"run.deterministic=true"});
+  const Result ref = run(base);
+  const double scale = max_abs(ref);
+  for (const char* o : {"none", "random", "rcm", "hilbert"}) {
+    const Result r = run(case_from(kBlob, {"run.deterministic=true", std::string("mesh.reorder=") + o}));
+    EXPECT_LE(max_diff(ref, r), test::tol(1e-10) * scale) << o;
+  }
+}
+
+TEST(Run, VariantCombinationsAgreeOverARun) {
+  // Pairwise over (muscl, convection, diffusion) x (naive, optimized) x options, 20 steps:
+  // INTERFACE.md, two runs of <= 30 steps agree within 1e-10 max |a|.
+  const Result ref = run(case_from(kBlob, {"operators.muscl.variant=naive", "operators.convection.variant=naive",
+                                           "operators.diffusion.variant=naive"}));
+  const double scale = max_abs(ref);
+  const std::vector<std::vector<std::string>> combos{
+      {},
+      {"operators.muscl={variant: optimized, scatter: atomic}", "operators.convection={variant: naive}",
+       "operators.diffusion={variant: optimized, scatter: atomic, policy: team, team_size: 64}"},
+      {"operators.muscl={variant: naive}", "operators.convection={variant: optimized, scatter: atomic, policy: team}",
+       "operators.diffusion={variant: optimized}"},
+      {"operators.muscl={variant: optimized, policy: team}",
+       "operators.convection={variant: optimized, scatter: gather}", "operators.diffusion={variant: naive}"},
+      {"run.deterministic=true", "operators.muscl={variant: naive}", "operators.convection={variant: naive}",
+       "operators.diffusion={variant: naive}"}};
+  for (const auto& sets : combos) {
+    ConfigSource src = ConfigSource::from_string(kBlob, "test.yaml");
+    std::string what;
+    for (const auto& s : sets) src.apply_set(s), what += s + " ";
+    const Result r = run(parse_case(src));
+    EXPECT_LE(max_diff(ref, r), test::tol(1e-10) * scale) << what;
+  }
+  // The limiters and orders too (each against its naive twin).
+  for (const std::string opts : {"limiter: barth-jespersen, gradient: green-gauss", "limiter: none"}) {
+    const std::string order = opts == "limiter: none" ? "1" : "2";
+    const Result a = run(case_from(kBlob, {"operators.muscl={variant: naive, " + opts + "}",
+                                           "operators.convection={variant: naive, order: " + order + "}"}));
+    const Result b = run(case_from(kBlob, {"operators.muscl={variant: optimized, " + opts + "}",
+                                           "operators.convection={variant: optimized, order: " + order + "}"}));
+    EXPECT_LE(max_diff(a, b), test::tol(1e-10) * max_abs(a)) << opts;
+  }
+}
+
+TEST(Run, DeterministicRunsAreBitwiseIdentical) {
+  for (const char* v : {"naive", "optimized"}) {
+    const std::string s = v;
+    const CaseConfig cfg =
+        case_from(kBlob, {"run.deterministic=true", "operators.muscl.variant=" + s,
+                          "operators.convection.variant=" + s, "operators.diffusion.variant=" + s});
+    const Result a = run(cfg), b = run(cfg);
+    for (int k = 0; k < 2; ++k)
+      EXPECT_EQ(std::memcmp(a.summary.final_state[k].data(), b.summary.final_state[k].data(),
+                            sizeof(real) * a.summary.final_state[k].size()),
+                0)
+          << v;
+  }
+}
+
+// --- limiters on a step ------------------------------------------------------------------
+
+const char* kStep = R"(
+mesh:
+  generate: {cells: [10, 10, 10], element: tet, perturb: 0.1, periodic: [x, y, z]}
+physics:
+  velocity: {type: uniform, value: [1.0, 0.7, 0.3]}
+initial:
+  - {type: sphere, center: [0.5, 0.5, 0.5], radius: 0.25, inside: 1, outside: 0}
+operators:
+  muscl: {limiter: barth-jespersen}
+time: {steps: 30, cfl: 0.4}
+)";
+
+TEST(Limiter, BarthJespersenCreatesNoNewExtremaOnAStep) {
+  for (const char* v : {"naive", "optimized"}) {
+    const std::string s = v;
+    const Result r = run(case_from(kStep, {"operators.muscl.variant=" + s, "operators.convection.variant=" + s}));
+    double lo = 1e300, hi = -1e300;
+    for (const auto& [g, x] : r.by_gid) lo = std::min(lo, double(x[0])), hi = std::max(hi, double(x[0]));
+    EXPECT_GE(lo, -test::tol(1e-12)) << v;
+    EXPECT_LE(hi, 1 + test::tol(1e-12)) << v;
+    EXPECT_GT(hi - lo, 0.5) << v; // the step is still there
+  }
+}
+
+TEST(Limiter, UnlimitedMusclOvershootsOnAStep) {
+  // The same step without a limiter over- and undershoots: the test above can fail.
+  const Result r = run(case_from(kStep, {"operators.muscl.limiter=none"}));
+  double lo = 1e300, hi = -1e300;
+  for (const auto& [g, x] : r.by_gid) lo = std::min(lo, double(x[0])), hi = std::max(hi, double(x[0]));
+  EXPECT_TRUE(lo < -1e-3 || hi > 1 + 1e-3) << lo << " " << hi;
+}
+
+// --- failures --------------------------------------------------------------------------------
+
+TEST(Run, StopsOnANonFiniteValueAndNamesTheCell) {
+  // Forward Euler, first order, dt 40x the stable step: the state grows by ~80x per step and
+  // overflows after ~160 steps.
+  const CaseConfig cfg = case_from(kSine, {"time={integrator: euler, dt: 0.5, steps: 2000}",
+                                           "operators.convection.order=1"});
+  const BuiltMesh b = build_mesh(cfg.mesh);
+  const RunSummary r = run_simulation(cfg, b.device, RunHooks{});
+  ASSERT_TRUE(r.non_finite.has_value());
+  EXPECT_GT(r.non_finite->step, 10);
+  EXPECT_LT(r.non_finite->step, 2000);
+  EXPECT_EQ(r.steps, r.non_finite->step);
+  EXPECT_TRUE(std::find(b.host.cell_gid.begin(), b.host.cell_gid.end(), r.non_finite->cell_gid) !=
+              b.host.cell_gid.end());
+  for (int d = 0; d < 3; ++d) {
+    EXPECT_GE(r.non_finite->x[d], 0.0);
+    EXPECT_LE(r.non_finite->x[d], 1.0);
+  }
+}
+
+TEST(Run, RefusesWhenTheStateDoesNotFit) {
+  const CaseConfig cfg = case_from(kSine);
+  const BuiltMesh b = build_mesh(cfg.mesh);
+  setenv("FVPROXY_AVAILABLE_MEMORY", "1000", 1);
+  try {
+    run_simulation(cfg, b.device, RunHooks{});
+    ADD_FAILURE() << "expected a RunError";
+  } catch (const RunError& e) {
+    EXPECT_NE(std::string(e.what()).find("not enough memory"), std::string::npos) << e.what();
+  }
+  unsetenv("FVPROXY_AVAILABLE_MEMORY");
+}
+
+TEST(Run, NeedsSomethingToLimitTheStep) {
+  const CaseConfig cfg = case_from(kSine, {"physics.velocity.value=[0,0,0]"});
+  const BuiltMesh b = build_mesh(cfg.mesh);
+  test::expect_input_error([&] { run_simulation(cfg, b.device, RunHooks{}); }, {"time.cfl", "time.dt"});
+}
+
+TEST(Run, ProfileTimesEveryKernelByLabel) {
+  const CaseConfig cfg = case_from(kBlob);
+  const BuiltMesh b = build_mesh(cfg.mesh);
+  RunHooks hooks;
+  hooks.profile = true;
+  const RunSummary r = run_simulation(cfg, b.device, hooks);
+  std::map<std::string, long long> calls;
+  for (const auto& t : r.timers) calls[t.label] = t.calls;
+  EXPECT_EQ(calls["fvproxy::solver::stage_update"], 20 * 3);
+  EXPECT_EQ(calls["fvproxy::solver::zero_rate"], 20 * 3);
+  EXPECT_GT(calls.size(), 5u);
+  EXPECT_FALSE(KernelProfiler::active());
+}
+
+} // namespace
+} // namespace fvproxy
