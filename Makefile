@@ -13,7 +13,7 @@ build:
 # OpenMP thread binding as Kokkos recommends, unless the environment already sets one.
 run: build
 	OMP_PROC_BIND=$${OMP_PROC_BIND:-spread} OMP_PLACES=$${OMP_PLACES:-threads} \
-	  ./build/$(PRESET)/fvproxy mesh inputs/default.yaml --compare-orderings
+	  ./build/$(PRESET)/fvproxy run inputs/default.yaml
 
 test: build
 	cd build/$(PRESET) && ctest --output-on-failure --no-tests=error -j $(JOBS)
