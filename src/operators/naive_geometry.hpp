@@ -1,9 +1,16 @@
 #pragma once
 // Geometry as the naive kernels use it: recomputed from centroids, face centroids and periodic
 // shifts at every use (their mistake, on purpose), shared by the naive gradient and diffusion.
+// The spatial dimension is a run-time value (`dim`, 3), as in the legacy code that also ran in 2D:
+// every loop over directions has a run-time trip count, so the compiler cannot unroll it and the
+// small per-thread arrays indexed by it (vectors, the least-squares matrix) live in local memory
+// (the stack frame the cuda preset's ptxas report shows for the naive kernels).
 #include "core/types.hpp"
 
 namespace fvproxy::naive {
+
+/// Size of the naive kernels' direction arrays (the largest dimension the legacy code supports).
+inline constexpr int kMaxDim = 3;
 
 /// Geometry the naive kernels recompute: vector from cell c across its k-th face entry.
 struct NaiveGeometry {
@@ -13,21 +20,22 @@ struct NaiveGeometry {
   ConstView1<std::uint8_t> shift;
   ConstView1<real> volume;
   index_t n_interior;
+  int dim = 3; ///< run-time spatial dimension (the mistake: loops over it cannot be unrolled)
 
   /// Vector from the owner centroid to the neighbour image (interior) or the face centroid.
   KOKKOS_INLINE_FUNCTION void owner_to_other(index_t f, real* v) const {
     const index_t o = owner(f);
     if (f < n_interior) {
-      for (int i = 0; i < 3; ++i) v[i] = C(neighbour(f), i) + T(shift(f), i) - C(o, i);
+      for (int i = 0; i < dim; ++i) v[i] = C(neighbour(f), i) + T(shift(f), i) - C(o, i);
     } else {
-      for (int i = 0; i < 3; ++i) v[i] = F(f, i) - C(o, i);
+      for (int i = 0; i < dim; ++i) v[i] = F(f, i) - C(o, i);
     }
   }
   /// Green-Gauss owner weight, recomputed with a division.
   KOKKOS_INLINE_FUNCTION real gg_weight(index_t f) const {
-    real d[3], sd = 0, sdr = 0;
+    real d[kMaxDim], sd = 0, sdr = 0;
     owner_to_other(f, d);
-    for (int i = 0; i < 3; ++i) {
+    for (int i = 0; i < dim; ++i) {
       sd += S(f, i) * d[i];
       sdr += S(f, i) * (d[i] - (F(f, i) - C(owner(f), i)));
     }

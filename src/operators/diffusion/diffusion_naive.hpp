@@ -1,8 +1,8 @@
 #pragma once
 // The naive diffusion operator (the honest first port): MDRangePolicy over (entity, component),
-// run-time component count, face coefficients recomputed from the geometry in the inner loop
-// (centroid differences, periodic shifts, a division), a per-face branch on interior/boundary and
-// on the boundary type, the face gradient average read from global memory per face, division by
+// run-time component count and dimension (direction arrays in local memory), face coefficients recomputed from the
+// geometry in the inner loop (centroid differences, periodic shifts, a division), a per-face branch on
+// interior/boundary and on the boundary type, the face gradient average read from global memory per face, division by
 // the volume per face, and an atomic per component per face (or, under run.deterministic, a
 // per-cell gather with read-modify-write of rhs inside the face loop).
 #include "core/types.hpp"
@@ -20,16 +20,16 @@ struct DiffusionData {
   KOKKOS_INLINE_FUNCTION real flux(index_t f, int k, const ConstView2<real>& u, const ConstView2<real>& ub,
                                    const ConstView2<real>& grad) const {
     const index_t o = geo.owner(f);
-    real s[3], d[3], g[3];
-    for (int i = 0; i < 3; ++i) s[i] = geo.S(f, i);
+    real s[kMaxDim], d[kMaxDim], g[kMaxDim];
+    for (int i = 0; i < geo.dim; ++i) s[i] = geo.S(f, i);
     geo.owner_to_other(f, d);
     if (f < geo.n_interior) {
       const index_t n = geo.neighbour(f);
-      for (int i = 0; i < 3; ++i) g[i] = (grad(o, 3 * k + i) + grad(n, 3 * k + i)) / 2;
+      for (int i = 0; i < geo.dim; ++i) g[i] = (grad(o, 3 * k + i) + grad(n, 3 * k + i)) / 2;
       return DiffusionFlux{}(kappa(k), DiffusionCoefficients::from(s, d), u(o, k), u(n, k), g);
     }
     if (face_type(f - geo.n_interior) == 1) return 0; // outflow
-    for (int i = 0; i < 3; ++i) g[i] = grad(o, 3 * k + i);
+    for (int i = 0; i < geo.dim; ++i) g[i] = grad(o, 3 * k + i);
     return DiffusionFlux{}(kappa(k), DiffusionCoefficients::from(s, d), u(o, k), ub(f - geo.n_interior, k), g);
   }
 };

@@ -2,6 +2,8 @@
 // The naive gradient: the honest first GPU port, with the classic mistakes on purpose
 // (docs/operators/muscl.md names each):
 //   - MDRangePolicy over (entity, component);
+//   - the dimension a run-time value (NaiveGeometry::dim): direction loops not unrolled, their
+//     small arrays (vectors, the 3x3 least-squares matrix and its inverse) in local memory;
 //   - the component count and the method are run-time values, the method a branch in the kernel;
 //   - geometry recomputed in the inner loops (centroid differences, periodic shifts, weights with
 //     divisions; the least-squares matrix rebuilt and inverted for every cell and component at
@@ -16,6 +18,13 @@
 
 namespace fvproxy::naive {
 
+/// |v|^2 over the run-time dimension.
+KOKKOS_INLINE_FUNCTION real norm2(const real* v, int dim = 3) {
+  real s = 0;
+  for (int i = 0; i < dim; ++i) s += v[i] * v[i];
+  return s;
+}
+
 /// Scatter: one (face, component) per work item, atomics into grad, method branch per item.
 struct GradientScatter {
   NaiveGeometry g;
@@ -24,29 +33,29 @@ struct GradientScatter {
   int method; // 0 Green-Gauss, 1 least squares (a run-time branch, on purpose)
   KOKKOS_FUNCTION void operator()(const index_t f, const int k) const {
     const index_t o = g.owner(f);
-    real v[3];
+    real v[kMaxDim];
     g.owner_to_other(f, v);
     if (f < g.n_interior) {
       const index_t n = g.neighbour(f);
       if (method == 0) {
         const real w = g.gg_weight(f);
         const real uf = w * u(o, k) + (1 - w) * u(n, k);
-        for (int i = 0; i < 3; ++i) {
+        for (int i = 0; i < g.dim; ++i) {
           Kokkos::atomic_add(&grad(o, 3 * k + i), uf * g.S(f, i));
           Kokkos::atomic_add(&grad(n, 3 * k + i), -uf * g.S(f, i));
         }
       } else {
         const real du = u(n, k) - u(o, k);
-        for (int i = 0; i < 3; ++i) {
-          const real c = v[i] * du / (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+        for (int i = 0; i < g.dim; ++i) {
+          const real c = v[i] * du / norm2(v, g.dim);
           Kokkos::atomic_add(&grad(o, 3 * k + i), c);
           Kokkos::atomic_add(&grad(n, 3 * k + i), c);
         }
       }
     } else {
       const real b = ub(f - g.n_interior, k);
-      for (int i = 0; i < 3; ++i) {
-        const real c = method == 0 ? b * g.S(f, i) : v[i] * (b - u(o, k)) / (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+      for (int i = 0; i < g.dim; ++i) {
+        const real c = method == 0 ? b * g.S(f, i) : v[i] * (b - u(o, k)) / norm2(v, g.dim);
         Kokkos::atomic_add(&grad(o, 3 * k + i), c);
       }
     }
@@ -61,27 +70,26 @@ struct GradientGather {
   View2<real> grad;
   int method;
   KOKKOS_FUNCTION void operator()(const index_t c, const int k) const {
-    for (int i = 0; i < 3; ++i) grad(c, 3 * k + i) = 0;
+    for (int i = 0; i < g.dim; ++i) grad(c, 3 * k + i) = 0;
     for (index_t q = g.cell_face_off(c); q < g.cell_face_off(c + 1); ++q) {
       const index_t f = g.cell_faces(q);
       const real s = g.sign(q);
-      real v[3];
+      real v[kMaxDim];
       g.owner_to_other(f, v);
       if (f < g.n_interior) {
         const index_t other = s > 0 ? g.neighbour(f) : g.owner(f);
         if (method == 0) {
           const real w = s > 0 ? g.gg_weight(f) : 1 - g.gg_weight(f);
           const real uf = w * u(c, k) + (1 - w) * u(other, k);
-          for (int i = 0; i < 3; ++i) grad(c, 3 * k + i) += s * uf * g.S(f, i);
+          for (int i = 0; i < g.dim; ++i) grad(c, 3 * k + i) += s * uf * g.S(f, i);
         } else {
           const real du = u(other, k) - u(c, k);
-          for (int i = 0; i < 3; ++i) grad(c, 3 * k + i) += s * v[i] * du / (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+          for (int i = 0; i < g.dim; ++i) grad(c, 3 * k + i) += s * v[i] * du / norm2(v, g.dim);
         }
       } else {
         const real b = ub(f - g.n_interior, k);
-        for (int i = 0; i < 3; ++i)
-          grad(c, 3 * k + i) +=
-              method == 0 ? b * g.S(f, i) : v[i] * (b - u(c, k)) / (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+        for (int i = 0; i < g.dim; ++i)
+          grad(c, 3 * k + i) += method == 0 ? b * g.S(f, i) : v[i] * (b - u(c, k)) / norm2(v, g.dim);
       }
     }
   }
@@ -95,29 +103,34 @@ struct GradientFinalize {
   int method;
   KOKKOS_FUNCTION void operator()(const index_t c, const int k) const {
     if (method == 0) {
-      for (int i = 0; i < 3; ++i) grad(c, 3 * k + i) = grad(c, 3 * k + i) / g.volume(c);
+      for (int i = 0; i < g.dim; ++i) grad(c, 3 * k + i) = grad(c, 3 * k + i) / g.volume(c);
       return;
     }
-    real m[3][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
+    real m[kMaxDim][kMaxDim] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
     for (index_t q = g.cell_face_off(c); q < g.cell_face_off(c + 1); ++q) {
       const index_t f = g.cell_faces(q);
-      real v[3];
+      real v[kMaxDim];
       g.owner_to_other(f, v);
-      const real w = 1 / (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-      for (int i = 0; i < 3; ++i)
-        for (int j = 0; j < 3; ++j) m[i][j] += w * v[i] * v[j];
+      const real w = 1 / norm2(v, g.dim);
+      for (int i = 0; i < g.dim; ++i)
+        for (int j = 0; j < g.dim; ++j) m[i][j] += w * v[i] * v[j];
     }
     const real det = m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) -
                      m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0]) +
                      m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0]);
-    real inv[3][3];
-    for (int i = 0; i < 3; ++i)
-      for (int j = 0; j < 3; ++j) {
+    real inv[kMaxDim][kMaxDim];
+    for (int i = 0; i < g.dim; ++i)
+      for (int j = 0; j < g.dim; ++j) {
         const int a = (j + 1) % 3, b = (j + 2) % 3, p = (i + 1) % 3, q = (i + 2) % 3;
         inv[i][j] = (m[a][p] * m[b][q] - m[a][q] * m[b][p]) / det;
       }
-    const real rhs[3] = {grad(c, 3 * k), grad(c, 3 * k + 1), grad(c, 3 * k + 2)};
-    for (int i = 0; i < 3; ++i) grad(c, 3 * k + i) = inv[i][0] * rhs[0] + inv[i][1] * rhs[1] + inv[i][2] * rhs[2];
+    real rhs[kMaxDim];
+    for (int i = 0; i < g.dim; ++i) rhs[i] = grad(c, 3 * k + i);
+    for (int i = 0; i < g.dim; ++i) {
+      real x = 0;
+      for (int j = 0; j < g.dim; ++j) x += inv[i][j] * rhs[j];
+      grad(c, 3 * k + i) = x;
+    }
   }
 };
 
