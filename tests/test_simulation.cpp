@@ -87,9 +87,10 @@ time: {steps: 20}
 
 // The Shu-Osher coefficients integrate u' = -u with orders 1, 2 and 3.
 TEST(TimeIntegrator, ShuOsherStagesHaveTheirOrder) {
-  const std::map<Integrator, double> order{
-      {Integrator::euler, 1}, {Integrator::ssprk2, 2}, {Integrator::ssprk3, 3}};
-  for (const auto& [integ, p] : order) {
+  const std::map<Integrator, double> order{{Integrator::euler, 1}, {Integrator::ssprk2, 2}, {Integrator::ssprk3, 3}};
+  for (const auto& entry : order) {
+    const Integrator integ = entry.first; // (C++17: structured bindings cannot be captured)
+    const double p = entry.second;
     auto error = [&](int n) {
       const double dt = 1.0 / n;
       double u = 1;
@@ -170,7 +171,8 @@ double order_of(const std::string& yaml, std::initializer_list<std::string> sets
   std::vector<double> e;
   for (int n : {8, 16, 32}) {
     std::vector<std::string> all(sets);
-    all.push_back("mesh.generate.cells=[" + std::to_string(n) + "," + std::to_string(n) + "," + std::to_string(n) + "]");
+    all.push_back("mesh.generate.cells=[" + std::to_string(n) + "," + std::to_string(n) + "," + std::to_string(n) +
+                  "]");
     ConfigSource src = ConfigSource::from_string(yaml, "test.yaml");
     for (const auto& s : all) src.apply_set(s);
     const CaseConfig cfg = parse_case(src);
@@ -194,8 +196,7 @@ TEST(Convergence, UnlimitedLeastSquaresMusclAdvectionOnTets) {
 
 TEST(Convergence, DiffusionOnAnOrthogonalMesh) {
   if (sizeof(real) < 8) GTEST_SKIP() << "orders are measured in double precision";
-  EXPECT_GE(order_of(kSine, {"physics.velocity.value=[0,0,0]", "physics.diffusivity=0.05", "time.end_time=0.05"}),
-            1.8);
+  EXPECT_GE(order_of(kSine, {"physics.velocity.value=[0,0,0]", "physics.diffusivity=0.05", "time.end_time=0.05"}), 1.8);
 }
 
 TEST(Convergence, GaussianAdvectionDiffusionErrorIsSmall) {
@@ -280,9 +281,8 @@ TEST(Run, VariantCombinationsAgreeOverARun) {
 TEST(Run, DeterministicRunsAreBitwiseIdentical) {
   for (const char* v : {"naive", "optimized"}) {
     const std::string s = v;
-    const CaseConfig cfg =
-        case_from(kBlob, {"run.deterministic=true", "operators.muscl.variant=" + s,
-                          "operators.convection.variant=" + s, "operators.diffusion.variant=" + s});
+    const CaseConfig cfg = case_from(kBlob, {"run.deterministic=true", "operators.muscl.variant=" + s,
+                                             "operators.convection.variant=" + s, "operators.diffusion.variant=" + s});
     const Result a = run(cfg), b = run(cfg);
     for (int k = 0; k < 2; ++k)
       EXPECT_EQ(std::memcmp(a.summary.final_state[k].data(), b.summary.final_state[k].data(),
@@ -331,8 +331,8 @@ TEST(Limiter, UnlimitedMusclOvershootsOnAStep) {
 TEST(Run, StopsOnANonFiniteValueAndNamesTheCell) {
   // Forward Euler, first order, dt 40x the stable step: the state grows by ~80x per step and
   // overflows after ~160 steps.
-  const CaseConfig cfg = case_from(kSine, {"time={integrator: euler, dt: 0.5, steps: 2000}",
-                                           "operators.convection.order=1"});
+  const CaseConfig cfg =
+      case_from(kSine, {"time={integrator: euler, dt: 0.5, steps: 2000}", "operators.convection.order=1"});
   const BuiltMesh b = build_mesh(cfg.mesh);
   const RunSummary r = run_simulation(cfg, b.device, RunHooks{});
   ASSERT_TRUE(r.non_finite.has_value());

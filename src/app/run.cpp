@@ -90,7 +90,8 @@ void write_atomically(const fs::path& path, const std::string& text) {
   }
   std::error_code ec;
   fs::rename(tmp, path, ec);
-  if (ec) throw RunError("fvproxy run: error: cannot rename " + tmp.string() + " to " + path.string() + "\n" + ec.message());
+  if (ec)
+    throw RunError("fvproxy run: error: cannot rename " + tmp.string() + " to " + path.string() + "\n" + ec.message());
 }
 
 nlohmann::json summary_json(const RunSummary& r, const CaseConfig& cfg) {
@@ -155,8 +156,8 @@ void print_summary(const RunSummary& r, const CaseConfig& cfg, const std::string
   if (!r.timers.empty()) {
     double total = 0;
     for (const auto& t : r.timers) total += t.seconds;
-    std::printf("  kernels (fenced, --profile):\n    %-48s %8s %11s %11s %7s\n", "kernel", "calls", "total s", "mean ms",
-                "share");
+    std::printf("  kernels (fenced, --profile):\n    %-48s %8s %11s %11s %7s\n", "kernel", "calls", "total s",
+                "mean ms", "share");
     for (const auto& t : r.timers)
       std::printf("    %-48s %8lld %11.4f %11.4f %6.1f%%\n", t.label.c_str(), t.calls, t.seconds,
                   1e3 * t.seconds / double(t.calls), total > 0 ? 100 * t.seconds / total : 0.0);
@@ -185,9 +186,9 @@ int cmd_run(const CliArgs& cli) {
   const bool tty = isatty(fileno(stderr));
   const BuildInfo info = build_info();
   if (talk)
-    std::printf("fvproxy run: case %s (%s), %s on %s, Kokkos %s, real = %s\n", cfg.name.c_str(), cfg.source_file.c_str(),
-                info.default_execution_space.c_str(), info.device.c_str(), info.kokkos_version.c_str(),
-                info.real_type.c_str());
+    std::printf("fvproxy run: case %s (%s), %s on %s, Kokkos %s, real = %s\n", cfg.name.c_str(),
+                cfg.source_file.c_str(), info.default_execution_space.c_str(), info.device.c_str(),
+                info.kokkos_version.c_str(), info.real_type.c_str());
   std::fflush(stdout);
   BuiltMesh b;
   try {

@@ -80,8 +80,9 @@ RunSummary run_simulation(const CaseConfig& cfg, const Mesh& mesh, const RunHook
   {
     std::ostringstream s;
     s.precision(6);
-    s << "time step: dt = " << dt << (cfg.time.dt ? " (fixed)" : " (CFL " + std::to_string(cfg.time.cfl).substr(0, 5) + ")")
-      << ", " << total_steps << " steps of " << to_string(cfg.time.integrator) << " to t = " << dt * double(total_steps)
+    s << "time step: dt = " << dt
+      << (cfg.time.dt ? " (fixed)" : " (CFL " + std::to_string(cfg.time.cfl).substr(0, 5) + ")") << ", " << total_steps
+      << " steps of " << to_string(cfg.time.integrator) << " to t = " << dt * double(total_steps)
       << "; stable-step rate max " << r.cfl.max_rate << " at cell " << r.cfl.limiting_cell;
     log(s.str());
   }

@@ -45,15 +45,15 @@ struct RunSummary {
   int components = 0;
   long long steps = 0;
   double time = 0, dt = 0, wall_seconds = 0, setup_seconds = 0, cell_updates_per_second = 0;
-  StableStep cfl;                  ///< the CFL step (dt = cfl.dt unless time.dt is given)
-  std::size_t memory_bytes = 0;    ///< device bytes: mesh + solver
+  StableStep cfl;               ///< the CFL step (dt = cfl.dt unless time.dt is given)
+  std::size_t memory_bytes = 0; ///< device bytes: mesh + solver
   std::size_t memory_available = 0;
   std::optional<std::vector<ErrorNorms>> errors; ///< when the case has an exact solution
   std::string no_exact_solution;                 ///< why not, otherwise
   std::vector<double> conservation_initial, conservation_final;
   std::vector<KernelTime> timers; ///< only with profile
   std::vector<std::pair<std::string, std::string>> operators;
-  std::optional<NonFinite> non_finite; ///< set when the run stopped on a non-finite value
+  std::optional<NonFinite> non_finite;        ///< set when the run stopped on a non-finite value
   std::vector<std::vector<real>> final_state; ///< per component, in the mesh's storage order (if asked)
 };
 

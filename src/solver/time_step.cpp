@@ -63,8 +63,7 @@ template <bool Blend> struct StageUpdate {
 
 } // namespace
 
-StableStep cfl_time_step(const Mesh& m, const OperatorGeometry& g, ConstView1<real> phi, double kappa_max,
-                         double cfl) {
+StableStep cfl_time_step(const Mesh& m, const OperatorGeometry& g, ConstView1<real> phi, double kappa_max, double cfl) {
   Kokkos::ValLocScalar<real, index_t> best{0, -1};
   using MaxLoc = Kokkos::MaxLoc<real, index_t>;
   Kokkos::parallel_reduce("fvproxy::solver::cfl_rate", Kokkos::RangePolicy<ExecSpace>(0, m.n_cells),
@@ -83,8 +82,8 @@ StableStep cfl_time_step(const Mesh& m, const OperatorGeometry& g, ConstView1<re
   return s;
 }
 
-void stage_update(View2<real> un, View2<real> u, ConstView2<real> rhs, real a, real dt, bool check,
-                  long long step, Kokkos::View<unsigned long long, MemSpace> bad) {
+void stage_update(View2<real> un, View2<real> u, ConstView2<real> rhs, real a, real dt, bool check, long long step,
+                  Kokkos::View<unsigned long long, MemSpace> bad) {
   if (!u.span_is_contiguous() || !rhs.span_is_contiguous() || (un.data() && !un.span_is_contiguous()))
     throw RunError("fvproxy::solver::stage_update: the state arrays must be contiguous");
   const index_t n_cells = static_cast<index_t>(u.extent(0));

@@ -31,22 +31,21 @@
 namespace fvproxy {
 
 struct ShuOsherStage {
-  real a;    ///< weight of u^n
-  real c;    ///< stage time fraction: the rate is evaluated at t + c dt
+  real a; ///< weight of u^n
+  real c; ///< stage time fraction: the rate is evaluated at t + c dt
 };
 
 /// The stages of an integrator (see above).
 std::vector<ShuOsherStage> shu_osher_stages(Integrator i);
 
 struct StableStep {
-  double dt = 0;             ///< CFL / max lambda (0 when nothing limits it)
-  double max_rate = 0;       ///< max_c lambda_c
-  gid_t limiting_cell = -1;  ///< global id of the cell where lambda is largest
+  double dt = 0;            ///< CFL / max lambda (0 when nothing limits it)
+  double max_rate = 0;      ///< max_c lambda_c
+  gid_t limiting_cell = -1; ///< global id of the cell where lambda is largest
 };
 
 /// The CFL time step (labelled reduction "fvproxy::solver::cfl_rate").
-StableStep cfl_time_step(const Mesh& m, const OperatorGeometry& g, ConstView1<real> phi, double kappa_max,
-                         double cfl);
+StableStep cfl_time_step(const Mesh& m, const OperatorGeometry& g, ConstView1<real> phi, double kappa_max, double cfl);
 
 /// One Shu-Osher stage on every value (the state as one contiguous array, LayoutLeft):
 ///   u = a un + (1 - a) (u + dt rhs)
@@ -54,8 +53,8 @@ StableStep cfl_time_step(const Mesh& m, const OperatorGeometry& g, ConstView1<re
 /// With `check`, the first non-finite result is recorded in `bad` as a key
 /// (step << 35 | cell << 3 | component): the smallest key over the run is the earliest step, then
 /// the lowest cell and component (deterministic), and no extra pass over the state is needed.
-void stage_update(View2<real> un, View2<real> u, ConstView2<real> rhs, real a, real dt, bool check,
-                  long long step, Kokkos::View<unsigned long long, MemSpace> bad);
+void stage_update(View2<real> un, View2<real> u, ConstView2<real> rhs, real a, real dt, bool check, long long step,
+                  Kokkos::View<unsigned long long, MemSpace> bad);
 
 inline constexpr unsigned long long kNoBadValue = ~0ULL;
 
