@@ -94,8 +94,8 @@ void ScalarSolver::rate(ConstView2<real> u, real t, View2<real> rhs) {
 
 void ScalarSolver::step(real t, real dt, long long step, bool check) {
   for (std::size_t s = 0; s < stages_.size(); ++s) {
-    rate(u_, t + stages_[s].c * dt, rhs_);
-    stage_update(un_, u_, rhs_, stages_[s].a, dt, check && s + 1 == stages_.size(), step, bad_);
+    rate(u_, t + static_cast<real>(stages_[s].c) * dt, rhs_);
+    stage_update(un_, u_, rhs_, static_cast<real>(stages_[s].a), dt, check && s + 1 == stages_.size(), step, bad_);
   }
 }
 

@@ -8,8 +8,8 @@ namespace fvproxy {
 std::vector<ShuOsherStage> shu_osher_stages(Integrator i) {
   switch (i) {
   case Integrator::euler: return {{0, 0}};
-  case Integrator::ssprk2: return {{0, 0}, {real(0.5), 1}};
-  case Integrator::ssprk3: return {{0, 0}, {real(0.75), 1}, {real(1) / 3, real(0.5)}};
+  case Integrator::ssprk2: return {{0, 0}, {0.5, 1}};
+  case Integrator::ssprk3: return {{0, 0}, {0.75, 1}, {1.0 / 3, 0.5}};
   }
   return {};
 }

@@ -31,8 +31,8 @@
 namespace fvproxy {
 
 struct ShuOsherStage {
-  real a; ///< weight of u^n
-  real c; ///< stage time fraction: the rate is evaluated at t + c dt
+  double a; ///< weight of u^n (double: exact in every build; the kernels round it to real)
+  double c; ///< stage time fraction: the rate is evaluated at t + c dt
 };
 
 /// The stages of an integrator (see above).

@@ -28,7 +28,8 @@ with tempfile.TemporaryDirectory() as d:
     e = j["errors"]["u0"]
     assert 0 < e["l1"] <= e["l2"] <= e["linf"] < 0.5, e
     c = j["conservation"]["u0"]
-    assert abs(c["final"] - c["initial"]) <= 1e-10 * abs(c["initial"]), c
+    rtol = 1e-10 if j["build"]["real"] == "double" else 1e-4  # INTERFACE.md's run tolerance
+    assert abs(c["final"] - c["initial"]) <= rtol * abs(c["initial"]), c
     assert j["config"]["time"]["end_time"] == 0.05 and j["config"]["mesh"]["generate"]["cells"] == [6, 6, 6]
     assert j["config"]["output"]["dir"] == out
     assert "kokkos" in j["build"] and "hdf5" in j["build"]
