@@ -4,7 +4,7 @@ SHELL := /bin/bash
 PRESET ?= host
 JOBS ?= $(shell nproc)
 
-.PHONY: all build run test cuda cuda-test-bundle bundle format format-check clean
+.PHONY: all build run test cuda cuda-float cuda-test-bundle bundle format format-check clean
 all: build
 
 build:
@@ -21,6 +21,10 @@ test: build
 # GPU build (CUDA 11.8 + Kokkos CUDA for sm_90; FVPROXY_CUDA_ARCH=AMPERE80 for A100).
 cuda:
 	@bash scripts/build.sh cuda --parallel $(JOBS)
+
+# Single-precision GPU build of the benchmark harness (bundled as bin/fvproxy-float).
+cuda-float:
+	@bash scripts/build.sh cuda-float --parallel $(JOBS) --target fvproxy
 
 # Self-contained folder for the GPU machine (build/bundle).
 bundle: cuda

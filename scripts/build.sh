@@ -7,7 +7,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 preset="${1:-host}"; shift || true
 cd "$root"
 case "$preset" in
-  cuda)
+  cuda|cuda-float)
     # A user's own CUDA-enabled Kokkos: FVPROXY_KOKKOS_CUDA=<its install prefix>.
     if [[ -n "${FVPROXY_KOKKOS_CUDA:-}" ]]; then
       out="KOKKOS_ROOT=$FVPROXY_KOKKOS_CUDA"
@@ -21,7 +21,7 @@ case "$preset" in
     out=$(bash scripts/setup-deps.sh | tail -n 1)
     export Kokkos_ROOT="${out#KOKKOS_ROOT=}"
     ;;
-  *) echo "unknown preset '$preset' (host | float | debug | asan | cuda)" >&2; exit 2 ;;
+  *) echo "unknown preset '$preset' (host | float | debug | asan | cuda | cuda-float)" >&2; exit 2 ;;
 esac
 [[ "$out" == KOKKOS_ROOT=* ]] || { echo "setup did not report a Kokkos installation" >&2; exit 1; }
 if [[ ! -f "build/$preset/build.ninja" ]]; then

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Makes build/bundle: a self-contained folder for the GPU machine (../shared/GPU.md, item 5):
-#   bin/fvproxy, bin/fvproxy_tests (cuda preset), lib/ with the shared libraries the GPU machine
+#   bin/fvproxy, bin/fvproxy_tests (cuda preset), bin/fvproxy-float (cuda-float preset, if built), lib/ with the shared libraries the GPU machine
 #   lacks (CUDA 11.8 runtime, parallel HDF5, yaml-cpp, szip/aec, ...) but not Open MPI's (that
 #   machine's Open MPI 4.1.6 is ABI-compatible and its plugins match it), inputs/, mesh/, tests/
-#   data, ptxas.log, and run.sh which sets LD_LIBRARY_PATH and runs a command.
+#   data, perf/ (the benchmark harness and its specs), ptxas.log, and run.sh which sets LD_LIBRARY_PATH and runs a command.
 # Usage: make bundle   (then carry build/bundle to the GPU machine and run bundle/run.sh ...)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -15,8 +15,13 @@ rm -rf "$out"
 mkdir -p "$out/bin" "$out/lib" "$out/tests"
 cp $b/fvproxy "$out/bin/"
 [[ -x $b/fvproxy_tests ]] && cp $b/fvproxy_tests "$out/bin/"
+# The single-precision build for the benchmark harness (make cuda-float), when built.
+[[ -x build/cuda-float/fvproxy ]] && cp build/cuda-float/fvproxy "$out/bin/fvproxy-float"
 [[ -f $b/ptxas.log ]] && cp $b/ptxas.log "$out/"
 cp -r inputs mesh "$out/"
+mkdir -p "$out/perf" "$out/scripts"
+cp perf/harness.sh perf/matrix-*.yaml perf/ptxas_report.py perf/ptxas_exceptions.txt "$out/perf/"
+cp scripts/device-run.sh "$out/scripts/" 2>/dev/null || true
 cp -r tests/data tests/cli "$out/tests/"
 # Shared libraries: every non-system library the binaries need, except Open MPI's and the C/C++
 # runtime (present there): verified set of ../shared/GPU.md. CUDA's runtime must be the 11.8 one

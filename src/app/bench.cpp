@@ -3,6 +3,8 @@
 // a minimal-bytes model (docs/performance.md) and the speedup over naive.
 #include "app/bench.hpp"
 
+#include "app/cost_model.hpp"
+
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
@@ -86,18 +88,8 @@ int cmd_bench(const CliArgs& cli) {
   make_gradient(m, geom, cfg.operators.muscl, n, true)->compute(u, ub, grad);
   make_limiter(m, geom, cfg.operators.muscl, n)->compute(u, ub, grad, lim);
 
-  // Minimal-bytes models (docs/performance.md): distinct elements read or written once, values
-  // sizeof(real), indices 4 bytes, read-modify-written arrays twice.
-  const double R = sizeof(real), C = m.n_cells, Fi = m.n_interior, Fb = m.n_faces - m.n_interior, F = m.n_faces;
-  const double E = 2 * Fi + Fb, idx = 4 * (2 * C + E + 2 * Fi) + E; // off, bbegin, faces, owner/nb + 1-byte signs
+  const CostModel model = cost_model(m, cfg);
   const bool limited = cfg.operators.convection.order == 2 && cfg.operators.muscl.limiter != Limiter::none;
-  const double bytes_muscl =
-      R * (C * n + Fb * n + 3 * Fi + 3 * F + F + 6 * C + 3 * C * n + (limited ? C + C * n : 0)) + idx;
-  const double bytes_conv =
-      R * (C * n + Fb * n + (cfg.operators.convection.order == 2 ? 4 * C * n + 3 * F + 3 * Fi : 0) + F + C +
-           2 * C * n) +
-      idx;
-  const double bytes_diff = R * (C * n + Fb * n + 3 * C * n + 4 * F + C + 2 * C * n) + idx;
 
   struct Row {
     std::string op, variant, what;
@@ -119,17 +111,17 @@ int cmd_bench(const CliArgs& cli) {
           g->compute(u, ub, grad);
           if (limited) l->compute(u, ub, grad, lim);
         });
-        bytes = bytes_muscl;
+        bytes = model.muscl.bytes;
       } else if (op == "convection") {
         auto c = make_convection(m, geom, oc.convection, phi, n, types, cfg.run.deterministic);
         what = c->description();
         ms = median_ms(cli.repeat, [&] { c->apply(u, ub, grad, lim, rhs); });
-        bytes = bytes_conv;
+        bytes = model.convection.bytes;
       } else {
         auto d = make_diffusion(m, geom, oc.diffusion, cfg.physics.diffusivity, types, cfg.run.deterministic);
         what = d->description();
         ms = median_ms(cli.repeat, [&] { d->apply(u, ub, grad, rhs); });
-        bytes = bytes_diff;
+        bytes = model.diffusion.bytes;
       }
       rows.push_back({op, v, what, ms, bytes / (ms * 1e-3) / 1e9});
     }

@@ -17,6 +17,9 @@ std::string usage() {
   fvproxy bench CASE.yaml [--set KEY=VALUE]... [--operators LIST] [--variants LIST] [--repeat N] [--json]
       time each operator alone (muscl, convection, diffusion) per variant (naive, optimized):
       warmed up, fenced, median of N [20]; ms, GB/s (minimal-bytes model), speedup over naive
+  fvproxy perf SPEC.yaml [--output-dir DIR]
+      the benchmark matrix of perf/ (copy limit; meshes x orderings x components x operators x
+      variants): results.csv and results.json in DIR [perf-out]; see perf/README.md
   fvproxy help
 
 options:
@@ -24,7 +27,7 @@ options:
   --json                 print one JSON object on stdout instead of the human table
   --compare-orderings    report the locality metrics of every cell ordering side by side
   --print-config         print the resolved configuration (defaults filled in) as YAML and exit
-  --output-dir DIR       run: where summary.json goes (overrides output.dir)
+  --output-dir DIR       run: where summary.json goes (overrides output.dir); perf: the results folder
   --quiet                run: print nothing but errors (summary.json is still written)
   --profile              run: fenced per-kernel timers, printed as a table and kept in summary.json
   --kokkos-*             passed to Kokkos (--kokkos-threads=N, --kokkos-device-id=N, ...)
@@ -45,7 +48,7 @@ CliArgs parse_cli(const std::vector<std::string>& args) {
   CliArgs c;
   if (args.empty()) throw InputError("usage", "no command given", usage());
   c.command = args[0];
-  static const std::vector<std::string> commands{"info", "mesh", "run", "bench", "help"};
+  static const std::vector<std::string> commands{"info", "mesh", "run", "bench", "perf", "help"};
   if (c.command == "--help" || c.command == "-h" || c.command == "help") {
     c.command = "help";
     return c;
@@ -84,7 +87,7 @@ CliArgs parse_cli(const std::vector<std::string>& args) {
       allowed("--set", {"mesh", "run", "bench"});
       c.sets.push_back(value("--set"));
     } else if (a == "--output-dir" || a.rfind("--output-dir=", 0) == 0) {
-      allowed("--output-dir", {"run"});
+      allowed("--output-dir", {"run", "perf"});
       c.output_dir = value("--output-dir");
       if (c.output_dir.empty()) throw InputError("--output-dir", "empty path");
     } else if (a == "--restart" || a.rfind("--restart=", 0) == 0) {
@@ -116,7 +119,8 @@ CliArgs parse_cli(const std::vector<std::string>& args) {
       c.positional.push_back(a);
     }
   }
-  const std::size_t want = (c.command == "mesh" || c.command == "run" || c.command == "bench") ? 1 : 0;
+  const std::size_t want =
+      (c.command == "mesh" || c.command == "run" || c.command == "bench" || c.command == "perf") ? 1 : 0;
   if (!c.help && c.positional.size() != want)
     throw InputError("usage",
                      want == 1 ? "'fvproxy " + c.command + "' takes one case file (CASE.yaml)"

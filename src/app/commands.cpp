@@ -2,6 +2,7 @@
 
 #include "app/bench.hpp"
 #include "app/info.hpp"
+#include "app/perf.hpp"
 #include "app/run.hpp"
 
 #include <iostream>
@@ -88,6 +89,7 @@ int run_command(const CliArgs& cli, const MpiEnvironment& mpi) {
   if (cli.command == "mesh") return cmd_mesh(cli);
   if (cli.command == "bench") return cmd_bench(cli);
   if (cli.command == "run") return cmd_run(cli);
+  if (cli.command == "perf") return cmd_perf(cli);
   throw InputError("usage", "unknown command '" + cli.command + "'", usage());
 }
 

@@ -1,0 +1,42 @@
+#!/usr/bin/env bash
+# perf/harness.sh [--cpu] OUT: the benchmark matrix in one go (docs/performance.md).
+#   GPU (default; run from the bundle of scripts/bundle-device.sh on the GPU machine):
+#     bin/fvproxy (double) and bin/fvproxy-float run perf/matrix-gpu.yaml into OUT/double, OUT/float
+#   --cpu (from a checkout): build/host/fvproxy and build/float/fvproxy on perf/matrix-cpu.yaml
+# OUT also gets machine.txt (GPU, driver, CUDA runtime, fvproxy info with Kokkos and the git
+# revision) and the ptxas report when present. Plots are drawn afterwards: perf/plot.py OUT.
+set -uo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+mode=gpu
+[[ "${1:-}" == "--cpu" ]] && { mode=cpu; shift; }
+out="${1:?usage: perf/harness.sh [--cpu] OUT}"
+mkdir -p "$out"
+out="$(cd "$out" && pwd)"
+if [[ $mode == gpu ]]; then
+  runner=("$here/run.sh"); spec=perf/matrix-gpu.yaml
+  builds=("double:bin/fvproxy" "float:bin/fvproxy-float")
+else
+  runner=(env OMP_PROC_BIND="${OMP_PROC_BIND:-spread}" OMP_PLACES="${OMP_PLACES:-threads}"); spec=perf/matrix-cpu.yaml
+  builds=("double:build/host/fvproxy" "float:build/float/fvproxy")
+fi
+cd "$here"
+{
+  date -u +"date: %Y-%m-%dT%H:%M:%SZ"
+  echo "host: $(hostname)"
+  command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.memory --format=csv
+  grep -m1 "model name" /proc/cpuinfo
+  echo "cores: $(nproc)"
+} >"$out/machine.txt"
+status=0
+for b in "${builds[@]}"; do
+  name=${b%%:*} exe=${b#*:}
+  if [[ ! -x $exe ]]; then echo "harness: $exe missing: the $name build is skipped" | tee -a "$out/machine.txt"; continue; fi
+  echo "--- $name: $exe info" >>"$out/machine.txt"
+  "${runner[@]}" "$exe" info >>"$out/machine.txt" 2>&1
+  echo "harness: $name build, $spec -> $out/$name"
+  start=$SECONDS
+  "${runner[@]}" "$exe" perf "$spec" --output-dir "$out/$name" 2>"$out/$name.log" || status=1
+  echo "harness: $name done in $((SECONDS - start)) s (log: $out/$name.log)"
+done
+[[ -f ptxas.log ]] && cp ptxas.log "$out/"
+exit $status

@@ -1,0 +1,35 @@
+#include "app/cost_model.hpp"
+
+#include "solver/time_step.hpp"
+
+namespace fvproxy {
+
+CostModel cost_model(const Mesh& m, const CaseConfig& cfg) {
+  const double R = sizeof(real), C = m.n_cells, Fi = m.n_interior, Fb = m.n_faces - m.n_interior, F = m.n_faces;
+  const double N = cfg.physics.components;
+  const double E = 2 * Fi + Fb;                             // cell-face entries
+  const double idx = 4 * (2 * C + E + 2 * Fi) + E;          // offsets, boundary starts, faces, owner/nb, signs
+  const bool second = cfg.operators.convection.order == 2;
+  const bool limited = second && cfg.operators.muscl.limiter != Limiter::none;
+  const bool lsq = cfg.operators.muscl.gradient == Gradient::least_squares;
+  CostModel c;
+  // muscl: u, u_b, d, r, weights, LSQ inverses (6C), gradients written; limited: volume, limiter.
+  c.muscl.bytes = R * (C * N + Fb * N + 3 * Fi + 3 * F + F + 6 * C + 3 * C * N + (limited ? C + C * N : 0)) + idx;
+  c.muscl.flops = E * N * 8 + C * N * (lsq ? 15 : 3) + (limited ? E * N * 18 + C * N * 2 : 0);
+  // convection: u, u_b, phi, 1/V, rate (read + write); order 2: gradients + limiter, r, d.
+  c.convection.bytes = R * (C * N + Fb * N + (second ? 4 * C * N + 3 * F + 3 * Fi : 0) + F + C + 2 * C * N) + idx;
+  c.convection.flops = (second ? Fi * N * 17 + Fb * N * 10 : F * N * 3) + C * N * 2;
+  // diffusion: u, u_b, gradients, alpha and k (4F), 1/V, rate (read + write).
+  c.diffusion.bytes = R * (C * N + Fb * N + 3 * C * N + 4 * F + C + 2 * C * N) + idx;
+  c.diffusion.flops = F * N * 14 + C * N * 2;
+  // One step: per stage the boundary values (owner index, u read, u_b written), the rate zeroed,
+  // the three operators, and the stage update (u, rhs and u^n read or written: 4CN values).
+  const double stages = static_cast<double>(shu_osher_stages(cfg.time.integrator).size());
+  const double stage_bytes = R * (2 * Fb * N + C * N + 4 * C * N) + 4 * Fb + c.muscl.bytes + c.convection.bytes +
+                             c.diffusion.bytes;
+  const double stage_flops = 3 * C * N + c.muscl.flops + c.convection.flops + c.diffusion.flops;
+  c.step = {stages * stage_bytes, stages * stage_flops};
+  return c;
+}
+
+} // namespace fvproxy

@@ -1,0 +1,405 @@
+// fvproxy perf SPEC.yaml: the performance harness's engine (perf/README.md, docs/performance.md).
+// In one process: the device's copy limit (deep_copy and a copy kernel under each launch policy),
+// then for every mesh of the spec (built once, in generation order) and every ordering (applied
+// as an in-process permutation), every component count, operator and variant: the median time of
+// `repeat` fenced applications after warm-up, with the inputs rotated over enough copies that the
+// working set exceeds the L2 cache several times. Raw rows go to DIR/results.csv and
+// DIR/results.json, rewritten (atomically) after every configuration so a cut-off run keeps what
+// it measured.
+#include "app/perf.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "app/cost_model.hpp"
+#include "app/info.hpp"
+#include "core/config_reader.hpp"
+#include "core/error.hpp"
+#include "core/kokkos_compat.hpp"
+#include "mesh/build.hpp"
+#include "mesh/reorder.hpp"
+#include "operators/convection/convection.hpp"
+#include "operators/diffusion/diffusion.hpp"
+#include "operators/face_flux.hpp"
+#include "operators/launch.hpp"
+#include "operators/muscl/gradient.hpp"
+#include "operators/muscl/limiter.hpp"
+#include "physics/scalar_solution.hpp"
+#include "solver/boundary_conditions.hpp"
+#include "solver/scalar_solver.hpp"
+#include "solver/state.hpp"
+
+namespace fvproxy {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct VariantSpec {
+  std::string name;
+  OperatorOptions options;
+};
+
+struct PerfSpec {
+  CaseConfig base; ///< physics, initial state, operator options (the spec's `case`)
+  std::vector<std::pair<ElementKind, int>> meshes;
+  std::vector<Ordering> orderings;
+  std::vector<int> components;
+  std::vector<std::string> operators;
+  std::vector<VariantSpec> variants;
+  int repeat = 10;
+  double l2_bytes = 60e6;
+  double copy_bytes = 512e6;
+};
+
+PerfSpec parse_spec(const std::string& path) {
+  const ConfigSource src = ConfigSource::from_file(path);
+  detail::Reader r(src);
+  const YAML::Node& root = src.root();
+  r.check_keys(root, "", {"case", "meshes", "orderings", "components", "operators", "variants", "repeat", "l2_bytes",
+                          "copy_bytes"});
+  PerfSpec s;
+  for (const char* k : {"case", "meshes", "orderings", "components", "operators", "variants"})
+    if (!root[k]) r.fail(root, k, "required key missing");
+  const std::string case_path = (fs::path(src.base_dir()) / r.string_value(root["case"], "case")).string();
+  if (!fs::exists(case_path)) r.fail(root["case"], "case", "case file '" + case_path + "' not found");
+  s.base = parse_case(ConfigSource::from_file(case_path));
+  if (!s.base.mesh.generate)
+    r.fail(root["case"], "case", "the case must generate its mesh (mesh.generate): the spec sets element and size");
+  auto list = [&](const char* key) {
+    const YAML::Node n = root[key];
+    if (!n.IsSequence() || n.size() == 0) r.fail(n, key, "expected a non-empty list", "got " + r.describe(n));
+    return n;
+  };
+  const YAML::Node meshes = list("meshes");
+  for (std::size_t i = 0; i < meshes.size(); ++i) {
+    const std::string p = "meshes[" + std::to_string(i) + "]";
+    r.check_keys(meshes[i], p, {"element", "cells"});
+    for (const char* k : {"element", "cells"})
+      if (!meshes[i][k]) r.fail(meshes[i], p + "." + k, "required key missing");
+    const auto e = r.enum_value(meshes[i]["element"], p + ".element",
+                                std::vector<ElementKind>{ElementKind::hex, ElementKind::tet, ElementKind::prism});
+    const long long n = r.int_value(meshes[i]["cells"], p + ".cells");
+    if (n < 3 || n > 1024) r.fail(meshes[i]["cells"], p + ".cells", "cells per side: 3 to 1024");
+    s.meshes.emplace_back(e, static_cast<int>(n));
+  }
+  const YAML::Node ord = list("orderings");
+  for (std::size_t i = 0; i < ord.size(); ++i)
+    s.orderings.push_back(r.enum_value(ord[i], "orderings[" + std::to_string(i) + "]", all_orderings()));
+  const YAML::Node comp = list("components");
+  for (std::size_t i = 0; i < comp.size(); ++i) {
+    const long long c = r.int_value(comp[i], "components[" + std::to_string(i) + "]");
+    const auto& ok = component_list();
+    if (std::find(ok.begin(), ok.end(), c) == ok.end())
+      r.fail(comp[i], "components[" + std::to_string(i) + "]", "not among this build's component counts");
+    s.components.push_back(static_cast<int>(c));
+  }
+  const YAML::Node ops = list("operators");
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    const std::string o = r.string_value(ops[i], "operators[" + std::to_string(i) + "]");
+    if (o != "muscl" && o != "convection" && o != "diffusion" && o != "step")
+      r.fail(ops[i], "operators[" + std::to_string(i) + "]", "unknown operator '" + o + "'",
+             "valid: muscl, convection, diffusion, step");
+    s.operators.push_back(o);
+  }
+  const YAML::Node vars = list("variants");
+  for (std::size_t i = 0; i < vars.size(); ++i) {
+    const std::string p = "variants[" + std::to_string(i) + "]";
+    r.check_keys(vars[i], p, {"name", "variant", "scatter", "policy", "team_size"});
+    if (!vars[i]["name"]) r.fail(vars[i], p + ".name", "required key missing");
+    VariantSpec v;
+    v.name = r.string_value(vars[i]["name"], p + ".name");
+    if (vars[i]["variant"])
+      v.options.variant =
+          r.enum_value(vars[i]["variant"], p + ".variant", std::vector<Variant>{Variant::naive, Variant::optimized});
+    if (vars[i]["scatter"])
+      v.options.scatter =
+          r.enum_value(vars[i]["scatter"], p + ".scatter", std::vector<Scatter>{Scatter::atomic, Scatter::gather});
+    if (vars[i]["policy"])
+      v.options.policy = r.enum_value(vars[i]["policy"], p + ".policy", std::vector<Policy>{Policy::range, Policy::team});
+    if (vars[i]["team_size"]) v.options.team_size = static_cast<int>(r.int_value(vars[i]["team_size"], p + ".team_size"));
+    s.variants.push_back(v);
+  }
+  if (root["repeat"]) {
+    s.repeat = static_cast<int>(r.int_value(root["repeat"], "repeat"));
+    if (s.repeat < 1) r.fail(root["repeat"], "repeat", "must be >= 1");
+  }
+  if (root["l2_bytes"]) s.l2_bytes = r.positive(root["l2_bytes"], "l2_bytes");
+  if (root["copy_bytes"]) s.copy_bytes = r.positive(root["copy_bytes"], "copy_bytes");
+  return s;
+}
+
+/// Median milliseconds of `repeat` fenced calls f(i), i counting calls (for input rotation), after
+/// `warmup` calls.
+template <class F> double median_ms(int repeat, int warmup, const F& f) {
+  int i = 0;
+  for (; i < warmup; ++i) f(i);
+  kc::fence("fvproxy::perf::warmup");
+  std::vector<double> t;
+  for (int k = 0; k < repeat; ++k, ++i) {
+    Kokkos::Timer timer;
+    f(i);
+    kc::fence("fvproxy::perf::timed");
+    t.push_back(timer.seconds() * 1e3);
+  }
+  std::sort(t.begin(), t.end());
+  return t.size() % 2 ? t[t.size() / 2] : 0.5 * (t[t.size() / 2 - 1] + t[t.size() / 2]);
+}
+
+struct Copy {
+  View1<real> dst;
+  ConstView1<real> src;
+  KOKKOS_INLINE_FUNCTION void operator()(const index_t i) const { dst(i) = src(i); }
+};
+
+struct CopyLimit {
+  std::string method;
+  double ms = 0, gb_per_s = 0;
+};
+
+/// Device-to-device copy bandwidth (bytes read + written): deep_copy and the copy kernel under
+/// each launch policy the optimized variants offer.
+std::vector<CopyLimit> measure_copy(double bytes, int repeat) {
+  const auto n = static_cast<index_t>(std::min(bytes / sizeof(real), 2.0e9));
+  View1<real> a("fvproxy::perf::copy_a", n), b("fvproxy::perf::copy_b", n);
+  Kokkos::deep_copy(a, real(1));
+  const double moved = 2.0 * double(n) * sizeof(real);
+  std::vector<CopyLimit> out;
+  auto add = [&](const std::string& name, double ms) { out.push_back({name, ms, moved / (ms * 1e-3) / 1e9}); };
+  add("deep_copy", median_ms(repeat, 2, [&](int) { Kokkos::deep_copy(b, a); }));
+  add("copy kernel, range", median_ms(repeat, 2, [&](int) {
+        launch("fvproxy::perf::copy_range", n, LaunchOptions{Policy::range, 128}, Copy{b, a});
+      }));
+  for (int ts : {128, 256, 512})
+    add("copy kernel, team " + std::to_string(ts), median_ms(repeat, 2, [&](int) {
+          launch("fvproxy::perf::copy_team", n, LaunchOptions{Policy::team, ts}, Copy{b, a});
+        }));
+  return out;
+}
+
+struct Row {
+  std::string element;
+  int size = 0;
+  index_t cells = 0;
+  std::string ordering;
+  int components = 0;
+  std::string op, variant, kernels;
+  double ms = 0, bytes = 0, flops = 0, gb_per_s = 0, fraction = 0, speedup = 0;
+  int rotation = 1;
+};
+
+/// The case's configuration on one mesh with N components (the first initial entry and
+/// diffusivity repeated).
+CaseConfig with_components(const CaseConfig& base, int n) {
+  CaseConfig c = base;
+  c.physics.components = n;
+  c.physics.diffusivity.assign(n, base.physics.diffusivity.at(0));
+  c.initial.assign(n, base.initial.at(0));
+  return c;
+}
+
+OperatorsConfig apply_variant(OperatorsConfig oc, const VariantSpec& v) {
+  for (OperatorOptions* o : {static_cast<OperatorOptions*>(&oc.muscl), static_cast<OperatorOptions*>(&oc.convection),
+                             static_cast<OperatorOptions*>(&oc.diffusion)}) {
+    o->variant = v.options.variant;
+    o->scatter = v.options.scatter;
+    o->policy = v.options.policy;
+    o->team_size = v.options.team_size;
+  }
+  return oc;
+}
+
+/// Every operator x variant on one mesh and component count.
+std::vector<Row> bench_configuration(const Mesh& m, const CaseConfig& cfg, const PerfSpec& spec, double copy_limit) {
+  const int n = cfg.physics.components;
+  const OperatorGeometry geom = make_operator_geometry(m);
+  const View1<real> phi = face_volume_flux(m, cfg.physics.velocity);
+  const ScalarSolution sol = make_scalar_solution(cfg);
+  const BoundaryConditions bc(m, cfg, sol, phi);
+  std::vector<BoundaryType> types;
+  for (const auto& p : bc.patches()) types.push_back(p.type);
+  const index_t C = m.n_cells, Fb = m.n_faces - m.n_interior;
+  const double copy_bytes = sizeof(real) * (double(C) * n * 6 + double(Fb) * n);
+  const int R = static_cast<int>(std::clamp(std::ceil(4 * spec.l2_bytes / copy_bytes), 1.0, 8.0));
+  struct Inputs {
+    View2<real> u, ub, grad, lim, rhs;
+  };
+  std::vector<Inputs> in(R);
+  const auto reference = make_gradient(m, geom, cfg.operators.muscl, n, false);
+  const auto reference_limiter = make_limiter(m, geom, cfg.operators.muscl, n);
+  for (int k = 0; k < R; ++k) {
+    in[k] = {View2<real>("fvproxy::perf::u", C, n), View2<real>("fvproxy::perf::ub", Fb, n),
+             View2<real>("fvproxy::perf::grad", C, 3 * n), View2<real>("fvproxy::perf::limiter", C, n),
+             View2<real>("fvproxy::perf::rhs", C, n)};
+    fill_from_profile(m, sol, 0, in[k].u);
+    bc.apply(in[k].u, 0, in[k].ub);
+    reference->compute(in[k].u, in[k].ub, in[k].grad);
+    reference_limiter->compute(in[k].u, in[k].ub, in[k].grad, in[k].lim);
+  }
+  const CostModel model = cost_model(m, cfg);
+  const bool limited = cfg.operators.convection.order == 2 && cfg.operators.muscl.limiter != Limiter::none;
+  std::vector<Row> rows;
+  for (const auto& op : spec.operators)
+    for (const auto& v : spec.variants) {
+      const OperatorsConfig oc = apply_variant(cfg.operators, v);
+      Row row;
+      row.components = n, row.op = op, row.variant = v.name, row.cells = C, row.rotation = R;
+      const int warm = std::max(2, R);
+      if (op == "muscl") {
+        const auto g = make_gradient(m, geom, oc.muscl, n, false);
+        const auto l = make_limiter(m, geom, oc.muscl, n);
+        row.kernels = g->description() + (limited ? " + " + l->description() : "");
+        row.ms = median_ms(spec.repeat, warm, [&](int i) {
+          const Inputs& x = in[i % R];
+          g->compute(x.u, x.ub, x.grad);
+          if (limited) l->compute(x.u, x.ub, x.grad, x.lim);
+        });
+        row.bytes = model.muscl.bytes, row.flops = model.muscl.flops;
+      } else if (op == "convection") {
+        const auto c = make_convection(m, geom, oc.convection, phi, n, types, false);
+        row.kernels = c->description();
+        row.ms = median_ms(spec.repeat, warm, [&](int i) {
+          const Inputs& x = in[i % R];
+          c->apply(x.u, x.ub, x.grad, x.lim, x.rhs);
+        });
+        row.bytes = model.convection.bytes, row.flops = model.convection.flops;
+      } else if (op == "diffusion") {
+        const auto d = make_diffusion(m, geom, oc.diffusion, cfg.physics.diffusivity, types, false);
+        row.kernels = d->description();
+        row.ms = median_ms(spec.repeat, warm, [&](int i) {
+          const Inputs& x = in[i % R];
+          d->apply(x.u, x.ub, x.grad, x.rhs);
+        });
+        row.bytes = model.diffusion.bytes, row.flops = model.diffusion.flops;
+      } else { // one full time step of the case's integrator, as `fvproxy run` takes it
+        CaseConfig c = cfg;
+        c.operators = oc;
+        ScalarSolver solver(m, c);
+        solver.initialize();
+        const real dt = static_cast<real>(solver.stable_step(cfg.time.cfl).dt);
+        row.kernels = "integrator " + std::string(to_string(cfg.time.integrator));
+        row.rotation = 1;
+        row.ms = median_ms(spec.repeat, 2, [&](int i) { solver.step(dt * real(i), dt, i + 1, true); });
+        row.bytes = model.step.bytes, row.flops = model.step.flops;
+      }
+      row.gb_per_s = row.bytes / (row.ms * 1e-3) / 1e9;
+      row.fraction = row.gb_per_s / copy_limit;
+      rows.push_back(row);
+    }
+  for (Row& r : rows)
+    for (const Row& b : rows)
+      if (b.op == r.op && b.variant == "naive") r.speedup = b.ms / r.ms;
+  return rows;
+}
+
+void write_atomically(const fs::path& path, const std::string& text) {
+  const fs::path tmp = path.string() + ".tmp";
+  {
+    std::ofstream f(tmp, std::ios::binary);
+    f << text;
+    f.flush();
+    if (!f) throw RunError("fvproxy perf: error: cannot write " + tmp.string());
+  }
+  fs::rename(tmp, path);
+}
+
+void write_results(const fs::path& dir, const nlohmann::json& meta, const std::vector<Row>& rows) {
+  std::ostringstream csv;
+  csv.precision(12);
+  csv << "real,element,size,cells,ordering,components,operator,variant,kernels,ms,bytes,flops,gb_per_s,"
+         "fraction_of_copy_limit,speedup_over_naive,rotation\n";
+  const std::string real_name = sizeof(real) == 8 ? "double" : "float";
+  nlohmann::json j = meta;
+  j["results"] = nlohmann::json::array();
+  for (const Row& r : rows) {
+    csv << real_name << ',' << r.element << ',' << r.size << ',' << r.cells << ',' << r.ordering << ',' << r.components
+        << ',' << r.op << ',' << r.variant << ",\"" << r.kernels << "\"," << r.ms << ',' << r.bytes << ',' << r.flops
+        << ',' << r.gb_per_s << ',' << r.fraction << ',' << r.speedup << ',' << r.rotation << '\n';
+    j["results"].push_back({{"real", real_name},
+                            {"element", r.element},
+                            {"size", r.size},
+                            {"cells", r.cells},
+                            {"ordering", r.ordering},
+                            {"components", r.components},
+                            {"operator", r.op},
+                            {"variant", r.variant},
+                            {"kernels", r.kernels},
+                            {"ms", r.ms},
+                            {"bytes", r.bytes},
+                            {"flops", r.flops},
+                            {"gb_per_s", r.gb_per_s},
+                            {"fraction_of_copy_limit", r.fraction},
+                            {"speedup_over_naive", r.speedup},
+                            {"rotation", r.rotation}});
+  }
+  write_atomically(dir / "results.csv", csv.str());
+  write_atomically(dir / "results.json", j.dump(1) + "\n");
+}
+
+} // namespace
+
+int cmd_perf(const CliArgs& cli) {
+  const PerfSpec spec = parse_spec(cli.positional[0]);
+  const fs::path dir = cli.output_dir.empty() ? fs::path("perf-out") : fs::path(cli.output_dir);
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) throw InputError("--output-dir", "cannot create '" + dir.string() + "'", ec.message());
+  Kokkos::Timer total;
+  const std::vector<CopyLimit> copy = measure_copy(spec.copy_bytes, spec.repeat);
+  double limit = 0;
+  nlohmann::json meta;
+  meta["build"] = info_json();
+  meta["spec"] = cli.positional[0];
+  for (const auto& c : copy) {
+    limit = std::max(limit, c.gb_per_s);
+    meta["copy"].push_back({{"method", c.method}, {"ms", c.ms}, {"gb_per_s", c.gb_per_s}});
+    std::fprintf(stderr, "[perf] copy %-22s %8.3f ms %9.1f GB/s\n", c.method.c_str(), c.ms, c.gb_per_s);
+  }
+  meta["copy_limit_gb_per_s"] = limit;
+  std::vector<Row> rows;
+  for (const auto& [element, size] : spec.meshes) {
+    CaseConfig cfg = spec.base;
+    cfg.mesh.generate->element = element;
+    cfg.mesh.generate->cells = {size, size, size};
+    cfg.mesh.reorder = Ordering::none;
+    Kokkos::Timer t;
+    const BuiltMesh b = build_mesh(cfg.mesh);
+    std::fprintf(stderr, "[perf] %s %d^3: %d cells built in %.1f s\n", to_string(element), size, b.device.n_cells,
+                 t.seconds());
+    for (Ordering o : spec.orderings) {
+      t.reset();
+      Mesh permuted;
+      if (o != Ordering::none)
+        permuted = upload(permute_cells(b.host, ordering_permutation(b.host, b.device, o, cfg.mesh.reorder_seed)));
+      const Mesh& m = o == Ordering::none ? b.device : permuted;
+      for (int n : spec.components) {
+        const CaseConfig c = with_components(cfg, n);
+        std::vector<Row> part = bench_configuration(m, c, spec, limit);
+        for (Row& r : part) {
+          r.element = to_string(element), r.size = size, r.ordering = to_string(o);
+          std::fprintf(stderr, "[perf] %s %d^3 %-7s N=%d %-10s %-13s %9.4f ms %8.1f GB/s %5.1f%% %6.2fx\n",
+                       r.element.c_str(), size, r.ordering.c_str(), n, r.op.c_str(), r.variant.c_str(), r.ms,
+                       r.gb_per_s, 100 * r.fraction, r.speedup);
+          rows.push_back(r);
+        }
+        meta["seconds"] = total.seconds();
+        write_results(dir, meta, rows);
+      }
+      std::fprintf(stderr, "[perf] %s %d^3 %s done (%.1f s)\n", to_string(element), size, to_string(o), t.seconds());
+    }
+  }
+  meta["seconds"] = total.seconds();
+  write_results(dir, meta, rows);
+  std::printf("fvproxy perf: %zu results in %s (%.1f s); copy limit %.1f GB/s\n", rows.size(), dir.string().c_str(),
+              total.seconds(), limit);
+  return 0;
+}
+
+} // namespace fvproxy

@@ -1,0 +1,41 @@
+#!/usr/bin/env python3
+"""Checks `fvproxy perf` on a tiny spec: results.csv and results.json hold one row per mesh x
+ordering x components x operator x variant with consistent values (bandwidth = bytes / time,
+fraction = bandwidth / copy limit, speedup = naive time / time), and the copy limit is measured."""
+import csv
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+exe, spec = sys.argv[1], sys.argv[2]
+with tempfile.TemporaryDirectory() as d:
+    p = subprocess.run([exe, "perf", spec, "--output-dir", d], capture_output=True, text=True)
+    assert p.returncode == 0, p.stderr
+    rows = list(csv.DictReader(open(os.path.join(d, "results.csv"))))
+    j = json.load(open(os.path.join(d, "results.json")))
+    assert len(rows) == 2 * 2 * 2 * 4 * 3 == len(j["results"]), len(rows)
+    limit = j["copy_limit_gb_per_s"]
+    assert limit > 0 and {c["method"] for c in j["copy"]} >= {"deep_copy", "copy kernel, range"}, j["copy"]
+    assert abs(limit - max(c["gb_per_s"] for c in j["copy"])) < 1e-9 * limit
+    assert "kokkos" in j["build"]
+    keys = set()
+    for r in rows:
+        ms, b, gbs = float(r["ms"]), float(r["bytes"]), float(r["gb_per_s"])
+        assert ms > 0 and b > 0 and float(r["flops"]) > 0, r
+        assert abs(gbs - b / (ms * 1e-3) / 1e9) <= 1e-6 * gbs, r
+        assert abs(float(r["fraction_of_copy_limit"]) - gbs / limit) <= 1e-6 * gbs / limit, r
+        naive = [x for x in rows if all(x[k] == r[k] for k in ("element", "ordering", "components", "operator"))
+                 and x["variant"] == "naive"]
+        assert len(naive) == 1
+        assert abs(float(r["speedup_over_naive"]) - float(naive[0]["ms"]) / ms) <= 1e-6 * float(r["speedup_over_naive"])
+        keys.add((r["element"], r["ordering"], r["components"], r["operator"], r["variant"]))
+    assert len(keys) == len(rows), "duplicate rows"
+    cells = {(r["element"], r["ordering"]): int(r["cells"]) for r in rows}
+    assert cells[("tet", "random")] == cells[("tet", "zorder")] == 6 * 4 ** 3 and cells[("hex", "zorder")] == 5 ** 3
+    # the byte model grows with the component count
+    b = {(r["element"], r["components"], r["operator"]): float(r["bytes"]) for r in rows}
+    assert all(b[(e, "2", o)] > b[(e, "1", o)] for (e, n, o) in b if n == "1")
+    assert "[perf] copy deep_copy" in p.stderr
+print("OK")
