@@ -7,8 +7,8 @@ namespace fvproxy {
 CostModel cost_model(const Mesh& m, const CaseConfig& cfg) {
   const double R = sizeof(real), C = m.n_cells, Fi = m.n_interior, Fb = m.n_faces - m.n_interior, F = m.n_faces;
   const double N = cfg.physics.components;
-  const double E = 2 * Fi + Fb;                             // cell-face entries
-  const double idx = 4 * (2 * C + E + 2 * Fi) + E;          // offsets, boundary starts, faces, owner/nb, signs
+  const double E = 2 * Fi + Fb;                    // cell-face entries
+  const double idx = 4 * (2 * C + E + 2 * Fi) + E; // offsets, boundary starts, faces, owner/nb, signs
   const bool second = cfg.operators.convection.order == 2;
   const bool limited = second && cfg.operators.muscl.limiter != Limiter::none;
   const bool lsq = cfg.operators.muscl.gradient == Gradient::least_squares;
@@ -25,8 +25,8 @@ CostModel cost_model(const Mesh& m, const CaseConfig& cfg) {
   // One step: per stage the boundary values (owner index, u read, u_b written), the rate zeroed,
   // the three operators, and the stage update (u, rhs and u^n read or written: 4CN values).
   const double stages = static_cast<double>(shu_osher_stages(cfg.time.integrator).size());
-  const double stage_bytes = R * (2 * Fb * N + C * N + 4 * C * N) + 4 * Fb + c.muscl.bytes + c.convection.bytes +
-                             c.diffusion.bytes;
+  const double stage_bytes =
+      R * (2 * Fb * N + C * N + 4 * C * N) + 4 * Fb + c.muscl.bytes + c.convection.bytes + c.diffusion.bytes;
   const double stage_flops = 3 * C * N + c.muscl.flops + c.convection.flops + c.diffusion.flops;
   c.step = {stages * stage_bytes, stages * stage_flops};
   return c;

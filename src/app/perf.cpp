@@ -63,8 +63,9 @@ PerfSpec parse_spec(const std::string& path) {
   const ConfigSource src = ConfigSource::from_file(path);
   detail::Reader r(src);
   const YAML::Node& root = src.root();
-  r.check_keys(root, "", {"case", "meshes", "orderings", "components", "operators", "variants", "repeat", "l2_bytes",
-                          "copy_bytes"});
+  r.check_keys(
+      root, "",
+      {"case", "meshes", "orderings", "components", "operators", "variants", "repeat", "l2_bytes", "copy_bytes"});
   PerfSpec s;
   for (const char* k : {"case", "meshes", "orderings", "components", "operators", "variants"})
     if (!root[k]) r.fail(root, k, "required key missing");
@@ -123,8 +124,10 @@ PerfSpec parse_spec(const std::string& path) {
       v.options.scatter =
           r.enum_value(vars[i]["scatter"], p + ".scatter", std::vector<Scatter>{Scatter::atomic, Scatter::gather});
     if (vars[i]["policy"])
-      v.options.policy = r.enum_value(vars[i]["policy"], p + ".policy", std::vector<Policy>{Policy::range, Policy::team});
-    if (vars[i]["team_size"]) v.options.team_size = static_cast<int>(r.int_value(vars[i]["team_size"], p + ".team_size"));
+      v.options.policy =
+          r.enum_value(vars[i]["policy"], p + ".policy", std::vector<Policy>{Policy::range, Policy::team});
+    if (vars[i]["team_size"])
+      v.options.team_size = static_cast<int>(r.int_value(vars[i]["team_size"], p + ".team_size"));
     s.variants.push_back(v);
   }
   if (root["repeat"]) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "operators/face_flux.hpp"
+#include "operators/launch.hpp"
 #include "physics/scalar_solution.hpp"
 #include "solver/state.hpp"
 
@@ -24,11 +25,6 @@ bool needs_gradient(const CaseConfig& c) {
 bool needs_limiter(const CaseConfig& c) {
   return moves(c.physics.velocity) && c.operators.convection.order == 2;
 }
-
-struct ZeroRate {
-  View2<real> rhs;
-  KOKKOS_FUNCTION void operator()(const std::int64_t i) const { rhs.data()[i] = 0; }
-};
 
 } // namespace
 
@@ -65,7 +61,7 @@ ScalarSolver::ScalarSolver(const Mesh& mesh, const CaseConfig& cfg)
   if (needs_limiter(cfg)) {
     lim_ = View2<real>("fvproxy::muscl::limiter", C, n_);
     if (cfg.operators.muscl.limiter == Limiter::none)
-      Kokkos::deep_copy(lim_, real(1));
+      fill("fvproxy::muscl::limiter_none", lim_, real(1));
     else
       limiter_ = make_limiter(mesh, geom_, cfg.operators.muscl, n_);
   }
@@ -82,10 +78,7 @@ void ScalarSolver::initialize() {
 
 void ScalarSolver::rate(ConstView2<real> u, real t, View2<real> rhs) {
   bc_.apply(u, t, ub_);
-  Kokkos::parallel_for("fvproxy::solver::zero_rate",
-                       Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(
-                           0, static_cast<std::int64_t>(rhs.extent(0) * rhs.extent(1))),
-                       ZeroRate{rhs});
+  fill("fvproxy::solver::zero_rate", rhs, real(0));
   if (gradient_) gradient_->compute(u, ub_, grad_);
   if (limiter_) limiter_->compute(u, ub_, grad_, lim_);
   if (convection_) convection_->apply(u, ub_, grad_, lim_, rhs);

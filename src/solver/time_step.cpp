@@ -1,7 +1,10 @@
 #include "solver/time_step.hpp"
 
+#include <limits>
+
 #include "core/error.hpp"
 #include "core/kokkos_compat.hpp"
+#include "operators/launch.hpp"
 
 namespace fvproxy {
 
@@ -45,7 +48,7 @@ template <bool Blend> struct StageUpdate {
   unsigned long long step_key;
   Kokkos::View<unsigned long long, MemSpace> bad;
   bool check, save;
-  KOKKOS_FUNCTION void operator()(const std::int64_t i) const {
+  KOKKOS_FUNCTION void operator()(const index_t i) const {
     real* x = u.data();
     const real old = x[i];
     real v = old + dt * rhs.data()[i];
@@ -87,16 +90,18 @@ void stage_update(View2<real> un, View2<real> u, ConstView2<real> rhs, real a, r
   if (!u.span_is_contiguous() || !rhs.span_is_contiguous() || (un.data() && !un.span_is_contiguous()))
     throw RunError("fvproxy::solver::stage_update: the state arrays must be contiguous");
   const index_t n_cells = static_cast<index_t>(u.extent(0));
-  const auto total = static_cast<std::int64_t>(u.extent(0) * u.extent(1));
+  if (u.extent(0) * u.extent(1) > static_cast<std::size_t>(std::numeric_limits<index_t>::max()))
+    throw RunError("fvproxy::solver::stage_update: cells x components exceeds 32-bit indices");
+  const auto total = static_cast<index_t>(u.extent(0) * u.extent(1));
   constexpr long long max_step = (1LL << 28) - 1; // 64 - 35 bits, keys stay ordered by step
   const auto key = static_cast<unsigned long long>(step < max_step ? step : max_step) << 35;
-  const Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>> all(0, total);
+  // A streaming kernel: launched as one (launch.hpp: streaming_launch).
   if (a == 0) // the first stage: u^n is written (when allocated), not read
-    Kokkos::parallel_for("fvproxy::solver::stage_update", all,
-                         StageUpdate<false>{un, rhs, u, a, 1 - a, dt, n_cells, key, bad, check, un.data() != nullptr});
+    launch("fvproxy::solver::stage_update", total, streaming_launch(),
+           StageUpdate<false>{un, rhs, u, a, 1 - a, dt, n_cells, key, bad, check, un.data() != nullptr});
   else
-    Kokkos::parallel_for("fvproxy::solver::stage_update", all,
-                         StageUpdate<true>{un, rhs, u, a, 1 - a, dt, n_cells, key, bad, check, false});
+    launch("fvproxy::solver::stage_update", total, streaming_launch(),
+           StageUpdate<true>{un, rhs, u, a, 1 - a, dt, n_cells, key, bad, check, false});
 }
 
 } // namespace fvproxy

@@ -57,7 +57,7 @@ public:
       launch("fvproxy::muscl::gradient_gather", n_cells_, launch_, optimized::GradientGather<N, M>{g_, u, ub, grad});
       return;
     }
-    Kokkos::deep_copy(grad, real(0));
+    fill("fvproxy::muscl::gradient_zero", grad, real(0));
     launch("fvproxy::muscl::gradient_scatter_interior", n_interior_, launch_,
            optimized::GradientScatterInterior<N, M>{g_, u, grad});
     launch("fvproxy::muscl::gradient_scatter_boundary", n_boundary_, launch_,
