@@ -1,6 +1,7 @@
 // Solver sections of the case file (physics, initial, boundary, operators, time, output, run).
 #include "core/config.hpp"
 #include "test_helpers.hpp"
+#include <string>
 
 namespace fvproxy {
 namespace {
@@ -28,7 +29,16 @@ TEST(CaseConfig, Defaults) {
   EXPECT_EQ(c.operators.muscl.limiter, Limiter::venkatakrishnan);
   EXPECT_EQ(c.operators.muscl.venkatakrishnan_k, 5.0);
   EXPECT_EQ(c.operators.convection.order, 2);
-  EXPECT_EQ(c.operators.convection.scatter, Scatter::gather);
+  // The face scatter default is the backend's measured best (docs/performance.md): atomic on
+  // CUDA, gather on host backends; the gradients always gather; deterministic runs always gather.
+  const Scatter face = std::string(ExecSpace::name()) == "Cuda" ? Scatter::atomic : Scatter::gather;
+  EXPECT_EQ(c.operators.convection.scatter, face);
+  EXPECT_EQ(c.operators.diffusion.scatter, face);
+  EXPECT_EQ(c.operators.muscl.scatter, Scatter::gather);
+  const CaseConfig d = parse(kBase + "run: {deterministic: true}\n");
+  EXPECT_EQ(d.operators.convection.scatter, Scatter::gather);
+  EXPECT_EQ(d.operators.diffusion.scatter, Scatter::gather);
+  EXPECT_EQ(parse(kBase + "operators: {convection: {order: 1}}\n").operators.convection.scatter, face);
   EXPECT_EQ(c.operators.convection.policy, Policy::range);
   EXPECT_EQ(c.operators.convection.team_size, 128);
   EXPECT_EQ(c.time.integrator, Integrator::ssprk3);

@@ -3,6 +3,7 @@
 // a minimal-bytes model (docs/performance.md) and the speedup over naive.
 #include "app/bench.hpp"
 
+#include "app/bench_common.hpp"
 #include "app/cost_model.hpp"
 
 #include <algorithm>
@@ -38,21 +39,6 @@ std::vector<std::string> split(const std::string& s) {
   return out;
 }
 
-template <class F> double median_ms(int repeat, const F& f) {
-  for (int w = 0; w < 2; ++w) f(); // warm-up
-  kc::fence("fvproxy::bench::warmup");
-  std::vector<double> t;
-  for (int r = 0; r < repeat; ++r) {
-    kc::fence("fvproxy::bench::before");
-    Kokkos::Timer timer;
-    f();
-    kc::fence("fvproxy::bench::after");
-    t.push_back(timer.seconds() * 1e3);
-  }
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
-}
-
 } // namespace
 
 int cmd_bench(const CliArgs& cli) {
@@ -74,16 +60,13 @@ int cmd_bench(const CliArgs& cli) {
   const BuiltMesh b = build_mesh(cfg.mesh);
   const Mesh& m = b.device;
   const int n = cfg.physics.components;
-  const OperatorGeometry geom = make_operator_geometry(m);
-  const View1<real> phi = face_volume_flux(m, cfg.physics.velocity);
-  const ScalarSolution sol = make_scalar_solution(cfg);
-  const BoundaryConditions bc(m, cfg, sol, phi);
-  std::vector<BoundaryType> types;
-  for (const auto& p : bc.patches()) types.push_back(p.type);
+  const CaseOperators setup(m, cfg);
+  const OperatorGeometry& geom = setup.geom;
+  const BoundaryConditions& bc = setup.bc;
   View2<real> u("fvproxy::bench::u", m.n_cells, n), ub("fvproxy::bench::ub", m.n_faces - m.n_interior, n);
   View2<real> grad("fvproxy::bench::grad", m.n_cells, 3 * n), lim("fvproxy::bench::limiter", m.n_cells, n);
   View2<real> rhs("fvproxy::bench::rhs", m.n_cells, n);
-  fill_from_profile(m, sol, 0, u);
+  fill_from_profile(m, setup.solution, 0, u);
   bc.apply(u, 0, ub);
   make_gradient(m, geom, cfg.operators.muscl, n, true)->compute(u, ub, grad);
   make_limiter(m, geom, cfg.operators.muscl, n)->compute(u, ub, grad, lim);
@@ -107,20 +90,21 @@ int cmd_bench(const CliArgs& cli) {
         auto g = make_gradient(m, geom, oc.muscl, n, cfg.run.deterministic);
         auto l = make_limiter(m, geom, oc.muscl, n);
         what = g->description();
-        ms = median_ms(cli.repeat, [&] {
+        ms = median_ms(cli.repeat, 2, [&](int) {
           g->compute(u, ub, grad);
           if (limited) l->compute(u, ub, grad, lim);
         });
         bytes = model.muscl.bytes;
       } else if (op == "convection") {
-        auto c = make_convection(m, geom, oc.convection, phi, n, types, cfg.run.deterministic);
+        auto c = make_convection(m, geom, oc.convection, setup.phi, n, setup.patch_types, cfg.run.deterministic);
         what = c->description();
-        ms = median_ms(cli.repeat, [&] { c->apply(u, ub, grad, lim, rhs); });
+        ms = median_ms(cli.repeat, 2, [&](int) { c->apply(u, ub, grad, lim, rhs); });
         bytes = model.convection.bytes;
       } else {
-        auto d = make_diffusion(m, geom, oc.diffusion, cfg.physics.diffusivity, types, cfg.run.deterministic);
+        auto d =
+            make_diffusion(m, geom, oc.diffusion, cfg.physics.diffusivity, setup.patch_types, cfg.run.deterministic);
         what = d->description();
-        ms = median_ms(cli.repeat, [&] { d->apply(u, ub, grad, rhs); });
+        ms = median_ms(cli.repeat, 2, [&](int) { d->apply(u, ub, grad, rhs); });
         bytes = model.diffusion.bytes;
       }
       rows.push_back({op, v, what, ms, bytes / (ms * 1e-3) / 1e9});

@@ -18,8 +18,10 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/bench_common.hpp"
 #include "app/cost_model.hpp"
 #include "app/info.hpp"
+#include "app/output_file.hpp"
 #include "core/config_reader.hpp"
 #include "core/error.hpp"
 #include "core/kokkos_compat.hpp"
@@ -45,6 +47,7 @@ namespace fs = std::filesystem;
 struct VariantSpec {
   std::string name;
   OperatorOptions options;
+  bool case_options = false; ///< `defaults: true`: every operator as the case resolves it (mixed options)
 };
 
 struct PerfSpec {
@@ -113,7 +116,7 @@ PerfSpec parse_spec(const std::string& path) {
   const YAML::Node vars = list("variants");
   for (std::size_t i = 0; i < vars.size(); ++i) {
     const std::string p = "variants[" + std::to_string(i) + "]";
-    r.check_keys(vars[i], p, {"name", "variant", "scatter", "policy", "team_size"});
+    r.check_keys(vars[i], p, {"name", "variant", "scatter", "policy", "team_size", "defaults"});
     if (!vars[i]["name"]) r.fail(vars[i], p + ".name", "required key missing");
     VariantSpec v;
     v.name = r.string_value(vars[i]["name"], p + ".name");
@@ -128,6 +131,12 @@ PerfSpec parse_spec(const std::string& path) {
           r.enum_value(vars[i]["policy"], p + ".policy", std::vector<Policy>{Policy::range, Policy::team});
     if (vars[i]["team_size"])
       v.options.team_size = static_cast<int>(r.int_value(vars[i]["team_size"], p + ".team_size"));
+    if (vars[i]["defaults"]) {
+      v.case_options = r.bool_value(vars[i]["defaults"], p + ".defaults");
+      for (const char* k : {"variant", "scatter", "policy", "team_size"})
+        if (v.case_options && vars[i][k])
+          r.fail(vars[i][k], p + "." + k, "'defaults: true' takes the case's options; remove this key");
+    }
     s.variants.push_back(v);
   }
   if (root["repeat"]) {
@@ -137,23 +146,6 @@ PerfSpec parse_spec(const std::string& path) {
   if (root["l2_bytes"]) s.l2_bytes = r.positive(root["l2_bytes"], "l2_bytes");
   if (root["copy_bytes"]) s.copy_bytes = r.positive(root["copy_bytes"], "copy_bytes");
   return s;
-}
-
-/// Median milliseconds of `repeat` fenced calls f(i), i counting calls (for input rotation), after
-/// `warmup` calls.
-template <class F> double median_ms(int repeat, int warmup, const F& f) {
-  int i = 0;
-  for (; i < warmup; ++i) f(i);
-  kc::fence("fvproxy::perf::warmup");
-  std::vector<double> t;
-  for (int k = 0; k < repeat; ++k, ++i) {
-    Kokkos::Timer timer;
-    f(i);
-    kc::fence("fvproxy::perf::timed");
-    t.push_back(timer.seconds() * 1e3);
-  }
-  std::sort(t.begin(), t.end());
-  return t.size() % 2 ? t[t.size() / 2] : 0.5 * (t[t.size() / 2 - 1] + t[t.size() / 2]);
 }
 
 struct Copy {
@@ -209,6 +201,7 @@ CaseConfig with_components(const CaseConfig& base, int n) {
 }
 
 OperatorsConfig apply_variant(OperatorsConfig oc, const VariantSpec& v) {
+  if (v.case_options) return oc;
   for (OperatorOptions* o : {static_cast<OperatorOptions*>(&oc.muscl), static_cast<OperatorOptions*>(&oc.convection),
                              static_cast<OperatorOptions*>(&oc.diffusion)}) {
     o->variant = v.options.variant;
@@ -222,12 +215,11 @@ OperatorsConfig apply_variant(OperatorsConfig oc, const VariantSpec& v) {
 /// Every operator x variant on one mesh and component count.
 std::vector<Row> bench_configuration(const Mesh& m, const CaseConfig& cfg, const PerfSpec& spec, double copy_limit) {
   const int n = cfg.physics.components;
-  const OperatorGeometry geom = make_operator_geometry(m);
-  const View1<real> phi = face_volume_flux(m, cfg.physics.velocity);
-  const ScalarSolution sol = make_scalar_solution(cfg);
-  const BoundaryConditions bc(m, cfg, sol, phi);
-  std::vector<BoundaryType> types;
-  for (const auto& p : bc.patches()) types.push_back(p.type);
+  const CaseOperators setup(m, cfg);
+  const OperatorGeometry& geom = setup.geom;
+  const View1<real>& phi = setup.phi;
+  const BoundaryConditions& bc = setup.bc;
+  const std::vector<BoundaryType>& types = setup.patch_types;
   const index_t C = m.n_cells, Fb = m.n_faces - m.n_interior;
   const double copy_bytes = sizeof(real) * (double(C) * n * 6 + double(Fb) * n);
   const int R = static_cast<int>(std::clamp(std::ceil(4 * spec.l2_bytes / copy_bytes), 1.0, 8.0));
@@ -241,7 +233,7 @@ std::vector<Row> bench_configuration(const Mesh& m, const CaseConfig& cfg, const
     in[k] = {View2<real>("fvproxy::perf::u", C, n), View2<real>("fvproxy::perf::ub", Fb, n),
              View2<real>("fvproxy::perf::grad", C, 3 * n), View2<real>("fvproxy::perf::limiter", C, n),
              View2<real>("fvproxy::perf::rhs", C, n)};
-    fill_from_profile(m, sol, 0, in[k].u);
+    fill_from_profile(m, setup.solution, 0, in[k].u);
     bc.apply(in[k].u, 0, in[k].ub);
     reference->compute(in[k].u, in[k].ub, in[k].grad);
     reference_limiter->compute(in[k].u, in[k].ub, in[k].grad, in[k].lim);
@@ -302,17 +294,6 @@ std::vector<Row> bench_configuration(const Mesh& m, const CaseConfig& cfg, const
   return rows;
 }
 
-void write_atomically(const fs::path& path, const std::string& text) {
-  const fs::path tmp = path.string() + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary);
-    f << text;
-    f.flush();
-    if (!f) throw RunError("fvproxy perf: error: cannot write " + tmp.string());
-  }
-  fs::rename(tmp, path);
-}
-
 void write_results(const fs::path& dir, const nlohmann::json& meta, const std::vector<Row>& rows) {
   std::ostringstream csv;
   csv.precision(12);
@@ -342,8 +323,8 @@ void write_results(const fs::path& dir, const nlohmann::json& meta, const std::v
                             {"speedup_over_naive", r.speedup},
                             {"rotation", r.rotation}});
   }
-  write_atomically(dir / "results.csv", csv.str());
-  write_atomically(dir / "results.json", j.dump(1) + "\n");
+  write_atomically(dir / "results.csv", csv.str(), "fvproxy perf");
+  write_atomically(dir / "results.json", j.dump(1) + "\n", "fvproxy perf");
 }
 
 } // namespace

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/info.hpp"
+#include "app/output_file.hpp"
 #include "core/build_info.hpp"
 #include "core/error.hpp"
 #include "mesh/build.hpp"
@@ -76,22 +77,6 @@ void prepare_output_dir(const std::string& dir, const std::string& key) {
     if (!f) throw InputError(key, "cannot write in the output folder '" + dir + "'", std::strerror(errno));
   }
   fs::remove(probe, ec);
-}
-
-/// Writes text to path through a temporary file in the same folder and a rename, so that a
-/// reader never sees a half-written file.
-void write_atomically(const fs::path& path, const std::string& text) {
-  const fs::path tmp = path.string() + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary);
-    f << text;
-    f.flush();
-    if (!f) throw RunError("fvproxy run: error: cannot write " + tmp.string() + "\n" + std::strerror(errno));
-  }
-  std::error_code ec;
-  fs::rename(tmp, path, ec);
-  if (ec)
-    throw RunError("fvproxy run: error: cannot rename " + tmp.string() + " to " + path.string() + "\n" + ec.message());
 }
 
 nlohmann::json summary_json(const RunSummary& r, const CaseConfig& cfg) {
@@ -221,7 +206,7 @@ int cmd_run(const CliArgs& cli) {
     for (const auto& [op, what] : r.operators) std::printf(" %s %s;", op.c_str(), what.c_str());
     std::printf("\n");
   }
-  write_atomically(summary_path, summary_json(r, cfg).dump(2) + "\n");
+  write_atomically(summary_path, summary_json(r, cfg).dump(2) + "\n", "fvproxy run");
   if (r.non_finite) {
     const auto& nf = *r.non_finite;
     std::ostringstream s;

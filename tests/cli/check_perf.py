@@ -15,7 +15,7 @@ with tempfile.TemporaryDirectory() as d:
     assert p.returncode == 0, p.stderr
     rows = list(csv.DictReader(open(os.path.join(d, "results.csv"))))
     j = json.load(open(os.path.join(d, "results.json")))
-    assert len(rows) == 2 * 2 * 2 * 4 * 3 == len(j["results"]), len(rows)
+    assert len(rows) == 2 * 2 * 2 * 4 * 4 == len(j["results"]), len(rows)
     limit = j["copy_limit_gb_per_s"]
     assert limit > 0 and {c["method"] for c in j["copy"]} >= {"deep_copy", "copy kernel, range"}, j["copy"]
     assert abs(limit - max(c["gb_per_s"] for c in j["copy"])) < 1e-9 * limit
@@ -38,4 +38,8 @@ with tempfile.TemporaryDirectory() as d:
     b = {(r["element"], r["components"], r["operator"]): float(r["bytes"]) for r in rows}
     assert all(b[(e, "2", o)] > b[(e, "1", o)] for (e, n, o) in b if n == "1")
     assert "[perf] copy deep_copy" in p.stderr
+    # `defaults: true` takes the case's own options (convection atomic, team), the others override
+    conv = {r["variant"]: r["kernels"] for r in rows if r["operator"] == "convection"}
+    assert conv["defaults"] == "optimized/atomic/team", conv
+    assert conv["gather-range"] == "optimized/gather/range" and conv["naive"].startswith("naive"), conv
 print("OK")

@@ -1,0 +1,49 @@
+#pragma once
+// What `fvproxy bench` and `fvproxy perf` share: fenced median timing, and the case's operator
+// set-up on a mesh (geometry, face fluxes, exact solution, boundary conditions and patch types).
+#include <algorithm>
+#include <vector>
+
+#include "core/config.hpp"
+#include "core/kokkos_compat.hpp"
+#include "mesh/mesh.hpp"
+#include "operators/face_flux.hpp"
+#include "operators/operator_geometry.hpp"
+#include "physics/scalar_solution.hpp"
+#include "solver/boundary_conditions.hpp"
+
+namespace fvproxy {
+
+/// Median milliseconds of `repeat` calls f(i), each between fences, after `warmup` calls; i
+/// counts every call (warm-up included), for rotating inputs.
+template <class F> double median_ms(int repeat, int warmup, const F& f) {
+  int i = 0;
+  for (; i < warmup; ++i) f(i);
+  kc::fence("fvproxy::bench::warmup");
+  std::vector<double> t;
+  for (int k = 0; k < repeat; ++k, ++i) {
+    Kokkos::Timer timer;
+    f(i);
+    kc::fence("fvproxy::bench::timed");
+    t.push_back(timer.seconds() * 1e3);
+  }
+  std::sort(t.begin(), t.end());
+  return t.size() % 2 ? t[t.size() / 2] : 0.5 * (t[t.size() / 2 - 1] + t[t.size() / 2]);
+}
+
+/// The operators' inputs that depend on the case but not on the variant.
+struct CaseOperators {
+  OperatorGeometry geom;
+  View1<real> phi;
+  ScalarSolution solution;
+  BoundaryConditions bc;
+  std::vector<BoundaryType> patch_types;
+
+  CaseOperators(const Mesh& m, const CaseConfig& cfg)
+      : geom(make_operator_geometry(m)), phi(face_volume_flux(m, cfg.physics.velocity)),
+        solution(make_scalar_solution(cfg)), bc(m, cfg, solution, phi) {
+    for (const auto& p : bc.patches()) patch_types.push_back(p.type);
+  }
+};
+
+} // namespace fvproxy
