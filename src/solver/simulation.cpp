@@ -120,6 +120,7 @@ RunSummary run_simulation(const CaseConfig& cfg, const Mesh& mesh, const RunHook
   if (hooks.profile) r.timers = KernelProfiler::table();
   r.steps = r.non_finite ? r.non_finite->step : total_steps;
   r.time = dt * double(r.steps);
+  if (cfg.time.end_time && !r.non_finite) r.time = *cfg.time.end_time; // n * (T / n) may differ from T by an ulp
   r.cell_updates_per_second = r.wall_seconds > 0 ? double(mesh.n_cells) * double(r.steps) / r.wall_seconds : 0;
   if (r.non_finite) return r;
 
