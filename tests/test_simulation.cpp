@@ -17,7 +17,7 @@
 namespace fvproxy {
 namespace {
 
-CaseConfig case_from(const std::string& yaml, std::initializer_list<std::string> sets = {}) {
+CaseConfig case_from(const std::string& yaml, const std::vector<std::string>& sets = {}) {
   ConfigSource src = ConfigSource::from_string(yaml, "test.yaml");
   for (const auto& s : sets) src.apply_set(s);
   return parse_case(src);
@@ -173,9 +173,7 @@ double order_of(const std::string& yaml, std::initializer_list<std::string> sets
     std::vector<std::string> all(sets);
     all.push_back("mesh.generate.cells=[" + std::to_string(n) + "," + std::to_string(n) + "," + std::to_string(n) +
                   "]");
-    ConfigSource src = ConfigSource::from_string(yaml, "test.yaml");
-    for (const auto& s : all) src.apply_set(s);
-    const CaseConfig cfg = parse_case(src);
+    const CaseConfig cfg = case_from(yaml, all);
     const BuiltMesh b = build_mesh(cfg.mesh);
     const RunSummary r = run_simulation(cfg, b.device, RunHooks{});
     EXPECT_TRUE(r.errors.has_value()) << r.no_exact_solution;
@@ -261,10 +259,9 @@ TEST(Run, VariantCombinationsAgreeOverARun) {
       {"run.deterministic=true", "operators.muscl={variant: naive}", "operators.convection={variant: naive}",
        "operators.diffusion={variant: naive}"}};
   for (const auto& sets : combos) {
-    ConfigSource src = ConfigSource::from_string(kBlob, "test.yaml");
     std::string what;
-    for (const auto& s : sets) src.apply_set(s), what += s + " ";
-    const Result r = run(parse_case(src));
+    for (const auto& s : sets) what += s + " ";
+    const Result r = run(case_from(kBlob, sets));
     EXPECT_LE(max_diff(ref, r), test::tol(1e-10) * scale) << what;
   }
   // The limiters and orders too (each against its naive twin).

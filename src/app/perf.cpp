@@ -332,9 +332,7 @@ void write_results(const fs::path& dir, const nlohmann::json& meta, const std::v
 int cmd_perf(const CliArgs& cli) {
   const PerfSpec spec = parse_spec(cli.positional[0]);
   const fs::path dir = cli.output_dir.empty() ? fs::path("perf-out") : fs::path(cli.output_dir);
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec) throw InputError("--output-dir", "cannot create '" + dir.string() + "'", ec.message());
+  prepare_output_dir(dir.string(), "--output-dir");
   Kokkos::Timer total;
   const std::vector<CopyLimit> copy = measure_copy(spec.copy_bytes, spec.repeat);
   double limit = 0;

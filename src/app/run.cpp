@@ -64,21 +64,6 @@ std::string duration(double s) {
   return buf;
 }
 
-/// Creates the output folder and checks that it is writable, before the run starts (a typo
-/// should not cost a finished run).
-void prepare_output_dir(const std::string& dir, const std::string& key) {
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec || !fs::is_directory(dir))
-    throw InputError(key, "cannot create the output folder '" + dir + "'", ec ? ec.message() : "not a folder");
-  const fs::path probe = fs::path(dir) / ".fvproxy-write-test";
-  {
-    std::ofstream f(probe);
-    if (!f) throw InputError(key, "cannot write in the output folder '" + dir + "'", std::strerror(errno));
-  }
-  fs::remove(probe, ec);
-}
-
 nlohmann::json summary_json(const RunSummary& r, const CaseConfig& cfg) {
   nlohmann::json j;
   j["case"] = r.case_name;

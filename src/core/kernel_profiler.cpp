@@ -43,29 +43,27 @@ void end_kernel(const std::uint64_t id) {
   k.seconds += std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
+/// Installs (or, with nullptrs, removes) the same begin/end pair for every kind of kernel.
+void set_kernel_callbacks(void (*begin)(const char*, std::uint32_t, std::uint64_t*), void (*end)(std::uint64_t)) {
+  namespace T = Kokkos::Tools::Experimental;
+  T::set_begin_parallel_for_callback(begin);
+  T::set_end_parallel_for_callback(end);
+  T::set_begin_parallel_reduce_callback(begin);
+  T::set_end_parallel_reduce_callback(end);
+  T::set_begin_parallel_scan_callback(begin);
+  T::set_end_parallel_scan_callback(end);
+}
+
 } // namespace
 
 void KernelProfiler::start() {
-  namespace T = Kokkos::Tools::Experimental;
-  auto& s = state();
-  s = State{};
-  s.active = true;
-  T::set_begin_parallel_for_callback(begin_kernel);
-  T::set_end_parallel_for_callback(end_kernel);
-  T::set_begin_parallel_reduce_callback(begin_kernel);
-  T::set_end_parallel_reduce_callback(end_kernel);
-  T::set_begin_parallel_scan_callback(begin_kernel);
-  T::set_end_parallel_scan_callback(end_kernel);
+  state() = State{};
+  state().active = true;
+  set_kernel_callbacks(begin_kernel, end_kernel);
 }
 
 void KernelProfiler::stop() {
-  namespace T = Kokkos::Tools::Experimental;
-  T::set_begin_parallel_for_callback(nullptr);
-  T::set_end_parallel_for_callback(nullptr);
-  T::set_begin_parallel_reduce_callback(nullptr);
-  T::set_end_parallel_reduce_callback(nullptr);
-  T::set_begin_parallel_scan_callback(nullptr);
-  T::set_end_parallel_scan_callback(nullptr);
+  set_kernel_callbacks(nullptr, nullptr);
   state().active = false;
 }
 
