@@ -70,8 +70,9 @@ operators:
   convection: {variant: optimized, order: 1, scatter: atomic, policy: team, team_size: 256}
   diffusion: {variant: naive}
 time: {integrator: euler, dt: 0.001, end_time: 0.1}
-output: {dir: results}
-run: {progress_interval: 0.5, profile: true, deterministic: false}
+output: {dir: results, every: {time: 0.02}, fields: [u2, u0]}
+checkpoint: {every: {wall_seconds: 600}, keep: 3}
+run: {progress_interval: 0.5, profile: true, deterministic: false, wall_limit: 3600}
 )";
 
 TEST(CaseConfig, AllKeysAndRoundTrip) {
@@ -96,6 +97,12 @@ TEST(CaseConfig, AllKeysAndRoundTrip) {
   EXPECT_EQ(c.time.dt.value(), 0.001);
   EXPECT_EQ(c.time.end_time.value(), 0.1);
   EXPECT_EQ(c.output_dir, "results");
+  EXPECT_EQ(c.output.every.kind, EveryConfig::Kind::time);
+  EXPECT_EQ(c.output.every.value, 0.02);
+  EXPECT_EQ(c.output.fields, (std::vector<std::string>{"u2", "u0"}));
+  EXPECT_EQ(c.checkpoint.every.kind, EveryConfig::Kind::wall_seconds);
+  EXPECT_EQ(c.checkpoint.keep, 3);
+  EXPECT_EQ(c.run.wall_limit.value(), 3600);
   EXPECT_TRUE(c.run.profile);
 
   YAML::Emitter out;
@@ -109,6 +116,11 @@ TEST(CaseConfig, AllKeysAndRoundTrip) {
   EXPECT_EQ(r.operators.muscl.limiter, Limiter::barth_jespersen);
   EXPECT_EQ(r.time.dt, c.time.dt);
   EXPECT_EQ(r.output_dir, "results");
+  EXPECT_EQ(r.output.fields, c.output.fields);
+  EXPECT_EQ(r.output.every.value, 0.02);
+  EXPECT_EQ(r.checkpoint.every.value, 600);
+  EXPECT_EQ(r.checkpoint.keep, 3);
+  EXPECT_EQ(r.run.wall_limit, c.run.wall_limit);
 }
 
 TEST(CaseConfig, Errors) {
@@ -161,9 +173,17 @@ TEST(CaseConfig, Errors) {
       [] { parse(kBase + "run: {deterministic: true}\noperators: {convection: {scatter: atomic}}\n"); },
       {"operators.convection.scatter: scatter: atomic contradicts run.deterministic: true", "case.yaml:"});
   expect_input_error([] { parse(kBase + "run: {profile: maybe}\n"); }, {"run.profile: expected true or false"});
-  expect_input_error([] { parse(kBase + "output: {every: {steps: 10}}\n"); },
-                     {"output.every: field output (HDF5) is not available"});
-  expect_input_error([] { parse(kBase + "checkpoint: {keep: 2}\n"); }, {"checkpoints are not available"});
+  expect_input_error([] { parse(kBase + "output: {every: {steps: 10, time: 0.1}}\n"); },
+                     {"output.every: give exactly one of steps, time", "case.yaml:"});
+  expect_input_error([] { parse(kBase + "output: {every: {wall_seconds: 10}}\n"); },
+                     {"unknown key 'output.every.wall_seconds'"});
+  expect_input_error([] { parse(kBase + "output: {fields: [u0, v0]}\n"); },
+                     {"output.fields[1]: unknown field 'v0'", "fields of this case: u0"});
+  expect_input_error([] { parse(kBase + "output: {fields: [u0, u0]}\n"); }, {"'u0' is listed twice"});
+  expect_input_error([] { parse(kBase + "checkpoint: {keep: 0}\n"); }, {"checkpoint.keep: must be between 1"});
+  expect_input_error([] { parse(kBase + "checkpoint: {every: {steps: 0}}\n"); },
+                     {"checkpoint.every.steps: must be >= 1"});
+  expect_input_error([] { parse(kBase + "run: {wall_limit: -5}\n"); }, {"run.wall_limit"});
   expect_input_error([] { parse(kBase + "physics: {diffusivity: -1}\n"); }, {"physics.diffusivity: must be >= 0"});
   expect_input_error(
       [] { parse(kBase + "physics: {velocity: {type: rotation, axis: [0, 0, 0], center: [0, 0, 0], omega: 1}}\n"); },

@@ -9,11 +9,16 @@ std::string usage() {
   return R"(usage:
   fvproxy info [--json]
       version, git revision, Kokkos version and backends, device, MPI and HDF5 versions
-  fvproxy mesh CASE.yaml [--set KEY=VALUE]... [--json] [--compare-orderings] [--print-config]
-      build the case's mesh and print its report (counts, volumes, non-orthogonality, locality)
-  fvproxy run CASE.yaml [--set KEY=VALUE]... [--output-dir DIR] [--quiet] [--profile]
+  fvproxy mesh CASE.yaml [--set KEY=VALUE]... [--json] [--compare-orderings] [--print-config] [--write FILE.h5]
+      build the case's mesh and print its report (counts, volumes, non-orthogonality, locality);
+      --write saves it as HDF5 with an XDMF beside it (FILE.xdmf) for ParaView
+  fvproxy run CASE.yaml [--set KEY=VALUE]... [--output-dir DIR] [--restart FILE.h5] [--quiet] [--profile]
       run the simulation: progress on stderr, at the end steps, time, wall time, cell-updates/s,
-      error norms (where an exact solution exists), conservation; writes DIR/summary.json
+      error norms (where an exact solution exists), conservation; writes DIR/summary.json, mesh.h5,
+      fields_<step>.h5 (output.every; always the final state), <case>.xdmf, checkpoints
+  fvproxy compare A.h5 B.h5 [--rtol R] [--atol A] [--fields LIST] [--time T] [--json]
+      compare two fields or checkpoint files (or output folders) cell by cell, matched by global id:
+      max abs, max normwise-relative and L2 differences per field; exit 0 within tolerance, 1 not
   fvproxy bench CASE.yaml [--set KEY=VALUE]... [--operators LIST] [--variants LIST] [--repeat N] [--json]
       time each operator alone (muscl, convection, diffusion) per variant (naive, optimized):
       warmed up, fenced, median of N [20]; ms, GB/s (minimal-bytes model), speedup over naive
@@ -27,12 +32,18 @@ options:
   --json                 print one JSON object on stdout instead of the human table
   --compare-orderings    report the locality metrics of every cell ordering side by side
   --print-config         print the resolved configuration (defaults filled in) as YAML and exit
-  --output-dir DIR       run: where summary.json goes (overrides output.dir); perf: the results folder
+  --output-dir DIR       run: where the output goes (overrides output.dir); perf: the results folder
+  --restart FILE.h5      run: continue from a checkpoint toward the case's steps or end_time
+  --write FILE.h5        mesh: write the mesh (HDF5 + FILE.xdmf)
+  --rtol R, --atol A     compare: a field passes when max|a-b| <= A + R max|b| [1e-10, 0]
+  --fields LIST          compare: u0,u1,... [every field of A]
+  --time T               compare: the output at time T (files: check it; folders: pick it) [the last]
   --quiet                run: print nothing but errors (summary.json is still written)
   --profile              run: fenced per-kernel timers, printed as a table and kept in summary.json
   --kokkos-*             passed to Kokkos (--kokkos-threads=N, --kokkos-device-id=N, ...)
 
-exit codes: 0 success, 1 run failure, 2 bad input (usage, YAML, mesh file)
+exit codes: 0 success, 1 run failure or comparison mismatch, 2 bad input (usage, YAML, mesh or HDF5
+file), 3 run stopped early with a checkpoint (run.wall_limit, SIGTERM, SIGINT): continue with --restart
 )";
 }
 
@@ -48,7 +59,7 @@ CliArgs parse_cli(const std::vector<std::string>& args) {
   CliArgs c;
   if (args.empty()) throw InputError("usage", "no command given", usage());
   c.command = args[0];
-  static const std::vector<std::string> commands{"info", "mesh", "run", "bench", "perf", "help"};
+  static const std::vector<std::string> commands{"info", "mesh", "run", "bench", "perf", "compare", "help"};
   if (c.command == "--help" || c.command == "-h" || c.command == "help") {
     c.command = "help";
     return c;
@@ -75,7 +86,7 @@ CliArgs parse_cli(const std::vector<std::string>& args) {
     if (a == "--help" || a == "-h") {
       c.help = true;
     } else if (a == "--json") {
-      allowed(a, {"info", "mesh", "bench"});
+      allowed(a, {"info", "mesh", "bench", "compare"});
       c.json = true;
     } else if (a == "--compare-orderings") {
       allowed(a, {"mesh"});
@@ -93,6 +104,33 @@ CliArgs parse_cli(const std::vector<std::string>& args) {
     } else if (a == "--restart" || a.rfind("--restart=", 0) == 0) {
       allowed("--restart", {"run"});
       c.restart = value("--restart");
+    } else if (a == "--write" || a.rfind("--write=", 0) == 0) {
+      allowed("--write", {"mesh"});
+      c.write = value("--write");
+      if (c.write.empty()) throw InputError("--write", "empty path");
+    } else if (a == "--fields" || a.rfind("--fields=", 0) == 0) {
+      allowed("--fields", {"compare"});
+      c.fields = value("--fields");
+    } else if (a == "--rtol" || a.rfind("--rtol=", 0) == 0 || a == "--atol" || a.rfind("--atol=", 0) == 0 ||
+               a == "--time" || a.rfind("--time=", 0) == 0) {
+      const std::string opt = a.substr(0, std::min(a.find('='), a.size()));
+      allowed(opt, {"compare"});
+      const std::string v = value(opt);
+      double x = 0;
+      try {
+        std::size_t used = 0;
+        x = std::stod(v, &used);
+        if (used != v.size()) throw std::invalid_argument(v);
+      } catch (const std::exception&) {
+        throw InputError(opt, "expected a number, got '" + v + "'");
+      }
+      if (opt != "--time" && !(x >= 0)) throw InputError(opt, "must be >= 0, got '" + v + "'");
+      if (opt == "--rtol")
+        c.rtol = x;
+      else if (opt == "--atol")
+        c.atol = x;
+      else
+        c.time = x;
     } else if (a == "--quiet") {
       allowed(a, {"run"});
       c.quiet = true;
@@ -119,12 +157,15 @@ CliArgs parse_cli(const std::vector<std::string>& args) {
       c.positional.push_back(a);
     }
   }
-  const std::size_t want =
-      (c.command == "mesh" || c.command == "run" || c.command == "bench" || c.command == "perf") ? 1 : 0;
+  const std::size_t want = c.command == "compare" ? 2
+                           : (c.command == "mesh" || c.command == "run" || c.command == "bench" || c.command == "perf")
+                               ? 1
+                               : 0;
   if (!c.help && c.positional.size() != want)
     throw InputError("usage",
-                     want == 1 ? "'fvproxy " + c.command + "' takes one case file (CASE.yaml)"
-                               : "'fvproxy " + c.command + "' takes no file argument",
+                     want == 2   ? "'fvproxy compare' takes two files (A.h5 B.h5)"
+                     : want == 1 ? "'fvproxy " + c.command + "' takes one case file (CASE.yaml)"
+                                 : "'fvproxy " + c.command + "' takes no file argument",
                      usage());
   return c;
 }

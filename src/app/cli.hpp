@@ -1,5 +1,6 @@
 #pragma once
 // Command-line parsing shared by the fvproxy subcommands (grammar: INTERFACE.md).
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,10 @@ struct CliArgs {
   std::string operators, variants;     ///< bench: comma-separated lists
   int repeat = 20;                     ///< bench
   std::string output_dir, restart;     ///< run
+  std::string write;                   ///< mesh --write FILE.h5
+  double rtol = 1e-10, atol = 0;       ///< compare
+  std::string fields;                  ///< compare: comma-separated
+  std::optional<double> time;          ///< compare --time
   bool quiet = false, profile = false; ///< run
 };
 

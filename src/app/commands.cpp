@@ -1,10 +1,12 @@
 #include "app/commands.hpp"
 
 #include "app/bench.hpp"
+#include "app/compare.hpp"
 #include "app/info.hpp"
 #include "app/perf.hpp"
 #include "app/run.hpp"
 
+#include <filesystem>
 #include <iostream>
 
 #include <Kokkos_Core.hpp>
@@ -13,7 +15,10 @@
 #include "core/build_info.hpp"
 #include "core/config.hpp"
 #include "core/error.hpp"
+#include "io/field_file.hpp"
 #include "io/hdf5_info.hpp"
+#include "io/output_file.hpp"
+#include "io/xdmf.hpp"
 #include "mesh/build.hpp"
 #include "mesh/reorder.hpp"
 #include "mesh/report.hpp"
@@ -70,6 +75,24 @@ int cmd_mesh(const CliArgs& cli) {
       r.orderings.emplace_back(to_string(o), locality(unordered.host, new_of_old));
     }
   }
+  if (!cli.write.empty()) {
+    namespace fs = std::filesystem;
+    const fs::path h5(cli.write), xdmf = fs::path(cli.write).replace_extension(".xdmf");
+    if (h5.extension() != ".h5")
+      throw InputError("--write", "the mesh file name must end in .h5, got '" + cli.write + "'");
+    const fs::path dir = h5.parent_path().empty() ? fs::path(".") : h5.parent_path();
+    prepare_output_dir(dir.string(), "--write");
+    FileMetadata meta;
+    YAML::Emitter e;
+    e << cfg.resolved();
+    meta.case_yaml = e.c_str();
+    meta.variants = "{}";
+    meta.build = info_json().dump();
+    const MeshFileInfo info = write_mesh_file(h5.string(), b.host, meta);
+    write_atomically(xdmf, xdmf_mesh_text(h5.filename().string(), info), "fvproxy mesh");
+    if (!cli.json)
+      std::cout << "wrote " << h5.string() << " and " << xdmf.string() << " (" << info.cells << " cells)\n";
+  }
   if (cli.json) {
     nlohmann::json j = to_json(r);
     j["case"] = cfg.name;
@@ -90,6 +113,7 @@ int run_command(const CliArgs& cli, const MpiEnvironment& mpi) {
   if (cli.command == "bench") return cmd_bench(cli);
   if (cli.command == "run") return cmd_run(cli);
   if (cli.command == "perf") return cmd_perf(cli);
+  if (cli.command == "compare") return cmd_compare(cli);
   throw InputError("usage", "unknown command '" + cli.command + "'", usage());
 }
 

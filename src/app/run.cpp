@@ -4,20 +4,24 @@
 
 #include <cerrno>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 #include <unistd.h>
 
 #include <nlohmann/json.hpp>
 
 #include "app/info.hpp"
-#include "app/output_file.hpp"
 #include "core/build_info.hpp"
 #include "core/error.hpp"
+#include "io/checkpoint.hpp"
+#include "io/output_file.hpp"
+#include "io/output_series.hpp"
 #include "mesh/build.hpp"
 #include "solver/simulation.hpp"
 
@@ -26,6 +30,36 @@ namespace fvproxy {
 namespace {
 
 namespace fs = std::filesystem;
+
+volatile std::sig_atomic_t g_stop_signal = 0;
+
+extern "C" void on_stop_signal(int sig) {
+  g_stop_signal = sig;
+}
+
+/// SIGTERM and SIGINT ask the run to checkpoint and stop; a second one kills it (SA_RESETHAND).
+class StopSignals {
+public:
+  StopSignals() {
+    g_stop_signal = 0;
+    struct sigaction sa {};
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = SA_RESETHAND;
+    sigaction(SIGTERM, &sa, &old_term_);
+    sigaction(SIGINT, &sa, &old_int_);
+  }
+  ~StopSignals() {
+    sigaction(SIGTERM, &old_term_, nullptr);
+    sigaction(SIGINT, &old_int_, nullptr);
+  }
+  StopSignals(const StopSignals&) = delete;
+  StopSignals& operator=(const StopSignals&) = delete;
+
+private:
+  struct sigaction old_term_ {
+  }, old_int_{};
+};
 
 /// YAML (the resolved configuration) as JSON: numbers and booleans typed, the rest strings.
 nlohmann::json to_json(const YAML::Node& n) {
@@ -67,8 +101,15 @@ std::string duration(double s) {
 nlohmann::json summary_json(const RunSummary& r, const CaseConfig& cfg) {
   nlohmann::json j;
   j["case"] = r.case_name;
-  j["status"] = r.non_finite ? "non-finite" : "completed";
+  j["status"] = r.non_finite ? "non-finite" : !r.stopped.empty() ? "stopped" : "completed";
+  if (!r.stopped.empty()) j["stopped"] = r.stopped;
   j["steps"] = r.steps;
+  j["total_steps"] = r.total_steps;
+  j["first_step"] = r.first_step;
+  j["io_seconds"] = r.io_seconds;
+  j["files"] = {{"fields", nlohmann::json::array()}, {"checkpoints", nlohmann::json::array()}};
+  for (const auto& f : r.fields_files) j["files"]["fields"].push_back(fs::path(f).filename().string());
+  for (const auto& f : r.checkpoint_files) j["files"]["checkpoints"].push_back(fs::path(f).filename().string());
   j["time"] = r.time;
   j["dt"] = r.dt;
   j["cells"] = r.cells;
@@ -106,8 +147,12 @@ nlohmann::json summary_json(const RunSummary& r, const CaseConfig& cfg) {
 }
 
 void print_summary(const RunSummary& r, const CaseConfig& cfg, const std::string& summary_path) {
-  std::printf("done: %lld steps to t = %.6g in %.3f s (wall, set-up %.2f s), %.3e cell-updates/s\n", r.steps, r.time,
-              r.wall_seconds, r.setup_seconds, r.cell_updates_per_second);
+  std::printf("done: %lld steps to t = %.6g in %.3f s (wall, set-up %.2f s, output %.2f s), %.3e cell-updates/s\n",
+              r.steps - r.first_step + 1, r.time, r.wall_seconds, r.setup_seconds, r.io_seconds,
+              r.cell_updates_per_second);
+  if (r.first_step > 1) std::printf("  restarted at step %lld; now at step %lld\n", r.first_step - 1, r.steps);
+  if (!r.fields_files.empty())
+    std::printf("  fields: %zu files, last %s\n", r.fields_files.size(), r.fields_files.back().c_str());
   if (r.errors) {
     std::printf("  error vs exact solution at t = %.6g (volume-weighted):\n", r.time);
     std::printf("    %-6s %14s %14s %14s\n", "field", "L1", "L2", "Linf");
@@ -139,9 +184,7 @@ void print_summary(const RunSummary& r, const CaseConfig& cfg, const std::string
 } // namespace
 
 int cmd_run(const CliArgs& cli) {
-  if (!cli.restart.empty())
-    throw InputError("--restart", "restarting from a checkpoint is not available in this version of fvproxy",
-                     "checkpoints (HDF5) are not implemented yet");
+  Kokkos::Timer since_start;
   ConfigSource src = ConfigSource::from_file(cli.positional[0]);
   for (const auto& s : cli.sets) src.apply_set(s);
   CaseConfig cfg = parse_case(src);
@@ -172,8 +215,32 @@ int cmd_run(const CliArgs& cli) {
     std::printf("  mesh: %s, %d cells, %d faces, ordering %s (%.2f s + %.2f s reorder)\n", b.source.c_str(),
                 b.device.n_cells, b.device.n_faces, to_string(cfg.mesh.reorder), b.seconds_build, b.seconds_reorder);
 
+  std::optional<RestartPoint> restart;
+  if (!cli.restart.empty()) restart = read_restart(cli.restart, cfg, b.host);
+
+  FileMetadata meta;
+  {
+    YAML::Emitter e;
+    e << cfg.resolved();
+    meta.case_yaml = e.c_str();
+    meta.variants = to_json(cfg.resolved()["operators"]).dump();
+    meta.build = info_json().dump();
+  }
+  OutputSeries series(cfg.output_dir, cfg, b.host, meta);
+  series.write_mesh();
+  if (restart) series.adopt_existing(restart->step);
+  StopSignals signals;
+
   RunHooks hooks;
   hooks.profile = profile;
+  hooks.seconds_before = since_start.seconds();
+  hooks.write_fields = [&series](long long step, double t, ConstView2<real> u) {
+    return series.write_fields(step, t, u);
+  };
+  hooks.write_checkpoint = [&series](long long step, double t, ConstView2<real> u, const CheckpointInfo& info) {
+    return series.write_checkpoint(step, t, u, info);
+  };
+  hooks.stop_requested = [] { return g_stop_signal != 0; };
   if (talk) {
     hooks.log = [](const std::string& s) { std::printf("  %s\n", s.c_str()); };
     hooks.progress = [tty](const Progress& p) {
@@ -184,8 +251,9 @@ int cmd_run(const CliArgs& cli) {
       std::fflush(stderr);
     };
   }
-  RunSummary r = run_simulation(cfg, b.device, hooks);
+  RunSummary r = run_simulation(cfg, b.device, hooks, false, restart ? &*restart : nullptr);
   if (talk && tty) std::fprintf(stderr, "\r\033[K");
+  if (talk) std::printf("  output: %s (ParaView: open %s)\n", cfg.output_dir.c_str(), series.xdmf_path().c_str());
   if (talk) {
     std::printf("  operators:");
     for (const auto& [op, what] : r.operators) std::printf(" %s %s;", op.c_str(), what.c_str());
@@ -201,6 +269,17 @@ int cmd_run(const CliArgs& cli) {
       << "the run is unstable: reduce time.cfl or time.dt, or use a limiter (operators.muscl.limiter); summary in "
       << summary_path.string();
     throw RunError(s.str());
+  }
+  if (!r.stopped.empty()) {
+    // Told apart from success (0) and failure (1): the run can go on from its checkpoint.
+    std::fprintf(stderr,
+                 "fvproxy run: stopped at step %lld of %lld (t = %.6g): %s\ncheckpoint: %s\ncontinue with: fvproxy "
+                 "run %s --restart %s\n",
+                 r.steps, r.total_steps, r.time, r.stopped.c_str(),
+                 r.checkpoint_files.empty() ? "none" : r.checkpoint_files.back().c_str(), cli.positional[0].c_str(),
+                 r.checkpoint_files.empty() ? "?" : r.checkpoint_files.back().c_str());
+    if (talk) print_summary(r, cfg, summary_path.string());
+    return 3;
   }
   if (talk) print_summary(r, cfg, summary_path.string());
   return 0;

@@ -295,6 +295,27 @@ TimeConfig parse_time(const Reader& r, const YAML::Node& root) {
   return t;
 }
 
+EveryConfig parse_every(const Reader& r, const YAML::Node& n, const std::string& path, bool wall) {
+  const std::vector<std::string> keys =
+      wall ? std::vector<std::string>{"steps", "time", "wall_seconds"} : std::vector<std::string>{"steps", "time"};
+  r.check_keys(n, path, keys);
+  if (n.size() != 1) r.fail(n, path, "give exactly one of " + join(keys), "got " + std::to_string(n.size()) + " keys");
+  EveryConfig e;
+  if (n["steps"]) {
+    const long long s = r.int_value(n["steps"], path + ".steps");
+    if (s < 1) r.fail(n["steps"], path + ".steps", "must be >= 1");
+    e.kind = EveryConfig::Kind::steps;
+    e.value = double(s);
+  } else if (n["time"]) {
+    e.kind = EveryConfig::Kind::time;
+    e.value = r.positive(n["time"], path + ".time");
+  } else {
+    e.kind = EveryConfig::Kind::wall_seconds;
+    e.value = r.positive(n["wall_seconds"], path + ".wall_seconds");
+  }
+  return e;
+}
+
 } // namespace
 
 CaseConfig parse_case(const ConfigSource& src) {
@@ -306,9 +327,7 @@ CaseConfig parse_case(const ConfigSource& src) {
   if (const YAML::Node n = root["run"]) {
     r.check_keys(n, "run", {"progress_interval", "wall_limit", "profile", "deterministic"});
     if (n["progress_interval"]) c.run.progress_interval = r.positive(n["progress_interval"], "run.progress_interval");
-    if (n["wall_limit"])
-      r.fail(n["wall_limit"], "run.wall_limit", "not available in this version of fvproxy",
-             "stopping at a wall-clock limit needs checkpoints, which are not implemented yet");
+    if (n["wall_limit"]) c.run.wall_limit = r.positive(n["wall_limit"], "run.wall_limit");
     if (n["profile"]) c.run.profile = r.bool_value(n["profile"], "run.profile");
     if (n["deterministic"]) c.run.deterministic = r.bool_value(n["deterministic"], "run.deterministic");
   }
@@ -365,15 +384,37 @@ CaseConfig parse_case(const ConfigSource& src) {
   c.output_dir = "out/" + c.name;
   if (const YAML::Node o = root["output"]) {
     r.check_keys(o, "output", {"dir", "every", "fields"});
-    for (const char* k : {"every", "fields"})
-      if (o[k])
-        r.fail(o[k], std::string("output.") + k, "field output (HDF5) is not available in this version of fvproxy",
-               "only output.dir (where summary.json goes) is read");
     if (o["dir"]) c.output_dir = r.string_value(o["dir"], "output.dir");
     if (c.output_dir.empty()) r.fail(o["dir"], "output.dir", "empty path");
+    if (o["every"]) c.output.every = parse_every(r, o["every"], "output.every", false);
+    if (const YAML::Node f = o["fields"]) {
+      if (!f.IsSequence() || f.size() == 0)
+        r.fail(f, "output.fields", "expected a non-empty list of field names", "got " + Reader::describe(f));
+      for (std::size_t i = 0; i < f.size(); ++i) {
+        const std::string path = "output.fields[" + std::to_string(i) + "]";
+        const std::string name = r.string_value(f[i], path);
+        std::vector<std::string> valid;
+        for (int k = 0; k < nc; ++k) valid.push_back("u" + std::to_string(k));
+        if (std::find(valid.begin(), valid.end(), name) == valid.end()) {
+          const std::string best = closest_key(name, valid);
+          r.fail(f[i], path, "unknown field '" + name + "'" + (best.empty() ? "" : "; did you mean '" + best + "'?"),
+                 "fields of this case: " + join(valid));
+        }
+        if (std::find(c.output.fields.begin(), c.output.fields.end(), name) != c.output.fields.end())
+          r.fail(f[i], path, "field '" + name + "' is listed twice");
+        c.output.fields.push_back(name);
+      }
+    }
   }
-  if (root["checkpoint"])
-    r.fail(root["checkpoint"], "checkpoint", "checkpoints are not available in this version of fvproxy");
+  if (const YAML::Node k = root["checkpoint"]) {
+    r.check_keys(k, "checkpoint", {"every", "keep"});
+    if (k["every"]) c.checkpoint.every = parse_every(r, k["every"], "checkpoint.every", true);
+    if (k["keep"]) {
+      const long long keep = r.int_value(k["keep"], "checkpoint.keep");
+      if (keep < 1 || keep > 1000) r.fail(k["keep"], "checkpoint.keep", "must be between 1 and 1000");
+      c.checkpoint.keep = static_cast<int>(keep);
+    }
+  }
   return c;
 }
 
@@ -456,6 +497,18 @@ void add_solver_sections(const CaseConfig& c, YAML::Node& n) {
   if (c.time.steps) t["steps"] = *c.time.steps;
   n["time"] = t;
   n["output"]["dir"] = c.output_dir;
+  auto every = [](const EveryConfig& e) {
+    YAML::Node m;
+    if (e.kind == EveryConfig::Kind::steps) m["steps"] = static_cast<long long>(e.value);
+    if (e.kind == EveryConfig::Kind::time) m["time"] = e.value;
+    if (e.kind == EveryConfig::Kind::wall_seconds) m["wall_seconds"] = e.value;
+    return m;
+  };
+  if (c.output.every.kind != EveryConfig::Kind::none) n["output"]["every"] = every(c.output.every);
+  for (const auto& f : c.output.fields) n["output"]["fields"].push_back(f);
+  if (c.checkpoint.every.kind != EveryConfig::Kind::none) n["checkpoint"]["every"] = every(c.checkpoint.every);
+  n["checkpoint"]["keep"] = c.checkpoint.keep;
+  if (c.run.wall_limit) n["run"]["wall_limit"] = *c.run.wall_limit;
   n["run"]["progress_interval"] = c.run.progress_interval;
   n["run"]["profile"] = c.run.profile;
   n["run"]["deterministic"] = c.run.deterministic;

@@ -146,6 +146,23 @@ struct TimeConfig {
   std::optional<long long> steps;
 };
 
+/// When something happens during a run: every N steps, every T of simulated time, or (checkpoints)
+/// every S wall-clock seconds.
+struct EveryConfig {
+  enum class Kind { none, steps, time, wall_seconds } kind = Kind::none;
+  double value = 0; ///< N (steps), T or S
+};
+
+struct OutputConfig {
+  EveryConfig every;               ///< none: the final state only
+  std::vector<std::string> fields; ///< empty: every field (u0, u1, ...)
+};
+
+struct CheckpointConfig {
+  EveryConfig every; ///< none: only at run.wall_limit, SIGTERM or SIGINT
+  int keep = 2;      ///< the newest `keep` checkpoints are kept, older ones removed
+};
+
 struct RunConfig {
   double progress_interval = 2.0;
   std::optional<double> wall_limit;
@@ -168,6 +185,8 @@ struct CaseConfig {
   OperatorsConfig operators;
   TimeConfig time;
   std::string output_dir; ///< output.dir [out/<case>]
+  OutputConfig output;
+  CheckpointConfig checkpoint;
   RunConfig run;
   bool has_solver = false; ///< parse_case (not parse_case_mesh) filled the solver sections
 

@@ -26,7 +26,8 @@ constexpr long long kCheckEvery = 16;
 
 } // namespace
 
-RunSummary run_simulation(const CaseConfig& cfg, const Mesh& mesh, const RunHooks& hooks, bool keep_final_state) {
+RunSummary run_simulation(const CaseConfig& cfg, const Mesh& mesh, const RunHooks& hooks, bool keep_final_state,
+                          const RestartPoint* restart) {
   Kokkos::Timer setup;
   auto log = [&](const std::string& s) {
     if (hooks.log) hooks.log(s);
@@ -76,52 +77,139 @@ RunSummary run_simulation(const CaseConfig& cfg, const Mesh& mesh, const RunHook
   } else {
     total_steps = *cfg.time.steps;
   }
+  // Simulated time after step s: base_time + dt (s - base_step) (no accumulated round-off).
+  long long base_step = 0;
+  double base_time = 0;
+  if (restart) {
+    const long long s0 = restart->step;
+    if (restart->dt == dt && restart->total_steps == total_steps) {
+      // the same schedule as the run that wrote the checkpoint: bitwise the same steps
+    } else if (cfg.time.end_time) {
+      const double T = *cfg.time.end_time;
+      if (!(T > restart->time))
+        throw InputError(restart->file, "the checkpoint is at t = " + std::to_string(restart->time) +
+                                            ", not before time.end_time = " + std::to_string(T) +
+                                            ": nothing is left to run");
+      const double step_limit = cfg.time.dt ? *cfg.time.dt : r.cfl.dt; // fixed or CFL step
+      const long long n =
+          std::max(1LL, static_cast<long long>(std::ceil((T - restart->time) / step_limit * (1 - 1e-12))));
+      dt = (T - restart->time) / double(n);
+      base_step = s0, base_time = restart->time, total_steps = s0 + n;
+      log("restart: the case's time step differs from the checkpoint's (" + std::to_string(restart->dt) +
+          "): the remaining time is split into " + std::to_string(n) + " new steps");
+    } else {
+      if (total_steps <= s0)
+        throw InputError(restart->file, "the checkpoint is at step " + std::to_string(s0) +
+                                            ", the case's time.steps = " + std::to_string(total_steps) +
+                                            ": nothing is left to run");
+      base_step = s0, base_time = restart->time;
+    }
+    r.first_step = s0 + 1;
+  }
+  auto time_at = [&](long long s) { return base_time + dt * double(s - base_step); };
   r.dt = dt;
+  r.total_steps = total_steps;
   {
     std::ostringstream s;
     s.precision(6);
     s << "time step: dt = " << dt
       << (cfg.time.dt ? " (fixed)" : " (CFL " + std::to_string(cfg.time.cfl).substr(0, 5) + ")") << ", " << total_steps
-      << " steps of " << to_string(cfg.time.integrator) << " to t = " << dt * double(total_steps)
+      << " steps of " << to_string(cfg.time.integrator) << " to t = " << time_at(total_steps)
       << "; stable-step rate max " << r.cfl.max_rate << " at cell " << r.cfl.limiting_cell;
+    if (restart)
+      s << "; restarting at step " << restart->step << " (t = " << restart->time << ") from " << restart->file;
     log(s.str());
   }
 
   solver.initialize();
-  r.conservation_initial = conserved_totals(mesh, solver.state());
+  if (restart) {
+    if (int(restart->state.size()) != r.components)
+      throw InputError(restart->file, "the checkpoint holds " + std::to_string(restart->state.size()) +
+                                          " components, the case " + std::to_string(r.components));
+    auto h = Kokkos::create_mirror_view(solver.state());
+    for (int k = 0; k < r.components; ++k)
+      for (index_t c = 0; c < mesh.n_cells; ++c) h(c, k) = restart->state[k][c];
+    Kokkos::deep_copy(solver.state(), h);
+    r.conservation_initial = restart->conservation_initial;
+  } else {
+    r.conservation_initial = conserved_totals(mesh, solver.state());
+  }
   r.no_exact_solution = exact_solution_unavailable(cfg);
+  const CheckpointInfo ckinfo{dt, total_steps, r.conservation_initial};
+  // Whether step s ends an interval of `e` (steps or simulated time).
+  auto crosses = [&](const EveryConfig& e, long long s) {
+    if (e.kind == EveryConfig::Kind::steps) return s % static_cast<long long>(e.value) == 0;
+    if (e.kind == EveryConfig::Kind::time)
+      return std::floor(time_at(s) / e.value + 1e-9) > std::floor(time_at(s - 1) / e.value + 1e-9);
+    return false;
+  };
+  const bool series = cfg.output.every.kind != EveryConfig::Kind::none;
+  double io_seconds = 0;
+  auto timed = [&](auto&& f) {
+    Kokkos::Timer t;
+    f();
+    io_seconds += t.seconds();
+  };
+  if (hooks.write_fields && series && !restart)
+    timed([&] { r.fields_files.push_back(hooks.write_fields(0, 0.0, solver.state())); });
   kc::fence("fvproxy::solver::setup");
-  r.setup_seconds = setup.seconds();
+  r.setup_seconds = setup.seconds() - io_seconds;
 
   ScopedKernelProfiler profiler(hooks.profile);
   Kokkos::Timer wall;
-  double last_report = 0;
-  long long step = 0;
-  for (step = 1; step <= total_steps; ++step) {
-    const double t = dt * double(step - 1);
-    solver.step(static_cast<real>(t), static_cast<real>(dt), step, true);
+  double last_report = 0, last_checkpoint = 0;
+  io_seconds = 0;
+  const long long first = r.first_step;
+  long long done = first - 1;
+  for (long long step = first; step <= total_steps; ++step) {
+    solver.step(static_cast<real>(time_at(step - 1)), static_cast<real>(dt), step, true);
     const double now = wall.seconds();
-    const bool report = hooks.progress && now - last_report >= cfg.run.progress_interval && step < total_steps;
-    if (report || step % kCheckEvery == 0 || step == total_steps) {
+    const bool last = step == total_steps;
+    const bool signalled = !last && hooks.stop_requested && hooks.stop_requested();
+    const double mean_step = (now - io_seconds) / double(step - first + 1);
+    const bool out_of_time =
+        !last && cfg.run.wall_limit && hooks.seconds_before + setup.seconds() + 2 * mean_step >= *cfg.run.wall_limit;
+    const bool stop = signalled || out_of_time;
+    const auto& ce = cfg.checkpoint.every;
+    const bool checkpoint =
+        hooks.write_checkpoint && (stop || crosses(ce, step) ||
+                                   (ce.kind == EveryConfig::Kind::wall_seconds && now - last_checkpoint >= ce.value));
+    const bool output = hooks.write_fields && (last || (series && crosses(cfg.output.every, step)));
+    const bool report = hooks.progress && now - last_report >= cfg.run.progress_interval && !last;
+    if (report || step % kCheckEvery == 0 || last || checkpoint || output || stop) {
       if ((r.non_finite = solver.first_non_finite())) break;
+    }
+    done = step;
+    const double t = last && cfg.time.end_time ? *cfg.time.end_time : time_at(step);
+    if (output) timed([&] { r.fields_files.push_back(hooks.write_fields(step, t, solver.state())); });
+    if (checkpoint) {
+      timed([&] { r.checkpoint_files.push_back(hooks.write_checkpoint(step, t, solver.state(), ckinfo)); });
+      last_checkpoint = wall.seconds();
+    }
+    if (stop) {
+      r.stopped = signalled ? "stop requested (SIGTERM or SIGINT)" : "run.wall_limit reached";
+      break;
     }
     if (report) {
       last_report = now;
       Progress p;
-      p.step = step, p.total_steps = total_steps, p.time = dt * double(step), p.dt = dt;
-      p.end_time = dt * double(total_steps), p.wall_seconds = now;
-      p.eta_seconds = now / double(step) * double(total_steps - step);
-      p.cell_updates_per_second = double(mesh.n_cells) * double(step) / now;
+      p.step = step, p.total_steps = total_steps, p.time = t, p.dt = dt;
+      p.end_time = time_at(total_steps), p.wall_seconds = now;
+      p.eta_seconds = mean_step * double(total_steps - step);
+      p.cell_updates_per_second = double(mesh.n_cells) / mean_step;
       hooks.progress(p);
     }
   }
   kc::fence("fvproxy::solver::end");
   r.wall_seconds = wall.seconds();
+  r.io_seconds = io_seconds;
   if (hooks.profile) r.timers = KernelProfiler::table();
-  r.steps = r.non_finite ? r.non_finite->step : total_steps;
-  r.time = dt * double(r.steps);
-  if (cfg.time.end_time && !r.non_finite) r.time = *cfg.time.end_time; // n * (T / n) may differ from T by an ulp
-  r.cell_updates_per_second = r.wall_seconds > 0 ? double(mesh.n_cells) * double(r.steps) / r.wall_seconds : 0;
+  r.steps = r.non_finite ? r.non_finite->step : done;
+  r.time = time_at(r.steps);
+  if (cfg.time.end_time && !r.non_finite && r.steps == total_steps)
+    r.time = *cfg.time.end_time; // n * (T / n) may differ from T by an ulp
+  const double compute = r.wall_seconds - io_seconds;
+  r.cell_updates_per_second = compute > 0 ? double(mesh.n_cells) * double(r.steps - first + 1) / compute : 0;
   if (r.non_finite) return r;
 
   r.conservation_final = conserved_totals(mesh, solver.state());

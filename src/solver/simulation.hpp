@@ -8,6 +8,13 @@
 // and the last one lands on T exactly). Simulated time after step n is n * dt (no accumulated
 // round-off).
 //
+// Output and checkpoints (hooks; the files themselves are io's): with output.every, the fields at
+// step 0 (not after a restart), at every N steps or each time t crosses a multiple of T, and always
+// the final state; checkpoints at checkpoint.every (steps, simulated time or wall seconds), and
+// before stopping early at run.wall_limit (when the next step would pass it) or on a stop request.
+// A restart continues toward the same end: with the checkpoint's own time step (bitwise the same
+// steps) when the case still gives it, else with the rest of the way to end_time split again.
+//
 // Timing: wall_seconds covers the time loop only (after set-up, ending with one fence), unfenced:
 // cell_updates_per_second = cells * steps / wall_seconds. Per-kernel timers are taken (fenced)
 // only when `profile` is set; they slow the run.
@@ -30,6 +37,23 @@ struct Progress {
   double wall_seconds = 0, eta_seconds = 0, cell_updates_per_second = 0;
 };
 
+/// Where a restarted run continues from (read from a checkpoint, state in the mesh's storage order).
+struct RestartPoint {
+  std::string file;
+  long long step = 0;
+  double time = 0, dt = 0;
+  long long total_steps = 0;
+  std::vector<std::vector<real>> state; ///< per component
+  std::vector<double> conservation_initial;
+};
+
+/// What a checkpoint records besides the state.
+struct CheckpointInfo {
+  double dt = 0;
+  long long total_steps = 0;
+  std::vector<double> conservation_initial;
+};
+
 struct RunHooks {
   /// Called at most every `progress_interval` wall seconds during the loop (and not at all when
   /// empty).
@@ -37,6 +61,15 @@ struct RunHooks {
   /// One-line messages at set-up (memory, time step, operators).
   std::function<void(const std::string&)> log;
   bool profile = false;
+  /// Writes the cell fields (output.every and the final state); returns the file written.
+  std::function<std::string(long long step, double time, ConstView2<real> u)> write_fields;
+  /// Writes a checkpoint (checkpoint.every, run.wall_limit, a stop request); returns the file.
+  std::function<std::string(long long step, double time, ConstView2<real> u, const CheckpointInfo&)> write_checkpoint;
+  /// Polled every step: true when the run should checkpoint and stop (SIGTERM, SIGINT).
+  std::function<bool()> stop_requested;
+  /// Wall seconds spent before run_simulation (reading the case, building the mesh): counted
+  /// against run.wall_limit.
+  double seconds_before = 0;
 };
 
 struct RunSummary {
@@ -45,7 +78,8 @@ struct RunSummary {
   int components = 0;
   long long steps = 0;
   double time = 0, dt = 0, wall_seconds = 0, setup_seconds = 0, cell_updates_per_second = 0;
-  StableStep cfl;               ///< the CFL step (dt = cfl.dt unless time.dt is given)
+  double io_seconds = 0; ///< writing fields and checkpoints (inside wall_seconds, not in cell_updates_per_second)
+  StableStep cfl;        ///< the CFL step (dt = cfl.dt unless time.dt is given)
   std::size_t memory_bytes = 0; ///< device bytes: mesh + solver
   std::size_t memory_available = 0;
   std::optional<std::vector<ErrorNorms>> errors; ///< when the case has an exact solution
@@ -53,13 +87,17 @@ struct RunSummary {
   std::vector<double> conservation_initial, conservation_final;
   std::vector<KernelTime> timers; ///< only with profile
   std::vector<std::pair<std::string, std::string>> operators;
-  std::optional<NonFinite> non_finite;        ///< set when the run stopped on a non-finite value
-  std::vector<std::vector<real>> final_state; ///< per component, in the mesh's storage order (if asked)
+  std::optional<NonFinite> non_finite;                     ///< set when the run stopped on a non-finite value
+  std::string stopped;                                     ///< why the run stopped early ("" = it completed)
+  long long total_steps = 0;                               ///< the steps the case asks for
+  long long first_step = 1;                                ///< > 1 after a restart
+  std::vector<std::string> fields_files, checkpoint_files; ///< written by this run
+  std::vector<std::vector<real>> final_state;              ///< per component, in the mesh's storage order (if asked)
 };
 
 /// Runs the case on `mesh` (built from cfg.mesh). Throws RunError when the state does not fit in
 /// memory; a non-finite state ends the run early with `non_finite` set.
-RunSummary run_simulation(const CaseConfig& cfg, const Mesh& mesh, const RunHooks& hooks,
-                          bool keep_final_state = false);
+RunSummary run_simulation(const CaseConfig& cfg, const Mesh& mesh, const RunHooks& hooks, bool keep_final_state = false,
+                          const RestartPoint* restart = nullptr);
 
 } // namespace fvproxy

@@ -34,7 +34,10 @@ with tempfile.TemporaryDirectory() as d:
     assert j["config"]["output"]["dir"] == out
     assert "kokkos" in j["build"] and "hdf5" in j["build"]
     assert j["memory_bytes"] > 0 and j["cell_updates_per_second"] > 0
-    assert not [f for f in os.listdir(out) if f != "summary.json"], os.listdir(out)
+    # Without output.every: the mesh, the final fields, the XDMF and the summary; no temporary file.
+    want = {"summary.json", "mesh.h5", "default.xdmf", "fields_%06d.h5" % j["steps"]}
+    assert set(os.listdir(out)) == want, os.listdir(out)
+    assert j["files"] == {"fields": ["fields_%06d.h5" % j["steps"]], "checkpoints": []}, j["files"]
 
     p = subprocess.run([exe, "run", case, "--profile", "--output-dir", out] + small, capture_output=True, text=True)
     assert p.returncode == 0, p.stderr

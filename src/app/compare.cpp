@@ -1,0 +1,123 @@
+// fvproxy compare A B [--rtol R] [--atol A] [--fields LIST] [--time T] [--json]
+#include "app/compare.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <iostream>
+#include <regex>
+
+#include <nlohmann/json.hpp>
+
+#include "core/error.hpp"
+#include "io/compare.hpp"
+#include "io/field_file.hpp"
+#include "io/hdf5_file.hpp"
+
+namespace fvproxy {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+bool same_time(double a, double b) { return std::abs(a - b) <= 1e-12 * std::max(1.0, std::max(std::abs(a), std::abs(b))); }
+
+/// A file stays as it is; in a folder, the fields file at `time` or the last one.
+std::string resolve(const std::string& arg, const std::optional<double>& time) {
+  std::error_code ec;
+  if (!fs::is_directory(arg, ec)) return arg;
+  const std::regex re("fields_([0-9]+)\\.h5");
+  std::vector<std::pair<long long, std::string>> files;
+  for (const auto& e : fs::directory_iterator(arg, ec)) {
+    std::smatch m;
+    const std::string name = e.path().filename().string();
+    if (std::regex_match(name, m, re)) files.emplace_back(std::stoll(m[1].str()), e.path().string());
+  }
+  if (files.empty()) throw InputError(arg, "no fields_<step>.h5 file in this folder");
+  std::sort(files.begin(), files.end());
+  if (!time) return files.back().second;
+  std::string times;
+  for (const auto& [step, path] : files) {
+    try {
+      const double t = h5::File::open(path).attribute_double("/", "time");
+      if (same_time(t, *time)) return path;
+      if (times.size() < 200) times += (times.empty() ? "" : ", ") + std::to_string(t);
+    } catch (const h5::H5Failure&) {
+    }
+  }
+  throw InputError(arg, "no fields file at t = " + std::to_string(*time), "times in the folder: " + times);
+}
+
+std::vector<std::string> split(const std::string& list) {
+  std::vector<std::string> r;
+  std::size_t p = 0;
+  while (p <= list.size()) {
+    const std::size_t q = std::min(list.find(',', p), list.size());
+    if (q > p) r.push_back(list.substr(p, q - p));
+    p = q + 1;
+  }
+  return r;
+}
+
+nlohmann::json number(double x) { return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr); }
+
+} // namespace
+
+int cmd_compare(const CliArgs& cli) {
+  const std::string an = resolve(cli.positional[0], cli.time), bn = resolve(cli.positional[1], cli.time);
+  const std::vector<std::string> fields = split(cli.fields);
+  if (!cli.fields.empty() && fields.empty()) throw InputError("--fields", "empty list");
+  const FieldFile a = read_field_file(an, fields);
+  const FieldFile b = read_field_file(bn, fields);
+  // Meshes first (the more basic mismatch), then times.
+  const auto diffs = compare_fields(a, an, b, bn, cli.rtol, cli.atol);
+  if (cli.time) {
+    for (const auto* f : {&a, &b})
+      if (!same_time(f->time, *cli.time))
+        throw InputError(f == &a ? an : bn, "holds t = " + std::to_string(f->time) + ", not --time " +
+                                                std::to_string(*cli.time));
+  } else if (!same_time(a.time, b.time)) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "different times: t = %.17g in A, t = %.17g in B", a.time, b.time);
+    throw InputError(an + " vs " + bn, buf, "compare outputs of one time (--time T picks it in output folders)");
+  }
+  bool pass = true;
+  for (const auto& d : diffs) pass = pass && d.pass;
+
+  if (cli.json) {
+    nlohmann::json j;
+    j["a"] = {{"file", an}, {"time", a.time}, {"step", a.step}, {"kind", a.kind}};
+    j["b"] = {{"file", bn}, {"time", b.time}, {"step", b.step}, {"kind", b.kind}};
+    j["cells"] = a.cell_gid.size();
+    j["rtol"] = cli.rtol;
+    j["atol"] = cli.atol;
+    j["fields"] = nlohmann::json::object();
+    for (const auto& d : diffs)
+      j["fields"][d.name] = {{"max_abs", number(d.max_abs)},  {"max_rel", number(d.max_rel)},
+                             {"l2", number(d.l2)},            {"max_b", number(d.max_b)},
+                             {"worst_cell_gid", d.worst_cell}, {"non_finite", d.non_finite},
+                             {"pass", d.pass}};
+    j["pass"] = pass;
+    std::cout << j.dump(2) << '\n';
+  } else {
+    std::printf("fvproxy compare: %s (%s, t = %.9g, step %lld)\n          vs %s (%s, t = %.9g, step %lld)\n"
+                "  %zu cells matched by global id; a field passes when max|a-b| <= %g + %g max|b|\n",
+                an.c_str(), a.kind.c_str(), a.time, static_cast<long long>(a.step), bn.c_str(), b.kind.c_str(), b.time,
+                static_cast<long long>(b.step), a.cell_gid.size(), cli.atol, cli.rtol);
+    std::printf("  %-8s %14s %16s %14s %14s %12s  %s\n", "field", "max|a-b|", "max|a-b|/max|b|", "L2 (RMS)", "max|b|",
+                "worst cell", "result");
+    for (const auto& d : diffs)
+      std::printf("  %-8s %14.6e %16.6e %14.6e %14.6e %12s  %s\n", d.name.c_str(), d.max_abs, d.max_rel, d.l2, d.max_b,
+                  d.worst_cell < 0 ? "-" : std::to_string(d.worst_cell).c_str(),
+                  d.pass ? "ok" : d.non_finite ? "FAIL (non-finite values)" : "FAIL");
+    std::size_t failed = 0;
+    for (const auto& d : diffs) failed += d.pass ? 0 : 1;
+    if (pass)
+      std::printf("all %zu fields within tolerance\n", diffs.size());
+    else
+      std::printf("%zu of %zu fields differ beyond tolerance\n", failed, diffs.size());
+  }
+  return pass ? 0 : 1;
+}
+
+} // namespace fvproxy

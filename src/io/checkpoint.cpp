@@ -1,0 +1,98 @@
+#include "io/checkpoint.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <numeric>
+
+#include "core/error.hpp"
+#include "io/field_file.hpp"
+
+namespace fvproxy {
+
+std::string mesh_fingerprint(const HostMesh& m) {
+  std::uint64_t h = 1469598103934665603ULL; // FNV-1a
+  auto mix = [&h](std::int64_t v) {
+    for (int b = 0; b < 8; ++b) {
+      h ^= static_cast<std::uint64_t>(v >> (8 * b)) & 0xffu;
+      h *= 1099511628211ULL;
+    }
+  };
+  double lo[3] = {1e300, 1e300, 1e300}, hi[3] = {-1e300, -1e300, -1e300};
+  for (index_t i = 0; i < m.n_nodes(); ++i)
+    for (int d = 0; d < 3; ++d) {
+      lo[d] = std::min(lo[d], m.x[3 * std::size_t(i) + d]);
+      hi[d] = std::max(hi[d], m.x[3 * std::size_t(i) + d]);
+    }
+  double extent = 0;
+  for (int d = 0; d < 3; ++d) extent = std::max(extent, hi[d] - lo[d]);
+  const double scale = extent > 0 ? 1e9 / extent : 1.0;
+  std::vector<index_t> order(m.n_cells());
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](index_t a, index_t b) { return m.cell_gid[a] < m.cell_gid[b]; });
+  mix(m.n_cells());
+  mix(m.n_nodes());
+  for (index_t c : order) {
+    mix(m.cell_gid[c]);
+    mix(static_cast<std::int64_t>(m.cell_type[c]));
+    for (index_t i = m.cell_node_off[c]; i < m.cell_node_off[c + 1]; ++i) {
+      const index_t n = m.cell_nodes[i];
+      mix(m.node_gid[n]);
+      for (int d = 0; d < 3; ++d) mix(std::llround((m.x[3 * std::size_t(n) + d] - lo[d]) * scale));
+    }
+  }
+  char buf[20];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+RestartPoint read_restart(const std::string& path, const CaseConfig& cfg, const HostMesh& mesh) {
+  FieldFile f = read_field_file(path);
+  const std::string where = "--restart " + path;
+  if (f.kind != "checkpoint")
+    throw InputError(where, "this is a fields file, not a checkpoint",
+                     "restart from a checkpoint_<step>.h5 file (checkpoint.every, run.wall_limit, SIGTERM)");
+  const char* real_name = sizeof(real) == 4 ? "float" : "double";
+  if (f.real_type != real_name)
+    throw InputError(where, "the checkpoint holds " + f.real_type + " values, this fvproxy computes in " + real_name,
+                     "restart with a build of the same real type (FVPROXY_REAL)");
+  const int components = static_cast<int>(f.names.size());
+  if (components != cfg.physics.components)
+    throw InputError(where, "the checkpoint holds " + std::to_string(components) + " components, the case has " +
+                                std::to_string(cfg.physics.components) + " (physics.components)");
+  for (const char* k : {"dt", "total_steps"})
+    if (!f.numbers.count(k)) throw InputError(where, std::string("the checkpoint has no '") + k + "' attribute");
+  if (!f.strings.count("mesh_fingerprint") || !f.vectors.count("conservation_initial"))
+    throw InputError(where, "the checkpoint lacks its mesh fingerprint or conserved totals (damaged?)");
+  if (f.cell_gid.size() != std::size_t(mesh.n_cells()))
+    throw InputError(where, "the checkpoint is of another mesh: " + std::to_string(f.cell_gid.size()) +
+                                " cells, the case's mesh has " + std::to_string(mesh.n_cells()));
+  const std::string fp = mesh_fingerprint(mesh);
+  if (f.strings["mesh_fingerprint"] != fp)
+    throw InputError(where, "the checkpoint is of another mesh (same cell count, different cells or nodes)",
+                     "mesh fingerprint " + f.strings["mesh_fingerprint"] + " in the file, " + fp + " for the case");
+  // Global id -> the file's row.
+  std::vector<std::pair<gid_t, index_t>> file_rows(f.cell_gid.size());
+  for (std::size_t i = 0; i < f.cell_gid.size(); ++i) file_rows[i] = {f.cell_gid[i], static_cast<index_t>(i)};
+  std::sort(file_rows.begin(), file_rows.end());
+  RestartPoint r;
+  r.file = path;
+  r.step = f.step;
+  r.time = f.time;
+  r.dt = f.numbers["dt"];
+  r.total_steps = static_cast<long long>(f.numbers["total_steps"]);
+  r.conservation_initial = f.vectors["conservation_initial"];
+  if (int(r.conservation_initial.size()) != components)
+    throw InputError(where, "the checkpoint's conserved totals do not match its components (damaged?)");
+  r.state.assign(components, std::vector<real>(mesh.n_cells()));
+  for (index_t c = 0; c < mesh.n_cells(); ++c) {
+    const auto it = std::lower_bound(file_rows.begin(), file_rows.end(), std::make_pair(mesh.cell_gid[c], index_t(0)));
+    if (it == file_rows.end() || it->first != mesh.cell_gid[c])
+      throw InputError(where, "the checkpoint has no cell of global id " + std::to_string(mesh.cell_gid[c]));
+    for (int k = 0; k < components; ++k) r.state[k][c] = static_cast<real>(f.values[k][it->second]);
+  }
+  (void)cfg;
+  return r;
+}
+
+} // namespace fvproxy

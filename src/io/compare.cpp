@@ -1,0 +1,62 @@
+#include "io/compare.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/error.hpp"
+
+namespace fvproxy {
+
+std::vector<FieldDifference> compare_fields(const FieldFile& a, const std::string& a_name, const FieldFile& b,
+                                            const std::string& b_name, double rtol, double atol) {
+  const std::string both = a_name + " vs " + b_name;
+  if (a.cell_gid.size() != b.cell_gid.size())
+    throw InputError(both, "different meshes: " + std::to_string(a.cell_gid.size()) + " cells in " + a_name + ", " +
+                               std::to_string(b.cell_gid.size()) + " in " + b_name);
+  // Row of each global id in b.
+  std::vector<std::pair<gid_t, std::size_t>> rows(b.cell_gid.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) rows[i] = {b.cell_gid[i], i};
+  std::sort(rows.begin(), rows.end());
+  for (std::size_t i = 1; i < rows.size(); ++i)
+    if (rows[i].first == rows[i - 1].first)
+      throw InputError(b_name, "cell global id " + std::to_string(rows[i].first) + " appears twice");
+  std::vector<std::size_t> match(a.cell_gid.size());
+  for (std::size_t i = 0; i < a.cell_gid.size(); ++i) {
+    const auto it = std::lower_bound(rows.begin(), rows.end(), std::make_pair(a.cell_gid[i], std::size_t(0)));
+    if (it == rows.end() || it->first != a.cell_gid[i])
+      throw InputError(both, "different meshes: cell global id " + std::to_string(a.cell_gid[i]) + " of " + a_name +
+                                 " is not in " + b_name);
+    match[i] = it->second;
+  }
+  std::vector<FieldDifference> out;
+  for (std::size_t k = 0; k < a.names.size(); ++k) {
+    const auto bk = std::find(b.names.begin(), b.names.end(), a.names[k]);
+    if (bk == b.names.end()) throw InputError(b_name, "no field '" + a.names[k] + "' (it is in " + a_name + ")");
+    const std::vector<double>& va = a.values[k];
+    const std::vector<double>& vb = b.values[std::size_t(bk - b.names.begin())];
+    FieldDifference d;
+    d.name = a.names[k];
+    double sum2 = 0;
+    for (std::size_t i = 0; i < va.size(); ++i) {
+      const double x = va[i], y = vb[match[i]];
+      if (!std::isfinite(x) || !std::isfinite(y)) {
+        d.non_finite = true;
+        continue;
+      }
+      const double e = std::abs(x - y);
+      sum2 += e * e;
+      d.max_b = std::max(d.max_b, std::abs(y));
+      if (e > d.max_abs) {
+        d.max_abs = e;
+        d.worst_cell = a.cell_gid[i];
+      }
+    }
+    d.l2 = va.empty() ? 0.0 : std::sqrt(sum2 / double(va.size()));
+    d.max_rel = d.max_b > 0 ? d.max_abs / d.max_b : (d.max_abs > 0 ? INFINITY : 0.0);
+    d.pass = !d.non_finite && d.max_abs <= atol + rtol * d.max_b;
+    out.push_back(d);
+  }
+  return out;
+}
+
+} // namespace fvproxy

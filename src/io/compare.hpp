@@ -1,0 +1,27 @@
+#pragma once
+// Cell-by-cell comparison of two fields or checkpoint files (INTERFACE.md "fvproxy compare"):
+// cells matched by global id, so outputs of different orderings (and later of different rank
+// counts) compare; per field the max abs difference, the max normwise-relative difference
+// max|a-b| / max|b|, and the L2 (root-mean-square) difference. A field passes when
+// max|a-b| <= atol + rtol max|b|; a NaN anywhere fails it.
+#include <string>
+#include <vector>
+
+#include "io/field_file.hpp"
+
+namespace fvproxy {
+
+struct FieldDifference {
+  std::string name;
+  double max_abs = 0, max_rel = 0, l2 = 0, max_b = 0;
+  gid_t worst_cell = -1; ///< global id of the cell with the largest difference
+  bool pass = true;
+  bool non_finite = false; ///< a NaN or infinity in either file
+};
+
+/// InputError (naming the files) when the cells differ (count or global ids) or a field is missing
+/// from `b`; `fields` empty: every field of `a`.
+std::vector<FieldDifference> compare_fields(const FieldFile& a, const std::string& a_name, const FieldFile& b,
+                                            const std::string& b_name, double rtol, double atol);
+
+} // namespace fvproxy

@@ -1,0 +1,169 @@
+#include "io/field_file.hpp"
+
+#include <algorithm>
+#include <filesystem>
+
+#include "core/error.hpp"
+
+namespace fvproxy {
+
+namespace {
+
+h5::Type real_h5_type() { return sizeof(real) == 4 ? h5::Type::f32 : h5::Type::f64; }
+const char* real_name() { return sizeof(real) == 4 ? "float" : "double"; }
+
+void write_header(h5::File& f, const std::string& kind, const FileMetadata& meta) {
+  f.attribute("/", "format_version", kOutputFormatVersion);
+  f.attribute("/", "kind", kind);
+  f.attribute("/", "real", std::string(real_name()));
+  f.write_string("/fvproxy/case_yaml", meta.case_yaml);
+  f.write_string("/fvproxy/variants", meta.variants);
+  f.write_string("/fvproxy/build", meta.build);
+}
+
+index_t end_or(index_t e, index_t n) { return e < 0 ? n : std::min(e, n); }
+
+} // namespace
+
+int xdmf_cell_code(CellType t) {
+  switch (t) {
+  case CellType::tet: return 6;
+  case CellType::pyramid: return 7;
+  case CellType::prism: return 8;
+  case CellType::hex: return 9;
+  }
+  return 0;
+}
+
+void append_xdmf_cell(const HostMesh& m, index_t c, std::vector<std::int64_t>& out) {
+  const CellType t = m.cell_type[c];
+  out.push_back(xdmf_cell_code(t));
+  const index_t* n = m.cell_nodes.data() + m.cell_node_off[c];
+  if (t == CellType::prism) {
+    // Gmsh: (0,1,2) points into the prism; VTK/XDMF wedge: (0,1,2) points out of it.
+    static constexpr int order[6] = {0, 2, 1, 3, 5, 4};
+    for (int i : order) out.push_back(n[i]);
+  } else {
+    for (int i = 0; i < element_info(t).n_nodes; ++i) out.push_back(n[i]);
+  }
+}
+
+MeshFileInfo write_mesh_file(const std::string& path, const HostMesh& m, const FileMetadata& meta,
+                             const MeshSlice& s, h5::Comm comm) {
+  const index_t c0 = s.cell_begin, c1 = end_or(s.cell_end, m.n_cells());
+  const index_t n0 = s.node_begin, n1 = end_or(s.node_end, m.n_nodes());
+  std::vector<std::int64_t> topo, cgid, ngid;
+  std::vector<std::uint8_t> types;
+  for (index_t c = c0; c < c1; ++c) {
+    append_xdmf_cell(m, c, topo);
+    types.push_back(static_cast<std::uint8_t>(m.cell_type[c]));
+    cgid.push_back(m.cell_gid[c]);
+  }
+  std::vector<double> x(m.x.begin() + 3 * std::size_t(n0), m.x.begin() + 3 * std::size_t(n1));
+  ngid.assign(m.node_gid.begin() + n0, m.node_gid.begin() + n1);
+
+  MeshFileInfo info;
+  try {
+    h5::AtomicFile af(path, comm);
+    h5::File& f = af.file();
+    write_header(f, "mesh", meta);
+    f.write("/mesh/nodes", x, 3);
+    f.write("/mesh/topology", topo);
+    f.write("/mesh/cell_types", types);
+    f.write("/cells/global_id", cgid);
+    f.write("/nodes/global_id", ngid);
+    for (const Patch& p : m.patches) {
+      std::vector<std::int64_t> ptopo, owner;
+      const index_t f0 = std::max(p.begin, p.begin + s.face_begin);
+      const index_t f1 = s.face_end < 0 ? p.end : std::min(p.end, p.begin + s.face_end);
+      for (index_t fc = f0; fc < f1; ++fc) {
+        const index_t nn = m.face_node_off[fc + 1] - m.face_node_off[fc];
+        ptopo.push_back(nn == 3 ? 4 : 5); // XDMF triangle / quadrilateral
+        for (index_t i = m.face_node_off[fc]; i < m.face_node_off[fc + 1]; ++i) ptopo.push_back(m.face_nodes[i]);
+        owner.push_back(m.cell_gid[m.face_owner[fc]]);
+      }
+      f.write("/patches/" + p.name + "/topology", ptopo);
+      f.write("/patches/" + p.name + "/cell_global_id", owner);
+    }
+    info.cells = f.shape("/cells/global_id")[0];
+    info.nodes = f.shape("/nodes/global_id")[0];
+    info.topology_length = f.shape("/mesh/topology")[0];
+    f.attribute("/", "cells", info.cells);
+    f.attribute("/", "nodes", info.nodes);
+    af.commit();
+  } catch (const h5::H5Failure& e) {
+    throw RunError(std::string("error: writing the mesh file failed\n") + e.what());
+  }
+  return info;
+}
+
+void write_field_file(const std::string& path, const FieldFile& h, index_t n, const gid_t* gid,
+                      const std::vector<const real*>& columns, h5::Comm comm) {
+  try {
+    h5::AtomicFile af(path, comm);
+    h5::File& f = af.file();
+    write_header(f, h.kind, h.meta);
+    f.attribute("/", "time", h.time);
+    f.attribute("/", "step", h.step);
+    for (const auto& [k, v] : h.numbers) f.attribute("/", k, v);
+    for (const auto& [k, v] : h.vectors) f.attribute("/", k, v);
+    for (const auto& [k, v] : h.strings) f.attribute("/", k, v);
+    f.write("/cells/global_id", h5::Type::i64, gid, n);
+    for (std::size_t k = 0; k < columns.size(); ++k) f.write("/fields/" + h.names[k], real_h5_type(), columns[k], n);
+    af.commit();
+  } catch (const h5::H5Failure& e) {
+    throw RunError("error: writing " + h.kind + " file " + path + " failed\n" + e.what());
+  }
+}
+
+FieldFile read_field_file(const std::string& path, const std::vector<std::string>& fields) {
+  FieldFile r;
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) throw InputError(path, "no such file");
+  try {
+    const h5::File f = h5::File::open(path);
+    if (!f.has_attribute("/", "format_version") || !f.exists("/cells/global_id"))
+      throw InputError(path, "not an fvproxy fields or checkpoint file",
+                       "it has no format_version attribute or no /cells/global_id dataset");
+    const std::int64_t version = f.attribute_int("/", "format_version");
+    if (version > kOutputFormatVersion)
+      throw InputError(path, "written in output format version " + std::to_string(version),
+                       "this fvproxy reads versions up to " + std::to_string(kOutputFormatVersion) +
+                           ": use a newer fvproxy");
+    r.kind = f.attribute_string("/", "kind");
+    if (r.kind != "fields" && r.kind != "checkpoint")
+      throw InputError(path, "this is an fvproxy " + r.kind + " file, not a fields or checkpoint file");
+    r.time = f.attribute_double("/", "time");
+    r.step = f.attribute_int("/", "step");
+    r.real_type = f.attribute_string("/", "real");
+    r.cell_gid = f.read<std::int64_t>("/cells/global_id");
+    const std::vector<std::string> present = f.members("/fields");
+    r.names = fields.empty() ? present : fields;
+    for (const std::string& name : r.names) {
+      if (std::find(present.begin(), present.end(), name) == present.end()) {
+        std::string list;
+        for (const auto& p : present) list += (list.empty() ? "" : ", ") + p;
+        throw InputError(path, "no field '" + name + "'", "fields in the file: " + (list.empty() ? "none" : list));
+      }
+      r.values.push_back(f.read<double>("/fields/" + name));
+      if (r.values.back().size() != r.cell_gid.size())
+        throw InputError(path, "field " + name + " has " + std::to_string(r.values.back().size()) + " values for " +
+                                   std::to_string(r.cell_gid.size()) + " cells");
+    }
+    for (const char* k : {"dt", "total_steps", "components"})
+      if (f.has_attribute("/", k)) r.numbers[k] = f.attribute_double("/", k);
+    if (f.has_attribute("/", "conservation_initial"))
+      r.vectors["conservation_initial"] = f.attribute_doubles("/", "conservation_initial");
+    for (const char* k : {"mesh_fingerprint", "case"})
+      if (f.has_attribute("/", k)) r.strings[k] = f.attribute_string("/", k);
+    if (f.exists("/fvproxy/case_yaml")) r.meta.case_yaml = f.read_string("/fvproxy/case_yaml");
+    if (f.exists("/fvproxy/variants")) r.meta.variants = f.read_string("/fvproxy/variants");
+    if (f.exists("/fvproxy/build")) r.meta.build = f.read_string("/fvproxy/build");
+  } catch (const h5::H5Failure& e) {
+    const std::string w = e.what();
+    throw InputError(path, "cannot read this HDF5 file (damaged, truncated or not written by fvproxy)", w);
+  }
+  return r;
+}
+
+} // namespace fvproxy

@@ -1,0 +1,85 @@
+#pragma once
+// fvproxy's HDF5 files (layout: docs/output.md; names and core datasets: INTERFACE.md).
+//
+//   mesh.h5        the mesh once: /mesh/nodes (nodes, 3), /mesh/topology (XDMF mixed
+//                  connectivity in storage order), /mesh/cell_types, /cells/global_id,
+//                  /nodes/global_id, /patches/<name>/{topology, cell_global_id}
+//   fields_*.h5    /cells/global_id, /fields/<FIELD> (cells,), root attributes time, step
+//   checkpoint_*.h5  the same with every component and what a restart needs (dt, steps, the
+//                  mesh fingerprint, the initial conserved totals)
+//
+// Every file carries root attributes format_version, kind and real, and /fvproxy/case_yaml,
+// /fvproxy/variants, /fvproxy/build (fixed-length strings). Writes are collective over the ranks
+// and atomic (io/hdf5_file.hpp); each rank passes its own cells.
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "core/types.hpp"
+#include "io/hdf5_file.hpp"
+#include "mesh/host_mesh.hpp"
+
+namespace fvproxy {
+
+/// Version of the layout above; readers refuse files of a newer version.
+inline constexpr std::int64_t kOutputFormatVersion = 1;
+
+/// Stored with every file.
+struct FileMetadata {
+  std::string case_yaml; ///< the resolved case (defaults filled in)
+  std::string variants;  ///< JSON: what runs per operator
+  std::string build;     ///< JSON: fvproxy info --json
+};
+
+/// The part of a mesh this rank writes (the whole mesh on one rank). Node numbers in the file
+/// are the mesh's local node numbers: a rank holding the whole mesh may write any slice of it
+/// (the collective writer's tests split the cells of one mesh over two ranks).
+struct MeshSlice {
+  index_t cell_begin = 0, cell_end = -1; ///< -1: to the end
+  index_t node_begin = 0, node_end = -1;
+  /// Boundary faces [face_begin, face_end) of every patch (the rank's share); -1: all.
+  index_t face_begin = 0, face_end = -1;
+};
+
+/// XDMF mixed-topology cell code (tet 6, pyramid 7, wedge 8, hex 9) and node order (the wedge's
+/// triangles run the other way round in XDMF/VTK than in Gmsh).
+int xdmf_cell_code(CellType t);
+/// Appends cell c's XDMF entry (code, then its nodes) to `out`.
+void append_xdmf_cell(const HostMesh& m, index_t c, std::vector<std::int64_t>& out);
+
+/// Sizes an XDMF file needs to describe the mesh file.
+struct MeshFileInfo {
+  std::int64_t cells = 0, nodes = 0, topology_length = 0;
+};
+
+/// Writes mesh.h5 (collective, atomic). Returns the totals over the ranks.
+MeshFileInfo write_mesh_file(const std::string& path, const HostMesh& m, const FileMetadata& meta,
+                             const MeshSlice& slice = {}, h5::Comm comm = h5::Comm::world);
+
+/// A fields or checkpoint file, as written (this rank's cells) or as read (all cells).
+struct FieldFile {
+  std::string kind = "fields"; ///< fields | checkpoint
+  double time = 0;
+  std::int64_t step = 0;
+  std::vector<gid_t> cell_gid;
+  std::vector<std::string> names;          ///< u0, u1, ...
+  std::vector<std::vector<double>> values; ///< as read (converted to double; exact for float)
+  std::string real_type;                   ///< "double" | "float" as stored
+  std::map<std::string, double> numbers;   ///< further root attributes (checkpoint: dt, ...)
+  std::map<std::string, std::vector<double>> vectors;
+  std::map<std::string, std::string> strings;
+  FileMetadata meta;
+};
+
+/// Writes a fields or checkpoint file (collective, atomic): `columns[k]` points to this rank's
+/// `n` values of field `names[k]`, stored in the build's real type.
+void write_field_file(const std::string& path, const FieldFile& header, index_t n, const gid_t* gid,
+                      const std::vector<const real*>& columns, h5::Comm comm = h5::Comm::world);
+
+/// Reads a fields or checkpoint file whole. InputError (naming the file and what is wrong) for a
+/// missing, non-HDF5, damaged or foreign file, or one of a newer format. `fields` (empty: all)
+/// selects which fields to read; a missing one is an InputError listing those present.
+FieldFile read_field_file(const std::string& path, const std::vector<std::string>& fields = {});
+
+} // namespace fvproxy

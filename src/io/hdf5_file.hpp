@@ -1,0 +1,134 @@
+#pragma once
+// A small, checked layer over parallel HDF5 (MPI-IO). Every HDF5 return code is checked; HDF5's
+// own error printing is switched off and its innermost error message is folded into fvproxy's
+// (H5Failure). Datasets are 1-D or (n, cols) row-major; writes are collective slabs: each rank
+// passes its own rows, the offsets come from an exclusive scan over the communicator, so one rank
+// writes the whole dataset today and many ranks write one file when domain decomposition lands.
+// Strings are fixed-length (parallel HDF5 1.10 writes no variable-length data).
+//
+// Creating a file goes through AtomicFile: the data goes to a temporary name in the same folder,
+// is flushed and closed (disk full surfaces there), and only then one rank renames it to the final
+// name after a barrier. A failure or an exception leaves no file under the final name.
+//
+// On one rank a file is built in memory (HDF5's core driver) and written out by close() with
+// checked POSIX calls: HDF5 1.10 keeps a file whose flush failed (disk full) half-open and crashes
+// in its own shutdown at exit, so the disk error must not reach HDF5. Over several ranks the
+// file is written through MPI-IO, collectively.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace fvproxy::h5 {
+
+/// An HDF5 call failed: `what()` names the operation, the file and object, and HDF5's reason.
+class H5Failure : public std::runtime_error {
+public:
+  using std::runtime_error::runtime_error;
+};
+
+/// Element types of datasets and attributes.
+enum class Type { f32, f64, i64, u8 };
+
+template <class T> constexpr Type type_of();
+template <> constexpr Type type_of<float>() { return Type::f32; }
+template <> constexpr Type type_of<double>() { return Type::f64; }
+template <> constexpr Type type_of<std::int64_t>() { return Type::i64; }
+template <> constexpr Type type_of<std::uint8_t>() { return Type::u8; }
+
+/// The MPI communicator the file is shared by (MPI_COMM_WORLD or MPI_COMM_SELF); an integer
+/// handle so this header needs no mpi.h.
+enum class Comm { world, self };
+
+class File {
+public:
+  /// Creates (truncates) `path` for writing, collectively over `comm`.
+  static File create(const std::string& path, Comm comm = Comm::world);
+  /// Opens an existing file read-only (on the calling rank alone). H5Failure when it does not
+  /// exist, is not HDF5, or is damaged (truncated).
+  static File open(const std::string& path);
+
+  File(File&&) noexcept;
+  File& operator=(File&&) noexcept;
+  ~File(); ///< closes without checking (use close() to see the error)
+  File(const File&) = delete;
+  File& operator=(const File&) = delete;
+
+  /// Flushes and closes; H5Failure when the data could not be written (disk full, I/O error).
+  void close();
+  const std::string& path() const { return path_; }
+
+  // --- writing (collective: every rank calls each function, in the same order) ----------------
+  /// Writes `rows` rows of `cols` values; the dataset holds every rank's rows, rank order.
+  /// Intermediate groups are created. Returns this rank's first row in the dataset.
+  std::int64_t write(const std::string& name, Type t, const void* data, std::int64_t rows, int cols = 1);
+  template <class T> std::int64_t write(const std::string& name, const std::vector<T>& v, int cols = 1) {
+    return write(name, type_of<T>(), v.data(), static_cast<std::int64_t>(v.size()) / cols, cols);
+  }
+  /// A fixed-length string dataset (scalar); every rank passes the same text.
+  void write_string(const std::string& name, const std::string& text);
+  /// Attributes of object `obj` ("/" for the root); every rank passes the same value.
+  void attribute(const std::string& obj, const std::string& name, double v);
+  void attribute(const std::string& obj, const std::string& name, std::int64_t v);
+  void attribute(const std::string& obj, const std::string& name, const std::string& v);
+  void attribute(const std::string& obj, const std::string& name, const std::vector<double>& v);
+
+  // --- reading (the calling rank alone) --------------------------------------------------------
+  bool exists(const std::string& name) const;
+  /// Shape of a dataset: {rows} or {rows, cols}.
+  std::vector<std::int64_t> shape(const std::string& name) const;
+  /// The whole dataset converted to T (HDF5 converts float32 to double exactly).
+  template <class T> std::vector<T> read(const std::string& name) const {
+    std::vector<T> v;
+    read_into(name, type_of<T>(), v, sizeof(T));
+    return v;
+  }
+  std::string read_string(const std::string& name) const;
+  bool has_attribute(const std::string& obj, const std::string& name) const;
+  double attribute_double(const std::string& obj, const std::string& name) const;
+  std::int64_t attribute_int(const std::string& obj, const std::string& name) const;
+  std::string attribute_string(const std::string& obj, const std::string& name) const;
+  std::vector<double> attribute_doubles(const std::string& obj, const std::string& name) const;
+  /// Names of the members of a group.
+  std::vector<std::string> members(const std::string& group) const;
+  /// "float64", "float32", "int64", ... of a dataset's stored type.
+  std::string stored_type(const std::string& name) const;
+
+private:
+  File() = default;
+  template <class V> void read_into(const std::string& name, Type t, V& v, std::size_t size) const;
+  std::int64_t id_ = -1;
+  std::string path_;
+  Comm comm_ = Comm::self;
+  bool in_memory_ = false; ///< one rank: built in memory, written by close()
+};
+
+/// A file written under a temporary name and renamed into place by commit() (collective).
+class AtomicFile {
+public:
+  AtomicFile(const std::string& final_path, Comm comm = Comm::world);
+  ~AtomicFile(); ///< without commit(): closes and removes the temporary file
+  AtomicFile(const AtomicFile&) = delete;
+  AtomicFile& operator=(const AtomicFile&) = delete;
+  File& file() { return *file_; }
+  /// Closes (checked), then after a barrier rank 0 renames the file to its final name.
+  void commit();
+  const std::string& temporary_path() const { return tmp_; }
+
+private:
+  std::string final_, tmp_;
+  Comm comm_;
+  std::optional<File> file_;
+  bool done_ = false;
+};
+
+/// The calling rank and the number of ranks of `comm` (0, 1 without MPI).
+int rank(Comm comm = Comm::world);
+int size(Comm comm = Comm::world);
+/// True on every rank when `ok` is true on all (an MPI all-reduce).
+bool all(bool ok, Comm comm = Comm::world);
+void barrier(Comm comm = Comm::world);
+
+} // namespace fvproxy::h5

@@ -1,0 +1,138 @@
+#include "io/output_series.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <regex>
+
+#include "io/output_file.hpp"
+#include "core/error.hpp"
+#include "io/checkpoint.hpp"
+
+namespace fvproxy {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+using HostState = Kokkos::View<real**, Kokkos::LayoutLeft, HostSpace>;
+
+HostState to_host(ConstView2<real> u) {
+  HostState h(Kokkos::ViewAllocateWithoutInitializing("fvproxy::io::state_host"), u.extent(0), u.extent(1));
+  Kokkos::deep_copy(h, u);
+  return h;
+}
+
+/// Files "<prefix>_<digits>.h5" in `dir`, as (step, path), sorted by step.
+std::vector<std::pair<long long, fs::path>> step_files(const std::string& dir, const std::string& prefix) {
+  std::vector<std::pair<long long, fs::path>> r;
+  const std::regex re(prefix + "_([0-9]+)\\.h5");
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    std::smatch m;
+    const std::string name = e.path().filename().string();
+    if (std::regex_match(name, m, re)) r.emplace_back(std::stoll(m[1].str()), e.path());
+  }
+  std::sort(r.begin(), r.end());
+  return r;
+}
+
+} // namespace
+
+std::string step_file_name(const std::string& prefix, long long step) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "_%06lld.h5", step);
+  return prefix + buf;
+}
+
+OutputSeries::OutputSeries(const std::string& dir, const CaseConfig& cfg, const HostMesh& mesh, FileMetadata meta)
+    : dir_(dir), cfg_(cfg), mesh_(mesh), meta_(std::move(meta)) {
+  fields_ = cfg.output.fields;
+  if (fields_.empty())
+    for (int k = 0; k < cfg.physics.components; ++k) fields_.push_back("u" + std::to_string(k));
+}
+
+std::string OutputSeries::xdmf_path() const { return (fs::path(dir_) / (cfg_.name + ".xdmf")).string(); }
+std::string OutputSeries::mesh_path() const { return (fs::path(dir_) / "mesh.h5").string(); }
+
+void OutputSeries::write_mesh() {
+  mesh_info_ = write_mesh_file(mesh_path(), mesh_, meta_);
+  write_xdmf();
+}
+
+void OutputSeries::write_xdmf() const {
+  if (h5::rank() != 0) return;
+  write_atomically(xdmf_path(), xdmf_text("mesh.h5", mesh_info_, steps_, sizeof(real) == 4 ? 4 : 8), "fvproxy run");
+}
+
+void OutputSeries::adopt_existing(long long step) {
+  steps_.clear();
+  for (const auto& [s, path] : step_files(dir_, "fields")) {
+    if (s > step) continue;
+    try {
+      const h5::File f = h5::File::open(path.string());
+      XdmfStep x;
+      x.file = path.filename().string();
+      x.time = f.attribute_double("/", "time");
+      x.step = s;
+      x.fields = f.members("/fields");
+      if (f.shape("/cells/global_id")[0] != mesh_info_.cells) continue; // another mesh's output
+      steps_.push_back(x);
+    } catch (const h5::H5Failure&) {
+      continue; // not ours or damaged: left out of the series
+    }
+  }
+  write_xdmf();
+}
+
+std::string OutputSeries::write_fields(long long step, double time, ConstView2<real> u) {
+  const HostState h = to_host(u);
+  FieldFile header;
+  header.kind = "fields";
+  header.time = time;
+  header.step = step;
+  header.names = fields_;
+  header.meta = meta_;
+  std::vector<const real*> cols;
+  for (const auto& name : fields_) cols.push_back(&h(0, std::stoi(name.substr(1))));
+  const std::string name = step_file_name("fields", step);
+  const std::string path = (fs::path(dir_) / name).string();
+  write_field_file(path, header, mesh_.n_cells(), mesh_.cell_gid.data(), cols);
+  steps_.erase(std::remove_if(steps_.begin(), steps_.end(), [&](const XdmfStep& s) { return s.step >= step; }),
+               steps_.end());
+  steps_.push_back({name, time, step, fields_});
+  write_xdmf();
+  return path;
+}
+
+std::string OutputSeries::write_checkpoint(long long step, double time, ConstView2<real> u, const CheckpointInfo& info) {
+  const HostState h = to_host(u);
+  FieldFile header;
+  header.kind = "checkpoint";
+  header.time = time;
+  header.step = step;
+  header.meta = meta_;
+  std::vector<const real*> cols;
+  for (int k = 0; k < cfg_.physics.components; ++k) {
+    header.names.push_back("u" + std::to_string(k));
+    cols.push_back(&h(0, k));
+  }
+  header.numbers["dt"] = info.dt;
+  header.numbers["total_steps"] = double(info.total_steps);
+  header.numbers["components"] = cfg_.physics.components;
+  header.vectors["conservation_initial"] = info.conservation_initial;
+  header.strings["mesh_fingerprint"] = mesh_fingerprint(mesh_);
+  header.strings["case"] = cfg_.name;
+  const std::string path = (fs::path(dir_) / step_file_name("checkpoint", step)).string();
+  write_field_file(path, header, mesh_.n_cells(), mesh_.cell_gid.data(), cols);
+  if (h5::rank() == 0) {
+    auto all = step_files(dir_, "checkpoint");
+    for (std::size_t i = 0; i + std::size_t(cfg_.checkpoint.keep) < all.size(); ++i) {
+      std::error_code ec;
+      fs::remove(all[i].second, ec);
+    }
+  }
+  return path;
+}
+
+} // namespace fvproxy

@@ -1,0 +1,50 @@
+#pragma once
+// The files of one run's output folder (INTERFACE.md): mesh.h5 once, fields_<step>.h5 per output
+// time, <case>.xdmf describing the series (rewritten, atomically, after each fields file), and
+// checkpoint_<step>.h5 (the newest checkpoint.keep kept). Checkpoints also hold what a restart
+// needs (io/checkpoint.hpp reads them back).
+#include <string>
+#include <vector>
+
+#include "core/config.hpp"
+#include "core/types.hpp"
+#include "io/field_file.hpp"
+#include "io/xdmf.hpp"
+#include "mesh/host_mesh.hpp"
+#include "solver/simulation.hpp"
+
+namespace fvproxy {
+
+/// "fields_000012.h5" style names (6 digits, more when the step needs them).
+std::string step_file_name(const std::string& prefix, long long step);
+
+class OutputSeries {
+public:
+  /// `mesh` must outlive the series; `meta` is stored in every file.
+  OutputSeries(const std::string& dir, const CaseConfig& cfg, const HostMesh& mesh, FileMetadata meta);
+
+  /// Writes mesh.h5 (and an XDMF with the series so far).
+  void write_mesh();
+  /// After a restart from step `step`: the fields files already in the folder up to that step
+  /// stay in the series (files after it are rewritten or dropped).
+  void adopt_existing(long long step);
+  /// fields_<step>.h5 with output.fields, then the XDMF. Returns the path.
+  std::string write_fields(long long step, double time, ConstView2<real> u);
+  /// checkpoint_<step>.h5 with every component; removes the oldest beyond checkpoint.keep.
+  std::string write_checkpoint(long long step, double time, ConstView2<real> u, const CheckpointInfo& info);
+
+  std::string xdmf_path() const;
+  std::string mesh_path() const;
+
+private:
+  void write_xdmf() const;
+  std::string dir_;
+  const CaseConfig& cfg_;
+  const HostMesh& mesh_;
+  FileMetadata meta_;
+  MeshFileInfo mesh_info_;
+  std::vector<std::string> fields_;
+  std::vector<XdmfStep> steps_;
+};
+
+} // namespace fvproxy
