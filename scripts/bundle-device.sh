@@ -15,6 +15,7 @@ rm -rf "$out"
 mkdir -p "$out/bin" "$out/lib" "$out/tests"
 cp $b/fvproxy "$out/bin/"
 [[ -x $b/fvproxy_tests ]] && cp $b/fvproxy_tests "$out/bin/"
+[[ -x $b/fvproxy_mpi_io_test ]] && cp $b/fvproxy_mpi_io_test "$out/bin/"
 # The single-precision build for the benchmark harness (make cuda-float), when built.
 [[ -x build/cuda-float/fvproxy ]] && cp build/cuda-float/fvproxy "$out/bin/fvproxy-float"
 [[ -f $b/ptxas.log ]] && cp $b/ptxas.log "$out/"
@@ -22,7 +23,7 @@ cp -r inputs mesh "$out/"
 mkdir -p "$out/perf" "$out/scripts"
 cp perf/harness.sh perf/ncu.sh perf/ncu.yaml perf/matrix-*.yaml perf/ptxas_report.py perf/ptxas_exceptions.txt "$out/perf/"
 cp scripts/device-run.sh "$out/scripts/" 2>/dev/null || true
-cp -r tests/data tests/cli "$out/tests/"
+cp -r tests/data tests/cli tests/reference "$out/tests/"
 # Shared libraries: every non-system library the binaries need, except Open MPI's and the C/C++
 # runtime (present there): verified set of ../shared/GPU.md. CUDA's runtime must be the 11.8 one
 # we built with; Open MPI and its hwloc/libevent come from that machine.

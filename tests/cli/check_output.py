@@ -48,7 +48,6 @@ with h5py.File(os.path.join(out, "mesh.h5"), "r") as m:
     patches = {name: len(m["/patches/" + name + "/cell_global_id"]) for name in m["/patches"]}
 assert np.array_equal(points, nodes)
 assert points.shape == (mesh_json["nodes"], 3)
-count = {b.type: len(b.data) for b in cells}
 counts = {}
 for b in cells:
     counts[b.type] = counts.get(b.type, 0) + len(b.data)
@@ -105,14 +104,15 @@ def volumes(block):
     return vol
 
 
+rtol = 1e-10 if summary["build"]["real"] == "double" else 1e-5  # float builds: float geometry
 vol = np.concatenate([volumes(b) for b in cells])
 assert (vol > 0).all(), "a cell of the XDMF connectivity is inverted (node order)"
 total = float(vol.sum())
-assert abs(total - mesh_json["volume"]["total"]) <= 1e-10 * total, (total, mesh_json["volume"]["total"])
-u_final = np.concatenate(steps[-1][2]["u0"])
+assert abs(total - mesh_json["volume"]["total"]) <= rtol * total, (total, mesh_json["volume"]["total"])
+u_final = np.concatenate(steps[-1][2]["u0"]).astype(np.float64)
 conserved = float((u_final * vol).sum())
 want = summary["conservation"]["u0"]["final"]
-assert abs(conserved - want) <= 1e-10 * max(abs(want), 1e-300), (conserved, want)
+assert abs(conserved - want) <= rtol * max(abs(want), 1e-300), (conserved, want)
 
 # fvproxy mesh --write: the mesh alone, for meshio's plain reader.
 mesh_file = os.path.join(out, "alone", "channel.h5")
