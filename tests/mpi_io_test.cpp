@@ -34,7 +34,9 @@ template <class T> void same(const h5::File& a, const h5::File& b, const std::st
   check(a.read<T>(name) == b.read<T>(name), name + ": values differ");
 }
 
-index_t share(index_t n, int r, int size) { return static_cast<index_t>((std::int64_t(n) * r) / size); }
+index_t share(index_t n, int r, int size) {
+  return static_cast<index_t>((std::int64_t(n) * r) / size);
+}
 
 } // namespace
 

@@ -43,7 +43,9 @@ CaseConfig case_from(const std::string& yaml, const std::vector<std::string>& se
   return parse_case(src);
 }
 
-FileMetadata meta() { return {"case: test\n", "{}", "{\"build\": \"test\"}"}; }
+FileMetadata meta() {
+  return {"case: test\n", "{}", "{\"build\": \"test\"}"};
+}
 
 // --- the mesh file ------------------------------------------------------------------------------
 
@@ -193,9 +195,7 @@ TEST(FieldFile, BadFilesAreRefusedClearly) {
   h.names = {"u0"};
   write_field_file(good, h, 3, gid.data(), {u.data()});
   test::expect_input_error([&] { read_field_file((dir / "missing.h5").string()); }, {"missing.h5", "no such file"});
-  {
-    std::ofstream((dir / "text.h5").string()) << "not hdf5\n";
-  }
+  { std::ofstream((dir / "text.h5").string()) << "not hdf5\n"; }
   test::expect_input_error([&] { read_field_file((dir / "text.h5").string()); }, {"text.h5", "not an HDF5 file"});
   // Truncated: the first half of a valid file.
   {
@@ -245,10 +245,16 @@ TEST(Compare, NonFiniteValuesFailAndOtherMeshesAreBadInput) {
   const auto d = compare_fields(a, "a", values({0, 1}, {1, NAN}), "b", 1, 1);
   EXPECT_FALSE(d[0].pass);
   EXPECT_TRUE(d[0].non_finite);
-  test::expect_input_error([&] { compare_fields(a, "a", values({0, 1, 2}, {1, 2, 3}), "b", 0, 0); },
-                           {"different meshes", "2 cells in a, 3 in b"});
-  test::expect_input_error([&] { compare_fields(a, "a", values({0, 7}, {1, 2}), "b", 0, 0); },
-                           {"different meshes", "cell global id 1 of a is not in b"});
+  test::expect_input_error(
+      [&] {
+        compare_fields(a, "a", values({0, 1, 2}, {1, 2, 3}), "b", 0, 0);
+      },
+      {"different meshes", "2 cells in a, 3 in b"});
+  test::expect_input_error(
+      [&] {
+        compare_fields(a, "a", values({0, 7}, {1, 2}), "b", 0, 0);
+      },
+      {"different meshes", "cell global id 1 of a is not in b"});
   FieldFile other = values({0, 1}, {1, 2});
   other.names = {"u1"};
   test::expect_input_error([&] { compare_fields(a, "a", other, "b", 0, 0); }, {"no field 'u0'"});
@@ -322,8 +328,8 @@ TEST(Checkpoint, RestartedRunsEndBitwiseIdenticalUnderDeterministic) {
        "mesh.reorder=hilbert"},
       {"operators.convection.variant=naive", "operators.diffusion.variant=naive", "mesh.reorder=rcm",
        "operators.muscl.limiter=barth-jespersen"},
-      {"operators.muscl={variant: optimized, policy: team}", "operators.convection.variant=naive",
-       "mesh.reorder=none", "time.integrator=ssprk2"}};
+      {"operators.muscl={variant: optimized, policy: team}", "operators.convection.variant=naive", "mesh.reorder=none",
+       "time.integrator=ssprk2"}};
   int n = 0;
   for (auto sets : combos) {
     sets.push_back("run.deterministic=true");
@@ -344,8 +350,7 @@ TEST(Checkpoint, RestartedRunsEndBitwiseIdenticalUnderDeterministic) {
     EXPECT_EQ(rest.summary.conservation_initial, full.summary.conservation_initial) << what;
     ASSERT_EQ(rest.by_gid.size(), full.by_gid.size());
     for (const auto& [g, v] : full.by_gid)
-      EXPECT_EQ(std::memcmp(v.data(), rest.by_gid.at(g).data(), sizeof(real) * v.size()), 0)
-          << what << " cell " << g;
+      EXPECT_EQ(std::memcmp(v.data(), rest.by_gid.at(g).data(), sizeof(real) * v.size()), 0) << what << " cell " << g;
   }
 }
 
@@ -378,8 +383,11 @@ TEST(Checkpoint, IncompatibleCheckpointsAreRefused) {
                            {"checkpoint is of another mesh", "cells"});
   test::expect_input_error([&] { restart({"mesh.generate.perturb=0.1"}); },
                            {"checkpoint is of another mesh", "fingerprint"});
-  test::expect_input_error([&] { restart({"physics.components=1", "physics.diffusivity=0.01", "initial=[{type: constant, value: 1}]"}); },
-                           {"holds 2 components, the case has 1"});
+  test::expect_input_error(
+      [&] {
+        restart({"physics.components=1", "physics.diffusivity=0.01", "initial=[{type: constant, value: 1}]"});
+      },
+      {"holds 2 components, the case has 1"});
   test::expect_input_error(
       [&] {
         const CaseConfig cfg = case_from(kBlob);
@@ -394,9 +402,9 @@ TEST(Checkpoint, IncompatibleCheckpointsAreRefused) {
 
 TEST(Output, SeriesWritesTheScheduleAndKeepsCheckpoints) {
   const fs::path d = scratch("schedule");
-  const Outcome o = run_in(case_from(kBlob, {"output.every={steps: 5}", "checkpoint={every: {steps: 2}, keep: 2}",
-                                             "output.fields=[u1]"}),
-                           d);
+  const Outcome o = run_in(
+      case_from(kBlob, {"output.every={steps: 5}", "checkpoint={every: {steps: 2}, keep: 2}", "output.fields=[u1]"}),
+      d);
   // fields at 0, 5, 10 and the final 12; checkpoints kept: 10 and 12.
   EXPECT_EQ(o.summary.fields_files.size(), 4u);
   for (const char* f : {"fields_000000.h5", "fields_000005.h5", "fields_000010.h5", "fields_000012.h5",

@@ -64,7 +64,9 @@ std::vector<std::string> split(const std::string& list) {
   return r;
 }
 
-nlohmann::json number(double x) { return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr); }
+nlohmann::json number(double x) {
+  return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr);
+}
 
 } // namespace
 
@@ -79,8 +81,8 @@ int cmd_compare(const CliArgs& cli) {
   if (cli.time) {
     for (const auto* f : {&a, &b})
       if (!same_time(f->time, *cli.time, f->real_type == "float" ? 1e-5 : 1e-12))
-        throw InputError(f == &a ? an : bn, "holds t = " + std::to_string(f->time) + ", not --time " +
-                                                std::to_string(*cli.time));
+        throw InputError(f == &a ? an : bn,
+                         "holds t = " + std::to_string(f->time) + ", not --time " + std::to_string(*cli.time));
   } else if (!same_time(a.time, b.time, a.real_type == "float" || b.real_type == "float" ? 1e-5 : 1e-12)) {
     char buf[160];
     std::snprintf(buf, sizeof buf, "different times: t = %.17g in A, t = %.17g in B", a.time, b.time);
@@ -98,9 +100,12 @@ int cmd_compare(const CliArgs& cli) {
     j["atol"] = cli.atol;
     j["fields"] = nlohmann::json::object();
     for (const auto& d : diffs)
-      j["fields"][d.name] = {{"max_abs", number(d.max_abs)},  {"max_rel", number(d.max_rel)},
-                             {"l2", number(d.l2)},            {"max_b", number(d.max_b)},
-                             {"worst_cell_gid", d.worst_cell}, {"non_finite", d.non_finite},
+      j["fields"][d.name] = {{"max_abs", number(d.max_abs)},
+                             {"max_rel", number(d.max_rel)},
+                             {"l2", number(d.l2)},
+                             {"max_b", number(d.max_b)},
+                             {"worst_cell_gid", d.worst_cell},
+                             {"non_finite", d.non_finite},
                              {"pass", d.pass}};
     j["pass"] = pass;
     std::cout << j.dump(2) << '\n';
@@ -114,7 +119,9 @@ int cmd_compare(const CliArgs& cli) {
     for (const auto& d : diffs)
       std::printf("  %-8s %14.6e %16.6e %14.6e %14.6e %12s  %s\n", d.name.c_str(), d.max_abs, d.max_rel, d.l2, d.max_b,
                   d.worst_cell < 0 ? "-" : std::to_string(d.worst_cell).c_str(),
-                  d.pass ? "ok" : d.non_finite ? "FAIL (non-finite values)" : "FAIL");
+                  d.pass         ? "ok"
+                  : d.non_finite ? "FAIL (non-finite values)"
+                                 : "FAIL");
     std::size_t failed = 0;
     for (const auto& d : diffs) failed += d.pass ? 0 : 1;
     if (pass)

@@ -9,8 +9,12 @@ namespace fvproxy {
 
 namespace {
 
-h5::Type real_h5_type() { return sizeof(real) == 4 ? h5::Type::f32 : h5::Type::f64; }
-const char* real_name() { return sizeof(real) == 4 ? "float" : "double"; }
+h5::Type real_h5_type() {
+  return sizeof(real) == 4 ? h5::Type::f32 : h5::Type::f64;
+}
+const char* real_name() {
+  return sizeof(real) == 4 ? "float" : "double";
+}
 
 void write_header(h5::File& f, const std::string& kind, const FileMetadata& meta) {
   f.attribute("/", "format_version", kOutputFormatVersion);
@@ -21,7 +25,9 @@ void write_header(h5::File& f, const std::string& kind, const FileMetadata& meta
   f.write_string("/fvproxy/build", meta.build);
 }
 
-index_t end_or(index_t e, index_t n) { return e < 0 ? n : std::min(e, n); }
+index_t end_or(index_t e, index_t n) {
+  return e < 0 ? n : std::min(e, n);
+}
 
 } // namespace
 
@@ -48,8 +54,8 @@ void append_xdmf_cell(const HostMesh& m, index_t c, std::vector<std::int64_t>& o
   }
 }
 
-MeshFileInfo write_mesh_file(const std::string& path, const HostMesh& m, const FileMetadata& meta,
-                             const MeshSlice& s, h5::Comm comm) {
+MeshFileInfo write_mesh_file(const std::string& path, const HostMesh& m, const FileMetadata& meta, const MeshSlice& s,
+                             h5::Comm comm) {
   const index_t c0 = s.cell_begin, c1 = end_or(s.cell_end, m.n_cells());
   const index_t n0 = s.node_begin, n1 = end_or(s.node_end, m.n_nodes());
   std::vector<std::int64_t> topo, cgid, ngid;

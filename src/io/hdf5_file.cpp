@@ -15,7 +15,9 @@ namespace fvproxy::h5 {
 
 namespace {
 
-MPI_Comm mpi_comm(Comm c) { return c == Comm::world ? MPI_COMM_WORLD : MPI_COMM_SELF; }
+MPI_Comm mpi_comm(Comm c) {
+  return c == Comm::world ? MPI_COMM_WORLD : MPI_COMM_SELF;
+}
 
 bool mpi_running() {
   int init = 0, fin = 0;
@@ -113,8 +115,8 @@ Handle open_object(hid_t file, const std::string& obj, const std::string& path) 
   return o;
 }
 
-void write_attribute(hid_t file, const std::string& path, const std::string& obj, const std::string& name,
-                     hid_t ftype, hid_t mtype, const void* data, hsize_t n /* 0 = scalar */) {
+void write_attribute(hid_t file, const std::string& path, const std::string& obj, const std::string& name, hid_t ftype,
+                     hid_t mtype, const void* data, hsize_t n /* 0 = scalar */) {
   Handle o = open_object(file, obj, path);
   Handle space(n == 0 ? H5Screate(H5S_SCALAR) : H5Screate_simple(1, &n, nullptr), H5Sclose);
   if (space < 0) fail("cannot make a dataspace for attribute", path, obj + "@" + name);
@@ -282,8 +284,8 @@ std::int64_t File::write(const std::string& name, Type t, const void* data, std:
   hsize_t start[2] = {static_cast<hsize_t>(offset), 0}, count[2] = {static_cast<hsize_t>(mine), hsize_t(cols)};
   Handle mspace(H5Screate_simple(rank_n, count, nullptr), H5Sclose);
   if (mspace < 0) fail("cannot make a dataspace for", path_, name);
-  herr_t sel = mine > 0 ? H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, nullptr, count, nullptr)
-                        : H5Sselect_none(fspace);
+  herr_t sel =
+      mine > 0 ? H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, nullptr, count, nullptr) : H5Sselect_none(fspace);
   if (sel < 0 || (mine == 0 && H5Sselect_none(mspace) < 0)) fail("cannot select rows of", path_, name);
   Handle dxpl(H5Pcreate(H5P_DATASET_XFER), H5Pclose);
   if (dxpl < 0) fail("cannot write", path_, name);

@@ -33,10 +33,18 @@ public:
 enum class Type { f32, f64, i64, u8 };
 
 template <class T> constexpr Type type_of();
-template <> constexpr Type type_of<float>() { return Type::f32; }
-template <> constexpr Type type_of<double>() { return Type::f64; }
-template <> constexpr Type type_of<std::int64_t>() { return Type::i64; }
-template <> constexpr Type type_of<std::uint8_t>() { return Type::u8; }
+template <> constexpr Type type_of<float>() {
+  return Type::f32;
+}
+template <> constexpr Type type_of<double>() {
+  return Type::f64;
+}
+template <> constexpr Type type_of<std::int64_t>() {
+  return Type::i64;
+}
+template <> constexpr Type type_of<std::uint8_t>() {
+  return Type::u8;
+}
 
 /// The MPI communicator the file is shared by (MPI_COMM_WORLD or MPI_COMM_SELF); an integer
 /// handle so this header needs no mpi.h.

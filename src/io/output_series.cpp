@@ -5,9 +5,9 @@
 #include <filesystem>
 #include <regex>
 
-#include "io/output_file.hpp"
 #include "core/error.hpp"
 #include "io/checkpoint.hpp"
+#include "io/output_file.hpp"
 
 namespace fvproxy {
 
@@ -52,8 +52,12 @@ OutputSeries::OutputSeries(const std::string& dir, const CaseConfig& cfg, const 
     for (int k = 0; k < cfg.physics.components; ++k) fields_.push_back("u" + std::to_string(k));
 }
 
-std::string OutputSeries::xdmf_path() const { return (fs::path(dir_) / (cfg_.name + ".xdmf")).string(); }
-std::string OutputSeries::mesh_path() const { return (fs::path(dir_) / "mesh.h5").string(); }
+std::string OutputSeries::xdmf_path() const {
+  return (fs::path(dir_) / (cfg_.name + ".xdmf")).string();
+}
+std::string OutputSeries::mesh_path() const {
+  return (fs::path(dir_) / "mesh.h5").string();
+}
 
 void OutputSeries::write_mesh() {
   mesh_info_ = write_mesh_file(mesh_path(), mesh_, meta_);
@@ -105,7 +109,8 @@ std::string OutputSeries::write_fields(long long step, double time, ConstView2<r
   return path;
 }
 
-std::string OutputSeries::write_checkpoint(long long step, double time, ConstView2<real> u, const CheckpointInfo& info) {
+std::string OutputSeries::write_checkpoint(long long step, double time, ConstView2<real> u,
+                                           const CheckpointInfo& info) {
   const HostState h = to_host(u);
   FieldFile header;
   header.kind = "checkpoint";
