@@ -395,6 +395,27 @@ TEST(Checkpoint, IncompatibleCheckpointsAreRefused) {
         read_restart((d / "a" / "fields_000004.h5").string(), cfg, b.host);
       },
       {"fields file, not a checkpoint"});
+  // A checkpoint of the other real type (written here by hand: this build writes its own type).
+  {
+    const FieldFile good = read_field_file(ck);
+    h5::AtomicFile af((d / "other_real.h5").string());
+    h5::File& f = af.file();
+    f.attribute("/", "format_version", kOutputFormatVersion);
+    f.attribute("/", "kind", std::string("checkpoint"));
+    f.attribute("/", "real", std::string(sizeof(real) == 4 ? "double" : "float"));
+    f.attribute("/", "time", good.time);
+    f.attribute("/", "step", good.step);
+    f.write("/cells/global_id", good.cell_gid);
+    for (std::size_t k = 0; k < good.names.size(); ++k) f.write("/fields/" + good.names[k], good.values[k]);
+    af.commit();
+  }
+  test::expect_input_error(
+      [&] {
+        const CaseConfig cfg = case_from(kBlob);
+        const BuiltMesh b = build_mesh(cfg.mesh);
+        read_restart((d / "other_real.h5").string(), cfg, b.host);
+      },
+      {"other_real.h5", sizeof(real) == 4 ? "holds double values" : "holds float values", "same real type"});
   // A restart past the end of the case is refused too.
   test::expect_input_error([&] { run_in(case_from(kBlob, {"time.steps=3"}), d / "b", ck); },
                            {"checkpoint is at step 4", "time.steps = 3"});
