@@ -16,8 +16,8 @@ status() { /usr/bin/python3 -c "import json,sys; print(json.load(open(sys.argv[1
 
 "$fv" run "${case_args[@]}" --quiet --output-dir "$work/straight" || fail "straight run"
 
-# 1. SIGTERM after the first progress report.
-"$fv" run "${case_args[@]}" --set run.progress_interval=0.2 --output-dir "$work/signal" \
+# 1. SIGTERM after the first progress report (0.02 s in: early enough on a GPU too).
+"$fv" run "${case_args[@]}" --set run.progress_interval=0.02 --output-dir "$work/signal" \
   >"$work/signal.out" 2>"$work/signal.err" &
 pid=$!
 for _ in $(seq 1 300); do
@@ -41,8 +41,10 @@ echo "stopped by SIGTERM at $(basename "$ck")"
 n=$(grep -c '<Grid Name="step_' "$work/signal/default.xdmf")
 [[ $n == 7 ]] || fail "the restarted series lists $n output times, expected 7 (0, 500, ..., 3000)"
 
-# 2. run.wall_limit.
-"$fv" run "${case_args[@]}" --quiet --set run.wall_limit=0.4 --output-dir "$work/wall" 2>"$work/wall.err"
+# 2. run.wall_limit: half the straight run's own time, so that it stops midway on any machine.
+limit=$(/usr/bin/python3 -c "import json,sys; j=json.load(open(sys.argv[1])); print(max(0.02, 0.5 * j['wall_seconds'] + j['setup_seconds']))" "$work/straight/summary.json")
+echo "run.wall_limit = $limit s"
+"$fv" run "${case_args[@]}" --quiet --set run.wall_limit="$limit" --output-dir "$work/wall" 2>"$work/wall.err"
 rc=$?
 [[ $rc == 3 ]] || { cat "$work/wall.err"; fail "wall_limit: exit code $rc, expected 3"; }
 grep -q "run.wall_limit reached" "$work/wall.err" || fail "wall_limit: no reason given"
