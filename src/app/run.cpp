@@ -57,8 +57,8 @@ public:
   StopSignals& operator=(const StopSignals&) = delete;
 
 private:
-  struct sigaction old_term_ {
-  }, old_int_{};
+  struct sigaction old_term_ = {};
+  struct sigaction old_int_ = {};
 };
 
 /// YAML (the resolved configuration) as JSON: numbers and booleans typed, the rest strings.
@@ -272,11 +272,14 @@ int cmd_run(const CliArgs& cli) {
   }
   if (!r.stopped.empty()) {
     // Told apart from success (0) and failure (1): the run can go on from its checkpoint.
+    std::string again = cli.positional[0];
+    for (const auto& set : cli.sets) again += " --set '" + set + "'";
+    if (!cli.output_dir.empty()) again += " --output-dir " + cli.output_dir;
     std::fprintf(stderr,
                  "fvproxy run: stopped at step %lld of %lld (t = %.6g): %s\ncheckpoint: %s\ncontinue with: fvproxy "
                  "run %s --restart %s\n",
                  r.steps, r.total_steps, r.time, r.stopped.c_str(),
-                 r.checkpoint_files.empty() ? "none" : r.checkpoint_files.back().c_str(), cli.positional[0].c_str(),
+                 r.checkpoint_files.empty() ? "none" : r.checkpoint_files.back().c_str(), again.c_str(),
                  r.checkpoint_files.empty() ? "?" : r.checkpoint_files.back().c_str());
     if (talk) print_summary(r, cfg, summary_path.string());
     return 3;
