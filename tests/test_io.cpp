@@ -205,6 +205,25 @@ TEST(FieldFile, BadFilesAreRefusedClearly) {
   }
   test::expect_input_error([&] { read_field_file((dir / "truncated.h5").string()); },
                            {"truncated.h5", "damaged, truncated"});
+  // Damaged data: one byte of the values flipped (found by their bit pattern) fails the checksum.
+  {
+    const index_t n = 64;
+    std::vector<gid_t> g(n);
+    std::vector<real> v(n, real(1234.5678));
+    for (index_t i = 0; i < n; ++i) g[i] = i;
+    const std::string clean = (dir / "clean.h5").string();
+    write_field_file(clean, h, n, g.data(), {v.data()});
+    std::ifstream in(clean, std::ios::binary);
+    std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::string pattern(sizeof(real) * 4, '\0');
+    std::memcpy(pattern.data(), v.data(), pattern.size());
+    const std::size_t at = bytes.find(pattern);
+    ASSERT_NE(at, std::string::npos);
+    bytes[at + sizeof(real) * 10 + 3] ^= 0x10;
+    std::ofstream((dir / "damaged.h5").string(), std::ios::binary) << bytes;
+    test::expect_input_error([&] { read_field_file((dir / "damaged.h5").string()); },
+                             {"damaged.h5", "damaged, truncated", "checksum"});
+  }
   // Foreign: a valid HDF5 file of someone else's.
   {
     h5::AtomicFile af((dir / "foreign.h5").string());

@@ -1,5 +1,6 @@
 #include "io/hdf5_file.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -279,7 +280,17 @@ std::int64_t File::write(const std::string& name, Type t, const void* data, std:
   hsize_t dims[2] = {static_cast<hsize_t>(total), static_cast<hsize_t>(cols)};
   Handle fspace(H5Screate_simple(rank_n, dims, nullptr), H5Sclose);
   if (fspace < 0) fail("cannot make a dataspace for", path_, name);
-  Handle ds(H5Dcreate2(id_, name.c_str(), stored(t), fspace, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose);
+  // Chunked with a Fletcher-32 checksum per chunk (1M values at most), so that damaged data is an
+  // error when read back instead of wrong numbers.
+  Handle dcpl(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
+  if (dcpl < 0) fail("cannot create dataset", path_, name);
+  if (total > 0) {
+    hsize_t chunk[2] = {std::min<hsize_t>(hsize_t(total), std::max<hsize_t>(1, (1u << 20) / hsize_t(cols))),
+                        hsize_t(cols)};
+    if (H5Pset_chunk(dcpl, rank_n, chunk) < 0 || H5Pset_fletcher32(dcpl) < 0)
+      fail("cannot set checksums for", path_, name);
+  }
+  Handle ds(H5Dcreate2(id_, name.c_str(), stored(t), fspace, H5P_DEFAULT, dcpl, H5P_DEFAULT), H5Dclose);
   if (ds < 0) fail("cannot create dataset", path_, name);
   hsize_t start[2] = {static_cast<hsize_t>(offset), 0}, count[2] = {static_cast<hsize_t>(mine), hsize_t(cols)};
   Handle mspace(H5Screate_simple(rank_n, count, nullptr), H5Sclose);

@@ -4,7 +4,8 @@
 // (H5Failure). Datasets are 1-D or (n, cols) row-major; writes are collective slabs: each rank
 // passes its own rows, the offsets come from an exclusive scan over the communicator, so one rank
 // writes the whole dataset today and many ranks write one file when domain decomposition lands.
-// Strings are fixed-length (parallel HDF5 1.10 writes no variable-length data).
+// Strings are fixed-length (parallel HDF5 1.10 writes no variable-length data). Numeric datasets
+// are chunked with a Fletcher-32 checksum per chunk: damaged data fails to read.
 //
 // Creating a file goes through AtomicFile: the data goes to a temporary name in the same folder,
 // is flushed and closed (disk full surfaces there), and only then one rank renames it to the final
