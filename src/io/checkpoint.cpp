@@ -11,12 +11,11 @@
 namespace fvproxy {
 
 std::string mesh_fingerprint(const HostMesh& m) {
-  std::uint64_t h = 1469598103934665603ULL; // FNV-1a
+  // Word-wise mixing (multiply-xorshift), one word per value: a few ns per value.
+  std::uint64_t h = 0x9e3779b97f4a7c15ULL;
   auto mix = [&h](std::int64_t v) {
-    for (int b = 0; b < 8; ++b) {
-      h ^= static_cast<std::uint64_t>(v >> (8 * b)) & 0xffu;
-      h *= 1099511628211ULL;
-    }
+    h = (h ^ static_cast<std::uint64_t>(v)) * 0xbf58476d1ce4e5b9ULL;
+    h ^= h >> 31;
   };
   double lo[3] = {1e300, 1e300, 1e300}, hi[3] = {-1e300, -1e300, -1e300};
   for (index_t i = 0; i < m.n_nodes(); ++i)
@@ -27,18 +26,31 @@ std::string mesh_fingerprint(const HostMesh& m) {
   double extent = 0;
   for (int d = 0; d < 3; ++d) extent = std::max(extent, hi[d] - lo[d]);
   const double scale = extent > 0 ? 1e9 / extent : 1.0;
-  std::vector<index_t> order(m.n_cells());
-  std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(), [&](index_t a, index_t b) { return m.cell_gid[a] < m.cell_gid[b]; });
-  mix(m.n_cells());
+  // Cells in global-id order: placed directly when the ids are 0..n-1 (generated meshes, and
+  // renumbered Gmsh meshes), sorted otherwise.
+  const index_t n = m.n_cells();
+  std::vector<index_t> order(n, -1);
+  bool direct = true;
+  for (index_t c = 0; c < n && direct; ++c) {
+    const gid_t g = m.cell_gid[c];
+    if (g < 0 || g >= n || order[g] >= 0)
+      direct = false;
+    else
+      order[g] = c;
+  }
+  if (!direct) {
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(), [&](index_t a, index_t b) { return m.cell_gid[a] < m.cell_gid[b]; });
+  }
+  mix(n);
   mix(m.n_nodes());
   for (index_t c : order) {
     mix(m.cell_gid[c]);
     mix(static_cast<std::int64_t>(m.cell_type[c]));
     for (index_t i = m.cell_node_off[c]; i < m.cell_node_off[c + 1]; ++i) {
-      const index_t n = m.cell_nodes[i];
-      mix(m.node_gid[n]);
-      for (int d = 0; d < 3; ++d) mix(std::llround((m.x[3 * std::size_t(n) + d] - lo[d]) * scale));
+      const index_t k = m.cell_nodes[i];
+      mix(m.node_gid[k]);
+      for (int d = 0; d < 3; ++d) mix(std::llround((m.x[3 * std::size_t(k) + d] - lo[d]) * scale));
     }
   }
   char buf[20];

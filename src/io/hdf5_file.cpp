@@ -285,8 +285,10 @@ std::int64_t File::write(const std::string& name, Type t, const void* data, std:
   Handle dcpl(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
   if (dcpl < 0) fail("cannot create dataset", path_, name);
   if (total > 0) {
-    hsize_t chunk[2] = {std::min<hsize_t>(hsize_t(total), std::max<hsize_t>(1, (1u << 20) / hsize_t(cols))),
-                        hsize_t(cols)};
+    // Equal chunks of at most ~1M values, so that the last one is not mostly empty space.
+    const hsize_t rows = hsize_t(total), max_rows = std::max<hsize_t>(1, (hsize_t(1) << 20) / hsize_t(cols));
+    const hsize_t n_chunks = (rows + max_rows - 1) / max_rows;
+    hsize_t chunk[2] = {(rows + n_chunks - 1) / n_chunks, hsize_t(cols)};
     if (H5Pset_chunk(dcpl, rank_n, chunk) < 0 || H5Pset_fletcher32(dcpl) < 0)
       fail("cannot set checksums for", path_, name);
   }

@@ -126,7 +126,8 @@ std::string OutputSeries::write_checkpoint(long long step, double time, ConstVie
   header.numbers["total_steps"] = double(info.total_steps);
   header.numbers["components"] = cfg_.physics.components;
   header.vectors["conservation_initial"] = info.conservation_initial;
-  header.strings["mesh_fingerprint"] = mesh_fingerprint(mesh_);
+  if (fingerprint_.empty()) fingerprint_ = mesh_fingerprint(mesh_); // once: O(cells log cells)
+  header.strings["mesh_fingerprint"] = fingerprint_;
   header.strings["case"] = cfg_.name;
   const std::string path = (fs::path(dir_) / step_file_name("checkpoint", step)).string();
   write_field_file(path, header, mesh_.n_cells(), mesh_.cell_gid.data(), cols);

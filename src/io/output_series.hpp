@@ -45,6 +45,7 @@ private:
   MeshFileInfo mesh_info_;
   std::vector<std::string> fields_;
   std::vector<XdmfStep> steps_;
+  std::string fingerprint_; ///< of the mesh, computed at the first checkpoint
 };
 
 } // namespace fvproxy
