@@ -5,7 +5,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
-#include <regex>
 
 #include <nlohmann/json.hpp>
 
@@ -13,6 +12,7 @@
 #include "io/compare.hpp"
 #include "io/field_file.hpp"
 #include "io/hdf5_file.hpp"
+#include "io/output_series.hpp"
 
 namespace fvproxy {
 
@@ -30,15 +30,9 @@ bool same_time(double a, double b, double rel = 1e-12) {
 std::string resolve(const std::string& arg, const std::optional<double>& time) {
   std::error_code ec;
   if (!fs::is_directory(arg, ec)) return arg;
-  const std::regex re("fields_([0-9]+)\\.h5");
   std::vector<std::pair<long long, std::string>> files;
-  for (const auto& e : fs::directory_iterator(arg, ec)) {
-    std::smatch m;
-    const std::string name = e.path().filename().string();
-    if (std::regex_match(name, m, re)) files.emplace_back(std::stoll(m[1].str()), e.path().string());
-  }
+  for (const auto& [step, path] : step_files(arg, "fields")) files.emplace_back(step, path.string());
   if (files.empty()) throw InputError(arg, "no fields_<step>.h5 file in this folder");
-  std::sort(files.begin(), files.end());
   if (!time) return files.back().second;
   std::string times;
   for (const auto& [step, path] : files) {

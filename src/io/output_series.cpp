@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <regex>
 
 #include "core/error.hpp"
 #include "io/checkpoint.hpp"
@@ -23,21 +22,22 @@ HostState to_host(ConstView2<real> u) {
   return h;
 }
 
-/// Files "<prefix>_<digits>.h5" in `dir`, as (step, path), sorted by step.
+} // namespace
+
 std::vector<std::pair<long long, fs::path>> step_files(const std::string& dir, const std::string& prefix) {
   std::vector<std::pair<long long, fs::path>> r;
-  const std::regex re(prefix + "_([0-9]+)\\.h5");
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(dir, ec)) {
-    std::smatch m;
     const std::string name = e.path().filename().string();
-    if (std::regex_match(name, m, re)) r.emplace_back(std::stoll(m[1].str()), e.path());
+    const std::size_t n = name.size(), p = prefix.size();
+    if (n < p + 5 || name.compare(0, p + 1, prefix + "_") != 0 || name.compare(n - 3, 3, ".h5") != 0) continue;
+    const std::string digits = name.substr(p + 1, n - p - 4);
+    if (digits.empty() || digits.size() > 18 || digits.find_first_not_of("0123456789") != std::string::npos) continue;
+    r.emplace_back(std::stoll(digits), e.path());
   }
   std::sort(r.begin(), r.end());
   return r;
 }
-
-} // namespace
 
 std::string step_file_name(const std::string& prefix, long long step) {
   char buf[32];

@@ -3,6 +3,7 @@
 // time, <case>.xdmf describing the series (rewritten, atomically, after each fields file), and
 // checkpoint_<step>.h5 (the newest checkpoint.keep kept). Checkpoints also hold what a restart
 // needs (io/checkpoint.hpp reads them back).
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,9 @@ namespace fvproxy {
 
 /// "fields_000012.h5" style names (6 digits, more when the step needs them).
 std::string step_file_name(const std::string& prefix, long long step);
+/// The files "<prefix>_<digits>.h5" of `dir` as (step, path), by step (none when `dir` is not a
+/// readable folder).
+std::vector<std::pair<long long, std::filesystem::path>> step_files(const std::string& dir, const std::string& prefix);
 
 class OutputSeries {
 public:
