@@ -1,6 +1,7 @@
 // fvproxy command-line interface: parses the command, starts MPI and Kokkos, dispatches.
 #include <cstdio>
 #include <iostream>
+#include <unistd.h>
 
 #include <Kokkos_Core.hpp>
 
@@ -31,7 +32,22 @@ int main(int argc, char** argv) {
     for (auto& s : kokkos_args) kargv.push_back(s.data());
     int kargc = static_cast<int>(kargv.size());
     kargv.push_back(nullptr);
-    Kokkos::ScopeGuard kokkos(kargc, kargv.data());
+    // Kokkos' start-up warnings (OMP_PROC_BIND unset, ...) go to stdout: send them to stderr, so
+    // that stdout holds only what the command prints (one JSON object with --json).
+    std::cout.flush();
+    std::fflush(stdout);
+    const int saved_stdout = dup(1);
+    if (saved_stdout >= 0) dup2(2, 1);
+    Kokkos::initialize(kargc, kargv.data());
+    std::cout.flush();
+    std::fflush(stdout);
+    if (saved_stdout >= 0) {
+      dup2(saved_stdout, 1);
+      close(saved_stdout);
+    }
+    struct Finalize {
+      ~Finalize() { Kokkos::finalize(); }
+    } kokkos;
     try {
       code = run_command(cli, mpi);
     } catch (const InputError& e) {
