@@ -1,4 +1,5 @@
-// fvproxy run CASE.yaml: builds the mesh, runs the scalar solver (solver/simulation.hpp), prints
+// fvproxy run CASE.yaml: builds the mesh, runs the scalar solver (solver/simulation.hpp) with its output
+// series and checkpoints (io/output_series.hpp), restart and stop signals, prints
 // progress on stderr and the end-of-run summary on stdout, and writes <output dir>/summary.json.
 #include "app/run.hpp"
 
