@@ -4,9 +4,11 @@
 #include <cstdlib>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 
+#include "core/config.hpp"
 #include "core/error.hpp"
 #include "core/types.hpp"
 
@@ -36,5 +38,27 @@ inline std::string source_path(const std::string& rel) {
   const char* env = std::getenv("FVPROXY_SOURCE_DIR");
   return std::string(env && *env ? env : FVPROXY_SOURCE_DIR) + "/" + rel;
 }
+
+/// A case from YAML text with `--set` style overrides, validated like a case file.
+inline CaseConfig case_from(const std::string& yaml, const std::vector<std::string>& sets = {}) {
+  ConfigSource src = ConfigSource::from_string(yaml, "test.yaml");
+  for (const auto& s : sets) src.apply_set(s);
+  return parse_case(src);
+}
+
+/// The run-level tests' case: two components (a Gaussian and a sine) advected and diffused with
+/// different diffusivities on a periodic box of jittered tets.
+inline const char* kPeriodicBlob = R"(
+mesh:
+  generate: {cells: [6, 6, 6], element: tet, perturb: 0.15, periodic: [x, y, z]}
+physics:
+  components: 2
+  velocity: {type: uniform, value: [1.0, -0.5, 0.25]}
+  diffusivity: [0.002, 0.01]
+initial:
+  - {type: gaussian, center: [0.4, 0.5, 0.6], width: 0.2, amplitude: 1}
+  - {type: sine, wavenumber: [1, 0, 2], amplitude: 0.5, phase: 0.3}
+time: {steps: 20}
+)";
 
 } // namespace fvproxy::test

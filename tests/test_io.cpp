@@ -37,12 +37,6 @@ fs::path scratch(const std::string& name) {
   return p;
 }
 
-CaseConfig case_from(const std::string& yaml, const std::vector<std::string>& sets = {}) {
-  ConfigSource src = ConfigSource::from_string(yaml, "test.yaml");
-  for (const auto& s : sets) src.apply_set(s);
-  return parse_case(src);
-}
-
 FileMetadata meta() {
   return {"case: test\n", "{}", "{\"build\": \"test\"}"};
 }
@@ -281,18 +275,11 @@ TEST(Compare, NonFiniteValuesFailAndOtherMeshesAreBadInput) {
 
 // --- checkpoint and restart -------------------------------------------------------------------
 
-const char* kBlob = R"(
-mesh:
-  generate: {cells: [5, 5, 5], element: tet, perturb: 0.15, periodic: [x, y, z]}
-physics:
-  components: 2
-  velocity: {type: uniform, value: [1.0, -0.5, 0.25]}
-  diffusivity: [0.002, 0.01]
-initial:
-  - {type: gaussian, center: [0.4, 0.5, 0.6], width: 0.2, amplitude: 1}
-  - {type: sine, wavenumber: [1, 0, 2], amplitude: 0.5, phase: 0.3}
-time: {steps: 12}
-)";
+/// test::kPeriodicBlob made smaller (5^3 x 6 tets, 12 steps), then `sets`.
+CaseConfig blob(std::vector<std::string> sets = {}) {
+  sets.insert(sets.begin(), {"mesh.generate.cells=[5,5,5]", "time.steps=12"});
+  return test::case_from(test::kPeriodicBlob, sets);
+}
 
 TEST(Checkpoint, MeshFingerprintIgnoresTheOrderingOnly) {
   BoxConfig box;
@@ -357,7 +344,7 @@ TEST(Checkpoint, RestartedRunsEndBitwiseIdenticalUnderDeterministic) {
     const fs::path d = scratch("restart_" + std::to_string(n++));
     auto with = [&](std::vector<std::string> more) {
       more.insert(more.begin(), sets.begin(), sets.end());
-      return case_from(kBlob, more);
+      return blob(more);
     };
     const Outcome full = run_in(with({}), d / "full");
     const Outcome first = run_in(with({"checkpoint.every={steps: 6}"}), d / "first");
@@ -376,10 +363,10 @@ TEST(Checkpoint, RestartedRunsEndBitwiseIdenticalUnderDeterministic) {
 TEST(Checkpoint, RestartUnderAnotherOrderingAgrees) {
   // Without run.deterministic the sums may run in another order: INTERFACE.md's tolerance.
   const fs::path d = scratch("restart_ordering");
-  const Outcome full = run_in(case_from(kBlob), d / "full");
-  run_in(case_from(kBlob, {"checkpoint.every={steps: 5}", "operators.convection.scatter=atomic"}), d / "first");
-  const Outcome rest = run_in(case_from(kBlob, {"mesh.reorder=random", "operators.diffusion.scatter=atomic"}),
-                              d / "rest", (d / "first" / "checkpoint_000010.h5").string());
+  const Outcome full = run_in(blob(), d / "full");
+  run_in(blob({"checkpoint.every={steps: 5}", "operators.convection.scatter=atomic"}), d / "first");
+  const Outcome rest = run_in(blob({"mesh.reorder=random", "operators.diffusion.scatter=atomic"}), d / "rest",
+                              (d / "first" / "checkpoint_000010.h5").string());
   double m = 0, scale = 0;
   for (const auto& [g, v] : full.by_gid)
     for (std::size_t k = 0; k < v.size(); ++k) {
@@ -391,10 +378,10 @@ TEST(Checkpoint, RestartUnderAnotherOrderingAgrees) {
 
 TEST(Checkpoint, IncompatibleCheckpointsAreRefused) {
   const fs::path d = scratch("incompatible");
-  run_in(case_from(kBlob, {"checkpoint.every={steps: 4}", "time.steps=4"}), d / "a");
+  run_in(blob({"checkpoint.every={steps: 4}", "time.steps=4"}), d / "a");
   const std::string ck = (d / "a" / "checkpoint_000004.h5").string();
   auto restart = [&](std::vector<std::string> sets) {
-    const CaseConfig cfg = case_from(kBlob, sets);
+    const CaseConfig cfg = blob(sets);
     const BuiltMesh b = build_mesh(cfg.mesh);
     read_restart(ck, cfg, b.host);
   };
@@ -409,7 +396,7 @@ TEST(Checkpoint, IncompatibleCheckpointsAreRefused) {
       {"holds 2 components, the case has 1"});
   test::expect_input_error(
       [&] {
-        const CaseConfig cfg = case_from(kBlob);
+        const CaseConfig cfg = blob();
         const BuiltMesh b = build_mesh(cfg.mesh);
         read_restart((d / "a" / "fields_000004.h5").string(), cfg, b.host);
       },
@@ -430,21 +417,20 @@ TEST(Checkpoint, IncompatibleCheckpointsAreRefused) {
   }
   test::expect_input_error(
       [&] {
-        const CaseConfig cfg = case_from(kBlob);
+        const CaseConfig cfg = blob();
         const BuiltMesh b = build_mesh(cfg.mesh);
         read_restart((d / "other_real.h5").string(), cfg, b.host);
       },
       {"other_real.h5", sizeof(real) == 4 ? "holds double values" : "holds float values", "same real type"});
   // A restart past the end of the case is refused too.
-  test::expect_input_error([&] { run_in(case_from(kBlob, {"time.steps=3"}), d / "b", ck); },
+  test::expect_input_error([&] { run_in(blob({"time.steps=3"}), d / "b", ck); },
                            {"checkpoint is at step 4", "time.steps = 3"});
 }
 
 TEST(Output, SeriesWritesTheScheduleAndKeepsCheckpoints) {
   const fs::path d = scratch("schedule");
-  const Outcome o = run_in(
-      case_from(kBlob, {"output.every={steps: 5}", "checkpoint={every: {steps: 2}, keep: 2}", "output.fields=[u1]"}),
-      d);
+  const Outcome o =
+      run_in(blob({"output.every={steps: 5}", "checkpoint={every: {steps: 2}, keep: 2}", "output.fields=[u1]"}), d);
   // fields at 0, 5, 10 and the final 12; checkpoints kept: 10 and 12.
   EXPECT_EQ(o.summary.fields_files.size(), 4u);
   for (const char* f : {"fields_000000.h5", "fields_000005.h5", "fields_000010.h5", "fields_000012.h5",
@@ -456,7 +442,7 @@ TEST(Output, SeriesWritesTheScheduleAndKeepsCheckpoints) {
   EXPECT_EQ(f.time, o.summary.time);
   // Output by simulated time: each multiple of T crossed once.
   const fs::path d2 = scratch("schedule_time");
-  const CaseConfig c2 = case_from(kBlob, {"time={dt: 0.01, steps: 12}", "output.every={time: 0.025}"});
+  const CaseConfig c2 = blob({"time={dt: 0.01, steps: 12}", "output.every={time: 0.025}"});
   const Outcome o2 = run_in(c2, d2);
   // t = 0 then the steps ending past 0.025, 0.05, 0.075, 0.1 (steps 3, 5, 8, 10), and the final 12.
   EXPECT_EQ(o2.summary.fields_files.size(), 6u);

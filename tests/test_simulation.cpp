@@ -17,11 +17,7 @@
 namespace fvproxy {
 namespace {
 
-CaseConfig case_from(const std::string& yaml, const std::vector<std::string>& sets = {}) {
-  ConfigSource src = ConfigSource::from_string(yaml, "test.yaml");
-  for (const auto& s : sets) src.apply_set(s);
-  return parse_case(src);
-}
+using test::case_from;
 
 struct Result {
   RunSummary summary;
@@ -70,18 +66,7 @@ operators:
 time: {end_time: 0.1}
 )";
 
-const char* kBlob = R"(
-mesh:
-  generate: {cells: [6, 6, 6], element: tet, perturb: 0.15, periodic: [x, y, z]}
-physics:
-  components: 2
-  velocity: {type: uniform, value: [1.0, -0.5, 0.25]}
-  diffusivity: [0.002, 0.01]
-initial:
-  - {type: gaussian, center: [0.4, 0.5, 0.6], width: 0.2, amplitude: 1}
-  - {type: sine, wavenumber: [1, 0, 2], amplitude: 0.5, phase: 0.3}
-time: {steps: 20}
-)";
+const char* kBlob = test::kPeriodicBlob;
 
 // --- time integration -----------------------------------------------------------------------
 

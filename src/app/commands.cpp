@@ -82,13 +82,7 @@ int cmd_mesh(const CliArgs& cli) {
       throw InputError("--write", "the mesh file name must end in .h5, got '" + cli.write + "'");
     const fs::path dir = h5.parent_path().empty() ? fs::path(".") : h5.parent_path();
     prepare_output_dir(dir.string(), "--write");
-    FileMetadata meta;
-    YAML::Emitter e;
-    e << cfg.resolved();
-    meta.case_yaml = e.c_str();
-    meta.variants = "{}";
-    meta.build = info_json().dump();
-    const MeshFileInfo info = write_mesh_file(h5.string(), b.host, meta);
+    const MeshFileInfo info = write_mesh_file(h5.string(), b.host, file_metadata(cfg));
     write_atomically(xdmf, xdmf_mesh_text(h5.filename().string(), info), "fvproxy mesh");
     if (!cli.json)
       std::cout << "wrote " << h5.string() << " and " << xdmf.string() << " (" << info.cells << " cells)\n";

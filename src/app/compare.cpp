@@ -22,7 +22,8 @@ namespace fs = std::filesystem;
 
 /// Equal times, to the precision the runs computed them in: a single-precision build's time step
 /// comes from float geometry (relative error ~1e-7 per operation).
-bool same_time(double a, double b, double rel = 1e-12) {
+bool same_time(double a, double b, bool single_precision) {
+  const double rel = single_precision ? 1e-5 : 1e-12;
   return std::abs(a - b) <= rel * std::max(1.0, std::max(std::abs(a), std::abs(b)));
 }
 
@@ -39,7 +40,7 @@ std::string resolve(const std::string& arg, const std::optional<double>& time) {
     try {
       const h5::File f = h5::File::open(path);
       const double t = f.attribute_double("/", "time");
-      if (same_time(t, *time, f.attribute_string("/", "real") == "float" ? 1e-5 : 1e-12)) return path;
+      if (same_time(t, *time, f.attribute_string("/", "real") == "float")) return path;
       if (times.size() < 200) times += (times.empty() ? "" : ", ") + std::to_string(t);
     } catch (const h5::H5Failure&) {
     }
@@ -74,10 +75,10 @@ int cmd_compare(const CliArgs& cli) {
   const auto diffs = compare_fields(a, an, b, bn, cli.rtol, cli.atol);
   if (cli.time) {
     for (const auto* f : {&a, &b})
-      if (!same_time(f->time, *cli.time, f->real_type == "float" ? 1e-5 : 1e-12))
+      if (!same_time(f->time, *cli.time, f->real_type == "float"))
         throw InputError(f == &a ? an : bn,
                          "holds t = " + std::to_string(f->time) + ", not --time " + std::to_string(*cli.time));
-  } else if (!same_time(a.time, b.time, a.real_type == "float" || b.real_type == "float" ? 1e-5 : 1e-12)) {
+  } else if (!same_time(a.time, b.time, a.real_type == "float" || b.real_type == "float")) {
     char buf[160];
     std::snprintf(buf, sizeof buf, "different times: t = %.17g in A, t = %.17g in B", a.time, b.time);
     throw InputError(an + " vs " + bn, buf, "compare outputs of one time (--time T picks it in output folders)");

@@ -184,6 +184,17 @@ void print_summary(const RunSummary& r, const CaseConfig& cfg, const std::string
 
 } // namespace
 
+FileMetadata file_metadata(const CaseConfig& cfg) {
+  const YAML::Node resolved = cfg.resolved();
+  YAML::Emitter e;
+  e << resolved;
+  FileMetadata meta;
+  meta.case_yaml = e.c_str();
+  meta.variants = cfg.has_solver ? to_json(resolved["operators"]).dump() : "{}";
+  meta.build = info_json().dump();
+  return meta;
+}
+
 int cmd_run(const CliArgs& cli) {
   Kokkos::Timer since_start;
   ConfigSource src = ConfigSource::from_file(cli.positional[0]);
@@ -219,15 +230,7 @@ int cmd_run(const CliArgs& cli) {
   std::optional<RestartPoint> restart;
   if (!cli.restart.empty()) restart = read_restart(cli.restart, cfg, b.host);
 
-  FileMetadata meta;
-  {
-    YAML::Emitter e;
-    e << cfg.resolved();
-    meta.case_yaml = e.c_str();
-    meta.variants = to_json(cfg.resolved()["operators"]).dump();
-    meta.build = info_json().dump();
-  }
-  OutputSeries series(cfg.output_dir, cfg, b.host, meta);
+  OutputSeries series(cfg.output_dir, cfg, b.host, file_metadata(cfg));
   series.write_mesh();
   if (restart) series.adopt_existing(restart->step);
   StopSignals signals;

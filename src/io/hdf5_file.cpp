@@ -165,9 +165,6 @@ bool all(bool ok, Comm c) {
   MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_MIN, mpi_comm(c));
   return out == 1;
 }
-void barrier(Comm c) {
-  if (mpi_running()) MPI_Barrier(mpi_comm(c));
-}
 
 // --- File -----------------------------------------------------------------------------------------
 
@@ -372,7 +369,7 @@ std::string File::stored_type(const std::string& name) const {
   return "other";
 }
 
-template <class V> void File::read_into(const std::string& name, Type t, V& v, std::size_t) const {
+template <class V> void File::read_into(const std::string& name, Type t, V& v) const {
   const auto s = shape(name);
   std::size_t n = 1;
   for (auto d : s) n *= static_cast<std::size_t>(d);
@@ -385,10 +382,10 @@ template <class V> void File::read_into(const std::string& name, Type t, V& v, s
   if (ds < 0) fail("cannot open dataset", path_, name);
   if (H5Dread(ds, native(t), H5S_ALL, H5S_ALL, H5P_DEFAULT, v.data()) < 0) fail("cannot read dataset", path_, name);
 }
-template void File::read_into(const std::string&, Type, std::vector<float>&, std::size_t) const;
-template void File::read_into(const std::string&, Type, std::vector<double>&, std::size_t) const;
-template void File::read_into(const std::string&, Type, std::vector<std::int64_t>&, std::size_t) const;
-template void File::read_into(const std::string&, Type, std::vector<std::uint8_t>&, std::size_t) const;
+template void File::read_into(const std::string&, Type, std::vector<float>&) const;
+template void File::read_into(const std::string&, Type, std::vector<double>&) const;
+template void File::read_into(const std::string&, Type, std::vector<std::int64_t>&) const;
+template void File::read_into(const std::string&, Type, std::vector<std::uint8_t>&) const;
 
 std::string File::read_string(const std::string& name) const {
   if (!exists(name)) throw H5Failure(path_ + ": dataset " + name + " is missing");

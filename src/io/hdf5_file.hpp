@@ -91,7 +91,7 @@ public:
   /// The whole dataset converted to T (HDF5 converts float32 to double exactly).
   template <class T> std::vector<T> read(const std::string& name) const {
     std::vector<T> v;
-    read_into(name, type_of<T>(), v, sizeof(T));
+    read_into(name, type_of<T>(), v);
     return v;
   }
   std::string read_string(const std::string& name) const;
@@ -107,7 +107,7 @@ public:
 
 private:
   File() = default;
-  template <class V> void read_into(const std::string& name, Type t, V& v, std::size_t size) const;
+  template <class V> void read_into(const std::string& name, Type t, V& v) const;
   std::int64_t id_ = -1;
   std::string path_;
   Comm comm_ = Comm::self;
@@ -124,7 +124,6 @@ public:
   File& file() { return *file_; }
   /// Closes (checked), then after a barrier rank 0 renames the file to its final name.
   void commit();
-  const std::string& temporary_path() const { return tmp_; }
 
 private:
   std::string final_, tmp_;
@@ -138,6 +137,5 @@ int rank(Comm comm = Comm::world);
 int size(Comm comm = Comm::world);
 /// True on every rank when `ok` is true on all (an MPI all-reduce).
 bool all(bool ok, Comm comm = Comm::world);
-void barrier(Comm comm = Comm::world);
 
 } // namespace fvproxy::h5

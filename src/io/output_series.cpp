@@ -47,9 +47,8 @@ std::string step_file_name(const std::string& prefix, long long step) {
 
 OutputSeries::OutputSeries(const std::string& dir, const CaseConfig& cfg, const HostMesh& mesh, FileMetadata meta)
     : dir_(dir), cfg_(cfg), mesh_(mesh), meta_(std::move(meta)) {
-  fields_ = cfg.output.fields;
-  if (fields_.empty())
-    for (int k = 0; k < cfg.physics.components; ++k) fields_.push_back("u" + std::to_string(k));
+  for (int k = 0; k < cfg.physics.components; ++k) all_fields_.push_back("u" + std::to_string(k));
+  fields_ = cfg.output.fields.empty() ? all_fields_ : cfg.output.fields;
 }
 
 std::string OutputSeries::xdmf_path() const {
@@ -89,39 +88,35 @@ void OutputSeries::adopt_existing(long long step) {
   write_xdmf();
 }
 
-std::string OutputSeries::write_fields(long long step, double time, ConstView2<real> u) {
+std::string OutputSeries::write_step_file(FieldFile header, const std::string& prefix, long long step, double time,
+                                          ConstView2<real> u, const std::vector<std::string>& names) const {
   const HostState h = to_host(u);
-  FieldFile header;
-  header.kind = "fields";
   header.time = time;
   header.step = step;
-  header.names = fields_;
+  header.names = names;
   header.meta = meta_;
   std::vector<const real*> cols;
-  for (const auto& name : fields_) cols.push_back(&h(0, std::stoi(name.substr(1))));
-  const std::string name = step_file_name("fields", step);
-  const std::string path = (fs::path(dir_) / name).string();
+  for (const auto& name : names) cols.push_back(&h(0, std::stoi(name.substr(1)))); // u<k>: column k
+  const std::string path = (fs::path(dir_) / step_file_name(prefix, step)).string();
   write_field_file(path, header, mesh_.n_cells(), mesh_.cell_gid.data(), cols);
+  return path;
+}
+
+std::string OutputSeries::write_fields(long long step, double time, ConstView2<real> u) {
+  FieldFile header;
+  header.kind = "fields";
+  const std::string path = write_step_file(header, "fields", step, time, u, fields_);
   steps_.erase(std::remove_if(steps_.begin(), steps_.end(), [&](const XdmfStep& s) { return s.step >= step; }),
                steps_.end());
-  steps_.push_back({name, time, step, fields_});
+  steps_.push_back({fs::path(path).filename().string(), time, step, fields_});
   write_xdmf();
   return path;
 }
 
 std::string OutputSeries::write_checkpoint(long long step, double time, ConstView2<real> u,
                                            const CheckpointInfo& info) {
-  const HostState h = to_host(u);
   FieldFile header;
   header.kind = "checkpoint";
-  header.time = time;
-  header.step = step;
-  header.meta = meta_;
-  std::vector<const real*> cols;
-  for (int k = 0; k < cfg_.physics.components; ++k) {
-    header.names.push_back("u" + std::to_string(k));
-    cols.push_back(&h(0, k));
-  }
   header.numbers["dt"] = info.dt;
   header.numbers["total_steps"] = double(info.total_steps);
   header.numbers["components"] = cfg_.physics.components;
@@ -129,8 +124,7 @@ std::string OutputSeries::write_checkpoint(long long step, double time, ConstVie
   if (fingerprint_.empty()) fingerprint_ = mesh_fingerprint(mesh_); // once: O(cells log cells)
   header.strings["mesh_fingerprint"] = fingerprint_;
   header.strings["case"] = cfg_.name;
-  const std::string path = (fs::path(dir_) / step_file_name("checkpoint", step)).string();
-  write_field_file(path, header, mesh_.n_cells(), mesh_.cell_gid.data(), cols);
+  const std::string path = write_step_file(header, "checkpoint", step, time, u, all_fields_);
   if (h5::rank() == 0) {
     auto all = step_files(dir_, "checkpoint");
     for (std::size_t i = 0; i + std::size_t(cfg_.checkpoint.keep) < all.size(); ++i) {

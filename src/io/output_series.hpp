@@ -42,12 +42,17 @@ public:
 
 private:
   void write_xdmf() const;
+  /// `header` (kind and extra attributes) completed with time, step, `names` and the metadata,
+  /// written as <prefix>_<step>.h5 with the columns of `u` the names select (u<k>: column k).
+  std::string write_step_file(FieldFile header, const std::string& prefix, long long step, double time,
+                              ConstView2<real> u, const std::vector<std::string>& names) const;
   std::string dir_;
   const CaseConfig& cfg_;
   const HostMesh& mesh_;
   FileMetadata meta_;
   MeshFileInfo mesh_info_;
-  std::vector<std::string> fields_;
+  std::vector<std::string> all_fields_; ///< u0, u1, ...: every component (checkpoints)
+  std::vector<std::string> fields_;     ///< output.fields (fields files)
   std::vector<XdmfStep> steps_;
   std::string fingerprint_; ///< of the mesh, computed at the first checkpoint
 };
