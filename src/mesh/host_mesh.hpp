@@ -18,6 +18,10 @@ struct Patch {
 };
 
 struct HostMesh {
+  /// Spatial dimension of the cells: 3 for every mesh fvproxy generates or reads (volume elements
+  /// only); carried so that kernels written for any dimension take it from the mesh.
+  int dim = 3;
+
   // Nodes
   std::vector<double> x; ///< 3 * n_nodes coordinates (node-major: x0 y0 z0 x1 ...)
   std::vector<gid_t> node_gid;

@@ -133,6 +133,7 @@ Mesh upload(const HostMesh& h) {
   m.n_faces = h.n_faces();
   m.n_interior = h.n_interior;
   m.n_nodes = h.n_nodes();
+  m.dim = h.dim;
   m.patches = h.patches;
   {
     m.node_x = Vec3View<real>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "fvproxy::mesh::node_x"), m.n_nodes);

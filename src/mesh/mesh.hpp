@@ -10,6 +10,7 @@ namespace fvproxy {
 
 struct Mesh {
   index_t n_cells = 0, n_faces = 0, n_interior = 0, n_nodes = 0;
+  int dim = 3; ///< spatial dimension (HostMesh::dim)
 
   Vec3View<real> node_x;
   View1<gid_t> node_gid;

@@ -1,10 +1,12 @@
 #pragma once
 // Geometry as the naive kernels use it: recomputed from centroids, face centroids and periodic
 // shifts at every use (their mistake, on purpose), shared by the naive gradient and diffusion.
-// The spatial dimension is a run-time value (`dim`, 3), as in the legacy code that also ran in 2D:
-// every loop over directions has a run-time trip count, so the compiler cannot unroll it and the
-// small per-thread arrays indexed by it (vectors, the least-squares matrix) live in local memory
-// (the stack frame the cuda preset's ptxas report shows for the naive kernels).
+// The spatial dimension is a run-time value taken from the mesh (`dim` = Mesh::dim, 3 for every
+// mesh fvproxy builds), as in legacy codes that also run in 2D: every loop over directions has a
+// run-time trip count, so the compiler cannot unroll it and the small per-thread arrays indexed by
+// it (vectors, the least-squares matrix) live in local memory (the stack frame the cuda preset's
+// ptxas report shows for the naive kernels). This one mistake alone doubled naive diffusion's time
+// on the H200 (docs/performance.md).
 #include "core/types.hpp"
 
 namespace fvproxy::naive {
@@ -20,7 +22,7 @@ struct NaiveGeometry {
   ConstView1<std::uint8_t> shift;
   ConstView1<real> volume;
   index_t n_interior;
-  int dim = 3; ///< run-time spatial dimension (the mistake: loops over it cannot be unrolled)
+  int dim; ///< run-time spatial dimension, Mesh::dim (the mistake: loops over it cannot be unrolled)
 
   /// Vector from the owner centroid to the neighbour image (interior) or the face centroid.
   KOKKOS_INLINE_FUNCTION void owner_to_other(index_t f, real* v) const {
