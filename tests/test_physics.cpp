@@ -69,6 +69,22 @@ TEST(Physics, LimitersBoundTheReconstruction) {
   EXPECT_EQ(NoLimiter{}(5, 0, 0, 0), 1);
 }
 
+// Venkatakrishnan's phi = ((dp^2 + eps^2) d + 2 d^2 dp) / ((dp^2 + 2 d^2 + dp d + eps^2) d), capped at 1,
+// at values worked out by hand; homogeneous of degree 0 in (delta, dmax, dmin, eps): only ratios
+// matter, which is what makes the limiter invariant to the scale of u once eps scales with it.
+TEST(Physics, VenkatakrishnanValues) {
+  const Venkatakrishnan vk;
+  EXPECT_NEAR(vk(2, 1, -1, 0), real(10.0 / 22.0), test::tol(1e-15));       // overshoot 2x: 0.4545
+  EXPECT_NEAR(vk(1, 1, -1, 0), real(0.75), test::tol(1e-15));              // delta = dmax: 0.75 (BJ: 1)
+  EXPECT_NEAR(vk(1, 2, -1, 0), real(1), test::tol(1e-15));                 // delta = dmax / 2: 1
+  EXPECT_NEAR(vk(-0.5, 1, -0.25, 0), real(10.0 / 22.0), test::tol(1e-15)); // undershoot, same ratio
+  EXPECT_NEAR(vk(1, 1, -1, 1), real(0.8), test::tol(1e-15));               // eps^2 = dmax^2 relaxes it
+  EXPECT_EQ(vk(0, 1, -1, 0), 1);                                           // no increment
+  for (const real s : {real(1e-3), real(100), real(1e4)})
+    EXPECT_NEAR(vk(real(0.7) * s, real(0.4) * s, real(-0.2) * s, real(0.01) * s * s),
+                vk(real(0.7), real(0.4), real(-0.2), real(0.01)), test::tol(1e-14));
+}
+
 TEST(Physics, RotationVelocityIsRigid) {
   const RotationVelocity rot{{0, 0, 1}, {0.5, 0.5, 0}, 2};
   const real x[3] = {1.5, 0.5, 7};

@@ -69,7 +69,8 @@ int cmd_bench(const CliArgs& cli) {
   fill_from_profile(m, setup.solution, 0, u);
   bc.apply(u, 0, ub);
   make_gradient(m, geom, cfg.operators.muscl, n, true)->compute(u, ub, grad);
-  make_limiter(m, geom, cfg.operators.muscl, n)->compute(u, ub, grad, lim);
+  const std::vector<real> range = solution_range(u, ub);
+  make_limiter(m, geom, cfg.operators.muscl, n, range)->compute(u, ub, grad, lim);
 
   const CostModel model = cost_model(m, cfg);
   const bool limited = cfg.operators.convection.order == 2 && cfg.operators.muscl.limiter != Limiter::none;
@@ -88,7 +89,7 @@ int cmd_bench(const CliArgs& cli) {
       std::string what;
       if (op == "muscl") {
         auto g = make_gradient(m, geom, oc.muscl, n, cfg.run.deterministic);
-        auto l = make_limiter(m, geom, oc.muscl, n);
+        auto l = make_limiter(m, geom, oc.muscl, n, range);
         what = g->description();
         ms = median_ms(cli.repeat, 2, [&](int) {
           g->compute(u, ub, grad);

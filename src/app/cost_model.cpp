@@ -13,9 +13,15 @@ CostModel cost_model(const Mesh& m, const CaseConfig& cfg) {
   const bool limited = second && cfg.operators.muscl.limiter != Limiter::none;
   const bool lsq = cfg.operators.muscl.gradient == Gradient::least_squares;
   CostModel c;
-  // muscl: u, u_b, d, r, weights, LSQ inverses (6C), gradients written; limited: volume, limiter.
-  c.muscl.bytes = R * (C * N + Fb * N + 3 * Fi + 3 * F + F + 6 * C + 3 * C * N + (limited ? C + C * N : 0)) + idx;
-  c.muscl.flops = E * N * 8 + C * N * (lsq ? 15 : 3) + (limited ? E * N * 18 + C * N * 2 : 0);
+  // muscl, what each gradient reads: u, u_b and the gradients written, plus
+  //   least squares: d (interior faces), r (boundary faces), inverses (6C);
+  //   Green-Gauss: area vectors (3F), interpolation weights (interior faces), correction inverses (9C);
+  // limited: the limiter also reads d and r on every face (what the gradient did not) and writes
+  // the limiter. (Venkatakrishnan's eps is one value per component: no per-cell data.)
+  const double gradient_geometry = lsq ? 3 * Fi + 3 * Fb + 6 * C : 3 * F + Fi + 9 * C;
+  const double limiter_geometry = limited ? (lsq ? 3 * Fi : 3 * Fi + 3 * F) : 0;
+  c.muscl.bytes = R * (C * N + Fb * N + gradient_geometry + limiter_geometry + 3 * C * N + (limited ? C * N : 0)) + idx;
+  c.muscl.flops = E * N * 8 + C * N * 15 + (limited ? E * N * 18 + C * N * 2 : 0);
   // convection: u, u_b, phi, 1/V, rate (read + write); order 2: gradients + limiter, r, d.
   c.convection.bytes = R * (C * N + Fb * N + (second ? 4 * C * N + 3 * F + 3 * Fi : 0) + F + C + 2 * C * N) + idx;
   c.convection.flops = (second ? Fi * N * 17 + Fb * N * 10 : F * N * 3) + C * N * 2;

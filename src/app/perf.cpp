@@ -228,7 +228,8 @@ std::vector<Row> bench_configuration(const Mesh& m, const CaseConfig& cfg, const
   };
   std::vector<Inputs> in(R);
   const auto reference = make_gradient(m, geom, cfg.operators.muscl, n, false);
-  const auto reference_limiter = make_limiter(m, geom, cfg.operators.muscl, n);
+  std::vector<real> range;
+  std::unique_ptr<LimiterOperator> reference_limiter;
   for (int k = 0; k < R; ++k) {
     in[k] = {View2<real>("fvproxy::perf::u", C, n), View2<real>("fvproxy::perf::ub", Fb, n),
              View2<real>("fvproxy::perf::grad", C, 3 * n), View2<real>("fvproxy::perf::limiter", C, n),
@@ -236,6 +237,10 @@ std::vector<Row> bench_configuration(const Mesh& m, const CaseConfig& cfg, const
     fill_from_profile(m, setup.solution, 0, in[k].u);
     bc.apply(in[k].u, 0, in[k].ub);
     reference->compute(in[k].u, in[k].ub, in[k].grad);
+    if (k == 0) {
+      range = solution_range(in[k].u, in[k].ub);
+      reference_limiter = make_limiter(m, geom, cfg.operators.muscl, n, range);
+    }
     reference_limiter->compute(in[k].u, in[k].ub, in[k].grad, in[k].lim);
   }
   const CostModel model = cost_model(m, cfg);
@@ -249,7 +254,7 @@ std::vector<Row> bench_configuration(const Mesh& m, const CaseConfig& cfg, const
       const int warm = std::max(2, R);
       if (op == "muscl") {
         const auto g = make_gradient(m, geom, oc.muscl, n, false);
-        const auto l = make_limiter(m, geom, oc.muscl, n);
+        const auto l = make_limiter(m, geom, oc.muscl, n, range);
         row.kernels = g->description() + (limited ? " + " + l->description() : "");
         row.ms = median_ms(spec.repeat, warm, [&](int i) {
           const Inputs& x = in[i % R];

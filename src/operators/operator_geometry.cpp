@@ -20,7 +20,7 @@ struct FaceVectors {
   ConstView1<std::uint8_t> shift;
   index_t n_interior;
   Vec3View<real> d, r;
-  View1<real> w, alpha, lsq_w;
+  View1<real> w, alpha;
   Vec3View<real> k;
   KOKKOS_FUNCTION void operator()(const index_t f) const {
     const index_t o = owner(f);
@@ -36,7 +36,6 @@ struct FaceVectors {
       for (int i = 0; i < 3; ++i) dv[i] = rv[i];
     }
     for (int i = 0; i < 3; ++i) r(f, i) = rv[i];
-    lsq_w(f) = real(1) / (dv[0] * dv[0] + dv[1] * dv[1] + dv[2] * dv[2]);
     const auto c = DiffusionCoefficients::from(s, dv);
     alpha(f) = c.alpha;
     for (int i = 0; i < 3; ++i) k(f, i) = c.k[i];
@@ -67,9 +66,8 @@ struct LeastSquaresInverse {
       const index_t f = faces(k);
       real v[3];
       for (int i = 0; i < 3; ++i) v[i] = f < n_interior ? sign(k) * d(f, i) : r(f, i);
-      const real w = real(1) / (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
       for (int i = 0; i < 3; ++i)
-        for (int j = i; j < 3; ++j) m[sym_index(i, j)] += w * v[i] * v[j];
+        for (int j = i; j < 3; ++j) m[sym_index(i, j)] += v[i] * v[j];
     }
     const real a = m[0], b = m[1], e = m[2], xy = m[3], xz = m[4], yz = m[5];
     const real c00 = b * e - yz * yz, c01 = xz * yz - xy * e, c02 = xy * yz - b * xz;
@@ -86,10 +84,72 @@ struct LeastSquaresInverse {
   }
 };
 
+/// G_c = sum_f s S_f (x_i,f - x_c)^T and its inverse (row-major): x_i - x_c is (1 - w) d on the
+/// owner side of an interior face, -w d on the neighbour side, r on a boundary face.
+struct GreenGaussInverse {
+  ConstView1<index_t> off, faces;
+  ConstView1<std::int8_t> sign;
+  ConstVec3View<real> S, d, r;
+  ConstView1<real> w, volume;
+  index_t n_interior;
+  View2<real> inv;
+  View1<real> det_ratio; ///< det(G) / V^3: 1 for a textbook Green-Gauss cell, ~0 singular
+  KOKKOS_FUNCTION void operator()(const index_t c) const {
+    real m[3][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
+    for (index_t k = off(c); k < off(c + 1); ++k) {
+      const index_t f = faces(k);
+      const real s = sign(k);
+      real v[3];
+      if (f < n_interior) {
+        const real t = s > 0 ? 1 - w(f) : -w(f);
+        for (int i = 0; i < 3; ++i) v[i] = t * d(f, i);
+      } else {
+        for (int i = 0; i < 3; ++i) v[i] = r(f, i);
+      }
+      for (int i = 0; i < 3; ++i)
+        for (int j = 0; j < 3; ++j) m[i][j] += s * S(f, i) * v[j];
+    }
+    real adj[3][3]; // adj[i][j] = cofactor (j, i)
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) {
+        const int a = (j + 1) % 3, b = (j + 2) % 3, p = (i + 1) % 3, q = (i + 2) % 3;
+        adj[i][j] = m[a][p] * m[b][q] - m[a][q] * m[b][p];
+      }
+    const real det = m[0][0] * adj[0][0] + m[0][1] * adj[1][0] + m[0][2] * adj[2][0];
+    const real vol = volume(c);
+    det_ratio(c) = det / (vol * vol * vol);
+    const real id = real(1) / det;
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) inv(c, 3 * i + j) = adj[i][j] * id;
+  }
+};
+
+/// InputError naming the cell with the smallest ratio when it is not above `threshold`.
+void check_conditioning(const Mesh& m, const View1<real>& ratio, real threshold, const std::string& what,
+                        const std::string& why) {
+  using MinLoc = Kokkos::MinLoc<real, index_t>;
+  typename MinLoc::value_type worst;
+  Kokkos::parallel_reduce(
+      "fvproxy::operators::" + what + "_conditioning", Kokkos::RangePolicy<ExecSpace>(0, m.n_cells),
+      KOKKOS_LAMBDA(const index_t c, typename MinLoc::value_type& v) {
+        if (!(ratio(c) >= v.val)) v.val = ratio(c), v.loc = c; // NaN counts as the worst
+      },
+      MinLoc(worst));
+  if (m.n_cells > 0 && !(worst.val > threshold)) {
+    auto gid = Kokkos::create_mirror_view_and_copy(HostSpace(), m.cell_gid);
+    std::ostringstream os;
+    os << "cell (global id) " << gid(worst.loc) << ": " << why << " = " << worst.val;
+    throw InputError("mesh",
+                     what == "lsq" ? "least-squares gradient matrix is singular"
+                                   : "Green-Gauss correction matrix is singular",
+                     os.str());
+  }
+}
+
 } // namespace
 
 std::size_t OperatorGeometry::memory_bytes() const {
-  return bytes(d) + bytes(r) + bytes(gg_weight) + bytes(diff_alpha) + bytes(diff_k) + bytes(lsq_weight) +
+  return bytes(d) + bytes(r) + bytes(gg_weight) + bytes(gg_inverse) + bytes(diff_alpha) + bytes(diff_k) +
          bytes(lsq_inverse) + bytes(cell_boundary_begin);
 }
 
@@ -100,9 +160,9 @@ OperatorGeometry make_operator_geometry(const Mesh& m) {
   g.d = Vec3View<real>(view_alloc(WithoutInitializing, "fvproxy::operators::d"), m.n_interior);
   g.r = Vec3View<real>(view_alloc(WithoutInitializing, "fvproxy::operators::r"), m.n_faces);
   g.gg_weight = View1<real>(view_alloc(WithoutInitializing, "fvproxy::operators::gg_weight"), m.n_interior);
+  g.gg_inverse = View2<real>(view_alloc(WithoutInitializing, "fvproxy::operators::gg_inverse"), m.n_cells, 9);
   g.diff_alpha = View1<real>(view_alloc(WithoutInitializing, "fvproxy::operators::diff_alpha"), m.n_faces);
   g.diff_k = Vec3View<real>(view_alloc(WithoutInitializing, "fvproxy::operators::diff_k"), m.n_faces);
-  g.lsq_weight = View1<real>(view_alloc(WithoutInitializing, "fvproxy::operators::lsq_weight"), m.n_faces);
   g.lsq_inverse = View2<real>(view_alloc(WithoutInitializing, "fvproxy::operators::lsq_inverse"), m.n_cells, 6);
   g.cell_boundary_begin =
       View1<index_t>(view_alloc(WithoutInitializing, "fvproxy::operators::cell_boundary_begin"), m.n_cells);
@@ -110,27 +170,17 @@ OperatorGeometry make_operator_geometry(const Mesh& m) {
                        BoundaryBegin{m.cell_face_off, m.cell_faces, m.n_interior, g.cell_boundary_begin});
   Kokkos::parallel_for("fvproxy::operators::face_vectors", Kokkos::RangePolicy<ExecSpace>(0, m.n_faces),
                        FaceVectors{m.centroid, m.face_centroid, m.face_area, m.shifts, m.face_owner, m.face_neighbour,
-                                   m.face_shift, m.n_interior, g.d, g.r, g.gg_weight, g.diff_alpha, g.lsq_weight,
-                                   g.diff_k});
+                                   m.face_shift, m.n_interior, g.d, g.r, g.gg_weight, g.diff_alpha, g.diff_k});
   View1<real> ratio(view_alloc(WithoutInitializing, "fvproxy::operators::lsq_det_ratio"), m.n_cells);
   Kokkos::parallel_for("fvproxy::operators::lsq_inverse", Kokkos::RangePolicy<ExecSpace>(0, m.n_cells),
                        LeastSquaresInverse{m.cell_face_off, m.cell_faces, m.cell_face_sign, g.d, g.r, m.n_interior,
                                            g.lsq_inverse, ratio});
-  using MinLoc = Kokkos::MinLoc<real, index_t>;
-  typename MinLoc::value_type worst;
-  Kokkos::parallel_reduce(
-      "fvproxy::operators::lsq_conditioning", Kokkos::RangePolicy<ExecSpace>(0, m.n_cells),
-      KOKKOS_LAMBDA(const index_t c, typename MinLoc::value_type& v) {
-        if (ratio(c) < v.val) v.val = ratio(c), v.loc = c;
-      },
-      MinLoc(worst));
-  if (m.n_cells > 0 && !(worst.val > real(1e-6))) {
-    auto gid = Kokkos::create_mirror_view_and_copy(HostSpace(), m.cell_gid);
-    std::ostringstream os;
-    os << "cell (global id) " << gid(worst.loc) << ": det(M) / (tr(M)/3)^3 = " << worst.val
-       << " (its neighbours and boundary faces are nearly coplanar)";
-    throw InputError("mesh", "least-squares gradient matrix is singular", os.str());
-  }
+  check_conditioning(m, ratio, real(1e-6), "lsq",
+                     "det(M) / (tr(M)/3)^3 (its neighbours and boundary faces are nearly coplanar)");
+  Kokkos::parallel_for("fvproxy::operators::gg_inverse", Kokkos::RangePolicy<ExecSpace>(0, m.n_cells),
+                       GreenGaussInverse{m.cell_face_off, m.cell_faces, m.cell_face_sign, m.face_area, g.d, g.r,
+                                         g.gg_weight, m.volume, m.n_interior, g.gg_inverse, ratio});
+  check_conditioning(m, ratio, real(1e-3), "gg", "det(G) / V^3 (1 on an unskewed cell)");
   return g;
 }
 

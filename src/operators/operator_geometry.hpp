@@ -7,12 +7,19 @@
 //   r(f)          every face: face centroid minus owner centroid (on boundary faces the
 //                 least-squares and diffusion "neighbour" point is the face centroid)
 //   gg_weight(f)  interior faces: owner weight of the face value for Green-Gauss,
-//                 w = S.(d - r) / S.d (1/2 on a uniform mesh); u_f = w u_P + (1 - w) u_N
+//                 w = S.(d - r) / S.d (1/2 on a uniform mesh); u_f = w u_P + (1 - w) u_N is the
+//                 linear interpolation to x_i = x_P + (1 - w) d, where the line between the two
+//                 centroids crosses the face's plane (x_i = x_f only on unskewed faces)
+//   gg_inverse(c, 9)  inverse of the Green-Gauss correction matrix G_c = sum over the cell's faces
+//                 of s S_f (x_i,f - x_c)^T (x_i = the face centroid on boundary faces), row-major:
+//                 grad u_c = G_c^{-1} sum_f s u_f S_f is exact for linear fields on any closed
+//                 polyhedral cell, skewed or not (G_c = V_c I when every x_i is the face centroid
+//                 of a planar face: then it is the textbook Green-Gauss gradient)
 //   diff_alpha(f), diff_k(f)  DiffusionCoefficients (physics/fluxes.hpp) of every face, with d on
 //                 interior faces and r on boundary faces
-//   lsq_weight(f) least-squares weight 1/|d|^2 (interior faces) or 1/|r|^2 (boundary faces)
-//   lsq_inverse(c, 6)  inverse of M_c = sum over faces of w d d^T with w = 1/|d|^2 (d: to the
-//                 neighbour, or to the boundary face centroid), symmetric: xx yy zz xy xz yz
+//   lsq_inverse(c, 6)  inverse of M_c = sum over faces of v v^T (v: d to the neighbour, or r to the
+//                 boundary face centroid; unit weights, docs/operators/muscl.md says why),
+//                 symmetric: xx yy zz xy xz yz
 //   cell_boundary_begin(c)  position in the cell->faces CSR where the cell's boundary faces begin
 //                 (a cell lists its faces by increasing face number: interior ones first), so
 //                 kernels loop over interior and boundary faces without a per-face branch
@@ -25,9 +32,9 @@ struct OperatorGeometry {
   Vec3View<real> d;
   Vec3View<real> r;
   View1<real> gg_weight;
+  View2<real> gg_inverse;
   View1<real> diff_alpha;
   Vec3View<real> diff_k;
-  View1<real> lsq_weight;
   View2<real> lsq_inverse;
   View1<index_t> cell_boundary_begin;
 
@@ -35,7 +42,8 @@ struct OperatorGeometry {
 };
 
 /// Labelled kernels "fvproxy::operators::..." on the device. InputError naming the cell's global
-/// id when a least-squares matrix is singular (a cell whose neighbours are coplanar).
+/// id when a least-squares or Green-Gauss correction matrix is singular (a cell whose neighbours
+/// are coplanar, or a degenerate cell).
 OperatorGeometry make_operator_geometry(const Mesh& m);
 
 /// Index of the symmetric 3x3 entry (i, j) in the 6-vector xx yy zz xy xz yz.

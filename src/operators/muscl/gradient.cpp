@@ -15,8 +15,9 @@ namespace {
 class NaiveGradient final : public GradientOperator {
 public:
   NaiveGradient(const Mesh& m, int components, Gradient method, bool gather)
-      : g_{m.centroid,      m.face_centroid, m.face_area,      m.shifts,     m.face_owner, m.face_neighbour,
-           m.cell_face_off, m.cell_faces,    m.cell_face_sign, m.face_shift, m.volume,     m.n_interior},
+      : g_{m.centroid,       m.face_centroid, m.face_area,  m.shifts,         m.face_owner,
+           m.face_neighbour, m.cell_face_off, m.cell_faces, m.cell_face_sign, m.face_shift,
+           m.volume,         m.n_interior,    m.dim},
         n_cells_(m.n_cells), n_faces_(m.n_faces), components_(components),
         method_(method == Gradient::green_gauss ? 0 : 1), gather_(gather) {}
 
@@ -45,10 +46,10 @@ private:
 template <int N, optimized::GradientMethod M> class OptimizedGradient final : public GradientOperator {
 public:
   OptimizedGradient(const Mesh& m, const OperatorGeometry& og, const MusclConfig& cfg, bool gather)
-      : g_{m.face_owner,   m.face_neighbour, m.cell_face_off, og.cell_boundary_begin,
-           m.cell_faces,   m.cell_face_sign, m.face_area,     og.d,
-           og.r,           og.gg_weight,     og.lsq_weight,   m.inv_volume,
-           og.lsq_inverse, m.n_interior},
+      : g_{m.face_owner, m.face_neighbour, m.cell_face_off, og.cell_boundary_begin,
+           m.cell_faces, m.cell_face_sign, m.face_area,     og.d,
+           og.r,         og.gg_weight,     og.gg_inverse,   og.lsq_inverse,
+           m.n_interior},
         n_cells_(m.n_cells), n_interior_(m.n_interior),
         n_boundary_(m.n_faces - m.n_interior), launch_{cfg.policy, cfg.team_size}, gather_(gather) {}
 

@@ -2,12 +2,16 @@
 // Unlimited cell gradients of every component, owned by the muscl operator (INTERFACE.md): the
 // MUSCL reconstruction limits them and the diffusion operator uses them as they are.
 //
-//   Green-Gauss:    grad u_c = (1/V_c) sum_f s_f u_f S_f, u_f = w u_P + (1 - w) u_N on interior
-//                   faces (w: OperatorGeometry::gg_weight), u_f = u_b on boundary faces.
-//   least squares:  grad u_c = M_c^{-1} sum_f w_f v_f (u_f' - u_c), v_f the vector to the
-//                   neighbour centroid (periodic image) or to the boundary face centroid, u_f' the
-//                   neighbour's or the boundary value, w_f = 1/|v_f|^2 (inverse-distance squared
-//                   weights), M_c = sum_f w_f v_f v_f^T. Exact for linear fields on any mesh.
+//   Green-Gauss:    grad u_c = G_c^{-1} sum_f s_f u_f S_f, u_f = w u_P + (1 - w) u_N on interior
+//                   faces (w: OperatorGeometry::gg_weight), u_f = u_b on boundary faces, G_c the
+//                   cell's correction matrix sum_f s_f S_f (x_i,f - x_c)^T (V_c I on unskewed
+//                   cells): exact for linear fields on any mesh, so consistent on skewed cells
+//                   where (1/V_c) sum_f ... is not (OperatorGeometry::gg_inverse).
+//   least squares:  grad u_c = M_c^{-1} sum_f v_f (u_f' - u_c), v_f the vector to the neighbour
+//                   centroid (periodic image) or to the boundary face centroid, u_f' the
+//                   neighbour's or the boundary value, M_c = sum_f v_f v_f^T (unit weights:
+//                   inverse-distance weights make unlimited MUSCL unstable on distorted tets,
+//                   docs/operators/muscl.md). Exact for linear fields on any mesh.
 //
 // Storage: u (cells x N), boundary values ub (boundary faces x N, row f - n_interior),
 // grad (cells x 3N) with column 3k + d for component k, direction d.

@@ -5,25 +5,19 @@
 //   - the dimension a run-time value (NaiveGeometry::dim): direction loops not unrolled, their
 //     small arrays (vectors, the 3x3 least-squares matrix and its inverse) in local memory;
 //   - the component count and the method are run-time values, the method a branch in the kernel;
-//   - geometry recomputed in the inner loops (centroid differences, periodic shifts, weights with
-//     divisions; the least-squares matrix rebuilt and inverted for every cell and component at
-//     every call);
+//   - geometry recomputed in the inner loops (centroid differences, periodic shifts, Green-Gauss
+//     weights with divisions; the least-squares matrix rebuilt and inverted for every cell and
+//     component at every call);
 //   - the result accumulated by read-modify-write of global memory inside the face loop;
 //   - one atomic per component and direction per face (scatter), or, under run.deterministic,
 //     a per-cell gather that keeps every other mistake;
-//   - boundary faces handled by a per-face branch in the same kernel; division by the volume.
+//   - boundary faces handled by a per-face branch in the same kernel; the Green-Gauss correction
+//     matrix, like the least-squares one, rebuilt and inverted for every cell and component.
 #include "core/types.hpp"
 #include "mesh/mesh.hpp"
 #include "operators/naive_geometry.hpp"
 
 namespace fvproxy::naive {
-
-/// |v|^2 over the run-time dimension.
-KOKKOS_INLINE_FUNCTION real norm2(const real* v, int dim = 3) {
-  real s = 0;
-  for (int i = 0; i < dim; ++i) s += v[i] * v[i];
-  return s;
-}
 
 /// Scatter: one (face, component) per work item, atomics into grad, method branch per item.
 struct GradientScatter {
@@ -47,7 +41,7 @@ struct GradientScatter {
       } else {
         const real du = u(n, k) - u(o, k);
         for (int i = 0; i < g.dim; ++i) {
-          const real c = v[i] * du / norm2(v, g.dim);
+          const real c = v[i] * du;
           Kokkos::atomic_add(&grad(o, 3 * k + i), c);
           Kokkos::atomic_add(&grad(n, 3 * k + i), c);
         }
@@ -55,7 +49,7 @@ struct GradientScatter {
     } else {
       const real b = ub(f - g.n_interior, k);
       for (int i = 0; i < g.dim; ++i) {
-        const real c = method == 0 ? b * g.S(f, i) : v[i] * (b - u(o, k)) / norm2(v, g.dim);
+        const real c = method == 0 ? b * g.S(f, i) : v[i] * (b - u(o, k));
         Kokkos::atomic_add(&grad(o, 3 * k + i), c);
       }
     }
@@ -84,36 +78,41 @@ struct GradientGather {
           for (int i = 0; i < g.dim; ++i) grad(c, 3 * k + i) += s * uf * g.S(f, i);
         } else {
           const real du = u(other, k) - u(c, k);
-          for (int i = 0; i < g.dim; ++i) grad(c, 3 * k + i) += s * v[i] * du / norm2(v, g.dim);
+          for (int i = 0; i < g.dim; ++i) grad(c, 3 * k + i) += s * v[i] * du;
         }
       } else {
         const real b = ub(f - g.n_interior, k);
-        for (int i = 0; i < g.dim; ++i)
-          grad(c, 3 * k + i) += method == 0 ? b * g.S(f, i) : v[i] * (b - u(c, k)) / norm2(v, g.dim);
+        for (int i = 0; i < g.dim; ++i) grad(c, 3 * k + i) += method == 0 ? b * g.S(f, i) : v[i] * (b - u(c, k));
       }
     }
   }
 };
 
-/// Finalize per (cell, component): divide by the volume, or rebuild the least-squares matrix from
-/// the faces, invert it by cofactors and multiply — every call, for every component.
+/// Finalize per (cell, component): rebuild the cell's 3x3 matrix from its faces — the Green-Gauss
+/// correction matrix sum_f s S_f (x_i,f - x_c)^T or the least-squares matrix sum_f v v^T —, invert
+/// it by cofactors and multiply: every call, for every component.
 struct GradientFinalize {
   NaiveGeometry g;
   View2<real> grad;
   int method;
   KOKKOS_FUNCTION void operator()(const index_t c, const int k) const {
-    if (method == 0) {
-      for (int i = 0; i < g.dim; ++i) grad(c, 3 * k + i) = grad(c, 3 * k + i) / g.volume(c);
-      return;
-    }
     real m[kMaxDim][kMaxDim] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
     for (index_t q = g.cell_face_off(c); q < g.cell_face_off(c + 1); ++q) {
       const index_t f = g.cell_faces(q);
       real v[kMaxDim];
       g.owner_to_other(f, v);
-      const real w = 1 / norm2(v, g.dim);
-      for (int i = 0; i < g.dim; ++i)
-        for (int j = 0; j < g.dim; ++j) m[i][j] += w * v[i] * v[j];
+      if (method == 0) {
+        const real s = g.sign(q);
+        if (f < g.n_interior) { // x_i - x_c: (1 - w) d from the owner, -w d from the neighbour
+          const real w = g.gg_weight(f);
+          for (int i = 0; i < g.dim; ++i) v[i] = s > 0 ? (1 - w) * v[i] : -w * v[i];
+        }
+        for (int i = 0; i < g.dim; ++i)
+          for (int j = 0; j < g.dim; ++j) m[i][j] += s * g.S(f, i) * v[j];
+      } else {
+        for (int i = 0; i < g.dim; ++i)
+          for (int j = 0; j < g.dim; ++j) m[i][j] += v[i] * v[j];
+      }
     }
     const real det = m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) -
                      m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0]) +

@@ -17,8 +17,8 @@ struct GradientGeometry {
   ConstView1<index_t> owner, neighbour, cell_face_off, cell_boundary_begin, cell_faces;
   ConstView1<std::int8_t> sign;
   ConstVec3View<real> S, d, r;
-  ConstView1<real> gg_weight, lsq_weight, inv_volume;
-  ConstView2<real> lsq_inverse;
+  ConstView1<real> gg_weight;
+  ConstView2<real> gg_inverse, lsq_inverse;
   index_t n_interior;
 };
 
@@ -26,9 +26,11 @@ struct GradientGeometry {
 template <int N, GradientMethod M> KOKKOS_INLINE_FUNCTION void
 finish(const GradientGeometry& g, const View2<real>& grad, index_t c, const real (&acc)[N][3]) {
   if constexpr (M == GradientMethod::green_gauss) {
-    const real iv = g.inv_volume(c);
+    real gi[9]; // G_c^{-1}, row-major (OperatorGeometry::gg_inverse)
+    for (int j = 0; j < 9; ++j) gi[j] = g.gg_inverse(c, j);
     for (int k = 0; k < N; ++k)
-      for (int i = 0; i < 3; ++i) grad(c, 3 * k + i) = acc[k][i] * iv;
+      for (int i = 0; i < 3; ++i)
+        grad(c, 3 * k + i) = gi[3 * i] * acc[k][0] + gi[3 * i + 1] * acc[k][1] + gi[3 * i + 2] * acc[k][2];
   } else {
     real mi[6];
     for (int j = 0; j < 6; ++j) mi[j] = g.lsq_inverse(c, j);
@@ -63,8 +65,7 @@ template <int N, GradientMethod M> struct GradientGather {
           for (int i = 0; i < 3; ++i) acc[k][i] += uf * sS[i];
         }
       } else {
-        const real wv[3] = {s * g.lsq_weight(f) * g.d(f, 0), s * g.lsq_weight(f) * g.d(f, 1),
-                            s * g.lsq_weight(f) * g.d(f, 2)};
+        const real wv[3] = {s * g.d(f, 0), s * g.d(f, 1), s * g.d(f, 2)};
         for (int k = 0; k < N; ++k) {
           const real du = u(other, k) - uc[k];
           for (int i = 0; i < 3; ++i) acc[k][i] += wv[i] * du;
@@ -78,7 +79,7 @@ template <int N, GradientMethod M> struct GradientGather {
         for (int k = 0; k < N; ++k)
           for (int i = 0; i < 3; ++i) acc[k][i] += ub(b, k) * g.S(f, i);
       } else {
-        const real wv[3] = {g.lsq_weight(f) * g.r(f, 0), g.lsq_weight(f) * g.r(f, 1), g.lsq_weight(f) * g.r(f, 2)};
+        const real wv[3] = {g.r(f, 0), g.r(f, 1), g.r(f, 2)};
         for (int k = 0; k < N; ++k) {
           const real du = ub(b, k) - uc[k];
           for (int i = 0; i < 3; ++i) acc[k][i] += wv[i] * du;
@@ -107,7 +108,7 @@ template <int N, GradientMethod M> struct GradientScatterInterior {
         }
       }
     } else {
-      const real wd[3] = {g.lsq_weight(f) * g.d(f, 0), g.lsq_weight(f) * g.d(f, 1), g.lsq_weight(f) * g.d(f, 2)};
+      const real wd[3] = {g.d(f, 0), g.d(f, 1), g.d(f, 2)};
       for (int k = 0; k < N; ++k) {
         const real du = u(n, k) - u(o, k);
         for (int i = 0; i < 3; ++i) {
@@ -131,7 +132,7 @@ template <int N, GradientMethod M> struct GradientScatterBoundary {
         for (int i = 0; i < 3; ++i) Kokkos::atomic_add(&acc(o, 3 * k + i), ub(b, k) * g.S(f, i));
       } else {
         const real du = ub(b, k) - u(o, k);
-        for (int i = 0; i < 3; ++i) Kokkos::atomic_add(&acc(o, 3 * k + i), g.lsq_weight(f) * g.r(f, i) * du);
+        for (int i = 0; i < 3; ++i) Kokkos::atomic_add(&acc(o, 3 * k + i), g.r(f, i) * du);
       }
     }
   }

@@ -1,5 +1,7 @@
 #include "operators/muscl/limiter.hpp"
 
+#include <stdexcept>
+
 #include "core/kokkos_compat.hpp"
 #include "operators/component_dispatch.hpp"
 #include "operators/launch.hpp"
@@ -14,12 +16,12 @@ struct NaiveLimiter {
   ConstVec3View<real> C, F, T;
   ConstView1<index_t> owner, neighbour, off, faces;
   ConstView1<std::uint8_t> shift;
-  ConstView1<real> volume;
+  ConstView1<real> range;
   ConstView2<real> u, ub, grad;
   View2<real> limiter;
-  index_t n_interior;
+  index_t n_interior, n_cells;
   int type; // 0 none, 1 Barth-Jespersen, 2 Venkatakrishnan (a run-time branch, on purpose)
-  real K;
+  real K, total_volume;
   KOKKOS_FUNCTION real other_value(index_t c, index_t f, int k) const {
     if (f >= n_interior) return ub(f - n_interior, k);
     return owner(f) == c ? u(neighbour(f), k) : u(owner(f), k);
@@ -31,8 +33,10 @@ struct NaiveLimiter {
       umax = v > umax ? v : umax;
       umin = v < umin ? v : umin;
     }
-    const real h = kc::cbrt(volume(c));
-    const real eps2 = (K * h) * (K * h) * (K * h);
+    // eps^2 = (K h / L)^3 range^2, h and L recomputed by every thread (cube roots, divisions)
+    const real h = kc::cbrt(total_volume / real(n_cells)), L = kc::cbrt(total_volume);
+    const real x = K * h / L;
+    const real eps2 = x * x * x * range(k) * range(k);
     real phi = 1;
     for (index_t q = off(c); q < off(c + 1); ++q) {
       const index_t f = faces(q);
@@ -55,17 +59,25 @@ struct NaiveLimiter {
 
 class NaiveLimiterOperator final : public LimiterOperator {
 public:
-  NaiveLimiterOperator(const Mesh& m, const MusclConfig& cfg, int n)
+  NaiveLimiterOperator(const Mesh& m, const MusclConfig& cfg, int n, const std::vector<real>& range)
       : m_(m), n_(n), type_(cfg.limiter == Limiter::none              ? 0
                             : cfg.limiter == Limiter::barth_jespersen ? 1
                                                                       : 2),
-        K_(static_cast<real>(cfg.venkatakrishnan_k)) {}
+        K_(static_cast<real>(cfg.venkatakrishnan_k)), range_("fvproxy::muscl::naive_limiter_range", n) {
+    auto h = Kokkos::create_mirror_view(range_);
+    for (int k = 0; k < n; ++k) h(k) = range[k];
+    Kokkos::deep_copy(range_, h);
+    const auto volume = m.volume;
+    Kokkos::parallel_reduce(
+        "fvproxy::muscl::naive_limiter_total_volume", Kokkos::RangePolicy<ExecSpace>(0, m.n_cells),
+        KOKKOS_LAMBDA(const index_t c, real& v) { v += volume(c); }, total_volume_);
+  }
   void compute(ConstView2<real> u, ConstView2<real> ub, ConstView2<real> grad, View2<real> limiter) const override {
     using MD = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>;
     Kokkos::parallel_for("fvproxy::muscl::naive_limiter", MD({0, 0}, {m_.n_cells, n_}),
                          NaiveLimiter{m_.centroid, m_.face_centroid, m_.shifts, m_.face_owner, m_.face_neighbour,
-                                      m_.cell_face_off, m_.cell_faces, m_.face_shift, m_.volume, u, ub, grad, limiter,
-                                      m_.n_interior, type_, K_});
+                                      m_.cell_face_off, m_.cell_faces, m_.face_shift, range_, u, ub, grad, limiter,
+                                      m_.n_interior, m_.n_cells, type_, K_, total_volume_});
   }
   std::string description() const override { return "naive"; }
 
@@ -73,6 +85,8 @@ private:
   Mesh m_;
   int n_, type_;
   real K_;
+  View1<real> range_;
+  real total_volume_ = 0;
 };
 
 // --- optimized: template on N and the limiter functor; precomputed r, d and eps^2 --------------
@@ -80,11 +94,10 @@ template <int N, class L> struct OptimizedLimiter {
   ConstView1<index_t> owner, neighbour, off, bbegin, faces;
   ConstView1<std::int8_t> sign;
   ConstVec3View<real> d, r;
-  ConstView1<real> volume;
   ConstView2<real> u, ub, grad;
   View2<real> limiter;
   index_t n_interior;
-  real K3; ///< K^3: eps^2 = K^3 V
+  real eps2[N]; ///< Venkatakrishnan's eps^2 per component (venkatakrishnan_eps2)
   KOKKOS_FUNCTION void operator()(const index_t c) const {
     real uc[N], dmax[N], dmin[N], phi[N];
     for (int k = 0; k < N; ++k) uc[k] = u(c, k), dmax[k] = 0, dmin[k] = 0, phi[k] = 1;
@@ -104,7 +117,6 @@ template <int N, class L> struct OptimizedLimiter {
         dmax[k] = dv > dmax[k] ? dv : dmax[k];
         dmin[k] = dv < dmin[k] ? dv : dmin[k];
       }
-    const real eps2 = K3 * volume(c);
     for (index_t q = off(c); q < off(c + 1); ++q) {
       const index_t f = faces(q);
       // x_f - x_c: r on the owner side, r - d on the neighbour side (interior faces only)
@@ -114,7 +126,7 @@ template <int N, class L> struct OptimizedLimiter {
       for (int i = 0; i < 3; ++i) rc[i] = r(f, i) - (f < n_interior ? m * d(f, i) : real(0));
       for (int k = 0; k < N; ++k) {
         const real delta = grad(c, 3 * k) * rc[0] + grad(c, 3 * k + 1) * rc[1] + grad(c, 3 * k + 2) * rc[2];
-        const real p = L{}(delta, dmax[k], dmin[k], eps2);
+        const real p = L{}(delta, dmax[k], dmin[k], eps2[k]);
         phi[k] = p < phi[k] ? p : phi[k];
       }
     }
@@ -124,14 +136,28 @@ template <int N, class L> struct OptimizedLimiter {
 
 template <int N, class L> class OptimizedLimiterOperator final : public LimiterOperator {
 public:
-  OptimizedLimiterOperator(const Mesh& m, const OperatorGeometry& g, const MusclConfig& cfg)
-      : m_(m), g_(g), launch_{cfg.policy, cfg.team_size},
-        K3_(static_cast<real>(cfg.venkatakrishnan_k * cfg.venkatakrishnan_k * cfg.venkatakrishnan_k)) {}
+  OptimizedLimiterOperator(const Mesh& m, const OperatorGeometry& g, const MusclConfig& cfg,
+                           const std::vector<real>& range)
+      : m_(m), g_(g), launch_{cfg.policy, cfg.team_size} {
+    for (int k = 0; k < N; ++k) eps2_[k] = venkatakrishnan_eps2(cfg.venkatakrishnan_k, range[k], m.n_cells);
+  }
   void compute(ConstView2<real> u, ConstView2<real> ub, ConstView2<real> grad, View2<real> limiter) const override {
-    launch("fvproxy::muscl::limiter", m_.n_cells, launch_,
-           OptimizedLimiter<N, L>{m_.face_owner, m_.face_neighbour, m_.cell_face_off, g_.cell_boundary_begin,
-                                  m_.cell_faces, m_.cell_face_sign, g_.d, g_.r, m_.volume, u, ub, grad, limiter,
-                                  m_.n_interior, K3_});
+    OptimizedLimiter<N, L> f{m_.face_owner,
+                             m_.face_neighbour,
+                             m_.cell_face_off,
+                             g_.cell_boundary_begin,
+                             m_.cell_faces,
+                             m_.cell_face_sign,
+                             g_.d,
+                             g_.r,
+                             u,
+                             ub,
+                             grad,
+                             limiter,
+                             m_.n_interior,
+                             {}};
+    for (int k = 0; k < N; ++k) f.eps2[k] = eps2_[k];
+    launch("fvproxy::muscl::limiter", m_.n_cells, launch_, f);
   }
   std::string description() const override { return std::string("optimized/") + to_string(launch_.policy); }
 
@@ -139,15 +165,18 @@ private:
   Mesh m_;
   OperatorGeometry g_;
   LaunchOptions launch_;
-  real K3_;
+  real eps2_[N];
 };
 
 template <int N> struct MakeLimiter {
-  static std::unique_ptr<LimiterOperator> make(const Mesh& m, const OperatorGeometry& g, const MusclConfig& cfg) {
+  static std::unique_ptr<LimiterOperator> make(const Mesh& m, const OperatorGeometry& g, const MusclConfig& cfg,
+                                               const std::vector<real>& range) {
     switch (cfg.limiter) {
-    case Limiter::none: return std::make_unique<OptimizedLimiterOperator<N, NoLimiter>>(m, g, cfg);
-    case Limiter::barth_jespersen: return std::make_unique<OptimizedLimiterOperator<N, BarthJespersen>>(m, g, cfg);
-    case Limiter::venkatakrishnan: return std::make_unique<OptimizedLimiterOperator<N, Venkatakrishnan>>(m, g, cfg);
+    case Limiter::none: return std::make_unique<OptimizedLimiterOperator<N, NoLimiter>>(m, g, cfg, range);
+    case Limiter::barth_jespersen:
+      return std::make_unique<OptimizedLimiterOperator<N, BarthJespersen>>(m, g, cfg, range);
+    case Limiter::venkatakrishnan:
+      return std::make_unique<OptimizedLimiterOperator<N, Venkatakrishnan>>(m, g, cfg, range);
     }
     return nullptr;
   }
@@ -156,9 +185,44 @@ template <int N> struct MakeLimiter {
 } // namespace
 
 std::unique_ptr<LimiterOperator> make_limiter(const Mesh& mesh, const OperatorGeometry& geom, const MusclConfig& cfg,
-                                              int components) {
-  if (cfg.variant == Variant::naive) return std::make_unique<NaiveLimiterOperator>(mesh, cfg, components);
-  return dispatch_components<MakeLimiter>(components, mesh, geom, cfg);
+                                              int components, const std::vector<real>& range) {
+  if (int(range.size()) != components)
+    throw std::logic_error("make_limiter: " + std::to_string(range.size()) + " ranges for " +
+                           std::to_string(components) + " components");
+  if (cfg.variant == Variant::naive) return std::make_unique<NaiveLimiterOperator>(mesh, cfg, components, range);
+  return dispatch_components<MakeLimiter>(components, mesh, geom, cfg, range);
+}
+
+std::pair<std::vector<real>, std::vector<real>> value_bounds(ConstView2<real> u, ConstView2<real> ub) {
+  const int n = static_cast<int>(u.extent(1));
+  std::vector<real> lo(n, real(0)), hi(n, real(0));
+  using MinMax = Kokkos::MinMax<real>;
+  for (int k = 0; k < n; ++k) {
+    bool any = false;
+    for (const ConstView2<real>& v : {u, ub}) {
+      if (v.extent(0) == 0) continue;
+      typename MinMax::value_type m;
+      Kokkos::parallel_reduce(
+          "fvproxy::muscl::value_bounds", Kokkos::RangePolicy<ExecSpace>(0, index_t(v.extent(0))),
+          KOKKOS_LAMBDA(const index_t c, typename MinMax::value_type& b) {
+            const real x = v(c, k);
+            if (x < b.min_val) b.min_val = x;
+            if (x > b.max_val) b.max_val = x;
+          },
+          MinMax(m));
+      lo[k] = any && lo[k] < m.min_val ? lo[k] : m.min_val;
+      hi[k] = any && hi[k] > m.max_val ? hi[k] : m.max_val;
+      any = true;
+    }
+  }
+  return {lo, hi};
+}
+
+std::vector<real> solution_range(ConstView2<real> u, ConstView2<real> ub) {
+  const auto [lo, hi] = value_bounds(u, ub);
+  std::vector<real> range(lo.size());
+  for (std::size_t k = 0; k < lo.size(); ++k) range[k] = hi[k] - lo[k];
+  return range;
 }
 
 } // namespace fvproxy
