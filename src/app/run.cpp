@@ -102,7 +102,8 @@ std::string duration(double s) {
 nlohmann::json summary_json(const RunSummary& r, const CaseConfig& cfg) {
   nlohmann::json j;
   j["case"] = r.case_name;
-  j["status"] = r.non_finite ? "non-finite" : !r.stopped.empty() ? "stopped" : "completed";
+  const bool oob = r.failure && r.failure->kind == StateFailure::Kind::out_of_bounds;
+  j["status"] = r.failure ? (oob ? "out-of-bounds" : "non-finite") : !r.stopped.empty() ? "stopped" : "completed";
   if (!r.stopped.empty()) j["stopped"] = r.stopped;
   j["steps"] = r.steps;
   j["total_steps"] = r.total_steps;
@@ -135,12 +136,24 @@ nlohmann::json summary_json(const RunSummary& r, const CaseConfig& cfg) {
   j["memory_bytes"] = r.memory_bytes;
   for (const auto& [op, what] : r.operators) j["operators"][op] = what;
   j["cfl"] = {{"max_rate", r.cfl.max_rate}, {"limiting_cell", r.cfl.limiting_cell}, {"dt", r.cfl.dt}};
-  if (r.non_finite) {
-    const auto& nf = *r.non_finite;
-    j["non_finite"] = {{"step", nf.step},
-                       {"field", "u" + std::to_string(nf.component)},
-                       {"cell_global_id", nf.cell_gid},
-                       {"position", {nf.x[0], nf.x[1], nf.x[2]}}};
+  if (r.failure) {
+    const auto& f = *r.failure;
+    nlohmann::json e = {{"step", f.step},
+                        {"field", "u" + std::to_string(f.component)},
+                        {"cell_global_id", f.cell_gid},
+                        {"position", {f.x[0], f.x[1], f.x[2]}}};
+    if (oob) e["admissible"] = {f.admissible[0], f.admissible[1]};
+    j[oob ? "out_of_bounds" : "non_finite"] = e;
+  }
+  // The max-principle monitor: the data's range, the admissible interval, and (completed runs)
+  // the final range, per field. +-inf (monitor off) is written as null.
+  j["bounds"] = nlohmann::json::object();
+  auto num = [](double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); };
+  for (std::size_t k = 0; k < r.bounds.lo.size(); ++k) {
+    nlohmann::json b = {{"initial", {r.bounds.lo[k], r.bounds.hi[k]}},
+                        {"admissible", {num(r.bounds.admissible_lo[k]), num(r.bounds.admissible_hi[k])}}};
+    if (k < r.final_min.size()) b["final"] = {r.final_min[k], r.final_max[k]};
+    j["bounds"]["u" + std::to_string(k)] = b;
   }
   j["config"] = to_json(cfg.resolved());
   j["build"] = info_json();
@@ -264,13 +277,22 @@ int cmd_run(const CliArgs& cli) {
     std::printf("\n");
   }
   write_atomically(summary_path, summary_json(r, cfg).dump(2) + "\n", "fvproxy run");
-  if (r.non_finite) {
-    const auto& nf = *r.non_finite;
+  if (r.failure) {
+    const auto& f = *r.failure;
     std::ostringstream s;
     s.precision(6);
-    s << "fvproxy run: error: non-finite value of u" << nf.component << " at step " << nf.step << " (t = " << r.time
-      << "): cell " << nf.cell_gid << " (global id) at (" << nf.x[0] << ", " << nf.x[1] << ", " << nf.x[2] << ")\n"
-      << "the run is unstable: reduce time.cfl or time.dt, or use a limiter (operators.muscl.limiter); summary in "
+    if (f.kind == StateFailure::Kind::non_finite)
+      s << "fvproxy run: error: non-finite value of u" << f.component;
+    else
+      s << "fvproxy run: error: u" << f.component << " left the admissible interval [" << f.admissible[0] << ", "
+        << f.admissible[1] << "]";
+    s << " at step " << f.step << " (t = " << r.time << "): cell " << f.cell_gid << " (global id) at (" << f.x[0]
+      << ", " << f.x[1] << ", " << f.x[2] << ")\n";
+    if (f.kind == StateFailure::Kind::out_of_bounds)
+      s << "the scalar model keeps u within the range of its initial and boundary values [" << r.bounds.lo[f.component]
+        << ", " << r.bounds.hi[f.component] << "]; the interval widens it by run.bound_tolerance = "
+        << (cfg.run.bound_tolerance ? *cfg.run.bound_tolerance : 0.0) << " of its width on each side\n";
+    s << "the run is unstable: reduce time.cfl or time.dt, or use a limiter (operators.muscl.limiter); summary in "
       << summary_path.string();
     throw RunError(s.str());
   }

@@ -17,6 +17,14 @@ namespace fvproxy {
 
 using detail::Reader;
 
+namespace {
+std::string format_number(double v) {
+  std::ostringstream s;
+  s << v;
+  return s.str();
+}
+} // namespace
+
 const char* to_string(Variant v) {
   return v == Variant::naive ? "naive" : "optimized";
 }
@@ -281,7 +289,16 @@ TimeConfig parse_time(const Reader& r, const YAML::Node& root) {
     t.integrator = r.enum_value(n["integrator"], "time.integrator",
                                 std::vector<Integrator>{Integrator::euler, Integrator::ssprk2, Integrator::ssprk3});
   if (n["cfl"] && n["dt"]) r.fail(n["dt"], "time.dt", "give either cfl or dt, not both");
-  if (n["cfl"]) t.cfl = r.positive(n["cfl"], "time.cfl");
+  if (n["cfl"]) {
+    t.cfl = r.positive(n["cfl"], "time.cfl");
+    const double limit = cfl_limit(t.integrator);
+    if (t.cfl > 2 * limit)
+      r.fail(n["cfl"], "time.cfl",
+             "CFL " + Reader::describe(n["cfl"]) + " is more than twice the stable limit " + format_number(limit) +
+                 " of " + to_string(t.integrator),
+             "the scheme is unstable there (a CFL above " + format_number(limit) +
+                 " is allowed with a warning); docs/inputs.md, \"The time step\"");
+  }
   if (n["dt"]) t.dt = r.positive(n["dt"], "time.dt");
   if (bool(n["end_time"]) == bool(n["steps"]))
     r.fail(n, "time",
@@ -290,8 +307,14 @@ TimeConfig parse_time(const Reader& r, const YAML::Node& root) {
   if (n["steps"]) {
     const long long s = r.int_value(n["steps"], "time.steps");
     if (s < 1) r.fail(n["steps"], "time.steps", "must be >= 1");
+    if (s > kMaxSteps)
+      r.fail(n["steps"], "time.steps", "more than the " + std::to_string(kMaxSteps) + " steps a run may have");
     t.steps = s;
   }
+  if (t.dt && t.end_time && *t.end_time / *t.dt > double(kMaxSteps))
+    r.fail(n["dt"], "time.dt",
+           "end_time / dt = " + format_number(*t.end_time / *t.dt) + " steps, more than the " +
+               std::to_string(kMaxSteps) + " a run may have");
   return t;
 }
 
@@ -325,11 +348,17 @@ CaseConfig parse_case(const ConfigSource& src) {
   c.has_solver = true;
   // run first: deterministic changes what the operator options may say.
   if (const YAML::Node n = root["run"]) {
-    r.check_keys(n, "run", {"progress_interval", "wall_limit", "profile", "deterministic"});
+    r.check_keys(n, "run", {"progress_interval", "wall_limit", "profile", "deterministic", "bound_tolerance"});
     if (n["progress_interval"]) c.run.progress_interval = r.positive(n["progress_interval"], "run.progress_interval");
     if (n["wall_limit"]) c.run.wall_limit = r.positive(n["wall_limit"], "run.wall_limit");
     if (n["profile"]) c.run.profile = r.bool_value(n["profile"], "run.profile");
     if (n["deterministic"]) c.run.deterministic = r.bool_value(n["deterministic"], "run.deterministic");
+    if (const YAML::Node b = n["bound_tolerance"]) {
+      if (b.IsScalar() && b.Scalar() == "none")
+        c.run.bound_tolerance.reset();
+      else
+        c.run.bound_tolerance = r.positive(b, "run.bound_tolerance", true);
+    }
   }
   c.physics = parse_physics(r, root);
   const int nc = c.physics.components;
@@ -512,6 +541,10 @@ void add_solver_sections(const CaseConfig& c, YAML::Node& n) {
   n["run"]["progress_interval"] = c.run.progress_interval;
   n["run"]["profile"] = c.run.profile;
   n["run"]["deterministic"] = c.run.deterministic;
+  if (c.run.bound_tolerance)
+    n["run"]["bound_tolerance"] = *c.run.bound_tolerance;
+  else
+    n["run"]["bound_tolerance"] = "none";
 }
 
 void check_boundaries(const CaseConfig& c, const std::vector<std::string>& mesh_patches) {

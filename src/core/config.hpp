@@ -134,6 +134,14 @@ struct OperatorsConfig {
 };
 
 enum class Integrator { euler, ssprk2, ssprk3 };
+/// The integrator's stable CFL limit in fvproxy's definition of the CFL number (solver/time_step.hpp:
+/// lambda dt <= 1 keeps a first-order forward Euler update a convex combination): the scheme's SSP
+/// coefficient, 1 for all three. A larger time.cfl is warned about, more than twice it refused.
+inline double cfl_limit(Integrator) {
+  return 1.0;
+}
+/// The most steps a run may have (the non-finite and bound checks key the step in 28 bits).
+inline constexpr long long kMaxSteps = (1LL << 28) - 1;
 const char* to_string(Integrator i);
 const char* to_string(VelocityType v);
 const char* to_string(InitialType t);
@@ -168,6 +176,9 @@ struct RunConfig {
   std::optional<double> wall_limit;
   bool profile = false;
   bool deterministic = false;
+  /// Max-principle monitor: the run stops (exit 1) when a value leaves [lo - t (hi - lo),
+  /// hi + t (hi - lo)], [lo, hi] the range of the initial field and the boundary values; empty = off.
+  std::optional<double> bound_tolerance = 1.0;
 };
 
 /// The component counts this build instantiates (CMake FVPROXY_COMPONENTS).

@@ -1,6 +1,9 @@
 #include "solver/scalar_solver.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
+#include <tuple>
 
 #include "operators/face_flux.hpp"
 #include "operators/launch.hpp"
@@ -31,9 +34,10 @@ bool needs_limiter(const CaseConfig& c) {
 std::size_t ScalarSolver::memory_bytes(const Mesh& m, const CaseConfig& c) {
   const std::size_t R = sizeof(real), C = m.n_cells, F = m.n_faces, Fb = m.n_faces - m.n_interior;
   const std::size_t N = c.physics.components;
-  // OperatorGeometry: d (3 Fi), r (3 F), gg_weight, diff_alpha, lsq_weight (F each), diff_k (3 F),
-  // lsq_inverse (6 C), cell_boundary_begin (C indices); the face flux phi (F).
-  std::size_t bytes = R * (3 * std::size_t(m.n_interior) + 3 * F + 3 * F + 3 * F + 6 * C + F) + 4 * C;
+  // OperatorGeometry: d (3 Fi), r (3 F), gg_weight (Fi), diff_alpha (F), diff_k (3 F), gg_inverse
+  // (9 C), lsq_inverse (6 C), cell_boundary_begin (C indices); the face flux phi (F).
+  const std::size_t Fi = m.n_interior;
+  std::size_t bytes = R * (3 * Fi + 3 * F + Fi + F + 3 * F + 9 * C + 6 * C + F) + 4 * C;
   const std::size_t state = 2 + (shu_osher_stages(c.time.integrator).size() > 1 ? 1 : 0); // u, rhs (+ un)
   bytes += R * (state * C * N + Fb * N);
   if (needs_gradient(c)) bytes += R * 3 * C * N;
@@ -44,8 +48,7 @@ std::size_t ScalarSolver::memory_bytes(const Mesh& m, const CaseConfig& c) {
 ScalarSolver::ScalarSolver(const Mesh& mesh, const CaseConfig& cfg)
     : mesh_(mesh), n_(cfg.physics.components), geom_(make_operator_geometry(mesh)),
       phi_(face_volume_flux(mesh, cfg.physics.velocity)), solution_(make_scalar_solution(cfg)),
-      bc_(mesh, cfg, solution_, phi_), stages_(shu_osher_stages(cfg.time.integrator)), kappa_max_(max_kappa(cfg)),
-      bad_("fvproxy::solver::first_non_finite") {
+      bc_(mesh, cfg, solution_, phi_), stages_(shu_osher_stages(cfg.time.integrator)), kappa_max_(max_kappa(cfg)) {
   const bool det = cfg.run.deterministic;
   std::vector<BoundaryType> types;
   for (const auto& p : bc_.patches()) types.push_back(p.type);
@@ -54,6 +57,26 @@ ScalarSolver::ScalarSolver(const Mesh& mesh, const CaseConfig& cfg)
   rhs_ = View2<real>("fvproxy::solver::rate", C, n_);
   ub_ = View2<real>("fvproxy::solver::boundary_values", Fb, n_);
   if (stages_.size() > 1) un_ = View2<real>("fvproxy::solver::u_step_start", C, n_);
+  // The range of the initial field and the boundary values at t = 0 (from the case, not the state,
+  // so a restarted run has the same): the max-principle monitor's interval and Venkatakrishnan's
+  // reference range.
+  fill_from_profile(mesh, solution_, 0, u_);
+  bc_.apply(u_, 0, ub_);
+  std::tie(bounds_.lo, bounds_.hi) = value_bounds(u_, ub_);
+  std::vector<real> range(n_);
+  for (int k = 0; k < n_; ++k) {
+    range[k] = bounds_.hi[k] - bounds_.lo[k];
+    const real inf = std::numeric_limits<real>::infinity();
+    if (!cfg.run.bound_tolerance) {
+      bounds_.admissible_lo.push_back(-inf), bounds_.admissible_hi.push_back(inf);
+      continue;
+    }
+    const real scale = std::max(std::fabs(bounds_.lo[k]), std::fabs(bounds_.hi[k]));
+    const real width = range[k] > 0 ? range[k] : scale > 0 ? scale : real(1);
+    const real t = static_cast<real>(*cfg.run.bound_tolerance) * width;
+    bounds_.admissible_lo.push_back(bounds_.lo[k] - t), bounds_.admissible_hi.push_back(bounds_.hi[k] + t);
+  }
+  check_ = StateCheck(bounds_.admissible_lo, bounds_.admissible_hi);
   if (needs_gradient(cfg)) {
     grad_ = View2<real>("fvproxy::muscl::gradient", C, 3 * n_);
     gradient_ = make_gradient(mesh, geom_, cfg.operators.muscl, n_, det);
@@ -63,13 +86,12 @@ ScalarSolver::ScalarSolver(const Mesh& mesh, const CaseConfig& cfg)
     if (cfg.operators.muscl.limiter == Limiter::none)
       fill("fvproxy::muscl::limiter_none", lim_, real(1));
     else
-      limiter_ = make_limiter(mesh, geom_, cfg.operators.muscl, n_);
+      limiter_ = make_limiter(mesh, geom_, cfg.operators.muscl, n_, range);
   }
   if (moves(cfg.physics.velocity))
     convection_ = make_convection(mesh, geom_, cfg.operators.convection, phi_, n_, types, det);
   if (kappa_max_ > 0)
     diffusion_ = make_diffusion(mesh, geom_, cfg.operators.diffusion, cfg.physics.diffusivity, types, det);
-  Kokkos::deep_copy(bad_, kNoBadValue);
 }
 
 void ScalarSolver::initialize() {
@@ -88,25 +110,28 @@ void ScalarSolver::rate(ConstView2<real> u, real t, View2<real> rhs) {
 void ScalarSolver::step(real t, real dt, long long step, bool check) {
   for (std::size_t s = 0; s < stages_.size(); ++s) {
     rate(u_, t + static_cast<real>(stages_[s].c) * dt, rhs_);
-    stage_update(un_, u_, rhs_, static_cast<real>(stages_[s].a), dt, check && s + 1 == stages_.size(), step, bad_);
+    stage_update(un_, u_, rhs_, static_cast<real>(stages_[s].a), dt, check && s + 1 == stages_.size(), step, check_);
   }
 }
 
-std::optional<NonFinite> ScalarSolver::first_non_finite() const {
-  unsigned long long key = 0;
-  Kokkos::deep_copy(key, bad_);
+std::optional<StateFailure> ScalarSolver::first_failure() const {
+  auto keys = Kokkos::create_mirror_view_and_copy(HostSpace(), check_.keys);
+  const unsigned long long key = keys(0) <= keys(1) ? keys(0) : keys(1);
   if (key == kNoBadValue) return std::nullopt;
-  NonFinite nf;
-  nf.step = static_cast<long long>(key >> 35);
-  nf.component = static_cast<int>(key & 7);
+  StateFailure f;
+  f.kind = keys(0) <= keys(1) ? StateFailure::Kind::non_finite : StateFailure::Kind::out_of_bounds;
+  f.step = static_cast<long long>(key >> 35);
+  f.component = static_cast<int>(key & 7);
   const auto cell = static_cast<index_t>((key >> 3) & ((1ULL << 32) - 1));
-  Kokkos::deep_copy(nf.cell_gid, Kokkos::subview(mesh_.cell_gid, cell));
+  Kokkos::deep_copy(f.cell_gid, Kokkos::subview(mesh_.cell_gid, cell));
   for (int d = 0; d < 3; ++d) {
     real x = 0;
     Kokkos::deep_copy(x, Kokkos::subview(mesh_.centroid, cell, d));
-    nf.x[d] = x;
+    f.x[d] = x;
   }
-  return nf;
+  f.admissible[0] = bounds_.admissible_lo[f.component];
+  f.admissible[1] = bounds_.admissible_hi[f.component];
+  return f;
 }
 
 StableStep ScalarSolver::stable_step(double cfl) const {

@@ -28,12 +28,22 @@
 
 namespace fvproxy {
 
-/// A non-finite value found in the state: where and when it first appeared.
-struct NonFinite {
+/// A value of the state that ends the run: non-finite, or outside the max-principle monitor's
+/// admissible interval (run.bound_tolerance). Where and when it first appeared.
+struct StateFailure {
+  enum class Kind { non_finite, out_of_bounds } kind = Kind::non_finite;
   long long step = -1; ///< the step whose result it is (1-based)
   int component = 0;
   gid_t cell_gid = -1;
-  double x[3] = {0, 0, 0}; ///< the cell centroid
+  double x[3] = {0, 0, 0};       ///< the cell centroid
+  double admissible[2] = {0, 0}; ///< out_of_bounds: the interval it left
+};
+
+/// The max-principle monitor's intervals: [lo, hi] per component is the range of the initial field
+/// and the boundary values at t = 0 (the scalar model's solutions stay in it); admissible is that
+/// interval widened by run.bound_tolerance times its width on each side (+-inf when off).
+struct Bounds {
+  std::vector<real> lo, hi, admissible_lo, admissible_hi;
 };
 
 class ScalarSolver {
@@ -52,8 +62,10 @@ public:
   /// Advances the state from t to t + dt (all stages). `step` (1-based) is recorded with the first
   /// non-finite value when `check`.
   void step(real t, real dt, long long step, bool check);
-  /// The first non-finite value recorded by step() (copies one word from the device).
-  std::optional<NonFinite> first_non_finite() const;
+  /// The first non-finite or out-of-bounds value recorded by step() (copies two words from the
+  /// device); the earlier one, non-finite on a tie.
+  std::optional<StateFailure> first_failure() const;
+  const Bounds& bounds() const { return bounds_; }
 
   /// The CFL time step of the case's velocity and diffusivities.
   StableStep stable_step(double cfl) const;
@@ -81,7 +93,8 @@ private:
   std::vector<ShuOsherStage> stages_;
   double kappa_max_ = 0;
   View2<real> u_, un_, rhs_, ub_, grad_, lim_;
-  Kokkos::View<unsigned long long, MemSpace> bad_;
+  Bounds bounds_;
+  StateCheck check_;
 };
 
 } // namespace fvproxy

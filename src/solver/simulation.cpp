@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <sstream>
+#include <tuple>
 
 #include "core/build_info.hpp"
 #include "core/error.hpp"
@@ -56,8 +57,23 @@ RunSummary run_simulation(const CaseConfig& cfg, const Mesh& mesh, const RunHook
 
   ScalarSolver solver(mesh, cfg);
   r.operators = solver.describe();
+  r.bounds = solver.bounds();
   r.cfl = solver.stable_step(cfg.time.cfl);
   double dt = 0;
+  if (!cfg.time.dt && cfg.time.cfl > cfl_limit(cfg.time.integrator))
+    log("warning: time.cfl = " + std::to_string(cfg.time.cfl).substr(0, 5) + " exceeds the stable limit " +
+        std::to_string(cfl_limit(cfg.time.integrator)).substr(0, 3) + " of " + to_string(cfg.time.integrator) +
+        " (the run may be unstable; the max-principle monitor stops it if it grows)");
+  // ceil(T / dt) steps, refused beyond kMaxSteps (also when T / dt overflows a long long)
+  auto count_steps = [&](double T, double step, const std::string& key) {
+    const double n = std::ceil(T / step * (1 - 1e-12));
+    if (!(n <= double(kMaxSteps)))
+      throw InputError(cfg.source_file,
+                       key + ": end_time / dt = " + std::to_string(T / step) + " steps, more than the " +
+                           std::to_string(kMaxSteps) + " a run may have",
+                       "dt = " + std::to_string(step) + "; use a larger time step or a shorter time.end_time");
+    return std::max(1LL, static_cast<long long>(n));
+  };
   if (cfg.time.dt) {
     dt = *cfg.time.dt;
     if (r.cfl.dt > 0 && dt > r.cfl.dt)
@@ -72,7 +88,7 @@ RunSummary run_simulation(const CaseConfig& cfg, const Mesh& mesh, const RunHook
   long long total_steps = 0;
   if (cfg.time.end_time) {
     const double T = *cfg.time.end_time;
-    total_steps = std::max(1LL, static_cast<long long>(std::ceil(T / dt * (1 - 1e-12))));
+    total_steps = count_steps(T, dt, cfg.time.dt ? "time.dt" : "time.cfl");
     dt = T / double(total_steps);
   } else {
     total_steps = *cfg.time.steps;
@@ -91,8 +107,7 @@ RunSummary run_simulation(const CaseConfig& cfg, const Mesh& mesh, const RunHook
                                             ", not before time.end_time = " + std::to_string(T) +
                                             ": nothing is left to run");
       const double step_limit = cfg.time.dt ? *cfg.time.dt : r.cfl.dt; // fixed or CFL step
-      const long long n =
-          std::max(1LL, static_cast<long long>(std::ceil((T - restart->time) / step_limit * (1 - 1e-12))));
+      const long long n = count_steps(T - restart->time, step_limit, cfg.time.dt ? "time.dt" : "time.cfl");
       dt = (T - restart->time) / double(n);
       base_step = s0, base_time = restart->time, total_steps = s0 + n;
       log("restart: the case's time step differs from the checkpoint's (" + std::to_string(restart->dt) +
@@ -177,7 +192,7 @@ RunSummary run_simulation(const CaseConfig& cfg, const Mesh& mesh, const RunHook
     const bool output = hooks.write_fields && (last || (series && crosses(cfg.output.every, step)));
     const bool report = hooks.progress && now - last_report >= cfg.run.progress_interval && !last;
     if (report || step % kCheckEvery == 0 || last || checkpoint || output || stop) {
-      if ((r.non_finite = solver.first_non_finite())) break;
+      if ((r.failure = solver.first_failure())) break;
     }
     done = step;
     const double t = last && cfg.time.end_time ? *cfg.time.end_time : time_at(step);
@@ -204,15 +219,16 @@ RunSummary run_simulation(const CaseConfig& cfg, const Mesh& mesh, const RunHook
   r.wall_seconds = wall.seconds();
   r.io_seconds = io_seconds;
   if (hooks.profile) r.timers = KernelProfiler::table();
-  r.steps = r.non_finite ? r.non_finite->step : done;
+  r.steps = r.failure ? r.failure->step : done;
   r.time = time_at(r.steps);
-  if (cfg.time.end_time && !r.non_finite && r.steps == total_steps)
+  if (cfg.time.end_time && !r.failure && r.steps == total_steps)
     r.time = *cfg.time.end_time; // n * (T / n) may differ from T by an ulp
   const double compute = r.wall_seconds - io_seconds;
   r.cell_updates_per_second = compute > 0 ? double(mesh.n_cells) * double(r.steps - first + 1) / compute : 0;
-  if (r.non_finite) return r;
+  if (r.failure) return r;
 
   r.conservation_final = conserved_totals(mesh, solver.state());
+  std::tie(r.final_min, r.final_max) = value_bounds(solver.state(), View2<real>());
   if (r.no_exact_solution.empty())
     r.errors = error_norms(mesh, solver.state(), solver.solution(), static_cast<real>(r.time));
   if (keep_final_state) {

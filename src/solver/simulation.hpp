@@ -87,16 +87,19 @@ struct RunSummary {
   std::vector<double> conservation_initial, conservation_final;
   std::vector<KernelTime> timers; ///< only with profile
   std::vector<std::pair<std::string, std::string>> operators;
-  std::optional<NonFinite> non_finite;                     ///< set when the run stopped on a non-finite value
-  std::string stopped;                                     ///< why the run stopped early ("" = it completed)
-  long long total_steps = 0;                               ///< the steps the case asks for
-  long long first_step = 1;                                ///< > 1 after a restart
+  std::optional<StateFailure> failure;    ///< set when the run stopped on a non-finite or out-of-bounds value
+  Bounds bounds;                          ///< the max-principle monitor's intervals
+  std::vector<real> final_min, final_max; ///< per component, over the cells at the end (completed runs)
+  std::string stopped;                    ///< why the run stopped early ("" = it completed)
+  long long total_steps = 0;              ///< the steps the case asks for
+  long long first_step = 1;               ///< > 1 after a restart
   std::vector<std::string> fields_files, checkpoint_files; ///< written by this run
   std::vector<std::vector<real>> final_state;              ///< per component, in the mesh's storage order (if asked)
 };
 
 /// Runs the case on `mesh` (built from cfg.mesh). Throws RunError when the state does not fit in
-/// memory; a non-finite state ends the run early with `non_finite` set.
+/// memory, InputError when the time settings make more than kMaxSteps steps; a non-finite or
+/// out-of-bounds state ends the run early with `failure` set.
 RunSummary run_simulation(const CaseConfig& cfg, const Mesh& mesh, const RunHooks& hooks, bool keep_final_state = false,
                           const RestartPoint* restart = nullptr);
 

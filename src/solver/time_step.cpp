@@ -46,7 +46,8 @@ template <bool Blend> struct StageUpdate {
   real a, b, dt;
   index_t n_cells;
   unsigned long long step_key;
-  Kokkos::View<unsigned long long, MemSpace> bad;
+  Kokkos::View<unsigned long long[2], MemSpace> keys;
+  ConstView1<real> lo, hi;
   bool check, save;
   KOKKOS_FUNCTION void operator()(const index_t i) const {
     real* x = u.data();
@@ -57,9 +58,13 @@ template <bool Blend> struct StageUpdate {
     else if (save)
       un.data()[i] = old;
     x[i] = v;
-    if (check && !kc::isfinite(v)) {
-      const auto cell = static_cast<unsigned long long>(i % n_cells), k = static_cast<unsigned long long>(i / n_cells);
-      Kokkos::atomic_fetch_min(&bad(), step_key | (cell << 3) | k);
+    if (check) {
+      const index_t k = i / n_cells;
+      const bool finite = kc::isfinite(v);
+      if (!finite || !(v >= lo(k) && v <= hi(k))) {
+        const auto cell = static_cast<unsigned long long>(i - k * n_cells);
+        Kokkos::atomic_fetch_min(&keys(finite ? 1 : 0), step_key | (cell << 3) | static_cast<unsigned long long>(k));
+      }
     }
   }
 };
@@ -85,23 +90,38 @@ StableStep cfl_time_step(const Mesh& m, const OperatorGeometry& g, ConstView1<re
   return s;
 }
 
+StateCheck::StateCheck(const std::vector<real>& l, const std::vector<real>& h)
+    : keys("fvproxy::solver::state_check_keys"), lo("fvproxy::solver::state_check_lo", l.size()),
+      hi("fvproxy::solver::state_check_hi", h.size()) {
+  auto hl = Kokkos::create_mirror_view(lo);
+  auto hh = Kokkos::create_mirror_view(hi);
+  for (std::size_t k = 0; k < l.size(); ++k) hl(k) = l[k], hh(k) = h[k];
+  Kokkos::deep_copy(lo, hl);
+  Kokkos::deep_copy(hi, hh);
+  Kokkos::deep_copy(keys, kNoBadValue);
+}
+
 void stage_update(View2<real> un, View2<real> u, ConstView2<real> rhs, real a, real dt, bool check, long long step,
-                  Kokkos::View<unsigned long long, MemSpace> bad) {
+                  const StateCheck& sc) {
+  if (check && (sc.lo.extent(0) < u.extent(1) || sc.hi.extent(0) < u.extent(1)))
+    throw RunError("fvproxy::solver::stage_update: bounds for " + std::to_string(sc.lo.extent(0)) + " of " +
+                   std::to_string(u.extent(1)) + " components");
   if (!u.span_is_contiguous() || !rhs.span_is_contiguous() || (un.data() && !un.span_is_contiguous()))
     throw RunError("fvproxy::solver::stage_update: the state arrays must be contiguous");
   const index_t n_cells = static_cast<index_t>(u.extent(0));
   if (u.extent(0) * u.extent(1) > static_cast<std::size_t>(std::numeric_limits<index_t>::max()))
     throw RunError("fvproxy::solver::stage_update: cells x components exceeds 32-bit indices");
   const auto total = static_cast<index_t>(u.extent(0) * u.extent(1));
-  constexpr long long max_step = (1LL << 28) - 1; // 64 - 35 bits, keys stay ordered by step
-  const auto key = static_cast<unsigned long long>(step < max_step ? step : max_step) << 35;
+  static_assert(kMaxSteps <= (1LL << 28) - 1, "64 - 35 bits: keys stay ordered by step");
+  const auto key = static_cast<unsigned long long>(step < kMaxSteps ? step : kMaxSteps) << 35;
   // A streaming kernel: launched as one (launch.hpp: streaming_launch).
   if (a == 0) // the first stage: u^n is written (when allocated), not read
-    launch("fvproxy::solver::stage_update", total, streaming_launch(),
-           StageUpdate<false>{un, rhs, u, a, 1 - a, dt, n_cells, key, bad, check, un.data() != nullptr});
+    launch(
+        "fvproxy::solver::stage_update", total, streaming_launch(),
+        StageUpdate<false>{un, rhs, u, a, 1 - a, dt, n_cells, key, sc.keys, sc.lo, sc.hi, check, un.data() != nullptr});
   else
     launch("fvproxy::solver::stage_update", total, streaming_launch(),
-           StageUpdate<true>{un, rhs, u, a, 1 - a, dt, n_cells, key, bad, check, false});
+           StageUpdate<true>{un, rhs, u, a, 1 - a, dt, n_cells, key, sc.keys, sc.lo, sc.hi, check, false});
 }
 
 } // namespace fvproxy

@@ -47,15 +47,27 @@ struct StableStep {
 /// The CFL time step (labelled reduction "fvproxy::solver::cfl_rate").
 StableStep cfl_time_step(const Mesh& m, const OperatorGeometry& g, ConstView1<real> phi, double kappa_max, double cfl);
 
+inline constexpr unsigned long long kNoBadValue = ~0ULL;
+
+/// What a checked stage update looks for, and where it records it: keys
+/// (step << 35 | cell << 3 | component), the smallest over the run = the earliest step, then the
+/// lowest cell and component (deterministic), with no extra pass over the state.
+///   keys(0): the first non-finite value;
+///   keys(1): the first finite value outside [lo(k), hi(k)] (the max-principle monitor; -inf and
+///            +inf when it is off).
+struct StateCheck {
+  Kokkos::View<unsigned long long[2], MemSpace> keys;
+  View1<real> lo, hi;
+  /// Keys cleared, bounds from `lo`/`hi` (one per component).
+  StateCheck(const std::vector<real>& lo, const std::vector<real>& hi);
+  StateCheck() = default;
+};
+
 /// One Shu-Osher stage on every value (the state as one contiguous array, LayoutLeft):
 ///   u = a un + (1 - a) (u + dt rhs)
 /// The first stage (a = 0) also saves u^n into `un` when `un` is allocated (multi-stage schemes).
-/// With `check`, the first non-finite result is recorded in `bad` as a key
-/// (step << 35 | cell << 3 | component): the smallest key over the run is the earliest step, then
-/// the lowest cell and component (deterministic), and no extra pass over the state is needed.
+/// With `check`, the first non-finite or out-of-bounds result is recorded in `sc` (StateCheck).
 void stage_update(View2<real> un, View2<real> u, ConstView2<real> rhs, real a, real dt, bool check, long long step,
-                  Kokkos::View<unsigned long long, MemSpace> bad);
-
-inline constexpr unsigned long long kNoBadValue = ~0ULL;
+                  const StateCheck& sc);
 
 } // namespace fvproxy

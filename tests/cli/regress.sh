@@ -7,6 +7,8 @@
 # vary the optimized options, the ordering and run.deterministic. Keys are set one by one (a
 # mapping given to --set replaces the case's whole section, and with it its gradient or limiter). `perturbed` changes the physics
 # slightly (the initial amplitude, by 1e-3: caught in double and in float builds): the comparison must then fail (exit 1), which shows the test can.
+# `change:KEY=VALUE` changes one option the reference covers (its gradient, limiter, integrator, ...):
+# the comparison must fail too, which shows the reference tells that option's values apart.
 # Tolerance: INTERFACE.md's 1e-10 (runs of <= 30 steps), 1e-4 in single-precision builds.
 set -uo pipefail
 fv="$1" src="$2" case="$3" combo="$4" out="$5" expect="${6:-0}"
@@ -27,6 +29,7 @@ case "$combo" in
            --set operators.convection.variant=optimized --set operators.convection.scatter=gather
            --set operators.diffusion.variant=naive --set mesh.reorder=rcm --set run.deterministic=true) ;;
   perturbed) sets=(--set "initial=[{type: gaussian, center: [0.5, 0.5, 0.5], width: 0.15, amplitude: 1.001}]") ;;
+  change:*) sets=(--set "${combo#change:}") ;; # one option the reference covers, changed: must be caught
   *) echo "unknown combination '$combo'"; exit 2 ;;
 esac
 rm -rf "$out"
