@@ -7,7 +7,7 @@
 # vary the optimized options, the ordering and run.deterministic. Keys are set one by one (a
 # mapping given to --set replaces the case's whole section, and with it its gradient or limiter). `perturbed` changes the physics
 # slightly (the initial amplitude, by 1e-3: caught in double and in float builds): the comparison must then fail (exit 1), which shows the test can.
-# Tolerance: INTERFACE.md's 1e-10 (runs of <= 30 steps), 1e-4 in single-precision builds.
+# Tolerance: docs/output.md#tolerances, 1e-10 (runs of <= 30 steps), 1e-4 in single-precision builds.
 set -uo pipefail
 fv="$1" src="$2" case="$3" combo="$4" out="$5" expect="${6:-0}"
 ref="$src/tests/reference/$case"
