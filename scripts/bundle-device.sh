@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Makes build/bundle: a self-contained folder for the GPU machine (../shared/GPU.md, item 5):
+# Makes build/bundle: a self-contained folder for the GPU machine (docs/gpu.md#the-toolchain-step-by-step, item 6):
 #   bin/fvproxy, bin/fvproxy_tests (cuda preset), bin/fvproxy-float (cuda-float preset, if built), lib/ with the shared libraries the GPU machine
 #   lacks (CUDA 11.8 runtime, parallel HDF5, yaml-cpp, szip/aec, ...) but not Open MPI's (that
 #   machine's Open MPI 4.1.6 is ABI-compatible and its plugins match it), inputs/, mesh/, tests/
@@ -25,7 +25,7 @@ cp perf/harness.sh perf/ncu.sh perf/ncu.yaml perf/matrix-*.yaml perf/ptxas_repor
 cp scripts/device-run.sh "$out/scripts/" 2>/dev/null || true
 cp -r tests/data tests/cli tests/reference "$out/tests/"
 # Shared libraries: every non-system library the binaries need, except Open MPI's and the C/C++
-# runtime (present there): verified set of ../shared/GPU.md. CUDA's runtime must be the 11.8 one
+# runtime (present there): verified set of docs/gpu.md#the-toolchain-step-by-step. CUDA's runtime must be the 11.8 one
 # we built with; Open MPI and its hwloc/libevent come from that machine.
 keep='libcudart|libhdf5|libyaml-cpp|libsz|libaec'
 for exe in "$out"/bin/*; do

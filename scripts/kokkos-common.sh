@@ -78,7 +78,7 @@ kokkos_source() {
   echo "$src"
 }
 
-# Kokkos 3.4 predates Hopper: add the HOPPER90 architecture option (GPU.md, item 4).
+# Kokkos 3.4 predates Hopper: add the HOPPER90 architecture option (docs/gpu.md#the-toolchain-step-by-step, item 4).
 _patch_hopper() {
   local f="$1/cmake/kokkos_arch.cmake"
   grep -q HOPPER90 "$f" && return 0

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs the GPU toolchain and builds Kokkos for CUDA, idempotently (../shared/GPU.md):
+# Installs the GPU toolchain and builds Kokkos for CUDA, idempotently (docs/gpu.md#the-toolchain-step-by-step):
 #   1. Debian non-free's nvidia-cuda-toolkit (CUDA 11.8) and g++-11 (its host compiler), through an
 #      extra apt entry derived from the machine's own Debian entry (components main contrib non-free).
 #   2. Kokkos 3.4.01 CUDA + Serial + OpenMP from Debian's trilinos source package, patched for

@@ -91,7 +91,7 @@ TEST(Gradient, VariantsAgreeOnEveryMesh) {
               ASSERT_TRUE(std::isfinite(double(g(c, j)))) << what << ": cell " << c << " entry " << j << " not written";
               diff = std::max(diff, double(std::abs(g(c, j) - ref(c, j))));
             }
-          EXPECT_LE(diff, test::tol(1e-12) * scale) << what; // INTERFACE.md: variants agree
+          EXPECT_LE(diff, test::tol(1e-12) * scale) << what; // docs/output.md#tolerances: variants agree
         }
       }
 }

@@ -28,7 +28,7 @@ inline void expect_input_error(const std::function<void()>& f, std::initializer_
 
 /// A file of the source tree (mesh/, tests/data/). The environment variable FVPROXY_SOURCE_DIR
 /// overrides the configure-time path, so the tests also run from the GPU bundle.
-/// A double-precision tolerance for this build's `real` (INTERFACE.md: in single precision,
+/// A double-precision tolerance for this build's `real` (docs/output.md#tolerances: in single precision,
 /// 1e-12 becomes 1e-5): unchanged in double builds, scaled by 1e7 but at least 1e-5 in float ones.
 inline double tol(double t) {
   return sizeof(real) == sizeof(double) ? t : std::max(t * 1e7, 1e-5);

@@ -361,7 +361,7 @@ TEST(Checkpoint, RestartedRunsEndBitwiseIdenticalUnderDeterministic) {
 }
 
 TEST(Checkpoint, RestartUnderAnotherOrderingAgrees) {
-  // Without run.deterministic the sums may run in another order: INTERFACE.md's tolerance.
+  // Without run.deterministic the sums may run in another order: the tolerance of docs/output.md#tolerances.
   const fs::path d = scratch("restart_ordering");
   const Outcome full = run_in(blob(), d / "full");
   run_in(blob({"checkpoint.every={steps: 5}", "operators.convection.scatter=atomic"}), d / "first");

@@ -379,7 +379,7 @@ run: {deterministic: true}
 
 TEST(Run, VariantCombinationsAgreeOverARun) {
   // Pairwise over (muscl, convection, diffusion) x (naive, optimized) x options, 20 steps:
-  // INTERFACE.md, two runs of <= 30 steps agree within 1e-10 max |a|.
+  // docs/output.md#tolerances: two runs of <= 30 steps agree within 1e-10 max |a|.
   const Result ref = run(case_from(kBlob, {"operators.muscl.variant=naive", "operators.convection.variant=naive",
                                            "operators.diffusion.variant=naive"}));
   const double scale = max_abs(ref);

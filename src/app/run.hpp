@@ -5,7 +5,7 @@
 
 namespace fvproxy {
 
-/// fvproxy run: the simulation of a case (INTERFACE.md), its progress, summary and summary.json.
+/// fvproxy run: the simulation of a case (docs/inputs.md#fvproxy-run), its progress, summary and summary.json.
 int cmd_run(const CliArgs& cli);
 
 /// What every output file of `cfg` stores: the resolved case as YAML, the per-operator options

@@ -1,5 +1,5 @@
 // The solver sections of a case file (physics, initial, boundary, operators, time, output, run):
-// what `fvproxy run` reads. The contract is INTERFACE.md; docs/inputs.md documents each key.
+// what `fvproxy run` reads. The contract is docs/inputs.md, which documents each key.
 #include <algorithm>
 #include <cmath>
 #include <sstream>

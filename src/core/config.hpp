@@ -1,6 +1,6 @@
 #pragma once
-// The case file (YAML) as typed, validated structs. INTERFACE.md is the contract; every key is
-// documented in docs/inputs.md. Errors name the file:line (or the `--set` that gave the value)
+// The case file (YAML) as typed, validated structs. docs/inputs.md is the contract; every key is
+// documented there. Errors name the file:line (or the `--set` that gave the value)
 // and the key path, and suggest the closest valid key for unknown ones.
 #include <array>
 #include <cstdint>
@@ -64,7 +64,7 @@ private:
   std::vector<std::pair<std::string, std::string>> sets_; // key path, original assignment
 };
 
-// --- solver sections (fvproxy run; INTERFACE.md) ------------------------------------------------
+// --- solver sections (fvproxy run; docs/inputs.md#solver-sections) ------------------------------
 
 enum class VelocityType { uniform, rotation };
 struct VelocityConfig {

@@ -1,5 +1,5 @@
 #pragma once
-// Every difference between Kokkos 3.4 and Kokkos 4.x lives here (DESIGN.md). Porting fvproxy to
+// Every difference between Kokkos 3.4 and Kokkos 4.x lives here (docs/architecture.md). Porting fvproxy to
 // another Kokkos version means editing this header alone.
 #include <Kokkos_Core.hpp>
 #include <string>

@@ -1,5 +1,5 @@
 #pragma once
-// Cell-by-cell comparison of two fields or checkpoint files (INTERFACE.md "fvproxy compare"):
+// Cell-by-cell comparison of two fields or checkpoint files (docs/output.md#fvproxy-compare):
 // cells matched by global id, so outputs of different orderings (and later of different rank
 // counts) compare; per field the max abs difference, the max normwise-relative difference
 // max|a-b| / max|b|, and the L2 (root-mean-square) difference. A field passes when

@@ -1,5 +1,5 @@
 #pragma once
-// The files of one run's output folder (INTERFACE.md): mesh.h5 once, fields_<step>.h5 per output
+// The files of one run's output folder (docs/output.md): mesh.h5 once, fields_<step>.h5 per output
 // time, <case>.xdmf describing the series (rewritten, atomically, after each fields file), and
 // checkpoint_<step>.h5 (the newest checkpoint.keep kept). Checkpoints also hold what a restart
 // needs (io/checkpoint.hpp reads them back).

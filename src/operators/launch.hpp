@@ -1,5 +1,5 @@
 #pragma once
-// Launching an entity loop under the policy an optimized operator's options choose (DESIGN.md:
+// Launching an entity loop under the policy an optimized operator's options choose (docs/architecture.md:
 // the launch policy can cost 2x in either direction, so it is a measured option, never a dogma).
 //   range: RangePolicy over [0, n), one entity per work item;
 //   team:  TeamPolicy of ceil(n / team_size) teams, one entity per thread of a team.

@@ -1,7 +1,7 @@
 #pragma once
 // The time loop of `fvproxy run`: steps the scalar solver from t = 0 to time.end_time or for
 // time.steps steps, reports progress through a callback, watches for non-finite values, and
-// gathers what the end-of-run summary needs (summary.json: INTERFACE.md).
+// gathers what the end-of-run summary needs (summary.json: docs/output.md#json-output).
 //
 // Time steps: with time.dt the step is fixed; otherwise dt = CFL step (time_step.hpp). Toward an
 // end_time, the run takes n = ceil(T / dt) equal steps of T / n (never larger than the stable step,

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Checks that `fvproxy mesh --json --compare-orderings` prints one JSON object with the keys of
-INTERFACE.md and self-consistent values."""
+docs/output.md#json-output and self-consistent values."""
 import json
 import subprocess
 import sys
@@ -10,7 +10,7 @@ p = subprocess.run([exe, "mesh", case, "--json", "--compare-orderings", "--set",
                    capture_output=True, text=True, check=True)
 j = json.loads(p.stdout)
 real = json.loads(subprocess.run([exe, "info", "--json"], capture_output=True, text=True, check=True).stdout)["real"]
-tol = 1e-12 if real == "double" else 1e-5  # INTERFACE.md: float builds scale tolerances
+tol = 1e-12 if real == "double" else 1e-5  # docs/output.md#tolerances: float builds scale them
 for k in ["cells", "faces", "boundary_faces", "nodes", "elements", "volume", "non_orthogonality", "ordering", "locality", "orderings"]:
     assert k in j, k
 assert j["cells"] == 6 * 6 * 6 * 6, j["cells"]

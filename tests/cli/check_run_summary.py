@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Checks `fvproxy run`: --quiet prints nothing, summary.json holds the keys of INTERFACE.md with
+"""Checks `fvproxy run`: --quiet prints nothing, summary.json holds the keys of docs/output.md#json-output with
 self-consistent values, --profile fills the timers, and summary.json is replaced atomically."""
 import json
 import os
@@ -28,7 +28,7 @@ with tempfile.TemporaryDirectory() as d:
     e = j["errors"]["u0"]
     assert 0 < e["l1"] <= e["l2"] <= e["linf"] < 0.5, e
     c = j["conservation"]["u0"]
-    rtol = 1e-10 if j["build"]["real"] == "double" else 1e-4  # INTERFACE.md's run tolerance
+    rtol = 1e-10 if j["build"]["real"] == "double" else 1e-4  # docs/output.md#tolerances: the run tolerance
     assert abs(c["final"] - c["initial"]) <= rtol * abs(c["initial"]), c
     assert j["config"]["time"]["end_time"] == 0.05 and j["config"]["mesh"]["generate"]["cells"] == [6, 6, 6]
     assert j["config"]["output"]["dir"] == out

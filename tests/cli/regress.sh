@@ -9,7 +9,7 @@
 # slightly (the initial amplitude, by 1e-3: caught in double and in float builds): the comparison must then fail (exit 1), which shows the test can.
 # `change:KEY=VALUE` changes one option the reference covers (its gradient, limiter, integrator, ...):
 # the comparison must fail too, which shows the reference tells that option's values apart.
-# Tolerance: INTERFACE.md's 1e-10 (runs of <= 30 steps), 1e-4 in single-precision builds.
+# Tolerance: docs/output.md#tolerances, 1e-10 (runs of <= 30 steps), 1e-4 in single-precision builds.
 set -uo pipefail
 fv="$1" src="$2" case="$3" combo="$4" out="$5" expect="${6:-0}"
 ref="$src/tests/reference/$case"

@@ -1,5 +1,5 @@
 #pragma once
-// Unlimited cell gradients of every component, owned by the muscl operator (INTERFACE.md): the
+// Unlimited cell gradients of every component, owned by the muscl operator (docs/inputs.md#solver-sections): the
 // MUSCL reconstruction limits them and the diffusion operator uses them as they are.
 //
 //   Green-Gauss:    grad u_c = G_c^{-1} sum_f s_f u_f S_f, u_f = w u_P + (1 - w) u_N on interior
