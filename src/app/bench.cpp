@@ -5,6 +5,7 @@
 
 #include "app/bench_common.hpp"
 #include "app/cost_model.hpp"
+#include "app/memory_check.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -57,6 +58,7 @@ int cmd_bench(const CliArgs& cli) {
       throw InputError("--variants", "unknown variant '" + v + "'", "valid: naive, optimized");
   if (cli.repeat < 1) throw InputError("--repeat", "must be >= 1");
 
+  check_case_fits(cfg, MemoryUse::bench);
   const BuiltMesh b = build_mesh(cfg.mesh);
   const Mesh& m = b.device;
   const int n = cfg.physics.components;

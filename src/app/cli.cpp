@@ -1,7 +1,12 @@
 #include "app/cli.hpp"
 
+#include <algorithm>
+#include <climits>
+#include <cstdlib>
+
 #include "core/config.hpp"
 #include "core/error.hpp"
+#include "core/kokkos_compat.hpp"
 
 namespace fvproxy {
 
@@ -53,6 +58,113 @@ void split_kokkos_args(int argc, char** argv, std::vector<std::string>& ours, st
     const std::string a = argv[i];
     (a.rfind("--kokkos-", 0) == 0 ? kokkos : ours).push_back(a);
   }
+}
+
+namespace {
+
+enum class KokkosValue { none, positive, non_negative, devices, text, map_by };
+
+struct KokkosOption {
+  const char* name;     ///< the spelling fvproxy accepts
+  const char* old_name; ///< what Kokkos < 3.7 reads (nullptr: not known there)
+  const char* new_name; ///< what Kokkos >= 3.7 reads (nullptr: not known there)
+  KokkosValue value;
+  const char* what; ///< for messages
+};
+
+const std::vector<KokkosOption>& kokkos_options() {
+  static const std::vector<KokkosOption> o{
+      {"--kokkos-threads", "--kokkos-threads", "--kokkos-num-threads", KokkosValue::positive, "a thread count"},
+      {"--kokkos-num-threads", "--kokkos-threads", "--kokkos-num-threads", KokkosValue::positive, "a thread count"},
+      {"--kokkos-numa", "--kokkos-numa", nullptr, KokkosValue::positive, "a NUMA region count"},
+      {"--kokkos-device-id", "--kokkos-device-id", "--kokkos-device-id", KokkosValue::non_negative, "a device id"},
+      {"--kokkos-device", "--kokkos-device-id", "--kokkos-device-id", KokkosValue::non_negative, "a device id"},
+      {"--kokkos-num-devices", "--kokkos-num-devices", "--kokkos-num-devices", KokkosValue::devices, "a device count"},
+      {"--kokkos-ndevices", "--kokkos-num-devices", "--kokkos-num-devices", KokkosValue::devices, "a device count"},
+      {"--kokkos-map-device-id-by", nullptr, "--kokkos-map-device-id-by", KokkosValue::map_by, "random or mpi_rank"},
+      {"--kokkos-disable-warnings", "--kokkos-disable-warnings", "--kokkos-disable-warnings", KokkosValue::none, ""},
+      {"--kokkos-print-configuration", nullptr, "--kokkos-print-configuration", KokkosValue::none, ""},
+      {"--kokkos-tune-internals", "--kokkos-tune-internals", "--kokkos-tune-internals", KokkosValue::none, ""},
+      {"--kokkos-tools-library", "--kokkos-tools-library", "--kokkos-tools-libs", KokkosValue::text, "a library"},
+      {"--kokkos-tools-libs", "--kokkos-tools-library", "--kokkos-tools-libs", KokkosValue::text, "a library"},
+      {"--kokkos-tools-args", "--kokkos-tools-args", "--kokkos-tools-args", KokkosValue::text, "the tool's arguments"},
+      {"--kokkos-tools-help", "--kokkos-tools-help", "--kokkos-tools-help", KokkosValue::none, ""},
+      {"--kokkos-help", "--kokkos-help", "--kokkos-help", KokkosValue::none, ""},
+  };
+  return o;
+}
+
+/// A whole number in [lo, INT_MAX] written with digits only (no sign, no spaces, no exponent).
+bool whole_number(const std::string& s, long long lo) {
+  if (s.empty() || s.size() > 10 || s.find_first_not_of("0123456789") != std::string::npos) return false;
+  const long long v = std::strtoll(s.c_str(), nullptr, 10);
+  return v >= lo && v <= INT_MAX;
+}
+
+} // namespace
+
+std::vector<std::string> check_kokkos_args(const std::vector<std::string>& kokkos) {
+  std::vector<std::string> out;
+  if (!kokkos.empty()) out.push_back(kokkos[0]);
+  std::vector<std::string> names;
+  for (const auto& o : kokkos_options()) names.emplace_back(o.name);
+  const std::string version = "Kokkos " + kc::kokkos_version_string();
+  for (std::size_t i = 1; i < kokkos.size(); ++i) {
+    const std::string& a = kokkos[i];
+    const auto eq = a.find('=');
+    const std::string name = a.substr(0, eq);
+    const bool has_value = eq != std::string::npos;
+    const std::string v = has_value ? a.substr(eq + 1) : std::string();
+    const auto o = std::find_if(kokkos_options().begin(), kokkos_options().end(),
+                                [&](const KokkosOption& k) { return name == k.name; });
+    if (o == kokkos_options().end()) {
+      const std::string best = closest_key(name, names);
+      throw InputError(a,
+                       "unknown Kokkos option '" + name + "'" + (best.empty() ? "" : "; did you mean '" + best + "'?"),
+                       "Kokkos options: --kokkos-threads=N, --kokkos-device-id=N, --kokkos-num-devices=N, "
+                       "--kokkos-disable-warnings, --kokkos-tools-libs=LIB, --kokkos-help, ...");
+    }
+    const char* target = kc::kNewCommandLine ? o->new_name : o->old_name;
+    if (!target)
+      throw InputError(a, "'" + name + "' is not an option of the " + version + " this fvproxy is built with");
+    switch (o->value) {
+    case KokkosValue::none:
+      // Flags: bare, or =true / =false (Kokkos >= 3.7 reads the value; 3.4 reads only the bare flag).
+      if (has_value && v != "true" && v != "false")
+        throw InputError(a, "expected " + name + " alone (or " + name + "=true / =false), got '" + v + "'");
+      if (v == "false") continue; // off is the default
+      out.push_back(target);
+      continue;
+    case KokkosValue::positive:
+    case KokkosValue::non_negative: {
+      const long long lo = o->value == KokkosValue::positive ? 1 : 0;
+      if (!has_value || !whole_number(v, lo))
+        throw InputError(a, "expected " + name + "=N with N " + (lo ? "a whole number >= 1" : "a whole number >= 0") +
+                                " (" + o->what + "), got " + (has_value ? "'" + v + "'" : "no value"));
+      break;
+    }
+    case KokkosValue::devices: {
+      const auto comma = v.find(',');
+      const bool ok = has_value && whole_number(v.substr(0, comma), 1) &&
+                      (comma == std::string::npos || whole_number(v.substr(comma + 1), 0));
+      if (!ok)
+        throw InputError(a, "expected " + name + "=N or " + name +
+                                "=N,SKIP (a device count >= 1, then a device id), got " +
+                                (has_value ? "'" + v + "'" : "no value"));
+      break;
+    }
+    case KokkosValue::text:
+      if (v.empty()) throw InputError(a, "expected " + name + "=VALUE (" + o->what + "), got no value");
+      break;
+    case KokkosValue::map_by:
+      if (v != "random" && v != "mpi_rank")
+        throw InputError(a, "expected " + name + "=random or " + name + "=mpi_rank, got " +
+                                (has_value ? "'" + v + "'" : "no value"));
+      break;
+    }
+    out.push_back(std::string(target) + "=" + v);
+  }
+  return out;
 }
 
 CliArgs parse_cli(const std::vector<std::string>& args) {

@@ -30,4 +30,11 @@ std::string usage();
 /// Splits argv into (fvproxy arguments, Kokkos arguments: argv[0] and every --kokkos-*).
 void split_kokkos_args(int argc, char** argv, std::vector<std::string>& ours, std::vector<std::string>& kokkos);
 
+/// Checks the --kokkos-* arguments (kokkos[0] is argv[0], kept) before they reach
+/// Kokkos::initialize, which throws or aborts on a malformed value: InputError naming the argument
+/// for a malformed value, a value out of range, or an option the linked Kokkos does not have.
+/// Returns them in the spelling the linked Kokkos reads (--kokkos-threads / --kokkos-num-threads,
+/// --kokkos-tools-library / --kokkos-tools-libs are synonyms here).
+std::vector<std::string> check_kokkos_args(const std::vector<std::string>& kokkos);
+
 } // namespace fvproxy

@@ -3,6 +3,7 @@
 #include "app/bench.hpp"
 #include "app/compare.hpp"
 #include "app/info.hpp"
+#include "app/memory_check.hpp"
 #include "app/perf.hpp"
 #include "app/run.hpp"
 
@@ -61,6 +62,9 @@ int cmd_mesh(const CliArgs& cli) {
     std::cout << out.c_str() << '\n';
     return 0;
   }
+  check_case_fits(cfg, cli.compare_orderings ? MemoryUse::mesh_compare
+                       : cli.write.empty()   ? MemoryUse::mesh
+                                             : MemoryUse::mesh_write);
   UnorderedMesh unordered;
   BuiltMesh b = build_mesh(cfg.mesh, cli.compare_orderings ? &unordered : nullptr);
   MeshReport r = make_report(b.host, b.device, cfg.mesh.reorder);

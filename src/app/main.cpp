@@ -1,4 +1,5 @@
 // fvproxy command-line interface: parses the command, starts MPI and Kokkos, dispatches.
+#include <csignal>
 #include <cstdio>
 #include <iostream>
 #include <unistd.h>
@@ -12,11 +13,15 @@
 
 int main(int argc, char** argv) {
   using namespace fvproxy;
+  // A file-size limit (ulimit -f) makes write() fail with EFBIG, reported with the file's name
+  // like a full disk, instead of killing the process with SIGXFSZ and leaving temporary files.
+  std::signal(SIGXFSZ, SIG_IGN);
   std::vector<std::string> ours, kokkos_args;
   split_kokkos_args(argc, argv, ours, kokkos_args);
   CliArgs cli;
   try {
     cli = parse_cli(ours);
+    kokkos_args = check_kokkos_args(kokkos_args);
   } catch (const InputError& e) {
     std::cerr << e.what() << '\n';
     return 2;
@@ -26,6 +31,23 @@ int main(int argc, char** argv) {
     return 0;
   }
   MpiEnvironment mpi(argc, argv);
+  if (mpi.size() > 1 && (cli.command == "run" || cli.command == "bench" || cli.command == "perf" ||
+                         (cli.command == "mesh" && !cli.write.empty()))) {
+    // Until domain decomposition exists, every rank would run the whole case (and a file would
+    // hold every cell once per rank). Every rank returns 2 (no MPI_Abort); rank 0 says why.
+    if (mpi.rank() == 0) {
+      const std::string what = cli.command == "mesh" ? "fvproxy mesh --write" : "fvproxy " + cli.command;
+      std::cerr << InputError(what,
+                              "runs on one MPI rank until domain decomposition exists; this job has " +
+                                  std::to_string(mpi.size()) + " ranks",
+                              "every rank would run the whole case" +
+                                  std::string(cli.command == "bench" ? "" : " and write every cell once per rank") +
+                                  ": run it without mpirun, or with mpirun -np 1")
+                       .what()
+                << '\n';
+    }
+    return 2;
+  }
   int code = 0;
   {
     std::vector<char*> kargv;
@@ -38,12 +60,33 @@ int main(int argc, char** argv) {
     std::fflush(stdout);
     const int saved_stdout = dup(1);
     if (saved_stdout >= 0) dup2(2, 1);
-    Kokkos::initialize(kargc, kargv.data());
+    std::string failed;
+    try {
+      Kokkos::initialize(kargc, kargv.data());
+    } catch (const std::exception& e) {
+      // Kokkos 3.4 throws on what it cannot parse (KOKKOS_NUM_THREADS that does not match
+      // --kokkos-threads, ...): bad input, said once, not an uncaught exception.
+      failed = e.what();
+      failed = failed.substr(0, failed.find('\n')); // Kokkos appends "Traceback functionality ..."
+      if (failed.empty()) failed = "unknown error";
+    }
     std::cout.flush();
     std::fflush(stdout);
     if (saved_stdout >= 0) {
       dup2(saved_stdout, 1);
       close(saved_stdout);
+    }
+    if (!failed.empty()) {
+      if (mpi.rank() == 0) {
+        std::string args;
+        for (std::size_t i = 1; i < kokkos_args.size(); ++i) args += " " + kokkos_args[i];
+        std::cerr << InputError("Kokkos::initialize", "Kokkos did not start: " + failed,
+                                "its arguments:" + (args.empty() ? std::string(" none") : args) +
+                                    "; check them and the KOKKOS_* environment variables")
+                         .what()
+                  << '\n';
+      }
+      return 2;
     }
     struct Finalize {
       ~Finalize() { Kokkos::finalize(); }

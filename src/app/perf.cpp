@@ -21,6 +21,7 @@
 #include "app/bench_common.hpp"
 #include "app/cost_model.hpp"
 #include "app/info.hpp"
+#include "app/memory_check.hpp"
 #include "core/config_reader.hpp"
 #include "core/error.hpp"
 #include "core/kokkos_compat.hpp"
@@ -336,8 +337,27 @@ void write_results(const fs::path& dir, const nlohmann::json& meta, const std::v
 
 int cmd_perf(const CliArgs& cli) {
   const PerfSpec spec = parse_spec(cli.positional[0]);
+  // Every mesh of the matrix must fit: refused before the first is built, not hours into the run.
+  for (const auto& [element, size] : spec.meshes) {
+    CaseConfig cfg = with_components(spec.base, *std::max_element(spec.components.begin(), spec.components.end()));
+    cfg.mesh.generate->element = element;
+    cfg.mesh.generate->cells = {size, size, size};
+    const bool permuted =
+        std::any_of(spec.orderings.begin(), spec.orderings.end(), [](Ordering o) { return o != Ordering::none; });
+    cfg.mesh.reorder = permuted ? Ordering::zorder : Ordering::none; // a permuted copy beside the mesh
+    try {
+      check_case_fits(cfg, MemoryUse::bench);
+    } catch (const InputError& e) {
+      std::string why = e.what();
+      const std::string prefix = e.where() + ": error: ";
+      if (why.rfind(prefix, 0) == 0) why.erase(0, prefix.size());
+      throw InputError(cli.positional[0],
+                       "meshes: " + std::string(to_string(element)) + " " + std::to_string(size) + "^3: " + why);
+    }
+  }
   const fs::path dir = cli.output_dir.empty() ? fs::path("perf-out") : fs::path(cli.output_dir);
   prepare_output_dir(dir.string(), "--output-dir");
+  const OutputLock lock(dir.string(), "--output-dir");
   Kokkos::Timer total;
   const std::vector<CopyLimit> copy = measure_copy(spec.copy_bytes, spec.repeat);
   double limit = 0;

@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "app/info.hpp"
+#include "app/memory_check.hpp"
 #include "core/build_info.hpp"
 #include "core/error.hpp"
 #include "io/checkpoint.hpp"
@@ -216,8 +217,10 @@ int cmd_run(const CliArgs& cli) {
   if (!cli.output_dir.empty()) cfg.output_dir = cli.output_dir;
   const bool profile = cli.profile || cfg.run.profile;
   cfg.run.profile = profile;
+  check_case_fits(cfg, MemoryUse::run); // before anything is built or created
   const std::string key = cli.output_dir.empty() ? "output.dir" : "--output-dir";
   prepare_output_dir(cfg.output_dir, key);
+  const OutputLock lock(cfg.output_dir, key); // a second run into this folder is refused until this one ends
   const fs::path summary_path = fs::path(cfg.output_dir) / "summary.json";
 
   const bool talk = !cli.quiet;

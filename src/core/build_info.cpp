@@ -72,6 +72,39 @@ BuildInfo build_info() {
   return b;
 }
 
+std::size_t available_host_memory_bytes() {
+  std::size_t avail = 0;
+  {
+    std::ifstream in("/proc/meminfo");
+    std::string line;
+    while (std::getline(in, line))
+      if (line.rfind("MemAvailable:", 0) == 0) {
+        avail = static_cast<std::size_t>(std::strtoull(line.c_str() + 13, nullptr, 10)) * 1024; // kB
+        break;
+      }
+  }
+  // A container's memory limit (cgroup v2, else v1) can be far below what the machine has free.
+  auto read_number = [](const char* path, std::size_t& v) {
+    std::ifstream in(path);
+    std::string s;
+    if (!(in >> s) || s.empty() || s.find_first_not_of("0123456789") != std::string::npos) return false;
+    v = static_cast<std::size_t>(std::strtoull(s.c_str(), nullptr, 10));
+    return true;
+  };
+  std::size_t limit = 0, used = 0;
+  if ((read_number("/sys/fs/cgroup/memory.max", limit) && read_number("/sys/fs/cgroup/memory.current", used)) ||
+      (read_number("/sys/fs/cgroup/memory/memory.limit_in_bytes", limit) &&
+       read_number("/sys/fs/cgroup/memory/memory.usage_in_bytes", used))) {
+    const std::size_t room = limit > used ? limit - used : 0;
+    if (avail == 0 || room < avail) avail = room;
+  }
+  return avail;
+}
+
+bool device_memory_is_host_memory() {
+  return std::is_same<MemSpace, Kokkos::HostSpace>::value;
+}
+
 std::size_t available_memory_bytes() {
   if (const char* env = std::getenv("FVPROXY_AVAILABLE_MEMORY"); env && *env) {
     char* end = nullptr;
@@ -85,13 +118,7 @@ std::size_t available_memory_bytes() {
     return 0;
   }
 #endif
-  std::ifstream in("/proc/meminfo");
-  std::string key;
-  std::size_t kib = 0;
-  std::string unit;
-  while (in >> key >> kib >> unit)
-    if (key == "MemAvailable:") return kib * 1024;
-  return 0;
+  return available_host_memory_bytes();
 }
 
 nlohmann::json to_json(const BuildInfo& b) {

@@ -25,6 +25,12 @@ BuildInfo build_info();
 /// The environment variable FVPROXY_AVAILABLE_MEMORY (bytes) overrides it (to share a device with
 /// other processes, and for tests of the refusal).
 std::size_t available_memory_bytes();
+/// Host memory free to this process: MemAvailable, or the room left under a container's memory
+/// limit (cgroup) when that is smaller; 0 when unknown.
+std::size_t available_host_memory_bytes();
+/// True when the default execution space's memory is the host's (Serial, OpenMP): the mesh on
+/// the host and on the "device" then draw on one pool.
+bool device_memory_is_host_memory();
 nlohmann::json to_json(const BuildInfo& b);
 
 } // namespace fvproxy

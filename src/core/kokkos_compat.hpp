@@ -45,6 +45,11 @@ inline void fence([[maybe_unused]] const std::string& label) {
 #endif
 }
 
+/// Kokkos 3.7 renamed its command-line options (--kokkos-num-threads, --kokkos-tools-libs, ...)
+/// and added some (--kokkos-map-device-id-by, --kokkos-print-configuration, =BOOL flags); 4.x
+/// warns on the old names. Kokkos 3.4 reads only the old ones and ignores the rest silently.
+constexpr bool kNewCommandLine = KOKKOS_VERSION >= 30700;
+
 /// Kokkos version as "major.minor.patch".
 inline std::string kokkos_version_string() {
   const int v = KOKKOS_VERSION;

@@ -98,7 +98,7 @@ MeshFileInfo write_mesh_file(const std::string& path, const HostMesh& m, const F
     f.attribute("/", "nodes", info.nodes);
     af.commit();
   } catch (const h5::H5Failure& e) {
-    throw RunError(std::string("error: writing the mesh file failed\n") + e.what());
+    throw RunError("error: writing the mesh file " + path + " failed\n" + e.what());
   }
   return info;
 }

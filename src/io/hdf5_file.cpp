@@ -8,9 +8,12 @@
 #include <filesystem>
 #include <system_error>
 #include <unistd.h>
+#include <vector>
 
 #include <hdf5.h>
 #include <mpi.h>
+
+#include "io/output_file.hpp"
 
 namespace fvproxy::h5 {
 
@@ -467,11 +470,33 @@ std::vector<std::string> File::members(const std::string& group) const {
 AtomicFile::AtomicFile(const std::string& final_path, Comm comm) : final_(final_path), comm_(comm) {
   namespace fs = std::filesystem;
   const fs::path p(final_path);
-  // The same temporary name on every rank (rank 0's pid), in the final file's folder.
-  long long pid = static_cast<long long>(getpid());
-  if (mpi_running()) MPI_Bcast(&pid, 1, MPI_LONG_LONG, 0, mpi_comm(comm));
-  tmp_ = (p.parent_path() / ("." + p.filename().string() + ".tmp" + std::to_string(pid))).string();
-  file_.emplace(File::create(tmp_, comm));
+  // A temporary name unique to this process (mkstemp on rank 0), the same on every rank, in the
+  // final file's folder: two processes writing the same file name never share a temporary file.
+  int err = 0;
+  std::vector<char> name;
+  if (rank(comm) == 0) {
+    std::string tmp;
+    const int fd = make_temporary(p, tmp);
+    if (fd < 0)
+      err = errno;
+    else
+      ::close(fd);
+    name.assign(tmp.begin(), tmp.end());
+  }
+  long long sizes[2] = {static_cast<long long>(name.size()), err};
+  if (mpi_running()) MPI_Bcast(sizes, 2, MPI_LONG_LONG, 0, mpi_comm(comm));
+  if (sizes[1] != 0)
+    throw H5Failure("cannot create " + final_path +
+                    " (a temporary file in its folder): " + std::strerror(static_cast<int>(sizes[1])));
+  name.resize(static_cast<std::size_t>(sizes[0]));
+  if (mpi_running() && sizes[0] > 0) MPI_Bcast(name.data(), static_cast<int>(sizes[0]), MPI_CHAR, 0, mpi_comm(comm));
+  tmp_.assign(name.begin(), name.end());
+  try {
+    file_.emplace(File::create(tmp_, comm));
+  } catch (...) {
+    if (rank(comm) == 0) std::remove(tmp_.c_str());
+    throw;
+  }
 }
 
 AtomicFile::~AtomicFile() {
@@ -485,7 +510,10 @@ void AtomicFile::commit() {
   try {
     file_->close();
   } catch (const H5Failure& e) {
+    // Named by the final file: the temporary one is removed below.
     error = e.what();
+    for (std::size_t at = error.find(tmp_); at != std::string::npos; at = error.find(tmp_, at + final_.size()))
+      error.replace(at, tmp_.size(), final_);
   }
   // Every rank learns whether every rank closed cleanly before anything is renamed.
   if (!all(error.empty(), comm_)) {

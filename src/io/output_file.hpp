@@ -1,12 +1,10 @@
 #pragma once
 // Result files: the output folder created and checked writable before any work starts (a typo
-// should not cost a finished run), and each file written so that a reader never sees it
-// half-written: a temporary file in the same folder, flushed and checked, then renamed over the
-// final name.
-#include <cerrno>
-#include <cstring>
+// should not cost a finished run), locked against a second run writing into it at the same time,
+// and each file written so that a reader never sees it half-written: a temporary file with a name
+// unique to the process (mkstemp) in the same folder, written with checked calls (a full disk
+// shows as ENOSPC, a file-size limit as EFBIG), flushed, then renamed over the final name.
 #include <filesystem>
-#include <fstream>
 #include <string>
 
 #include "core/error.hpp"
@@ -15,32 +13,35 @@ namespace fvproxy {
 
 /// Creates `dir` (with its parents) and checks that a file can be written there; InputError
 /// naming `key` (the option or case key that gave the folder) otherwise.
-inline void prepare_output_dir(const std::string& dir, const std::string& key) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec || !fs::is_directory(dir))
-    throw InputError(key, "cannot create the output folder '" + dir + "'", ec ? ec.message() : "not a folder");
-  const fs::path probe = fs::path(dir) / ".fvproxy-write-test";
-  {
-    std::ofstream f(probe);
-    if (!f) throw InputError(key, "cannot write in the output folder '" + dir + "'", std::strerror(errno));
-  }
-  fs::remove(probe, ec);
-}
+void prepare_output_dir(const std::string& dir, const std::string& key);
 
-/// RunError naming `who` and the path when the file cannot be written or renamed.
-inline void write_atomically(const std::filesystem::path& path, const std::string& text, const std::string& who) {
-  const std::filesystem::path tmp = path.string() + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary);
-    f << text;
-    f.flush();
-    if (!f) throw RunError(who + ": error: cannot write " + tmp.string() + "\n" + std::strerror(errno));
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) throw RunError(who + ": error: cannot rename " + tmp.string() + " to " + path.string() + "\n" + ec.message());
-}
+/// Writes `text` to `path` through a unique temporary file and a rename; RunError naming `who`
+/// and `path` (with the reason: disk full, file too large, ...) when it cannot, leaving nothing.
+void write_atomically(const std::filesystem::path& path, const std::string& text, const std::string& who);
+
+/// "DIR/.NAME.tmp.XXXXXX" as created by mkstemp (an empty file, mode 0644, unique to this
+/// process): the temporary name for a file to be renamed to `path`. -1 and errno when it fails.
+int make_temporary(const std::filesystem::path& path, std::string& tmp);
+
+/// An exclusive lock on an output folder, held while the object lives: `DIR/.fvproxy.lock`,
+/// flock()ed and holding "pid P on host H since T". The kernel drops the lock when the process
+/// dies, so the file a killed run leaves behind blocks nobody; a run that ends removes it. With
+/// the lock taken, temporary files that killed runs left in the folder (".NAME.tmp.XXXXXX") are
+/// removed. Taken on rank 0 (collective over MPI_COMM_WORLD).
+class OutputLock {
+public:
+  /// InputError naming `key` (the option or case key that gave the folder), the folder and the
+  /// holder when another process holds the lock.
+  OutputLock(const std::string& dir, const std::string& key);
+  ~OutputLock();
+  OutputLock(const OutputLock&) = delete;
+  OutputLock& operator=(const OutputLock&) = delete;
+
+  static constexpr const char* kFileName = ".fvproxy.lock";
+
+private:
+  int fd_ = -1;
+  std::string path_;
+};
 
 } // namespace fvproxy

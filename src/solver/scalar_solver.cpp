@@ -32,13 +32,16 @@ bool needs_limiter(const CaseConfig& c) {
 } // namespace
 
 std::size_t ScalarSolver::memory_bytes(const Mesh& m, const CaseConfig& c) {
-  const std::size_t R = sizeof(real), C = m.n_cells, F = m.n_faces, Fb = m.n_faces - m.n_interior;
-  const std::size_t N = c.physics.components;
+  return static_cast<std::size_t>(memory_bytes(m.n_cells, m.n_faces, m.n_interior, c));
+}
+
+double ScalarSolver::memory_bytes(double cells, double faces, double interior_faces, const CaseConfig& c) {
+  const double R = sizeof(real), C = cells, F = faces, Fi = interior_faces, Fb = faces - interior_faces;
+  const double N = c.physics.components;
   // OperatorGeometry: d (3 Fi), r (3 F), gg_weight (Fi), diff_alpha (F), diff_k (3 F), gg_inverse
   // (9 C), lsq_inverse (6 C), cell_boundary_begin (C indices); the face flux phi (F).
-  const std::size_t Fi = m.n_interior;
-  std::size_t bytes = R * (3 * Fi + 3 * F + Fi + F + 3 * F + 9 * C + 6 * C + F) + 4 * C;
-  const std::size_t state = 2 + (shu_osher_stages(c.time.integrator).size() > 1 ? 1 : 0); // u, rhs (+ un)
+  double bytes = R * (3 * Fi + 3 * F + Fi + F + 3 * F + 9 * C + 6 * C + F) + 4 * C;
+  const double state = 2 + (shu_osher_stages(c.time.integrator).size() > 1 ? 1 : 0); // u, rhs (+ un)
   bytes += R * (state * C * N + Fb * N);
   if (needs_gradient(c)) bytes += R * 3 * C * N;
   if (needs_limiter(c)) bytes += R * C * N;

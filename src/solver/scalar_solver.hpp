@@ -54,6 +54,8 @@ public:
   /// Device bytes the solver allocates besides the mesh (operator geometry, face fluxes, state and
   /// work arrays), computed before allocating anything.
   static std::size_t memory_bytes(const Mesh& mesh, const CaseConfig& cfg);
+  /// The same from the mesh's counts alone (before the mesh exists; doubles: no overflow).
+  static double memory_bytes(double cells, double faces, double interior_faces, const CaseConfig& cfg);
 
   /// u = the initial condition (the case's profiles at the cell centroids).
   void initialize();

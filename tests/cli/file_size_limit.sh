@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# file_size_limit.sh FVPROXY INPUTS OUT: a file-size limit (ulimit -f, SIGXFSZ) while a run writes
+# its output: the run fails with exit 1 and an error naming the file, and leaves no temporary or
+# truncated file in the output folder. First at mesh.h5 (the first file), then at a checkpoint
+# (252 KB, mesh.h5 197 KB: tets with 8 components; the limit 224 KiB), after mesh.h5 and fields files were written.
+set -u
+fv="$1"; in="$2"; out="$3"
+fail() { echo "FAIL: $*"; exit 1; }
+rm -rf "$out"; mkdir -p "$out"
+# Open MPI's singleton start-up keeps PMIx's data store in shared-memory files, which the limit
+# would break before fvproxy starts: its hash store keeps it in memory.
+export PMIX_MCA_gds=hash
+
+limited() { # KIB DIR ARGS...: the run under a file-size limit of KIB KiB; sets msg and code
+  local kib=$1 dir=$2; shift 2
+  msg=$( (ulimit -f "$kib"; exec "$fv" run "$@" --output-dir "$dir") 2>&1); code=$?
+  printf '%s\n' "$msg" | grep -E 'error|cannot' | head -n 4
+}
+clean() { # DIR: nothing half-written: no temporary file, every .h5 file complete
+  local stray
+  stray=$(ls -A "$1" | grep -E '\.tmp' || true)
+  [[ -z "$stray" ]] || fail "temporary files left in $1: $stray"
+}
+
+limited 16 "$out/mesh" "$in/default.yaml" --set mesh.generate.cells=[8,8,8] --set "time={steps: 2}"
+[[ $code == 1 ]] || fail "mesh.h5 over the limit: exit $code, expected 1"
+grep -Eq "^error: writing the mesh file $out/mesh/mesh.h5 failed$" <<<"$msg" || fail "mesh.h5 not named first"
+grep -q "File too large" <<<"$msg" || fail "the reason (File too large) is missing"
+clean "$out/mesh"
+[[ ! -e "$out/mesh/mesh.h5" ]] || fail "a truncated mesh.h5 was left"
+
+limited 224 "$out/checkpoint" "$in/default.yaml" --set mesh.generate.cells=[8,8,8] --set physics.components=8 \
+  --set "time={steps: 4}" --set "output.every={steps: 1}" --set "output.fields=[u0]" --set "checkpoint.every={steps: 2}"
+[[ $code == 1 ]] || fail "checkpoint over the limit: exit $code, expected 1"
+grep -Eq "^error: writing checkpoint file $out/checkpoint/checkpoint_000002.h5 failed$" <<<"$msg" ||
+  fail "checkpoint_000002.h5 not named first"
+grep -q "File too large" <<<"$msg" || fail "the reason (File too large) is missing"
+clean "$out/checkpoint"
+[[ -s "$out/checkpoint/mesh.h5" && -s "$out/checkpoint/fields_000001.h5" ]] || fail "earlier files missing"
+[[ ! -e "$out/checkpoint/checkpoint_000002.h5" ]] || fail "a truncated checkpoint was left"
+echo "OK: file-size limit reported with the file's name, exit 1, nothing half-written"
