@@ -68,6 +68,8 @@ void check_geometry_coefficients(const HostMesh& h, bool uniform) {
   auto alpha = Kokkos::create_mirror_view_and_copy(HostSpace(), g.diff_alpha);
   auto k = Kokkos::create_mirror_view_and_copy(HostSpace(), g.diff_k);
   auto inv = Kokkos::create_mirror_view_and_copy(HostSpace(), g.lsq_inverse);
+  auto ginv = Kokkos::create_mirror_view_and_copy(HostSpace(), g.gg_inverse);
+  auto V = Kokkos::create_mirror_view_and_copy(HostSpace(), m.volume);
   for (index_t f = 0; f < h.n_faces(); ++f) {
     const index_t o = h.face_owner[f];
     for (int i = 0; i < 3; ++i) {
@@ -85,24 +87,38 @@ void check_geometry_coefficients(const HostMesh& h, bool uniform) {
       ASSERT_LT(w(f), 1);
     }
   }
-  // The least-squares gradient from these coefficients is exact on a linear field u = a . x.
+  // The least-squares gradient (unit weights) and the corrected Green-Gauss gradient from these
+  // coefficients are exact on a linear field u = a . x; on a uniform mesh G_c^{-1} = I / V_c.
   const double a[3] = {0.3, -1.7, 2.2};
   auto u = [&](const double* x) { return a[0] * x[0] + a[1] * x[1] + a[2] * x[2] + 4; };
   for (index_t c = 0; c < h.n_cells(); ++c) {
-    double b[3] = {0, 0, 0};
+    double b[3] = {0, 0, 0}, s[3] = {0, 0, 0};
+    const double xc[3] = {C(c, 0), C(c, 1), C(c, 2)};
     for (index_t q = h.cell_face_off[c]; q < h.cell_face_off[c + 1]; ++q) {
       const index_t f = h.cell_faces[q];
+      const double sg = h.cell_face_sign[q];
       double v[3];
-      for (int i = 0; i < 3; ++i) v[i] = f < h.n_interior ? h.cell_face_sign[q] * d(f, i) : r(f, i);
-      const double xc[3] = {C(c, 0), C(c, 1), C(c, 2)};
+      for (int i = 0; i < 3; ++i) v[i] = f < h.n_interior ? sg * d(f, i) : r(f, i);
       const double xn[3] = {xc[0] + v[0], xc[1] + v[1], xc[2] + v[2]};
-      const double wt = 1 / (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-      for (int i = 0; i < 3; ++i) b[i] += wt * v[i] * (u(xn) - u(xc));
+      for (int i = 0; i < 3; ++i) b[i] += v[i] * (u(xn) - u(xc));
+      // Green-Gauss face value: w u_P + (1 - w) u_N (the owner's weight), u_b on boundary faces
+      double uf = u(xn);
+      if (f < h.n_interior) {
+        const double wc = sg > 0 ? w(f) : 1 - w(f);
+        uf = wc * u(xc) + (1 - wc) * u(xn);
+      }
+      for (int i = 0; i < 3; ++i) s[i] += sg * uf * S(f, i);
     }
     for (int i = 0; i < 3; ++i) {
-      double gi = 0;
-      for (int j = 0; j < 3; ++j) gi += inv(c, sym_index(i, j)) * b[j];
+      double gi = 0, gg = 0;
+      for (int j = 0; j < 3; ++j) gi += inv(c, sym_index(i, j)) * b[j], gg += ginv(c, 3 * i + j) * s[j];
       ASSERT_NEAR(gi, a[i], test::tol(1e-10)) << "cell " << c << " component " << i;
+      ASSERT_NEAR(gg, a[i], test::tol(1e-10)) << "Green-Gauss, cell " << c << " component " << i;
+      if (uniform) {
+        for (int j = 0; j < 3; ++j) {
+          ASSERT_NEAR(ginv(c, 3 * i + j) * V(c), i == j ? 1.0 : 0.0, test::tol(1e-12)) << "cell " << c;
+        }
+      }
     }
   }
 }
