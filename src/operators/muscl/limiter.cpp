@@ -11,6 +11,16 @@ namespace fvproxy {
 
 namespace {
 
+/// Sum of the cell volumes (a free function: CUDA's extended lambdas may not live in constructors).
+real total_volume(const Mesh& m) {
+  const auto volume = m.volume;
+  real v = 0;
+  Kokkos::parallel_reduce(
+      "fvproxy::muscl::naive_limiter_total_volume", Kokkos::RangePolicy<ExecSpace>(0, m.n_cells),
+      KOKKOS_LAMBDA(const index_t c, real& s) { s += volume(c); }, v);
+  return v;
+}
+
 // --- naive: MDRange (cell, component), run-time limiter branch, geometry and eps recomputed ----
 struct NaiveLimiter {
   ConstVec3View<real> C, F, T;
@@ -67,10 +77,7 @@ public:
     auto h = Kokkos::create_mirror_view(range_);
     for (int k = 0; k < n; ++k) h(k) = range[k];
     Kokkos::deep_copy(range_, h);
-    const auto volume = m.volume;
-    Kokkos::parallel_reduce(
-        "fvproxy::muscl::naive_limiter_total_volume", Kokkos::RangePolicy<ExecSpace>(0, m.n_cells),
-        KOKKOS_LAMBDA(const index_t c, real& v) { v += volume(c); }, total_volume_);
+    total_volume_ = total_volume(m);
   }
   void compute(ConstView2<real> u, ConstView2<real> ub, ConstView2<real> grad, View2<real> limiter) const override {
     using MD = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>;
@@ -199,7 +206,8 @@ std::pair<std::vector<real>, std::vector<real>> value_bounds(ConstView2<real> u,
   using MinMax = Kokkos::MinMax<real>;
   for (int k = 0; k < n; ++k) {
     bool any = false;
-    for (const ConstView2<real>& v : {u, ub}) {
+    for (int part = 0; part < 2; ++part) {
+      const ConstView2<real> v = part == 0 ? u : ub; // a copy: the device lambda captures it by value
       if (v.extent(0) == 0) continue;
       typename MinMax::value_type m;
       Kokkos::parallel_reduce(
