@@ -253,6 +253,33 @@ TEST(Compare, MatchesCellsByGlobalId) {
   EXPECT_TRUE(compare_fields(a, "a", values({3, 2, 1, 0}, {4, 3, 2, 1}), "c", 0, 0)[0].pass);
 }
 
+// A field in one file only is a mismatch (exit 1 through the CLI), whichever file lacks it: the
+// comparison used to loop over the first file's fields only and passed when the second had more.
+TEST(Compare, AFieldInOneFileOnlyIsAMismatch) {
+  FieldFile two = values({0, 1}, {1, 2});
+  two.names.push_back("u1");
+  two.values.push_back({5, 6});
+  const FieldFile one = values({1, 0}, {2, 1});
+  for (const bool two_first : {true, false}) {
+    SCOPED_TRACE(two_first ? "u1 only in A" : "u1 only in B");
+    const auto d = two_first ? compare_fields(two, "a", one, "b", 0, 0) : compare_fields(one, "a", two, "b", 0, 0);
+    ASSERT_EQ(d.size(), 2u);
+    int missing = 0;
+    for (const auto& f : d) {
+      if (f.name == "u0") {
+        EXPECT_TRUE(f.pass);
+        EXPECT_TRUE(f.missing_in.empty());
+      } else {
+        ++missing;
+        EXPECT_EQ(f.name, "u1");
+        EXPECT_FALSE(f.pass);
+        EXPECT_EQ(f.missing_in, two_first ? "B" : "A");
+      }
+    }
+    EXPECT_EQ(missing, 1);
+  }
+}
+
 TEST(Compare, NonFiniteValuesFailAndOtherMeshesAreBadInput) {
   const FieldFile a = values({0, 1}, {1, 2});
   const auto d = compare_fields(a, "a", values({0, 1}, {1, NAN}), "b", 1, 1);
@@ -268,9 +295,14 @@ TEST(Compare, NonFiniteValuesFailAndOtherMeshesAreBadInput) {
         compare_fields(a, "a", values({0, 7}, {1, 2}), "b", 0, 0);
       },
       {"different meshes", "cell global id 1 of a is not in b"});
+  // No field in common: both are mismatches (one missing in each file), not bad input.
   FieldFile other = values({0, 1}, {1, 2});
   other.names = {"u1"};
-  test::expect_input_error([&] { compare_fields(a, "a", other, "b", 0, 0); }, {"no field 'u0'"});
+  const auto m = compare_fields(a, "a", other, "b", 0, 0);
+  ASSERT_EQ(m.size(), 2u);
+  EXPECT_EQ(m[0].missing_in, "B");
+  EXPECT_EQ(m[1].missing_in, "A");
+  EXPECT_FALSE(m[0].pass || m[1].pass);
 }
 
 // --- checkpoint and restart -------------------------------------------------------------------

@@ -1,6 +1,7 @@
 // fvproxy compare A B [--rtol R] [--atol A] [--fields LIST] [--time T] [--json]
 #include "app/compare.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -69,8 +70,21 @@ int cmd_compare(const CliArgs& cli) {
   const std::string an = resolve(cli.positional[0], cli.time), bn = resolve(cli.positional[1], cli.time);
   const std::vector<std::string> fields = split(cli.fields);
   if (!cli.fields.empty() && fields.empty()) throw InputError("--fields", "empty list");
-  const FieldFile a = read_field_file(an, fields);
-  const FieldFile b = read_field_file(bn, fields);
+  // A field in one file only is a mismatch (below); one that --fields names and neither file
+  // holds is bad input.
+  const FieldFile a = read_field_file(an, fields, true);
+  const FieldFile b = read_field_file(bn, fields, true);
+  for (const std::string& name : fields)
+    if (std::find(a.names.begin(), a.names.end(), name) == a.names.end() &&
+        std::find(b.names.begin(), b.names.end(), name) == b.names.end()) {
+      auto list = [](const std::string& path) {
+        std::string s;
+        for (const auto& n : read_field_file(path, {}, true).names) s += (s.empty() ? "" : ", ") + n;
+        return s.empty() ? std::string("none") : s;
+      };
+      throw InputError("--fields", "no field '" + name + "' in either file",
+                       "fields in " + an + ": " + list(an) + "\nfields in " + bn + ": " + list(bn));
+    }
   // Meshes first (the more basic mismatch), then times.
   const auto diffs = compare_fields(a, an, b, bn, cli.rtol, cli.atol);
   if (cli.time) {
@@ -94,7 +108,13 @@ int cmd_compare(const CliArgs& cli) {
     j["rtol"] = cli.rtol;
     j["atol"] = cli.atol;
     j["fields"] = nlohmann::json::object();
-    for (const auto& d : diffs)
+    for (const auto& d : diffs) {
+      if (!d.missing_in.empty()) {
+        j["fields"][d.name] = {{"max_abs", nullptr}, {"max_rel", nullptr},        {"l2", nullptr},
+                               {"max_b", nullptr},   {"worst_cell_gid", -1},      {"non_finite", false},
+                               {"pass", false},      {"missing_in", d.missing_in}};
+        continue;
+      }
       j["fields"][d.name] = {{"max_abs", number(d.max_abs)},
                              {"max_rel", number(d.max_rel)},
                              {"l2", number(d.l2)},
@@ -102,6 +122,7 @@ int cmd_compare(const CliArgs& cli) {
                              {"worst_cell_gid", d.worst_cell},
                              {"non_finite", d.non_finite},
                              {"pass", d.pass}};
+    }
     j["pass"] = pass;
     std::cout << j.dump(2) << '\n';
   } else {
@@ -112,11 +133,15 @@ int cmd_compare(const CliArgs& cli) {
     std::printf("  %-8s %14s %16s %14s %14s %12s  %s\n", "field", "max|a-b|", "max|a-b|/max|b|", "L2 (RMS)", "max|b|",
                 "worst cell", "result");
     for (const auto& d : diffs)
-      std::printf("  %-8s %14.6e %16.6e %14.6e %14.6e %12s  %s\n", d.name.c_str(), d.max_abs, d.max_rel, d.l2, d.max_b,
-                  d.worst_cell < 0 ? "-" : std::to_string(d.worst_cell).c_str(),
-                  d.pass         ? "ok"
-                  : d.non_finite ? "FAIL (non-finite values)"
-                                 : "FAIL");
+      if (!d.missing_in.empty())
+        std::printf("  %-8s %14s %16s %14s %14s %12s  FAIL (not in %s: %s)\n", d.name.c_str(), "-", "-", "-", "-", "-",
+                    d.missing_in.c_str(), (d.missing_in == "A" ? an : bn).c_str());
+      else
+        std::printf("  %-8s %14.6e %16.6e %14.6e %14.6e %12s  %s\n", d.name.c_str(), d.max_abs, d.max_rel, d.l2,
+                    d.max_b, d.worst_cell < 0 ? "-" : std::to_string(d.worst_cell).c_str(),
+                    d.pass         ? "ok"
+                    : d.non_finite ? "FAIL (non-finite values)"
+                                   : "FAIL");
     std::size_t failed = 0;
     for (const auto& d : diffs) failed += d.pass ? 0 : 1;
     if (pass)

@@ -31,7 +31,14 @@ std::vector<FieldDifference> compare_fields(const FieldFile& a, const std::strin
   std::vector<FieldDifference> out;
   for (std::size_t k = 0; k < a.names.size(); ++k) {
     const auto bk = std::find(b.names.begin(), b.names.end(), a.names[k]);
-    if (bk == b.names.end()) throw InputError(b_name, "no field '" + a.names[k] + "' (it is in " + a_name + ")");
+    if (bk == b.names.end()) {
+      FieldDifference d;
+      d.name = a.names[k];
+      d.missing_in = "B";
+      d.pass = false;
+      out.push_back(d);
+      continue;
+    }
     const std::vector<double>& va = a.values[k];
     const std::vector<double>& vb = b.values[std::size_t(bk - b.names.begin())];
     FieldDifference d;
@@ -56,6 +63,14 @@ std::vector<FieldDifference> compare_fields(const FieldFile& a, const std::strin
     d.pass = !d.non_finite && d.max_abs <= atol + rtol * d.max_b;
     out.push_back(d);
   }
+  for (const std::string& name : b.names)
+    if (std::find(a.names.begin(), a.names.end(), name) == a.names.end()) {
+      FieldDifference d;
+      d.name = name;
+      d.missing_in = "A";
+      d.pass = false;
+      out.push_back(d);
+    }
   return out;
 }
 

@@ -17,10 +17,12 @@ struct FieldDifference {
   gid_t worst_cell = -1; ///< global id of the cell with the largest difference
   bool pass = true;
   bool non_finite = false; ///< a NaN or infinity in either file
+  std::string missing_in;  ///< "A" or "B": the field is only in the other file (a mismatch)
 };
 
-/// InputError (naming the files) when the cells differ (count or global ids) or a field is missing
-/// from `b`; `fields` empty: every field of `a`.
+/// Every field of `a` and `b` (a's first, then those only in b); a field only in one of them is a
+/// mismatch (`missing_in`). InputError (naming the files) when the cells differ (count or global
+/// ids).
 std::vector<FieldDifference> compare_fields(const FieldFile& a, const std::string& a_name, const FieldFile& b,
                                             const std::string& b_name, double rtol, double atol);
 

@@ -122,7 +122,7 @@ void write_field_file(const std::string& path, const FieldFile& h, index_t n, co
   }
 }
 
-FieldFile read_field_file(const std::string& path, const std::vector<std::string>& fields) {
+FieldFile read_field_file(const std::string& path, const std::vector<std::string>& fields, bool skip_missing) {
   FieldFile r;
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) throw InputError(path, "no such file");
@@ -145,6 +145,12 @@ FieldFile read_field_file(const std::string& path, const std::vector<std::string
     r.cell_gid = f.read<std::int64_t>("/cells/global_id");
     const std::vector<std::string> present = f.members("/fields");
     r.names = fields.empty() ? present : fields;
+    if (skip_missing)
+      r.names.erase(std::remove_if(r.names.begin(), r.names.end(),
+                                   [&](const std::string& n) {
+                                     return std::find(present.begin(), present.end(), n) == present.end();
+                                   }),
+                    r.names.end());
     for (const std::string& name : r.names) {
       if (std::find(present.begin(), present.end(), name) == present.end()) {
         std::string list;

@@ -79,7 +79,9 @@ void write_field_file(const std::string& path, const FieldFile& header, index_t 
 
 /// Reads a fields or checkpoint file whole. InputError (naming the file and what is wrong) for a
 /// missing, non-HDF5, damaged or foreign file, or one of a newer format. `fields` (empty: all)
-/// selects which fields to read; a missing one is an InputError listing those present.
-FieldFile read_field_file(const std::string& path, const std::vector<std::string>& fields = {});
+/// selects which fields to read; a missing one is an InputError listing those present, or with
+/// `skip_missing` left out.
+FieldFile read_field_file(const std::string& path, const std::vector<std::string>& fields = {},
+                          bool skip_missing = false);
 
 } // namespace fvproxy
