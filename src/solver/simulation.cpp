@@ -101,8 +101,9 @@ RunSummary run_simulation(const CaseConfig& cfg, const Mesh& mesh, const RunHook
     if (restart->dt == dt && restart->total_steps == total_steps) {
       // the same schedule as the run that wrote the checkpoint: bitwise the same steps
       if (s0 >= total_steps)
-        throw InputError(restart->file, "the checkpoint is at step " + std::to_string(s0) + ", the case's last step (" +
-                                            std::to_string(total_steps) + "): nothing is left to run",
+        throw InputError(restart->file,
+                         "the checkpoint is at step " + std::to_string(s0) + ", the case's last step (" +
+                             std::to_string(total_steps) + "): nothing is left to run",
                          "give a later time.end_time or more time.steps to continue");
     } else if (cfg.time.end_time) {
       const double T = *cfg.time.end_time;
