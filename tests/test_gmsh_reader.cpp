@@ -146,8 +146,13 @@ TEST(Gmsh, TruncatedFilesGiveLineOrOffset) {
   const std::string ascii = slurp(source_path("mesh/sphere_in_box.msh"));
   expect_input_error([&] { read_gmsh_text(ascii.substr(0, ascii.size() / 2), "half.msh"); }, {"half.msh:", "(in $"});
   const std::string bin = slurp(source_path("mesh/sphere_in_box_bin.msh"));
+  // Cut in its element section: the declared element count no longer fits in what is left, which
+  // the reader sees before reading past the end (counts are checked against the bytes left).
   expect_input_error([&] { read_gmsh_text(bin.substr(0, bin.size() / 2), "half_bin.msh"); },
-                     {"half_bin.msh: byte offset ", "unexpected end of file"});
+                     {"half_bin.msh: byte offset ", "number of elements 4635 cannot be right", "(in $Elements)"});
+  // Cut inside a node's coordinates: the end of the file is met.
+  expect_input_error([&] { read_gmsh_text(bin.substr(0, bin.size() / 8), "eighth_bin.msh"); },
+                     {"eighth_bin.msh: byte offset "});
 }
 
 } // namespace

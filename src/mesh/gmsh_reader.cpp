@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -89,7 +90,7 @@ private:
   };
   std::vector<Cell> cells_;
   std::vector<SurfaceElement> faces_;
-  bool have_nodes_ = false, have_elements_ = false;
+  bool have_nodes_ = false, have_elements_ = false, have_entities_ = false;
 
   // --- errors ---------------------------------------------------------------------------------
   std::string where(std::size_t at) const {
@@ -158,6 +159,37 @@ private:
     const long long n = read_size(what);
     if (n < 0 || n > limit) fail(std::string("invalid ") + what + " " + std::to_string(n), at);
     return n;
+  }
+  /// Bytes one number takes at least: a digit and a separator in ASCII, its size in binary.
+  std::size_t min_bytes(std::size_t binary_size) const { return binary_ ? binary_size : 2; }
+  /// A declared count must fit in the rest of the file at `bytes_each` bytes per item at least:
+  /// a damaged or hostile count is refused here, before anything is allocated or looped over.
+  void check_fits(long long n, std::size_t bytes_each, const char* what, std::size_t at) const {
+    const std::size_t left = data_.size() - std::min(pos_, data_.size());
+    if (n > 0 && static_cast<unsigned long long>(n) > left / bytes_each)
+      fail(std::string(what) + " " + std::to_string(n) + " cannot be right: the rest of the file (" +
+               std::to_string(left) + " bytes) has room for at most " + std::to_string(left / bytes_each),
+           at, "(damaged or truncated file?)");
+  }
+  /// read_count, then check_fits.
+  long long read_count_fits(const char* what, long long limit, std::size_t bytes_each) {
+    const std::size_t at = pos_;
+    const long long n = read_count(what, limit);
+    check_fits(n, bytes_each, what, at);
+    return n;
+  }
+  /// A node coordinate: finite (nan and inf parse as numbers in ASCII and are bit patterns in binary).
+  double read_coordinate(long long tag, int d) {
+    const std::size_t at = pos_;
+    const double v = read_double("node coordinate");
+    if (!std::isfinite(v)) {
+      std::ostringstream os;
+      os << v;
+      fail("node " + std::to_string(tag) + ": coordinate " + char('x' + d) + " is " + os.str() +
+               ", not a finite number",
+           at);
+    }
+    return v;
   }
 
   /// Reads "$Name" at the start of a line; returns "" at end of file.
@@ -237,8 +269,8 @@ void Parser::parse_format() {
 void Parser::parse_physical_names() {
   section_ = "PhysicalNames";
   const bool was_binary = binary_;
-  binary_ = false; // ASCII in binary files too
-  const long long n = read_count("number of physical names", 1 << 24);
+  binary_ = false;                                                             // ASCII in binary files too
+  const long long n = read_count_fits("number of physical names", 1 << 24, 6); // 2 1 "" at least
   for (long long i = 0; i < n; ++i) {
     const long long dim = ascii_int("physical dimension");
     const long long tag = ascii_int("physical tag");
@@ -257,19 +289,25 @@ void Parser::parse_physical_names() {
 void Parser::parse_entities() {
   section_ = "Entities";
   long long count[4];
+  const std::size_t at = pos_;
   for (int d = 0; d < 4; ++d) count[d] = read_count("number of entities", 1LL << 32);
+  // An entity: its tag, a bounding box of 3 or 6 numbers and a count of physical tags at least.
+  check_fits(count[0] + count[1] + count[2] + count[3], binary_ ? 4 + 24 + 8 : 2 * 5, "number of entities", at);
   for (int d = 0; d < 4; ++d)
     for (long long i = 0; i < count[d]; ++i) {
       const long long tag = read_int("entity tag");
       const int nbox = d == 0 ? 3 : 6;
       for (int k = 0; k < nbox; ++k) read_double("entity bounding box");
-      const long long np = read_count("number of physical tags", 1 << 20);
+      const long long np = read_count_fits("number of physical tags", 1 << 20, min_bytes(4));
       for (long long k = 0; k < np; ++k) {
+        const std::size_t at_p = pos_;
         const long long p = read_int("physical tag");
+        if (p < -(1LL << 31) + 1 || p > (1LL << 31) - 1)
+          fail("physical tag " + std::to_string(p) + " out of range", at_p);
         if (d == 2 && k == 0) surface_phys_[tag] = static_cast<int>(p < 0 ? -p : p);
       }
       if (d > 0) {
-        const long long nb = read_count("number of bounding entities", 1 << 24);
+        const long long nb = read_count_fits("number of bounding entities", 1 << 24, min_bytes(4));
         for (long long k = 0; k < nb; ++k) read_int("bounding entity tag");
       }
     }
@@ -278,17 +316,20 @@ void Parser::parse_entities() {
 
 void Parser::parse_nodes41() {
   section_ = "Nodes";
-  const long long nblocks = read_count("number of node blocks", 1LL << 32);
-  const long long nnodes = read_count("number of nodes", 1LL << 31);
+  // A block: 3 ints and a count; a node: its tag and 3 coordinates at least.
+  const long long nblocks = read_count_fits("number of node blocks", 1LL << 32, binary_ ? 3 * 4 + 8 : 2 * 4);
+  const long long nnodes = read_count_fits("number of nodes", (1LL << 31) - 1, min_bytes(8) + 3 * min_bytes(8));
   read_size("minimum node tag");
   read_size("maximum node tag");
   x_.reserve(3 * std::size_t(nnodes));
   long long seen = 0;
   for (long long b = 0; b < nblocks; ++b) {
+    const std::size_t at_dim = pos_;
     const long long dim = read_int("entity dimension");
+    if (dim < 0 || dim > 3) fail("invalid entity dimension " + std::to_string(dim) + " (0 to 3)", at_dim);
     read_int("entity tag");
     const long long param = read_int("parametric flag");
-    const long long n = read_count("number of nodes in block", nnodes - seen);
+    const long long n = read_count_fits("number of nodes in block", nnodes - seen, min_bytes(8) + 3 * min_bytes(8));
     std::vector<long long> tags(n);
     for (long long i = 0; i < n; ++i) {
       const std::size_t at = pos_;
@@ -297,7 +338,7 @@ void Parser::parse_nodes41() {
         fail("node tag " + std::to_string(tags[i]) + " appears twice", at);
     }
     for (long long i = 0; i < n; ++i) {
-      for (int d = 0; d < 3; ++d) x_.push_back(read_double("node coordinate"));
+      for (int d = 0; d < 3; ++d) x_.push_back(read_coordinate(tags[i], d));
       for (long long k = 0; k < (param ? dim : 0); ++k) read_double("parametric coordinate");
     }
     seen += n;
@@ -330,23 +371,29 @@ void Parser::add_element(int type, const long long* nodes, long long tag, int ph
 
 void Parser::parse_elements41() {
   section_ = "Elements";
-  const long long nblocks = read_count("number of element blocks", 1LL << 32);
-  const long long nelem = read_count("number of elements", 1LL << 31);
+  // A block: 3 ints and a count; an element: its tag and one node at least.
+  const long long nblocks = read_count_fits("number of element blocks", 1LL << 32, binary_ ? 3 * 4 + 8 : 2 * 4);
+  const long long nelem = read_count_fits("number of elements", 1LL << 31, 2 * min_bytes(8));
   read_size("minimum element tag");
   read_size("maximum element tag");
   long long seen = 0;
   long long nodes[64];
   for (long long b = 0; b < nblocks; ++b) {
+    const std::size_t at_dim = pos_;
     const long long dim = read_int("entity dimension");
+    if (dim < 0 || dim > 3) fail("invalid entity dimension " + std::to_string(dim) + " (0 to 3)", at_dim);
     const long long etag = read_int("entity tag");
     const std::size_t at_type = pos_;
-    const int type = static_cast<int>(read_int("element type"));
+    const long long type_read = read_int("element type");
+    const int type = type_read < 0 || type_read > 1000 ? -1 : static_cast<int>(type_read);
+    const std::size_t at_n = pos_;
     const long long n = read_count("number of elements in block", nelem - seen);
     const int nn = gmsh_nodes(type);
     if (nn < 0)
       fail("unsupported element type " + std::to_string(type) + " (" + gmsh_name(type) + ")", at_type,
            "fvproxy reads linear elements: tetrahedra, hexahedra, prisms, pyramids, and triangles/quadrangles on the "
            "boundary (mesh with Mesh.ElementOrder = 1)");
+    check_fits(n, (1 + std::size_t(nn)) * min_bytes(8), "number of elements in block", at_n);
     int physical = 0;
     if (dim == 2) {
       const auto it = surface_phys_.find(etag);
@@ -368,14 +415,14 @@ void Parser::parse_elements41() {
 
 void Parser::parse_nodes22() {
   section_ = "Nodes";
-  const long long n = read_count("number of nodes", 1LL << 31);
+  const long long n = read_count_fits("number of nodes", (1LL << 31) - 1, 2 * 4); // tag x y z
   x_.reserve(3 * std::size_t(n));
   for (long long i = 0; i < n; ++i) {
     const std::size_t at = pos_;
     const long long tag = ascii_int("node tag");
     if (!node_of_tag_.emplace(tag, static_cast<index_t>(i)).second)
       fail("node tag " + std::to_string(tag) + " appears twice", at);
-    for (int d = 0; d < 3; ++d) x_.push_back(ascii_double("node coordinate"));
+    for (int d = 0; d < 3; ++d) x_.push_back(read_coordinate(tag, d));
   }
   expect_end("Nodes");
   have_nodes_ = true;
@@ -383,13 +430,14 @@ void Parser::parse_nodes22() {
 
 void Parser::parse_elements22() {
   section_ = "Elements";
-  const long long n = read_count("number of elements", 1LL << 31);
+  const long long n = read_count_fits("number of elements", 1LL << 31, 2 * 4); // tag type ntags node
   long long nodes[64];
   for (long long i = 0; i < n; ++i) {
     const std::size_t at = pos_;
     const long long tag = ascii_int("element tag");
     const std::size_t at_type = pos_;
-    const int type = static_cast<int>(ascii_int("element type"));
+    const long long type_read = ascii_int("element type");
+    const int type = type_read < 0 || type_read > 1000 ? -1 : static_cast<int>(type_read);
     const int nn = gmsh_nodes(type);
     if (nn < 0)
       fail("unsupported element type " + std::to_string(type) + " (" + gmsh_name(type) + ")", at_type,
@@ -399,7 +447,10 @@ void Parser::parse_elements22() {
     if (ntags < 0 || ntags > 64) fail("invalid number of element tags " + std::to_string(ntags), at);
     int physical = 0;
     for (long long k = 0; k < ntags; ++k) {
+      const std::size_t at_t = pos_;
       const long long t = ascii_int("element tag value");
+      if (k == 0 && (t < -(1LL << 31) + 1 || t > (1LL << 31) - 1))
+        fail("physical tag " + std::to_string(t) + " out of range", at_t);
       if (k == 0) physical = static_cast<int>(t);
     }
     for (int k = 0; k < nn; ++k) nodes[k] = ascii_int("element node tag");
@@ -548,11 +599,15 @@ HostMesh Parser::parse() {
     section_.clear();
     s = next_section();
     if (s.empty()) break;
+    if ((s == "Nodes" && have_nodes_) || (s == "Elements" && have_elements_) || (s == "Entities" && have_entities_))
+      fail("a second $" + s + " section", pos_ - 1, "a mesh file holds one; fvproxy reads one mesh per file");
     if (s == "PhysicalNames")
       parse_physical_names();
-    else if (s == "Entities" && version_ == 4.1)
+    else if (s == "Entities" && version_ == 4.1) {
+      if (have_nodes_) fail("$Entities after $Nodes", pos_ - 1, "Gmsh writes $Entities first");
       parse_entities();
-    else if (s == "Nodes")
+      have_entities_ = true;
+    } else if (s == "Nodes")
       version_ == 4.1 ? parse_nodes41() : parse_nodes22();
     else if (s == "Elements") {
       if (!have_nodes_) fail("$Elements before $Nodes");
