@@ -155,7 +155,20 @@ TEST(CaseConfig, Errors) {
         parse(kMesh + "physics: {components: 3}\ninitial: [{type: constant, value: 1}, {type: constant, value: 2}]\n"
                       "time: {steps: 1}\n");
       },
-      {"initial: expected a list of 1 or 3 entries"});
+      {"initial: expected a list of 1 or 3 entries", "physics.components = 3 at case.yaml:3:23"});
+  // A conflict with a value given by --set names that --set.
+  expect_input_error(
+      [] {
+        parse(kMesh + "initial: [{type: constant, value: 1}, {type: constant, value: 2}]\ntime: {steps: 1}\n",
+              {"physics.components=3"});
+      },
+      {"initial: expected a list of 1 or 3 entries", "physics.components = 3 at --set physics.components=3"});
+  expect_input_error(
+      [] {
+        parse(kMesh + "physics: {components: 2}\ninitial: [{type: constant, value: 1}]\ntime: {steps: 1}\n"
+                      "boundary:\n  ymin: {type: dirichlet, value: [1, 2, 3]}\n");
+      },
+      {"boundary.ymin.value: expected one value or 2", "physics.components = 2 at case.yaml:3:23"});
   expect_input_error(
       [] { parse(kMesh + "initial: [{type: gaussian, center: [0, 0, 0], amplitude: 1}]\ntime: {steps: 1}\n"); },
       {"initial[0].width: required key missing"});
@@ -204,7 +217,7 @@ TEST(CaseConfig, BoundariesMatchTheMeshPatches) {
       [&] {
         check_boundaries(c, {"ymin", "ymax", "zmin", "zmax"});
       },
-      {"case.yaml: error: boundary: no condition for patch zmax", "every non-periodic patch"});
+      {"case.yaml:7:3: error: boundary: no condition for patch zmax", "every non-periodic patch"});
   const CaseConfig d = parse(kBase + "boundary:\n  ymn: {type: outflow}\n");
   expect_input_error(
       [&] {

@@ -86,7 +86,8 @@ TEST(Config, TypeRangeAndRequiredErrors) {
   expect_input_error([] { parse("mesh:\n  generate: {cells: [1, 4, 4], periodic: [x]}\n"); },
                      {"mesh.generate.periodic[0]: a periodic axis needs at least 3 cells"});
   expect_input_error([] { parse("mesh:\n  generate: {cells: [4, 4, 2], periodic: [x, z]}\n"); },
-                     {"mesh.generate.periodic[1]: a periodic axis needs at least 3 cells", "cells[2] is 2"});
+                     {"mesh.generate.periodic[1]: a periodic axis needs at least 3 cells",
+                      "mesh.generate.cells[2] = 2 at case.yaml:2:"});
   expect_input_error([] { parse("mesh:\n  generate: {cells: [3, 4, 4], periodic: [x, w]}\n"); },
                      {"mesh.generate.periodic[1]: invalid axis 'w'"});
   expect_input_error([] { parse("mesh:\n  generate: {cells: [3, 4, 4], periodic: [x, x]}\n"); }, {"listed twice"});
@@ -115,6 +116,41 @@ TEST(Config, SyntaxAndSetErrorsAreLocated) {
                      {"VALUE is not valid YAML"});
   expect_input_error([] { ConfigSource::from_file("/nonexistent/case.yaml"); },
                      {"/nonexistent/case.yaml: error: cannot open the case file"});
+}
+
+TEST(Config, DuplicateKeysSecondDocumentsAndComplexKeysAreRefused) {
+  // yaml-cpp keeps both pairs of a repeated key and lookups see only the first: refused, naming both.
+  expect_input_error([] { parse("mesh:\n  generate: {cells: [4, 4, 4]}\n  reorder: none\n  reorder: hilbert\n"); },
+                     {"case.yaml:4:3:", "key 'mesh.reorder' given twice: here and at case.yaml:3:3"});
+  expect_input_error([] { parse("mesh:\n  generate: {cells: [4, 4, 4]}\nmesh:\n  reorder: none\n"); },
+                     {"case.yaml:3:1:", "key 'mesh' given twice: here and at case.yaml:1:1"});
+  expect_input_error([] { parse("mesh:\n  generate: {cells: [4, 4, 4], cells: [8, 8, 8]}\n"); },
+                     {"case.yaml:2:32:", "key 'mesh.generate.cells' given twice: here and at case.yaml:2:14"});
+  // in a list's mappings too, with the index in the path
+  expect_input_error(
+      [] { parse("mesh:\n  generate: {cells: [4, 4, 4]}\ninitial:\n  - {type: constant, type: sine}\n"); },
+      {"key 'initial[0].type' given twice"});
+  // The same key in two different mappings is fine.
+  EXPECT_NO_THROW(parse("mesh:\n  generate: {cells: [4, 4, 4], seed: 2}\n  reorder_seed: 2\n"));
+  // --set VALUE with a repeated key in a flow mapping: names the --set and the columns.
+  expect_input_error(
+      [] { parse("mesh:\n  generate: {cells: [4, 4, 4]}\n", {"mesh.generate={cells: [4,4,4], cells: [5,5,5]}"}); },
+      {"--set mesh.generate={cells: [4,4,4], cells: [5,5,5]}: error:",
+       "key 'mesh.generate.cells' given twice in VALUE (columns 2 and 18)"});
+  // A second document: yaml-cpp reads the first only.
+  expect_input_error([] { parse("mesh:\n  generate: {cells: [4, 4, 4]}\n---\nmesh:\n  reorder: none\n"); },
+                     {"case.yaml:3:1:", "a second YAML document in the case file"});
+  expect_input_error([] { parse("mesh:\n  generate: {cells: [4, 4, 4]}\n", {"mesh.reorder=none\n---\nx"}); },
+                     {"--set mesh.reorder=none", "VALUE holds a second YAML document"});
+  // a syntax error in the second document is no longer unseen
+  expect_input_error([] { parse("mesh:\n  generate: {cells: [4, 4, 4]}\n---\n[1, 2\n"); },
+                     {"case.yaml:", "YAML syntax error"});
+  // A list or mapping as a key.
+  expect_input_error([] { parse("mesh:\n  generate: {cells: [4, 4, 4]}\n? [a, b]\n: 1\n"); },
+                     {"case.yaml:3:3:", "a key of the top level is not a plain name"});
+  // An alias to a scalar as a key counts as that key.
+  expect_input_error([] { parse("mesh:\n  generate: {cells: [4, 4, 4]}\n  &k reorder: none\n  *k : hilbert\n"); },
+                     {"key 'mesh.reorder' given twice"});
 }
 
 TEST(Config, ClosestKey) {

@@ -11,6 +11,8 @@
 #include <fstream>
 #include <map>
 
+#include <hdf5.h>
+
 #include "core/config.hpp"
 #include "io/checkpoint.hpp"
 #include "io/compare.hpp"
@@ -438,7 +440,8 @@ TEST(Checkpoint, IncompatibleCheckpointsAreRefused) {
     const FieldFile good = read_field_file(ck);
     h5::AtomicFile af((d / "other_real.h5").string());
     h5::File& f = af.file();
-    f.attribute("/", "format_version", kOutputFormatVersion);
+    // format version 1 (before checksums, read unverified): this version's files would need them
+    f.attribute("/", "format_version", std::int64_t{1});
     f.attribute("/", "kind", std::string("checkpoint"));
     f.attribute("/", "real", std::string(sizeof(real) == 4 ? "double" : "float"));
     f.attribute("/", "time", good.time);
@@ -457,6 +460,62 @@ TEST(Checkpoint, IncompatibleCheckpointsAreRefused) {
   // A restart past the end of the case is refused too.
   test::expect_input_error([&] { run_in(blob({"time.steps=3"}), d / "b", ck); },
                            {"checkpoint is at step 4", "time.steps = 3"});
+}
+
+/// Overwrites one root attribute in place (as a flipped bit would change it), with HDF5's own API.
+template <class T> void overwrite_root_attribute(const std::string& path, const char* name, T v) {
+  const hid_t f = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+  ASSERT_GE(f, 0);
+  const hid_t a = H5Aopen(f, name, H5P_DEFAULT);
+  ASSERT_GE(a, 0);
+  EXPECT_GE(H5Awrite(a, std::is_same_v<T, double> ? H5T_NATIVE_DOUBLE : H5T_NATIVE_INT64, &v), 0);
+  H5Aclose(a);
+  H5Fclose(f);
+}
+
+TEST(Checkpoint, ChangedRootAttributesFailTheirChecksums) {
+  // HDF5 checksums datasets (Fletcher-32) but not attributes: without the `checksums` attribute a
+  // flipped bit in `step` or `dt` would restart the run at another step or with another time step.
+  const fs::path d = scratch("checksums");
+  run_in(blob({"checkpoint.every={steps: 4}", "time.steps=4"}), d / "a");
+  const std::string ck = (d / "a" / "checkpoint_000004.h5").string();
+  const FieldFile good = read_field_file(ck);
+  EXPECT_EQ(good.step, 4);
+  auto copy = [&](const std::string& name) {
+    const std::string p = (d / name).string();
+    fs::copy_file(ck, p, fs::copy_options::overwrite_existing);
+    return p;
+  };
+  const std::string step = copy("step.h5");
+  overwrite_root_attribute(step, "step", std::int64_t{3});
+  test::expect_input_error([&] { read_field_file(step); },
+                           {"step.h5", "root attribute 'step' (= 3) does not match its checksum", "damaged"});
+  const std::string dt = copy("dt.h5");
+  overwrite_root_attribute(dt, "dt", std::nextafter(good.numbers.at("dt"), 1.0)); // one bit
+  test::expect_input_error([&] { read_field_file(dt); }, {"dt.h5", "root attribute 'dt'", "does not match"});
+  const std::string time = copy("time.h5");
+  overwrite_root_attribute(time, "time", good.time * 2);
+  test::expect_input_error([&] { read_field_file(time); }, {"root attribute 'time'", "does not match"});
+  // The restart reads through the same check.
+  test::expect_input_error(
+      [&] {
+        const CaseConfig cfg = blob({"time.steps=8"});
+        const BuiltMesh b = build_mesh(cfg.mesh);
+        read_restart(step, cfg, b.host);
+      },
+      {"step.h5", "root attribute 'step'"});
+  // Without the checksums attribute a version-2 file is refused.
+  const std::string none = copy("none.h5");
+  {
+    const hid_t f = H5Fopen(none.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    ASSERT_GE(f, 0);
+    EXPECT_GE(H5Adelete(f, "checksums"), 0);
+    H5Fclose(f);
+  }
+  test::expect_input_error([&] { read_field_file(none); }, {"none.h5", "root attribute 'checksums' is missing"});
+  // A restart from an intact copy still works (the check does not refuse good files).
+  const std::string intact = copy("intact.h5");
+  EXPECT_NO_THROW(run_in(blob({"time.steps=8"}), d / "b", intact));
 }
 
 TEST(Output, SeriesWritesTheScheduleAndKeepsCheckpoints) {

@@ -133,7 +133,8 @@ PhysicsConfig parse_physics(const Reader& r, const YAML::Node& root) {
       if (int(d.size()) != p.components)
         r.fail(d, "physics.diffusivity",
                "expected one value or " + std::to_string(p.components) + " (one per component), got " +
-                   std::to_string(d.size()));
+                   std::to_string(d.size()),
+               r.given_at(n["components"], "physics.components", std::to_string(p.components)));
       for (int c = 0; c < p.components; ++c)
         p.diffusivity[c] = r.positive(d[c], "physics.diffusivity[" + std::to_string(c) + "]", true);
     } else {
@@ -191,11 +192,13 @@ InitialConfig parse_initial_entry(const Reader& r, const YAML::Node& e, const st
   return ic;
 }
 
-std::vector<double> component_values(const Reader& r, const YAML::Node& v, const std::string& path, int n) {
+std::vector<double> component_values(const Reader& r, const YAML::Node& v, const std::string& path, int n,
+                                     const std::string& components_at) {
   if (v.IsSequence()) {
     if (int(v.size()) != n)
       r.fail(v, path,
-             "expected one value or " + std::to_string(n) + " (one per component), got " + std::to_string(v.size()));
+             "expected one value or " + std::to_string(n) + " (one per component), got " + std::to_string(v.size()),
+             components_at);
     std::vector<double> out(n);
     for (int c = 0; c < n; ++c) out[c] = r.real_value(v[c], path + "[" + std::to_string(c) + "]");
     return out;
@@ -362,18 +365,23 @@ CaseConfig parse_case(const ConfigSource& src) {
   }
   c.physics = parse_physics(r, root);
   const int nc = c.physics.components;
+  const std::string components_at =
+      r.given_at(root["physics"] ? root["physics"]["components"] : YAML::Node(YAML::NodeType::Undefined),
+                 "physics.components", std::to_string(nc));
   const YAML::Node init = root["initial"];
   if (!init) r.fail(root, "initial", "required section missing", "give one initial condition, or one per component");
   if (!init.IsSequence() || (int(init.size()) != 1 && int(init.size()) != nc))
     r.fail(init, "initial",
            nc == 1 ? std::string("expected a list of 1 entry")
                    : "expected a list of 1 or " + std::to_string(nc) + " entries (one for all components, or one each)",
-           "got " + Reader::describe(init) + (init.IsSequence() ? " of " + std::to_string(init.size()) : ""));
+           "got " + Reader::describe(init) + (init.IsSequence() ? " of " + std::to_string(init.size()) : "") + "; " +
+               components_at);
   for (int k = 0; k < nc; ++k) {
     const int e = int(init.size()) == 1 ? 0 : k;
     if (int(c.initial.size()) <= k)
       c.initial.push_back(parse_initial_entry(r, init[e], "initial[" + std::to_string(e) + "]", bool(c.mesh.generate)));
   }
+  c.boundary_where = src.locate(root["boundary"], "boundary");
   if (const YAML::Node b = root["boundary"]) {
     r.require_map(b, "boundary");
     for (const auto& kv : b) {
@@ -395,7 +403,7 @@ CaseConfig parse_case(const ConfigSource& src) {
         if (bc.type == BoundaryType::dirichlet && e["value"].IsScalar() && e["value"].Scalar() == "exact")
           bc.exact = true;
         else
-          bc.value = component_values(r, e["value"], path + ".value", nc);
+          bc.value = component_values(r, e["value"], path + ".value", nc, components_at);
       }
       c.boundary.emplace_back(name, bc);
     }
@@ -562,7 +570,7 @@ void check_boundaries(const CaseConfig& c, const std::vector<std::string>& mesh_
     if (std::none_of(c.boundary.begin(), c.boundary.end(), [&](const auto& e) { return e.first == p; }))
       missing.push_back(p);
   if (!missing.empty())
-    throw InputError(c.source_file,
+    throw InputError(c.boundary_where.empty() ? c.source_file : c.boundary_where,
                      "boundary: no condition for patch" + std::string(missing.size() > 1 ? "es " : " ") + join(missing),
                      "every non-periodic patch must be named in the boundary section (dirichlet | outflow | inflow)");
 }

@@ -4,8 +4,15 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <limits>
+#include <map>
+#include <optional>
 #include <sstream>
+
+#include <yaml-cpp/anchor.h>
+#include <yaml-cpp/eventhandler.h>
+#include <yaml-cpp/parser.h>
 
 #include "core/config_reader.hpp"
 #include "core/error.hpp"
@@ -82,6 +89,151 @@ std::string mark_string(const std::string& file, const YAML::Mark& m) {
   return file + ":" + std::to_string(m.line + 1) + ":" + std::to_string(m.column + 1);
 }
 
+/// What yaml-cpp accepts silently is refused here, in one pass over the parser's events (no alias
+/// expansion, so linear in the text): a key given twice in one mapping (YAML::Load keeps both
+/// pairs and lookups see only the first), a key that is not a plain scalar (a list or mapping as
+/// key), and a second document (YAML::Load reads the first only; a syntax error in the second
+/// would go unseen too). `where(mark)` names a position, `prefix` is the key path of the text's
+/// root ("" for a case file, the KEY of --set KEY=VALUE).
+class StructureCheck final : public YAML::EventHandler {
+public:
+  using Where = std::function<std::string(const YAML::Mark&)>;
+  StructureCheck(Where where, std::string prefix, bool set_value)
+      : where_(std::move(where)), prefix_(std::move(prefix)), set_value_(set_value) {}
+
+  void OnDocumentStart(const YAML::Mark&) override {}
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& m, YAML::anchor_t) override { leaf(m, nullptr); }
+  void OnAlias(const YAML::Mark& m, YAML::anchor_t a) override {
+    const auto it = anchored_scalars_.find(a);
+    leaf(m, it == anchored_scalars_.end() ? nullptr : &it->second);
+  }
+  void OnScalar(const YAML::Mark& m, const std::string&, YAML::anchor_t a, const std::string& value) override {
+    if (a != YAML::NullAnchor) anchored_scalars_[a] = value;
+    leaf(m, &value);
+  }
+  void OnSequenceStart(const YAML::Mark& m, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    open(m, false);
+  }
+  void OnSequenceEnd() override { close(); }
+  void OnMapStart(const YAML::Mark& m, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    open(m, true);
+  }
+  void OnMapEnd() override { close(); }
+
+private:
+  struct Frame {
+    bool map = false;
+    bool expect_key = true; ///< map: the next node is a key
+    std::string path;       ///< key path of this collection
+    std::size_t index = 0;  ///< sequence: the next item's index
+    std::string key;        ///< map: the current key
+    std::map<std::string, YAML::Mark> keys;
+  };
+  Where where_;
+  std::string prefix_;
+  bool set_value_;
+  std::vector<Frame> stack_;
+  std::map<YAML::anchor_t, std::string> anchored_scalars_;
+
+  std::string path_of_next() const {
+    if (stack_.empty()) return prefix_;
+    const Frame& f = stack_.back();
+    if (f.map) return f.path.empty() ? f.key : f.path + "." + f.key;
+    return f.path + "[" + std::to_string(f.index) + "]";
+  }
+  /// A node ends: the enclosing collection moves on.
+  void advance() {
+    if (stack_.empty()) return;
+    Frame& f = stack_.back();
+    if (f.map)
+      f.expect_key = !f.expect_key;
+    else
+      ++f.index;
+  }
+  bool at_key() const { return !stack_.empty() && stack_.back().map && stack_.back().expect_key; }
+  void complex_key(const YAML::Mark& m) const {
+    const std::string p = stack_.back().path;
+    throw InputError(where_(m),
+                     "a key of " + (p.empty() ? std::string("the top level") : "'" + p + "'") +
+                         " is not a plain name (a list, mapping or empty key)",
+                     "keys are names such as 'mesh' or 'cells'");
+  }
+  void leaf(const YAML::Mark& m, const std::string* scalar) {
+    if (at_key()) {
+      if (!scalar) complex_key(m);
+      Frame& f = stack_.back();
+      f.key = *scalar;
+      const auto [it, fresh] = f.keys.emplace(*scalar, m);
+      if (!fresh) {
+        const std::string path = f.path.empty() ? *scalar : f.path + "." + *scalar;
+        if (set_value_)
+          throw InputError(where_(m),
+                           "key '" + path + "' given twice in VALUE (columns " + std::to_string(it->second.column + 1) +
+                               " and " + std::to_string(m.column + 1) + ")",
+                           "YAML would silently keep only one of them: remove one");
+        throw InputError(where_(m), "key '" + path + "' given twice: here and at " + where_(it->second),
+                         "YAML would silently keep only one of them: remove one");
+      }
+    }
+    advance();
+  }
+  void open(const YAML::Mark& m, bool map) {
+    if (at_key()) complex_key(m);
+    Frame f;
+    f.map = map;
+    f.path = path_of_next();
+    stack_.push_back(std::move(f));
+  }
+  void close() {
+    stack_.pop_back();
+    advance();
+  }
+};
+
+/// Runs StructureCheck over `text` and refuses a second document; YAML syntax errors become
+/// InputErrors at their position (`syntax` prefixes their message).
+void check_structure(const std::string& text, const StructureCheck::Where& where, const std::string& prefix,
+                     bool set_value, const std::string& syntax) {
+  std::istringstream in(text);
+  YAML::Parser parser(in);
+  try {
+    StructureCheck first(where, prefix, set_value);
+    parser.HandleNextDocument(first);
+    struct SecondDocument final : YAML::EventHandler {
+      std::optional<YAML::Mark> start;
+      void OnDocumentStart(const YAML::Mark& m) override {
+        if (!start) start = m;
+      }
+      void OnDocumentEnd() override {}
+      void OnNull(const YAML::Mark& m, YAML::anchor_t) override { note(m); }
+      void OnAlias(const YAML::Mark& m, YAML::anchor_t) override { note(m); }
+      void OnScalar(const YAML::Mark& m, const std::string&, YAML::anchor_t, const std::string&) override { note(m); }
+      void OnSequenceStart(const YAML::Mark& m, const std::string&, YAML::anchor_t,
+                           YAML::EmitterStyle::value) override {
+        note(m);
+      }
+      void OnSequenceEnd() override {}
+      void OnMapStart(const YAML::Mark& m, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+        note(m);
+      }
+      void OnMapEnd() override {}
+      void note(const YAML::Mark& m) {
+        if (!start) start = m;
+      }
+    } second;
+    if (parser.HandleNextDocument(second)) {
+      const YAML::Mark m = second.start ? *second.start : YAML::Mark::null_mark();
+      if (set_value)
+        throw InputError(where(m), "VALUE holds a second YAML document ('---')", "give one value per --set");
+      throw InputError(where(m), "a second YAML document in the case file ('---' starts one)",
+                       "a case file is one document: remove the second, or merge it into the first");
+    }
+  } catch (const YAML::ParserException& e) {
+    throw InputError(where(e.mark), syntax + e.msg);
+  }
+}
+
 std::vector<std::string> split_path(const std::string& key, const std::string& assignment) {
   std::vector<std::string> parts;
   std::stringstream ss(key);
@@ -117,6 +269,9 @@ ConfigSource ConfigSource::from_string(const std::string& text, const std::strin
   } catch (const YAML::ParserException& e) {
     throw InputError(mark_string(name, e.mark), "YAML syntax error: " + e.msg);
   }
+  // after Load, so that a syntax error in the first document is reported as yaml-cpp words it
+  check_structure(
+      text, [&name](const YAML::Mark& m) { return mark_string(name, m); }, "", false, "YAML syntax error: ");
   if (s.root_.IsNull()) s.root_ = YAML::Node(YAML::NodeType::Map);
   if (!s.root_.IsMap())
     throw InputError(mark_string(name, s.root_.Mark()), "the case file must be a YAML mapping of sections",
@@ -137,6 +292,9 @@ void ConfigSource::apply_set(const std::string& assignment) {
   } catch (const YAML::ParserException& e) {
     throw InputError("--set " + assignment, "VALUE is not valid YAML: " + e.msg);
   }
+  check_structure(
+      value, [&assignment](const YAML::Mark&) { return "--set " + assignment; }, key, true,
+      "VALUE is not valid YAML: ");
   // Walk down, creating mappings as needed; a scalar in the way is replaced by a mapping.
   std::vector<YAML::Node> chain{root_};
   for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
@@ -160,8 +318,14 @@ std::string ConfigSource::locate(const YAML::Node& node, const std::string& key_
       return "--set " + it->second;
   }
   // A key that is absent (a default, such as the case name taken from the file stem) has no mark.
-  if (!node.IsDefined()) return file_;
-  return mark_string(file_, node.Mark());
+  const std::string in_file = node.IsDefined() ? mark_string(file_, node.Mark()) : file_;
+  // A mapping that --set changed inside (or created: it has no mark): the file and the --sets.
+  std::string with;
+  for (const auto& [k, assignment] : sets_)
+    if (!key_path.empty() && k.size() > key_path.size() && k.compare(0, key_path.size(), key_path) == 0 &&
+        k[key_path.size()] == '.')
+      with += (with.empty() ? " (with --set " : ", --set ") + assignment;
+  return with.empty() ? in_file : in_file + with + ")";
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -223,8 +387,8 @@ BoxConfig parse_generate(const Reader& r, const YAML::Node& g, const std::string
       if (b.cells[a] < 3)
         r.fail(p[i], pp, "a periodic axis needs at least 3 cells",
                "(with 1 a cell is its own periodic neighbour, with 2 the faces of the two layers have the same "
-               "nodes); cells[" +
-                   std::to_string(a) + "] is " + std::to_string(b.cells[a]));
+               "nodes); " +
+                   r.given_at(cells[a], path + ".cells[" + std::to_string(a) + "]", std::to_string(b.cells[a])));
     }
   }
   if (g["seed"]) {

@@ -193,6 +193,7 @@ struct CaseConfig {
   PhysicsConfig physics;
   std::vector<InitialConfig> initial;                           ///< one per component
   std::vector<std::pair<std::string, BoundaryConfig>> boundary; ///< patch name, in file order
+  std::string boundary_where; ///< where the boundary section is (file:line, or the --set that gave it)
   OperatorsConfig operators;
   TimeConfig time;
   std::string output_dir; ///< output.dir [out/<case>]

@@ -121,6 +121,13 @@ public:
     }
   }
 
+  /// "KEY = VALUE at WHERE" for a value another key is checked against (so that a conflict names
+  /// both places: the file:line or the --set of each); "KEY = VALUE (the default)" when absent.
+  std::string given_at(const YAML::Node& n, const std::string& path, const std::string& value) const {
+    if (!n.IsDefined()) return path + " = " + value + " (the default)";
+    return path + " = " + value + " at " + src_.locate(n, path);
+  }
+
   const ConfigSource& src() const { return src_; }
 
 private:

@@ -74,6 +74,28 @@ RestartPoint read_restart(const std::string& path, const CaseConfig& cfg, const 
                                 std::to_string(cfg.physics.components) + " (physics.components)");
   for (const char* k : {"dt", "total_steps"})
     if (!f.numbers.count(k)) throw InputError(where, std::string("the checkpoint has no '") + k + "' attribute");
+  // What the restart's schedule is built from must make sense on its own too (files of format
+  // version 1 carry no checksums).
+  const double dt = f.numbers["dt"], total = f.numbers["total_steps"];
+  auto bad = [&](const std::string& name, double v, const std::string& why) {
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%.17g", v);
+    throw InputError(where, "root attribute '" + name + "' is " + buf + ": " + why, "the checkpoint is damaged");
+  };
+  if (!(std::isfinite(dt) && dt > 0)) bad("dt", dt, "not a positive time step");
+  if (!(total >= 1 && total <= 9007199254740992.0 && total == std::floor(total)))
+    bad("total_steps", total, "not a whole number of steps >= 1");
+  if (double(f.step) > total)
+    bad("step", double(f.step), "beyond the run's total_steps (" + std::to_string(static_cast<long long>(total)) + ")");
+  for (std::size_t k = 0; k < f.names.size(); ++k)
+    if (f.names[k] != "u" + std::to_string(k))
+      throw InputError(where,
+                       "the checkpoint's field " + std::to_string(k) + " is '" + f.names[k] + "', not 'u" +
+                           std::to_string(k) + "'",
+                       "the checkpoint is damaged");
+  if (f.numbers.count("components") && f.numbers["components"] != double(f.names.size()))
+    bad("components", f.numbers["components"],
+        "the checkpoint holds " + std::to_string(f.names.size()) + " fields (u0, u1, ...)");
   if (!f.strings.count("mesh_fingerprint") || !f.vectors.count("conservation_initial"))
     throw InputError(where, "the checkpoint lacks its mesh fingerprint or conserved totals (damaged?)");
   if (f.cell_gid.size() != std::size_t(mesh.n_cells()))

@@ -1,7 +1,11 @@
 #include "io/field_file.hpp"
 
 #include <algorithm>
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
 #include <filesystem>
+#include <sstream>
 
 #include "core/error.hpp"
 
@@ -16,13 +20,111 @@ const char* real_name() {
   return sizeof(real) == 4 ? "float" : "double";
 }
 
-void write_header(h5::File& f, const std::string& kind, const FileMetadata& meta) {
-  f.attribute("/", "format_version", kOutputFormatVersion);
-  f.attribute("/", "kind", kind);
-  f.attribute("/", "real", std::string(real_name()));
+// --- root attributes and their checksums -------------------------------------------------------
+// HDF5 1.10's default format checksums no metadata, and Fletcher-32 covers datasets only: a flipped
+// bit in `step` or `time` would read back as another number. Every root attribute is therefore
+// listed, with the FNV-1a hash of its value as text, in the root attribute `checksums` (format
+// version 2, docs/output.md): "name:hash name:hash ...", the value as text being "%.17g" for a
+// float64, decimal for an int64, a list joined by ',' and a string as it is.
+
+std::string text_of(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
+}
+std::string text_of(std::int64_t v) {
+  return std::to_string(v);
+}
+std::string text_of(const std::string& v) {
+  return v;
+}
+std::string text_of(const std::vector<double>& v) {
+  std::string s;
+  for (double x : v) s += (s.empty() ? "" : ",") + text_of(x);
+  return s;
+}
+
+/// FNV-1a, 64 bits, of "name=value", as 16 hex digits.
+std::string attribute_hash(const std::string& name, const std::string& value) {
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  for (const char c : name + "=" + value) {
+    h ^= static_cast<unsigned char>(c);
+    h *= 0x100000001b3ULL;
+  }
+  char buf[20];
+  std::snprintf(buf, sizeof buf, "%016" PRIx64, h);
+  return buf;
+}
+
+constexpr const char* kChecksums = "checksums";
+
+/// Writes root attributes and remembers their hashes; finish() writes the `checksums` attribute.
+class CheckedAttributes {
+public:
+  explicit CheckedAttributes(h5::File& f) : f_(f) {}
+  template <class T> void put(const std::string& name, const T& v) {
+    f_.attribute("/", name, v);
+    list_ += (list_.empty() ? "" : " ") + name + ":" + attribute_hash(name, text_of(v));
+  }
+  void finish() { f_.attribute("/", kChecksums, list_); }
+
+private:
+  h5::File& f_;
+  std::string list_;
+};
+
+/// How each checksummed root attribute is stored (what the reader reads it as).
+enum class AttributeType { i64, f64, f64_list, string };
+AttributeType attribute_type(const std::string& name) {
+  if (name == "format_version" || name == "step" || name == "cells" || name == "nodes") return AttributeType::i64;
+  if (name == "time" || name == "dt" || name == "total_steps" || name == "components") return AttributeType::f64;
+  if (name == "conservation_initial") return AttributeType::f64_list;
+  return AttributeType::string;
+}
+
+/// Checks every attribute listed in `checksums` against its hash, and that `required` are listed.
+/// InputError naming the file and the attribute.
+void verify_checksums(const h5::File& f, const std::string& path, const std::vector<std::string>& required) {
+  const std::string damaged = "the file is damaged (a changed bit?): use an intact copy";
+  if (!f.has_attribute("/", kChecksums))
+    throw InputError(path, "root attribute 'checksums' is missing: the root attributes cannot be verified",
+                     "format version 2 files carry it; " + damaged);
+  std::istringstream list(f.attribute_string("/", kChecksums));
+  std::vector<std::string> listed;
+  for (std::string entry; list >> entry;) {
+    const std::size_t colon = entry.rfind(':');
+    const std::string name = colon == std::string::npos ? entry : entry.substr(0, colon);
+    const std::string hash = colon == std::string::npos ? std::string() : entry.substr(colon + 1);
+    if (name.empty() || name == kChecksums || !f.has_attribute("/", name))
+      throw InputError(path, "root attribute 'checksums' names no attribute of the file: '" + entry + "'", damaged);
+    std::string text;
+    switch (attribute_type(name)) {
+    case AttributeType::i64: text = text_of(f.attribute_int("/", name)); break;
+    case AttributeType::f64: text = text_of(f.attribute_double("/", name)); break;
+    case AttributeType::f64_list: text = text_of(f.attribute_doubles("/", name)); break;
+    case AttributeType::string: text = f.attribute_string("/", name); break;
+    }
+    if (hash != attribute_hash(name, text))
+      throw InputError(path,
+                       "root attribute '" + name + "' (= " + (text.size() > 60 ? text.substr(0, 60) + "..." : text) +
+                           ") does not match its checksum",
+                       damaged);
+    listed.push_back(name);
+  }
+  for (const std::string& name : required)
+    if (std::find(listed.begin(), listed.end(), name) == listed.end())
+      throw InputError(path, "root attribute '" + name + "' is not covered by the checksums", damaged);
+}
+
+CheckedAttributes write_header(h5::File& f, const std::string& kind, const FileMetadata& meta) {
+  CheckedAttributes a(f);
+  a.put("format_version", kOutputFormatVersion);
+  a.put("kind", kind);
+  a.put("real", std::string(real_name()));
   f.write_string("/fvproxy/case_yaml", meta.case_yaml);
   f.write_string("/fvproxy/variants", meta.variants);
   f.write_string("/fvproxy/build", meta.build);
+  return a;
 }
 
 index_t end_or(index_t e, index_t n) {
@@ -72,7 +174,7 @@ MeshFileInfo write_mesh_file(const std::string& path, const HostMesh& m, const F
   try {
     h5::AtomicFile af(path, comm);
     h5::File& f = af.file();
-    write_header(f, "mesh", meta);
+    CheckedAttributes attrs = write_header(f, "mesh", meta);
     f.write("/mesh/nodes", x, 3);
     f.write("/mesh/topology", topo);
     f.write("/mesh/cell_types", types);
@@ -94,8 +196,9 @@ MeshFileInfo write_mesh_file(const std::string& path, const HostMesh& m, const F
     info.cells = f.shape("/cells/global_id")[0];
     info.nodes = f.shape("/nodes/global_id")[0];
     info.topology_length = f.shape("/mesh/topology")[0];
-    f.attribute("/", "cells", info.cells);
-    f.attribute("/", "nodes", info.nodes);
+    attrs.put("cells", info.cells);
+    attrs.put("nodes", info.nodes);
+    attrs.finish();
     af.commit();
   } catch (const h5::H5Failure& e) {
     throw RunError("error: writing the mesh file " + path + " failed\n" + e.what());
@@ -108,12 +211,13 @@ void write_field_file(const std::string& path, const FieldFile& h, index_t n, co
   try {
     h5::AtomicFile af(path, comm);
     h5::File& f = af.file();
-    write_header(f, h.kind, h.meta);
-    f.attribute("/", "time", h.time);
-    f.attribute("/", "step", h.step);
-    for (const auto& [k, v] : h.numbers) f.attribute("/", k, v);
-    for (const auto& [k, v] : h.vectors) f.attribute("/", k, v);
-    for (const auto& [k, v] : h.strings) f.attribute("/", k, v);
+    CheckedAttributes attrs = write_header(f, h.kind, h.meta);
+    attrs.put("time", h.time);
+    attrs.put("step", h.step);
+    for (const auto& [k, v] : h.numbers) attrs.put(k, v);
+    for (const auto& [k, v] : h.vectors) attrs.put(k, v);
+    for (const auto& [k, v] : h.strings) attrs.put(k, v);
+    attrs.finish();
     f.write("/cells/global_id", h5::Type::i64, gid, n);
     for (std::size_t k = 0; k < columns.size(); ++k) f.write("/fields/" + h.names[k], real_h5_type(), columns[k], n);
     af.commit();
@@ -136,11 +240,25 @@ FieldFile read_field_file(const std::string& path, const std::vector<std::string
       throw InputError(path, "written in output format version " + std::to_string(version),
                        "this fvproxy reads versions up to " + std::to_string(kOutputFormatVersion) +
                            ": use a newer fvproxy");
+    if (version < 1)
+      throw InputError(path, "root attribute 'format_version' is " + std::to_string(version) + ", not a version",
+                       "fvproxy's versions start at 1 (damaged file?)");
     r.kind = f.attribute_string("/", "kind");
     if (r.kind != "fields" && r.kind != "checkpoint")
       throw InputError(path, "this is an fvproxy " + r.kind + " file, not a fields or checkpoint file");
+    // Version 1 files (before the checksums) are read unverified.
+    if (version >= 2) {
+      std::vector<std::string> required{"format_version", "kind", "real", "time", "step"};
+      if (r.kind == "checkpoint")
+        required.insert(required.end(),
+                        {"dt", "total_steps", "components", "conservation_initial", "mesh_fingerprint", "case"});
+      verify_checksums(f, path, required);
+    }
     r.time = f.attribute_double("/", "time");
     r.step = f.attribute_int("/", "step");
+    if (!std::isfinite(r.time))
+      throw InputError(path, "root attribute 'time' is " + text_of(r.time) + ", not a finite number");
+    if (r.step < 0) throw InputError(path, "root attribute 'step' is " + std::to_string(r.step) + ", negative");
     r.real_type = f.attribute_string("/", "real");
     r.cell_gid = f.read<std::int64_t>("/cells/global_id");
     const std::vector<std::string> present = f.members("/fields");

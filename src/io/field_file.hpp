@@ -1,5 +1,5 @@
 #pragma once
-// fvproxy's HDF5 files (layout, names and core datasets: docs/output.md#file-layout-format-version-1).
+// fvproxy's HDF5 files (layout, names and core datasets: docs/output.md#file-layout-format-version-2).
 //
 //   mesh.h5        the mesh once: /mesh/nodes (nodes, 3), /mesh/topology (XDMF mixed
 //                  connectivity in storage order), /mesh/cell_types, /cells/global_id,
@@ -22,8 +22,10 @@
 
 namespace fvproxy {
 
-/// Version of the layout above; readers refuse files of a newer version.
-inline constexpr std::int64_t kOutputFormatVersion = 1;
+/// Version of the layout above; readers refuse files of a newer version. Version 2 adds the root
+/// attribute `checksums` (a hash of every other root attribute), verified on reading; version 1
+/// files are still read, unverified.
+inline constexpr std::int64_t kOutputFormatVersion = 2;
 
 /// Stored with every file.
 struct FileMetadata {
@@ -78,9 +80,9 @@ void write_field_file(const std::string& path, const FieldFile& header, index_t 
                       const std::vector<const real*>& columns, h5::Comm comm = h5::Comm::world);
 
 /// Reads a fields or checkpoint file whole. InputError (naming the file and what is wrong) for a
-/// missing, non-HDF5, damaged or foreign file, or one of a newer format. `fields` (empty: all)
-/// selects which fields to read; a missing one is an InputError listing those present, or with
-/// `skip_missing` left out.
+/// missing, non-HDF5, damaged or foreign file, one of a newer format, or one whose root attributes
+/// do not match their checksums (format version 2). `fields` (empty: all) selects which fields to
+/// read; a missing one is an InputError listing those present, or with `skip_missing` left out.
 FieldFile read_field_file(const std::string& path, const std::vector<std::string>& fields = {},
                           bool skip_missing = false);
 

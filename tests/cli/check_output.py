@@ -5,8 +5,8 @@ that the mesh and the fields round-trip:
 - `fvproxy run` on the hybrid hex/prism channel with output every 4 steps: meshio's XDMF
   time-series reader opens <case>.xdmf; its points, cells (per type) and times match mesh.h5,
   `fvproxy mesh --json` and summary.json; each step's cell field equals /fields/u0 of its file
-  read by h5py; every file carries time (float64), step (int64), format_version, fixed-length
-  strings; cell global ids are the mesh's; the cell volumes computed here from the XDMF
+  read by h5py; every file carries time (float64), step (int64), format_version 2, fixed-length
+  strings, and root-attribute checksums that an independent FNV-1a here reproduces; cell global ids are the mesh's; the cell volumes computed here from the XDMF
   connectivity (tets, pyramids, wedges, hexes split into tets around their centre) weight the
   final field to the conserved total of summary.json, so the connectivity, its node order and the
   field order all agree with the solver's own geometry.
@@ -22,6 +22,33 @@ import sys
 import h5py
 import meshio
 import numpy as np
+
+
+def fnv1a(text):
+    h = 0xCBF29CE484222325
+    for b in text.encode():
+        h = ((h ^ b) * 0x100000001B3) % (1 << 64)
+    return "%016x" % h
+
+
+def attribute_text(v):
+    """A root attribute's value as the checksum hashes it (docs/output.md)."""
+    if isinstance(v, bytes):
+        return v.decode()
+    if isinstance(v, np.ndarray) and v.ndim == 1:
+        return ",".join(attribute_text(x) for x in v)
+    if isinstance(v, (np.floating, float)):
+        return "%.17g" % v
+    return str(int(v))
+
+
+def verify_checksums(f, name):
+    """Every root attribute but `checksums` is listed once, with the FNV-1a hash of 'name=value'."""
+    listed = dict(e.rsplit(":", 1) for e in f.attrs["checksums"].decode().split())
+    assert set(listed) == set(f.attrs) - {"checksums"}, (name, sorted(listed), sorted(f.attrs))
+    for k, h in listed.items():
+        assert fnv1a(k + "=" + attribute_text(f.attrs[k])) == h, (name, k, f.attrs[k])
+
 
 exe, inputs, out = sys.argv[1], sys.argv[2], sys.argv[3]
 shutil.rmtree(out, ignore_errors=True)
@@ -43,6 +70,7 @@ with h5py.File(os.path.join(out, "mesh.h5"), "r") as m:
     nodes = m["/mesh/nodes"][()]
     cell_gid = m["/cells/global_id"][()]
     assert m.attrs["kind"] == b"mesh", m.attrs["kind"]
+    verify_checksums(m, "mesh.h5")
     assert m["/fvproxy/case_yaml"].dtype.kind == "S", "case YAML is not a fixed-length string"
     assert b"hybrid_channel" in m["/fvproxy/case_yaml"][()]
     patches = {name: len(m["/patches/" + name + "/cell_global_id"]) for name in m["/patches"]}
@@ -68,7 +96,8 @@ for (t, point_data, cell_data), name in zip(steps, files):
     with h5py.File(os.path.join(out, name), "r") as f:
         assert f.attrs["time"].dtype == np.float64 and f.attrs["step"].dtype == np.int64
         assert f.attrs["time"] == t
-        assert int(f.attrs["format_version"]) == 1 and f.attrs["kind"] == b"fields"
+        assert int(f.attrs["format_version"]) == 2 and f.attrs["kind"] == b"fields"
+        verify_checksums(f, name)
         for s in ("case_yaml", "variants", "build"):
             assert f["/fvproxy/" + s].dtype.kind == "S", s
         json.loads(f["/fvproxy/build"][()].decode())
