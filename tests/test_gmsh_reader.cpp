@@ -1,5 +1,7 @@
 // Gmsh reader: the three encodings of one mesh agree; mixed elements; documented errors.
+#include <cstring>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 #include "mesh/gmsh_reader.hpp"
@@ -153,6 +155,32 @@ TEST(Gmsh, TruncatedFilesGiveLineOrOffset) {
   // Cut inside a node's coordinates: the end of the file is met.
   expect_input_error([&] { read_gmsh_text(bin.substr(0, bin.size() / 8), "eighth_bin.msh"); },
                      {"eighth_bin.msh: byte offset "});
+}
+
+TEST(Gmsh, NonFiniteBinaryCoordinatesAreRefused) {
+  // MSH 4.1 binary: after "$Nodes\n", 4 size_t (blocks, nodes, min and max tag), then per block
+  // int dim, int tag, int parametric, size_t count, the count node tags (size_t), then the
+  // coordinates (3 doubles per node). The first block's first node's y becomes NaN, then +inf.
+  const std::string bin = slurp(source_path("mesh/sphere_in_box_bin.msh"));
+  const std::size_t nodes = bin.find("$Nodes\n");
+  ASSERT_NE(nodes, std::string::npos);
+  const std::size_t block = nodes + 7 + 4 * 8;
+  std::uint64_t count = 0, tag = 0;
+  std::memcpy(&count, bin.data() + block + 12, 8);
+  std::memcpy(&tag, bin.data() + block + 20, 8);
+  ASSERT_GT(count, 0u);
+  ASSERT_LT(count, 100000u);
+  const std::size_t y = block + 20 + 8 * count + 8;
+  for (const double bad : {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::infinity()}) {
+    std::string damaged = bin;
+    std::memcpy(damaged.data() + y, &bad, 8);
+    expect_input_error([&] { read_gmsh_text(damaged, "nan_bin.msh"); },
+                       {"nan_bin.msh: byte offset " + std::to_string(y),
+                        "node " + std::to_string(tag) + ": coordinate y is " + (std::isnan(bad) ? "nan" : "inf"),
+                        "not a finite number"});
+  }
+  // The same offsets unchanged read fine (the test patches the place it means to).
+  EXPECT_NO_THROW(read_gmsh_text(bin, "bin.msh"));
 }
 
 } // namespace

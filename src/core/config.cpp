@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include <yaml-cpp/anchor.h>
+#include <yaml-cpp/depthguard.h>
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/parser.h>
 
@@ -191,6 +192,14 @@ private:
   }
 };
 
+/// yaml-cpp's words for an error, with its nesting limit (reported as "bad file") said plainly.
+std::string yaml_message(const YAML::ParserException& e) {
+  if (dynamic_cast<const YAML::DeepRecursion*>(&e))
+    return "lists or mappings nested deeper than the YAML reader allows (hundreds of levels: a damaged or "
+           "generated file?)";
+  return e.msg;
+}
+
 /// Runs StructureCheck over `text` and refuses a second document; YAML syntax errors become
 /// InputErrors at their position (`syntax` prefixes their message).
 void check_structure(const std::string& text, const StructureCheck::Where& where, const std::string& prefix,
@@ -230,7 +239,7 @@ void check_structure(const std::string& text, const StructureCheck::Where& where
                        "a case file is one document: remove the second, or merge it into the first");
     }
   } catch (const YAML::ParserException& e) {
-    throw InputError(where(e.mark), syntax + e.msg);
+    throw InputError(where(e.mark), syntax + yaml_message(e));
   }
 }
 
@@ -267,7 +276,7 @@ ConfigSource ConfigSource::from_string(const std::string& text, const std::strin
   try {
     s.root_ = YAML::Load(text);
   } catch (const YAML::ParserException& e) {
-    throw InputError(mark_string(name, e.mark), "YAML syntax error: " + e.msg);
+    throw InputError(mark_string(name, e.mark), "YAML syntax error: " + yaml_message(e));
   }
   // after Load, so that a syntax error in the first document is reported as yaml-cpp words it
   check_structure(
@@ -290,7 +299,7 @@ void ConfigSource::apply_set(const std::string& assignment) {
   try {
     v = YAML::Load(value);
   } catch (const YAML::ParserException& e) {
-    throw InputError("--set " + assignment, "VALUE is not valid YAML: " + e.msg);
+    throw InputError("--set " + assignment, "VALUE is not valid YAML: " + yaml_message(e));
   }
   check_structure(
       value, [&assignment](const YAML::Mark&) { return "--set " + assignment; }, key, true,
