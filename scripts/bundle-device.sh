@@ -25,9 +25,10 @@ cp perf/harness.sh perf/ncu.sh perf/ncu.yaml perf/matrix-*.yaml perf/ptxas_repor
 cp scripts/device-run.sh "$out/scripts/" 2>/dev/null || true
 cp -r tests/data tests/cli tests/reference "$out/tests/"
 # Shared libraries: every non-system library the binaries need, except Open MPI's and the C/C++
-# runtime (present there): verified set of docs/gpu.md#the-toolchain-step-by-step. CUDA's runtime must be the 11.8 one
+# runtime (present there): verified set of docs/gpu.md#the-toolchain-step-by-step, plus libmetis.so.5
+# (Debian ships METIS shared only). CUDA's runtime must be the 11.8 one
 # we built with; Open MPI and its hwloc/libevent come from that machine.
-keep='libcudart|libhdf5|libyaml-cpp|libsz|libaec'
+keep='libcudart|libhdf5|libyaml-cpp|libsz|libaec|libmetis'
 for exe in "$out"/bin/*; do
   ldd "$exe" | awk '/=> \//{print $1" "$3}' | while read -r name path; do
     if [[ "$name" =~ $keep ]]; then

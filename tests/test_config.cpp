@@ -153,6 +153,24 @@ TEST(Config, DuplicateKeysSecondDocumentsAndComplexKeysAreRefused) {
                      {"key 'mesh.reorder' given twice"});
 }
 
+TEST(Config, PartitionMethod) {
+  EXPECT_EQ(parse("mesh:\n  generate: {cells: [4, 4, 4]}\n").mesh.partition, PartitionMethod::metis);
+  const CaseConfig c = parse("mesh:\n  generate: {cells: [4, 4, 4]}\n  partition: blocks\n");
+  EXPECT_EQ(c.mesh.partition, PartitionMethod::blocks);
+  EXPECT_EQ(c.mesh.partition_where, "case.yaml:3:14");
+  YAML::Emitter out;
+  out << c.resolved();
+  EXPECT_EQ(parse(out.c_str()).mesh.partition, PartitionMethod::blocks);
+  EXPECT_EQ(parse("mesh:\n  generate: {cells: [4, 4, 4]}\n", {"mesh.partition=hilbert"}).mesh.partition,
+            PartitionMethod::hilbert);
+  expect_input_error([] { parse("mesh:\n  generate: {cells: [4, 4, 4]}\n  partition: zordr\n"); },
+                     {"case.yaml:3:14:", "mesh.partition: invalid value 'zordr'; did you mean 'zorder'?",
+                      "metis | hilbert | zorder | blocks"});
+  expect_input_error(
+      [] { parse("mesh:\n  file: " + test::source_path("mesh/hybrid_channel.msh") + "\n  partition: blocks\n"); },
+      {"case.yaml:3:14:", "mesh.partition: 'blocks' divides a generated box", "use metis, hilbert or zorder"});
+}
+
 TEST(Config, ClosestKey) {
   EXPECT_EQ(edit_distance("kitten", "sitting"), 3u);
   EXPECT_EQ(edit_distance("mehs", "mesh"), 1u); // one transposition

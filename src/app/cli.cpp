@@ -15,6 +15,7 @@ std::string usage() {
   fvproxy info [--json]
       version, git revision, Kokkos version and backends, device, MPI and HDF5 versions
   fvproxy mesh CASE.yaml [--set KEY=VALUE]... [--json] [--compare-orderings] [--print-config] [--write FILE.h5]
+                     [--partition N [--compare-partitions]]
       build the case's mesh and print its report (counts, volumes, non-orthogonality, locality);
       --write saves it as HDF5 with an XDMF beside it (FILE.xdmf) for ParaView
   fvproxy run CASE.yaml [--set KEY=VALUE]... [--output-dir DIR] [--restart FILE.h5] [--quiet] [--profile]
@@ -36,6 +37,8 @@ options:
   --set KEY=VALUE        override a case key; VALUE is YAML (--set mesh.generate.cells=[32,32,32])
   --json                 print one JSON object on stdout instead of the human table
   --compare-orderings    report the locality metrics of every cell ordering side by side
+  --partition N          mesh: report the quality of mesh.partition's division into N parts (no mpirun)
+  --compare-partitions   mesh: with --partition N, the report for every partition method
   --print-config         print the resolved configuration (defaults filled in) as YAML and exit
   --output-dir DIR       run: where the output goes (overrides output.dir); perf: the results folder
   --restart FILE.h5      run: continue from a checkpoint toward the case's steps or end_time
@@ -203,6 +206,22 @@ CliArgs parse_cli(const std::vector<std::string>& args) {
     } else if (a == "--compare-orderings") {
       allowed(a, {"mesh"});
       c.compare_orderings = true;
+    } else if (a == "--compare-partitions") {
+      allowed(a, {"mesh"});
+      c.compare_partitions = true;
+    } else if (a == "--partition" || a.rfind("--partition=", 0) == 0) {
+      allowed("--partition", {"mesh"});
+      const std::string v = value("--partition");
+      long long n = 0;
+      try {
+        std::size_t used = 0;
+        n = std::stoll(v, &used);
+        if (used != v.size()) throw std::invalid_argument(v);
+      } catch (const std::exception&) {
+        throw InputError("--partition", "expected a whole number of parts, got '" + v + "'");
+      }
+      if (n < 1 || n > (1 << 20)) throw InputError("--partition", "must be between 1 and 1048576, got " + v);
+      c.partition = static_cast<int>(n);
     } else if (a == "--print-config") {
       allowed(a, {"mesh"});
       c.print_config = true;
@@ -269,6 +288,8 @@ CliArgs parse_cli(const std::vector<std::string>& args) {
       c.positional.push_back(a);
     }
   }
+  if (c.compare_partitions && c.partition == 0)
+    throw InputError("--compare-partitions", "needs --partition N (the number of parts to compare the methods at)");
   const std::size_t want = c.command == "compare" ? 2
                            : (c.command == "mesh" || c.command == "run" || c.command == "bench" || c.command == "perf")
                                ? 1

@@ -10,11 +10,12 @@ struct CliArgs {
   std::string command; ///< info | mesh | run | bench
   std::vector<std::string> positional;
   std::vector<std::string> sets; ///< --set KEY=VALUE, in order
-  bool json = false, compare_orderings = false, print_config = false, help = false;
+  bool json = false, compare_orderings = false, compare_partitions = false, print_config = false, help = false;
   std::string operators, variants;     ///< bench: comma-separated lists
   int repeat = 20;                     ///< bench
   std::string output_dir, restart;     ///< run
   std::string write;                   ///< mesh --write FILE.h5
+  int partition = 0;                   ///< mesh --partition N (0: none)
   double rtol = 1e-10, atol = 0;       ///< compare
   std::string fields;                  ///< compare: comma-separated
   std::optional<double> time;          ///< compare --time

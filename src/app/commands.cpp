@@ -7,6 +7,8 @@
 #include "app/perf.hpp"
 #include "app/run.hpp"
 
+#include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <iostream>
 
@@ -21,8 +23,10 @@
 #include "io/output_file.hpp"
 #include "io/xdmf.hpp"
 #include "mesh/build.hpp"
+#include "mesh/partition.hpp"
 #include "mesh/reorder.hpp"
 #include "mesh/report.hpp"
+#include "solver/scalar_solver.hpp"
 
 namespace fvproxy {
 
@@ -50,6 +54,78 @@ int cmd_info(const CliArgs& cli) {
             << "  MPI            " << j["mpi"].get<std::string>() << "\n"
             << "  HDF5           " << j["hdf5"].get<std::string>() << "\n";
   return 0;
+}
+
+nlohmann::json partition_json(const PartitionQuality& q, const Partition& p) {
+  nlohmann::json j = {{"method", q.method},
+                      {"parts", q.parts},
+                      {"imbalance", q.imbalance},
+                      {"edge_cut", q.edge_cut},
+                      {"ghost_fraction", q.ghost_fraction},
+                      {"neighbours", {{"max", q.neighbours_max}, {"mean", q.neighbours_mean}}},
+                      {"values_per_ghost", q.values_per_ghost},
+                      {"halo_values_per_stage", {{"max", q.halo_values_max}, {"mean", q.halo_values_mean}}},
+                      {"owned",
+                       {{"min", *std::min_element(q.owned.begin(), q.owned.end())},
+                        {"max", *std::max_element(q.owned.begin(), q.owned.end())}}},
+                      {"ghosts",
+                       {{"min", *std::min_element(q.ghosts.begin(), q.ghosts.end())},
+                        {"max", *std::max_element(q.ghosts.begin(), q.ghosts.end())}}},
+                      {"empty_parts", q.empty_parts}};
+  if (p.method == PartitionMethod::blocks) j["blocks"] = p.blocks;
+  return j;
+}
+
+/// `fvproxy mesh --partition N [--compare-partitions]`: the partition report, text or JSON.
+void partition_report(const CliArgs& cli, const ConfigSource& src, const CaseConfig& cfg, const BuiltMesh& b,
+                      nlohmann::json* j) {
+  // Values per ghost from the case's physics and operators when it has them; else the defaults'
+  // (one component, second-order limited convection: the state, its gradient and limiter).
+  int values = 5;
+  std::string values_from = "1 component, second-order convection with a limiter (the defaults)";
+  if (src.root()["initial"]) {
+    const CaseConfig full = parse_case(src);
+    values = ScalarSolver::halo_values_per_ghost(full);
+    values_from = "the case's " + std::to_string(full.physics.components) + " component(s) and operators";
+  }
+  const BoxConfig* box = cfg.mesh.generate ? &*cfg.mesh.generate : nullptr;
+  std::vector<PartitionMethod> methods{cfg.mesh.partition};
+  if (cli.compare_partitions) methods = all_partition_methods();
+  std::vector<std::pair<Partition, PartitionQuality>> rows;
+  std::vector<std::string> skipped;
+  for (PartitionMethod m : methods) {
+    if (m == PartitionMethod::blocks && !box) {
+      skipped.push_back("blocks (for generated boxes only)");
+      continue;
+    }
+    Partition p = partition_cells(b.host, b.device, m, cli.partition, box, "--partition");
+    PartitionQuality q = partition_quality(b.host, p, values);
+    rows.emplace_back(std::move(p), std::move(q));
+  }
+  if (j) {
+    if (!cli.compare_partitions) {
+      (*j)["partition"] = partition_json(rows[0].second, rows[0].first);
+    } else {
+      (*j)["partitions"] = nlohmann::json::array();
+      for (const auto& [p, q] : rows) (*j)["partitions"].push_back(partition_json(q, p));
+    }
+    return;
+  }
+  std::printf("\npartition into %d parts (values per ghost per stage: %d, from %s)\n", cli.partition, values,
+              values_from.c_str());
+  std::printf("  %-13s %10s %10s %10s %10s %14s %14s %14s\n", "method", "imbalance", "edge cut", "ghosts/n",
+              "neigh max", "neigh mean", "halo max", "halo mean");
+  for (const auto& [p, q] : rows) {
+    std::string name = q.method;
+    if (p.method == PartitionMethod::blocks)
+      name += " " + std::to_string(p.blocks[0]) + "x" + std::to_string(p.blocks[1]) + "x" + std::to_string(p.blocks[2]);
+    std::printf("  %-13s %10.4f %10lld %10.4f %10d %14.2f %14lld %14.1f%s\n", name.c_str(), q.imbalance, q.edge_cut,
+                q.ghost_fraction, q.neighbours_max, q.neighbours_mean, q.halo_values_max, q.halo_values_mean,
+                q.empty_parts ? ("  (" + std::to_string(q.empty_parts) + " empty parts)").c_str() : "");
+  }
+  for (const auto& s : skipped) std::printf("  skipped: %s\n", s.c_str());
+  std::printf("  (imbalance: max/mean owned cells; edge cut: faces between parts; halo: values received per "
+              "part and stage)\n");
 }
 
 int cmd_mesh(const CliArgs& cli) {
@@ -95,9 +171,12 @@ int cmd_mesh(const CliArgs& cli) {
     nlohmann::json j = to_json(r);
     j["case"] = cfg.name;
     j["source"] = b.source;
+    if (cli.partition > 0) partition_report(cli, src, cfg, b, &j);
     std::cout << j.dump(2) << '\n';
   } else {
     std::cout << "case " << cfg.name << ": " << b.source << ", ordering " << r.ordering << "\n\n" << to_text(r);
+    std::cout.flush();
+    if (cli.partition > 0) partition_report(cli, src, cfg, b, nullptr);
   }
   return 0;
 }

@@ -50,6 +50,22 @@ const std::vector<Ordering>& all_orderings() {
   return all;
 }
 
+const char* to_string(PartitionMethod m) {
+  switch (m) {
+  case PartitionMethod::metis: return "metis";
+  case PartitionMethod::hilbert: return "hilbert";
+  case PartitionMethod::zorder: return "zorder";
+  case PartitionMethod::blocks: return "blocks";
+  }
+  return "?";
+}
+
+const std::vector<PartitionMethod>& all_partition_methods() {
+  static const std::vector<PartitionMethod> all{PartitionMethod::metis, PartitionMethod::hilbert,
+                                                PartitionMethod::zorder, PartitionMethod::blocks};
+  return all;
+}
+
 std::size_t edit_distance(const std::string& a, const std::string& b) {
   // Optimal string alignment: insertions, deletions, substitutions and adjacent transpositions.
   const std::size_t n = a.size(), m = b.size();
@@ -412,7 +428,7 @@ MeshConfig parse_mesh(const Reader& r, const YAML::Node& root) {
   const YAML::Node m = root["mesh"];
   if (!m)
     r.fail(root, "mesh", "required section missing", "give mesh.generate (a box) or mesh.file (a Gmsh .msh file)");
-  r.check_keys(m, "mesh", {"generate", "file", "reorder", "reorder_seed"});
+  r.check_keys(m, "mesh", {"generate", "file", "reorder", "reorder_seed", "partition"});
   MeshConfig mc;
   const bool has_gen = bool(m["generate"]), has_file = bool(m["file"]);
   if (has_gen == has_file)
@@ -434,6 +450,14 @@ MeshConfig parse_mesh(const Reader& r, const YAML::Node& root) {
     const long long s = r.int_value(m["reorder_seed"], "mesh.reorder_seed");
     if (s < 0) r.fail(m["reorder_seed"], "mesh.reorder_seed", "must be >= 0");
     mc.reorder_seed = static_cast<std::uint64_t>(s);
+  }
+  mc.partition_where = r.src().locate(m["partition"], "mesh.partition");
+  if (m["partition"]) {
+    mc.partition = r.enum_value(m["partition"], "mesh.partition", all_partition_methods());
+    if (mc.partition == PartitionMethod::blocks && !mc.generate)
+      r.fail(m["partition"], "mesh.partition",
+             "'blocks' divides a generated box into px x py x pz boxes; this mesh is read from a file",
+             "use metis, hilbert or zorder for a mesh read from a file");
   }
   return mc;
 }
@@ -485,6 +509,7 @@ YAML::Node CaseConfig::resolved() const {
   }
   m["reorder"] = to_string(mesh.reorder);
   m["reorder_seed"] = mesh.reorder_seed;
+  m["partition"] = to_string(mesh.partition);
   n["mesh"] = m;
   if (has_solver) add_solver_sections(*this, n);
   return n;

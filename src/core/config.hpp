@@ -14,11 +14,16 @@ namespace fvproxy {
 
 enum class ElementKind { hex, tet, prism };
 enum class Ordering { none, zorder, hilbert, rcm, random };
+/// How the cells are divided between MPI ranks (mesh.partition).
+enum class PartitionMethod { metis, hilbert, zorder, blocks };
 
 const char* to_string(ElementKind e);
 const char* to_string(Ordering o);
 /// Every ordering, in the order reports list them.
 const std::vector<Ordering>& all_orderings();
+const char* to_string(PartitionMethod m);
+/// Every partition method, in the order reports list them.
+const std::vector<PartitionMethod>& all_partition_methods();
 
 struct BoxConfig {
   std::array<int, 3> cells{0, 0, 0};
@@ -36,6 +41,8 @@ struct MeshConfig {
   std::string file_as_written;       ///< as written in the case file
   Ordering reorder = Ordering::zorder;
   std::uint64_t reorder_seed = 1;
+  PartitionMethod partition = PartitionMethod::metis; ///< ignored on one rank
+  std::string partition_where;                        ///< where mesh.partition was given (for errors about the method)
 };
 
 /// The parsed YAML tree of one case plus where each part came from (file or --set).

@@ -48,6 +48,11 @@ double ScalarSolver::memory_bytes(double cells, double faces, double interior_fa
   return bytes;
 }
 
+int ScalarSolver::halo_values_per_ghost(const CaseConfig& c) {
+  const int n = c.physics.components;
+  return n * (1 + (needs_gradient(c) ? 3 : 0) + (needs_limiter(c) ? 1 : 0));
+}
+
 ScalarSolver::ScalarSolver(const Mesh& mesh, const CaseConfig& cfg)
     : mesh_(mesh), n_(cfg.physics.components), geom_(make_operator_geometry(mesh)),
       phi_(face_volume_flux(mesh, cfg.physics.velocity)), solution_(make_scalar_solution(cfg)),

@@ -57,6 +57,11 @@ public:
   /// The same from the mesh's counts alone (before the mesh exists; doubles: no overflow).
   static double memory_bytes(double cells, double faces, double interior_faces, const CaseConfig& cfg);
 
+  /// Values one ghost cell receives per Runge-Kutta stage (docs/parallel.md#halo-exchange): the
+  /// state (N components), then its gradient (3N) when convection is second order or diffusion on,
+  /// and its limiter values (N) when convection is second order.
+  static int halo_values_per_ghost(const CaseConfig& cfg);
+
   /// u = the initial condition (the case's profiles at the cell centroids).
   void initialize();
   /// rhs = L(u, t): boundary values, then the operators (every one adds to rhs).

@@ -1,0 +1,139 @@
+#include "mesh/local_mesh.hpp"
+
+#include <algorithm>
+#include <numeric>
+
+#include "core/error.hpp"
+
+namespace fvproxy {
+
+LocalMesh extract_local(const HostMesh& g, const std::vector<int>& part, int rank, int ranks) {
+  const index_t nc = g.n_cells();
+  if (index_t(part.size()) != nc)
+    throw RunError("error: extract_local: a partition of " + std::to_string(part.size()) + " cells for a mesh of " +
+                   std::to_string(nc));
+  LocalMesh l;
+  l.rank = rank;
+  l.ranks = ranks;
+  // Classify owned cells (frontier: a face to another part) and find the ghosts.
+  std::vector<char> frontier(nc, 0), ghost(nc, 0);
+  for (index_t f = 0; f < g.n_interior; ++f) {
+    const index_t a = g.face_owner[f], b = g.face_neighbour[f];
+    const bool ma = part[a] == rank, mb = part[b] == rank;
+    if (ma == mb) continue;
+    if (ma) frontier[a] = 1, ghost[b] = 1;
+    if (mb) frontier[b] = 1, ghost[a] = 1;
+  }
+  std::vector<index_t>& cells = l.global_cell;
+  for (index_t c = 0; c < nc; ++c)
+    if (part[c] == rank && !frontier[c]) cells.push_back(c);
+  l.n_inner = static_cast<index_t>(cells.size());
+  for (index_t c = 0; c < nc; ++c)
+    if (part[c] == rank && frontier[c]) cells.push_back(c);
+  l.n_owned = static_cast<index_t>(cells.size());
+  std::vector<index_t> ghosts;
+  for (index_t c = 0; c < nc; ++c)
+    if (ghost[c]) ghosts.push_back(c);
+  std::sort(ghosts.begin(), ghosts.end(), [&](index_t a, index_t b) {
+    return part[a] != part[b] ? part[a] < part[b] : g.cell_gid[a] < g.cell_gid[b];
+  });
+  cells.insert(cells.end(), ghosts.begin(), ghosts.end());
+  std::vector<index_t> local_of(nc, -1);
+  for (std::size_t k = 0; k < cells.size(); ++k) local_of[cells[k]] = static_cast<index_t>(k);
+
+  // Nodes: those of the local cells, in increasing global node index.
+  HostMesh& h = l.host;
+  h.dim = g.dim;
+  std::vector<index_t> node_of(g.n_nodes(), -1);
+  for (index_t c : cells)
+    for (index_t k = g.cell_node_off[c]; k < g.cell_node_off[c + 1]; ++k) node_of[g.cell_nodes[k]] = 0;
+  for (index_t v = 0; v < g.n_nodes(); ++v)
+    if (node_of[v] == 0) {
+      node_of[v] = h.n_nodes();
+      h.node_gid.push_back(g.node_gid[v]);
+      h.x.insert(h.x.end(), g.x.begin() + 3 * std::size_t(v), g.x.begin() + 3 * std::size_t(v) + 3);
+    }
+  for (index_t c : cells) {
+    std::vector<index_t> nodes;
+    for (index_t k = g.cell_node_off[c]; k < g.cell_node_off[c + 1]; ++k) nodes.push_back(node_of[g.cell_nodes[k]]);
+    h.add_cell(g.cell_type[c], nodes.data(), g.cell_gid[c]);
+  }
+
+  // Faces: owned-owned, owned-ghost, then each patch's faces of owned cells, in global order.
+  std::vector<index_t>& faces = l.global_face;
+  auto owned = [&](index_t c) { return c >= 0 && part[c] == rank; };
+  for (index_t f = 0; f < g.n_interior; ++f)
+    if (owned(g.face_owner[f]) && owned(g.face_neighbour[f])) faces.push_back(f);
+  l.n_owned_faces = static_cast<index_t>(faces.size());
+  for (index_t f = 0; f < g.n_interior; ++f)
+    if (owned(g.face_owner[f]) != owned(g.face_neighbour[f])) faces.push_back(f);
+  h.n_interior = static_cast<index_t>(faces.size());
+  for (const Patch& p : g.patches) {
+    Patch q{p.name, static_cast<index_t>(faces.size()), 0};
+    for (index_t f = p.begin; f < p.end; ++f)
+      if (owned(g.face_owner[f])) faces.push_back(f);
+    q.end = static_cast<index_t>(faces.size());
+    h.patches.push_back(q);
+  }
+  h.shifts = g.shifts;
+  for (index_t f : faces) {
+    for (index_t k = g.face_node_off[f]; k < g.face_node_off[f + 1]; ++k) h.face_nodes.push_back(node_of[g.face_nodes[k]]);
+    h.face_node_off.push_back(static_cast<index_t>(h.face_nodes.size()));
+    h.face_owner.push_back(local_of[g.face_owner[f]]);
+    h.face_neighbour.push_back(g.face_neighbour[f] < 0 ? -1 : local_of[g.face_neighbour[f]]);
+    h.face_shift.push_back(g.face_shift[f]);
+  }
+
+  // Cell -> faces in global face order (the order of the global mesh's CSR), signs as there.
+  const index_t nl = h.n_cells(), nf = h.n_faces();
+  std::vector<index_t> count(nl + 1, 0);
+  for (index_t f = 0; f < nf; ++f) {
+    ++count[h.face_owner[f] + 1];
+    if (h.face_neighbour[f] >= 0) ++count[h.face_neighbour[f] + 1];
+  }
+  for (index_t c = 0; c < nl; ++c) count[c + 1] += count[c];
+  h.cell_face_off = count;
+  h.cell_faces.assign(count[nl], 0);
+  h.cell_face_sign.assign(count[nl], 0);
+  std::vector<index_t> fill(count.begin(), count.end() - 1);
+  for (index_t f = 0; f < nf; ++f) {
+    h.cell_faces[fill[h.face_owner[f]]++] = f;
+    if (h.face_neighbour[f] >= 0) h.cell_faces[fill[h.face_neighbour[f]]++] = f;
+  }
+  for (index_t c = 0; c < nl; ++c) {
+    const auto b = h.cell_faces.begin() + h.cell_face_off[c], e = h.cell_faces.begin() + h.cell_face_off[c + 1];
+    std::sort(b, e, [&](index_t x, index_t y) { return faces[x] < faces[y]; });
+    for (index_t k = h.cell_face_off[c]; k < h.cell_face_off[c + 1]; ++k)
+      h.cell_face_sign[k] = h.face_owner[h.cell_faces[k]] == c ? 1 : -1;
+  }
+
+  // Halo links: ghosts by owner rank; what each neighbour needs from here (its ghosts, by gid).
+  for (index_t k = l.n_owned; k < nl;) {
+    HaloLink link;
+    link.rank = part[cells[k]];
+    link.ghost_begin = k;
+    while (k < nl && part[cells[k]] == link.rank) ++k;
+    link.ghost_end = k;
+    l.links.push_back(link);
+  }
+  std::vector<std::pair<int, index_t>> sends; // (neighbour rank, local owned cell)
+  for (index_t f = 0; f < g.n_interior; ++f) {
+    const index_t a = g.face_owner[f], b = g.face_neighbour[f];
+    if (owned(a) && !owned(b)) sends.emplace_back(part[b], local_of[a]);
+    if (owned(b) && !owned(a)) sends.emplace_back(part[a], local_of[b]);
+  }
+  std::sort(sends.begin(), sends.end(), [&](const auto& x, const auto& y) {
+    return x.first != y.first ? x.first < y.first : h.cell_gid[x.second] < h.cell_gid[y.second];
+  });
+  sends.erase(std::unique(sends.begin(), sends.end()), sends.end());
+  for (const auto& [r, c] : sends) {
+    auto it = std::find_if(l.links.begin(), l.links.end(), [r = r](const HaloLink& x) { return x.rank == r; });
+    if (it == l.links.end()) // a face between two parts makes each a ghost of the other: never here
+      throw RunError("error: extract_local: rank " + std::to_string(r) + " needs cells of rank " +
+                     std::to_string(rank) + " but owns no ghost of it");
+    it->send.push_back(c);
+  }
+  return l;
+}
+
+} // namespace fvproxy

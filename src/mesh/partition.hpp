@@ -1,0 +1,66 @@
+#pragma once
+// Dividing the cells of a mesh between MPI ranks (mesh.partition), and the quality of a division.
+// No MPI here: every rank computes the same partition of the same global mesh (deterministic), and
+// `fvproxy mesh --partition N` reports one for any N without mpirun.
+//
+// Methods (docs/parallel.md#partitioning):
+//   metis    k-way partition of the cell dual graph (interior faces, periodic ones included; two
+//            cells sharing several faces are one edge weighted by the face count, so the edge cut
+//            METIS minimizes is the number of faces between parts), METIS 5.1, fixed seed;
+//   hilbert, zorder  equal contiguous pieces of the cells sorted along the curve (ties by gid);
+//   blocks   px x py x pz boxes of a generated box's hexes (the best balanced factorization,
+//            then the one with the fewest faces between parts), each hex's cells together.
+#include <array>
+#include <string>
+#include <vector>
+
+#include "core/config.hpp"
+#include "mesh/host_mesh.hpp"
+#include "mesh/mesh.hpp"
+
+namespace fvproxy {
+
+struct Partition {
+  PartitionMethod method = PartitionMethod::metis;
+  int parts = 1;
+  std::vector<int> part;           ///< part (rank) of each cell of the mesh it was computed for
+  std::array<int, 3> blocks{1, 1, 1}; ///< blocks: px, py, pz
+};
+
+/// Partitions `host` (whose device copy is `device`, for the curves' centroids) into `parts`.
+/// `box` is the generator's configuration of a generated mesh (nullptr for a file): `blocks` needs
+/// it. InputError (naming `where`) for more parts than cells, or `blocks` that cannot divide the
+/// box (more parts than hexes, or a mesh read from a file).
+Partition partition_cells(const HostMesh& host, const Mesh& device, PartitionMethod method, int parts,
+                          const BoxConfig* box, const std::string& where);
+
+/// The px x py x pz factorization of `parts` for a box of `cells` hexes with the smallest largest
+/// block (balance first), then the fewest faces cut (a periodic axis cut p times, else p - 1);
+/// ties to the first in (px, py, pz) order. {0,0,0} when no factorization fits (a factor above its
+/// axis' cell count).
+std::array<int, 3> block_factors(int parts, const std::array<int, 3>& cells, const std::array<bool, 3>& periodic);
+
+/// Per part and in total, what a partition costs: the numbers of the partition report.
+struct PartitionQuality {
+  std::string method;
+  int parts = 1;
+  std::vector<long long> owned;      ///< owned cells per part
+  std::vector<long long> ghosts;     ///< ghost cells per part (other parts' cells sharing a face)
+  std::vector<int> neighbours;       ///< neighbour parts per part
+  std::vector<long long> cut_faces;  ///< faces between this part and others, per part
+  double imbalance = 1;              ///< max / mean owned cells
+  long long edge_cut = 0;            ///< interior faces whose two cells are in different parts
+  double ghost_fraction = 0;         ///< sum of ghosts / cells
+  int neighbours_max = 0;
+  double neighbours_mean = 0;
+  int values_per_ghost = 0;          ///< values a ghost receives per Runge-Kutta stage
+  long long halo_values_max = 0;     ///< per part and stage: ghosts x values_per_ghost
+  double halo_values_mean = 0;
+  int empty_parts = 0;               ///< parts with no cell
+};
+
+/// `values_per_ghost`: what one ghost cell receives per stage (the state, and the gradients and
+/// limiter values when the operators use them: docs/parallel.md#halo-exchange).
+PartitionQuality partition_quality(const HostMesh& host, const Partition& p, int values_per_ghost);
+
+} // namespace fvproxy

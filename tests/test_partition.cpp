@@ -1,0 +1,300 @@
+// Partitions (mesh.partition) and the local meshes extracted from them, for P = 1..4 in one
+// process: coverage, determinism, balance, exact report numbers on a box, ghosts = face
+// neighbours in other parts, send lists = the neighbours' receive lists, and geometry of every
+// owned cell bitwise that of the global mesh (P = 1 reproduces the global mesh exactly).
+#include <map>
+#include <set>
+
+#include "core/kokkos_compat.hpp"
+#include "mesh/build.hpp"
+#include "mesh/local_mesh.hpp"
+#include "mesh/partition.hpp"
+#include "test_helpers.hpp"
+
+namespace fvproxy {
+namespace {
+
+struct Case {
+  std::string name;
+  MeshConfig cfg;
+};
+
+std::vector<Case> meshes() {
+  std::vector<Case> out;
+  MeshConfig tet;
+  tet.generate = BoxConfig{};
+  tet.generate->cells = {5, 4, 3};
+  tet.generate->element = ElementKind::tet;
+  tet.generate->perturb = 0.15;
+  tet.generate->periodic = {true, false, true};
+  tet.reorder = Ordering::zorder;
+  out.push_back({"periodic jittered tets, zorder", tet});
+  MeshConfig prism = tet;
+  prism.generate->element = ElementKind::prism;
+  prism.generate->periodic = {false, false, false};
+  prism.reorder = Ordering::random;
+  out.push_back({"prisms, random numbering", prism});
+  MeshConfig gmsh;
+  gmsh.file = test::source_path("mesh/hybrid_channel.msh");
+  gmsh.reorder = Ordering::hilbert;
+  out.push_back({"hybrid channel (Gmsh), hilbert", gmsh});
+  return out;
+}
+
+std::vector<PartitionMethod> methods_for(const MeshConfig& c) {
+  std::vector<PartitionMethod> m{PartitionMethod::metis, PartitionMethod::hilbert, PartitionMethod::zorder};
+  if (c.generate) m.push_back(PartitionMethod::blocks);
+  return m;
+}
+
+TEST(Partition, CoversEveryCellDeterministicallyAndBalanced) {
+  for (const Case& mc : meshes()) {
+    const BuiltMesh b = build_mesh(mc.cfg);
+    const index_t n = b.host.n_cells();
+    for (PartitionMethod method : methods_for(mc.cfg))
+      for (int P = 1; P <= 4; ++P) {
+        SCOPED_TRACE(mc.name + ", " + to_string(method) + ", P = " + std::to_string(P));
+        const BoxConfig* box = mc.cfg.generate ? &*mc.cfg.generate : nullptr;
+        const Partition p = partition_cells(b.host, b.device, method, P, box, "test");
+        ASSERT_EQ(index_t(p.part.size()), n);
+        std::vector<long long> owned(P, 0);
+        for (int r : p.part) {
+          ASSERT_GE(r, 0);
+          ASSERT_LT(r, P);
+          ++owned[r];
+        }
+        for (int r = 0; r < P; ++r) EXPECT_GT(owned[r], 0) << "part " << r << " is empty";
+        EXPECT_EQ(partition_cells(b.host, b.device, method, P, box, "test").part, p.part) << "not deterministic";
+        const PartitionQuality q = partition_quality(b.host, p, 5);
+        const double ideal = double(n) / P;
+        if (method == PartitionMethod::hilbert || method == PartitionMethod::zorder) {
+          EXPECT_LE(q.imbalance, std::ceil(ideal) / ideal + 1e-12);
+        }
+        if (method == PartitionMethod::metis) {
+          EXPECT_LE(q.imbalance, 1.1);
+        }
+        // The report's edge cut is the number of interior faces between parts.
+        long long cut = 0;
+        for (index_t f = 0; f < b.host.n_interior; ++f)
+          cut += p.part[b.host.face_owner[f]] != p.part[b.host.face_neighbour[f]];
+        EXPECT_EQ(q.edge_cut, cut);
+        if (P == 1) {
+          EXPECT_EQ(cut, 0);
+        } else {
+          EXPECT_GT(cut, 0);
+        }
+      }
+  }
+}
+
+TEST(Partition, CurvesArePiecesOfTheCurveOrder) {
+  // On a Z-ordered mesh the zorder partition is contiguous index ranges (the mesh is in curve order).
+  MeshConfig c = meshes()[0].cfg;
+  const BuiltMesh b = build_mesh(c);
+  const Partition p = partition_cells(b.host, b.device, PartitionMethod::zorder, 3, &*c.generate, "test");
+  EXPECT_TRUE(std::is_sorted(p.part.begin(), p.part.end()));
+}
+
+TEST(Partition, BlocksOnABoxGiveTheExpectedReport) {
+  // 4x4x4 hexes, not periodic, 2 parts: the cheapest cut is one plane of 16 faces (first in
+  // (px, py, pz) order: 1x1x2); each part has 32 cells, 16 ghosts, one neighbour.
+  MeshConfig c;
+  c.generate = BoxConfig{};
+  c.generate->cells = {4, 4, 4};
+  c.reorder = Ordering::zorder;
+  const BuiltMesh b = build_mesh(c);
+  const Partition p = partition_cells(b.host, b.device, PartitionMethod::blocks, 2, &*c.generate, "test");
+  EXPECT_EQ(p.blocks, (std::array<int, 3>{1, 1, 2}));
+  const PartitionQuality q = partition_quality(b.host, p, 5);
+  EXPECT_EQ(q.owned, (std::vector<long long>{32, 32}));
+  EXPECT_EQ(q.ghosts, (std::vector<long long>{16, 16}));
+  EXPECT_EQ(q.edge_cut, 16);
+  EXPECT_DOUBLE_EQ(q.imbalance, 1.0);
+  EXPECT_DOUBLE_EQ(q.ghost_fraction, 0.5);
+  EXPECT_EQ(q.neighbours_max, 1);
+  EXPECT_EQ(q.halo_values_max, 80);
+  // z periodic: a cut across z costs two planes, so the split moves to the first axis that costs
+  // one: y (1x2x1).
+  c.generate->periodic = {false, false, true};
+  const BuiltMesh bp = build_mesh(c);
+  const Partition pp = partition_cells(bp.host, bp.device, PartitionMethod::blocks, 2, &*c.generate, "test");
+  EXPECT_EQ(pp.blocks, (std::array<int, 3>{1, 2, 1}));
+  EXPECT_EQ(partition_quality(bp.host, pp, 5).edge_cut, 16);
+  // Tets: each hex's six tets stay together.
+  c.generate->element = ElementKind::tet;
+  const BuiltMesh bt = build_mesh(c);
+  const Partition pt = partition_cells(bt.host, bt.device, PartitionMethod::blocks, 4, &*c.generate, "test");
+  std::map<gid_t, int> hex_part;
+  for (index_t k = 0; k < bt.host.n_cells(); ++k) {
+    const auto [it, fresh] = hex_part.emplace(bt.host.cell_gid[k] / 6, pt.part[k]);
+    EXPECT_EQ(it->second, pt.part[k]);
+  }
+  EXPECT_EQ(block_factors(4, {8, 8, 8}, {false, false, false}), (std::array<int, 3>{1, 2, 2}));
+  EXPECT_EQ(block_factors(7, {2, 2, 2}, {false, false, false}), (std::array<int, 3>{0, 0, 0}));
+}
+
+TEST(Partition, BadRequestsAreRefused) {
+  MeshConfig c = meshes()[2].cfg; // a Gmsh mesh
+  const BuiltMesh b = build_mesh(c);
+  test::expect_input_error(
+      [&] { partition_cells(b.host, b.device, PartitionMethod::blocks, 2, nullptr, "mesh.partition"); },
+      {"mesh.partition", "'blocks' divides a generated box"});
+  test::expect_input_error(
+      [&] { partition_cells(b.host, b.device, PartitionMethod::metis, int(b.host.n_cells()) + 1, nullptr, "ranks"); },
+      {"parts for", "every rank needs at least one cell"});
+  MeshConfig box = meshes()[0].cfg;
+  box.generate->cells = {3, 3, 3};
+  const BuiltMesh bb = build_mesh(box);
+  test::expect_input_error(
+      [&] { partition_cells(bb.host, bb.device, PartitionMethod::blocks, 5, &*box.generate, "mesh.partition"); },
+      {"'blocks' cannot divide the box of 3x3x3 hexes into 5 boxes"});
+}
+
+/// Device geometry of a host mesh, copied back.
+struct HostGeometry {
+  std::vector<real> volume, centroid, face_area, face_centroid;
+};
+HostGeometry geometry(const HostMesh& h) {
+  const Mesh m = upload(h);
+  HostGeometry g;
+  auto copy = [](const auto& v, std::vector<real>& out) {
+    auto hv = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+    out.assign(hv.data(), hv.data() + hv.size());
+  };
+  copy(m.volume, g.volume);
+  copy(m.centroid, g.centroid);
+  copy(m.face_area, g.face_area);
+  copy(m.face_centroid, g.face_centroid);
+  return g;
+}
+
+real vec(const std::vector<real>& v, index_t n, index_t i, int d) {
+  return v[std::size_t(d) * std::size_t(n) + std::size_t(i)]; // LayoutLeft (n, 3)
+}
+
+TEST(LocalMesh, GhostsHalosAndGeometryMatchTheGlobalMesh) {
+  for (const Case& mc : meshes()) {
+    const BuiltMesh b = build_mesh(mc.cfg);
+    const HostMesh& g = b.host;
+    const HostGeometry gg = geometry(g);
+    for (PartitionMethod method : methods_for(mc.cfg))
+      for (int P = 1; P <= 4; ++P) {
+        SCOPED_TRACE(mc.name + ", " + to_string(method) + ", P = " + std::to_string(P));
+        const BoxConfig* box = mc.cfg.generate ? &*mc.cfg.generate : nullptr;
+        const Partition p = partition_cells(g, b.device, method, P, box, "test");
+        std::vector<LocalMesh> ls;
+        for (int r = 0; r < P; ++r) ls.push_back(extract_local(g, p.part, r, P));
+        std::vector<int> owners(g.n_cells(), 0);
+        std::map<gid_t, index_t> global_of_gid;
+        for (index_t c = 0; c < g.n_cells(); ++c) global_of_gid[g.cell_gid[c]] = c;
+        std::vector<int> face_seen(g.n_faces(), 0);
+        for (const LocalMesh& l : ls) {
+          const HostMesh& h = l.host;
+          const index_t n = h.n_cells();
+          ASSERT_EQ(index_t(l.global_cell.size()), n);
+          // Owned cells are this part's, each once over all ranks; relative global order kept per class.
+          for (index_t c = 0; c < l.n_owned; ++c) {
+            EXPECT_EQ(p.part[l.global_cell[c]], l.rank);
+            ++owners[l.global_cell[c]];
+            EXPECT_EQ(h.cell_gid[c], g.cell_gid[l.global_cell[c]]);
+          }
+          EXPECT_TRUE(std::is_sorted(l.global_cell.begin(), l.global_cell.begin() + l.n_inner));
+          EXPECT_TRUE(std::is_sorted(l.global_cell.begin() + l.n_inner, l.global_cell.begin() + l.n_owned));
+          // Ghosts = the face neighbours of owned cells in other parts, exactly.
+          std::set<index_t> expected_ghosts;
+          std::set<index_t> frontier;
+          for (index_t f = 0; f < g.n_interior; ++f) {
+            const index_t a = g.face_owner[f], bn = g.face_neighbour[f];
+            if ((p.part[a] == l.rank) != (p.part[bn] == l.rank)) {
+              expected_ghosts.insert(p.part[a] == l.rank ? bn : a);
+              frontier.insert(p.part[a] == l.rank ? a : bn);
+            }
+          }
+          EXPECT_EQ(std::set<index_t>(l.global_cell.begin() + l.n_owned, l.global_cell.end()), expected_ghosts);
+          EXPECT_EQ(std::set<index_t>(l.global_cell.begin() + l.n_inner, l.global_cell.begin() + l.n_owned), frontier);
+          // Faces: each owned cell has all its global faces, in global order, same signs and node gids;
+          // a ghost only its faces to owned cells.
+          for (index_t c = 0; c < n; ++c) {
+            const index_t gc = l.global_cell[c];
+            std::vector<index_t> lf, gf;
+            std::vector<int> ls_sign, gs_sign;
+            for (index_t k = h.cell_face_off[c]; k < h.cell_face_off[c + 1]; ++k) {
+              lf.push_back(l.global_face[h.cell_faces[k]]);
+              ls_sign.push_back(h.cell_face_sign[k]);
+            }
+            for (index_t k = g.cell_face_off[gc]; k < g.cell_face_off[gc + 1]; ++k) {
+              const index_t f = g.cell_faces[k];
+              const index_t other = g.face_owner[f] == gc ? g.face_neighbour[f] : g.face_owner[f];
+              if (c >= l.n_owned && (other < 0 || p.part[other] != l.rank)) continue; // a ghost's faces elsewhere
+              gf.push_back(f);
+              gs_sign.push_back(g.cell_face_sign[k]);
+            }
+            EXPECT_EQ(lf, gf) << "cell gid " << h.cell_gid[c];
+            EXPECT_EQ(ls_sign, gs_sign);
+          }
+          for (index_t f = 0; f < h.n_faces(); ++f) {
+            const index_t gf = l.global_face[f];
+            ++face_seen[gf];
+            ASSERT_EQ(h.face_node_off[f + 1] - h.face_node_off[f], g.face_node_off[gf + 1] - g.face_node_off[gf]);
+            for (index_t k = 0; k < h.face_node_off[f + 1] - h.face_node_off[f]; ++k)
+              EXPECT_EQ(h.node_gid[h.face_nodes[h.face_node_off[f] + k]], g.node_gid[g.face_nodes[g.face_node_off[gf] + k]]);
+            EXPECT_EQ(h.face_shift[f], g.face_shift[gf]);
+            EXPECT_EQ(f < l.n_owned_faces, f < h.n_interior && h.face_owner[f] < l.n_owned && h.face_neighbour[f] < l.n_owned);
+          }
+          // Every patch by name, in the global order.
+          ASSERT_EQ(h.patches.size(), g.patches.size());
+          for (std::size_t q = 0; q < g.patches.size(); ++q) EXPECT_EQ(h.patches[q].name, g.patches[q].name);
+          // Geometry: owned cells and all local faces bitwise the global mesh's.
+          const HostGeometry lg = geometry(h);
+          for (index_t c = 0; c < l.n_owned; ++c) {
+            EXPECT_EQ(lg.volume[c], gg.volume[l.global_cell[c]]);
+            for (int d = 0; d < 3; ++d)
+              EXPECT_EQ(vec(lg.centroid, n, c, d), vec(gg.centroid, g.n_cells(), l.global_cell[c], d));
+          }
+          for (index_t f = 0; f < h.n_faces(); ++f)
+            for (int d = 0; d < 3; ++d) {
+              EXPECT_EQ(vec(lg.face_area, h.n_faces(), f, d), vec(gg.face_area, g.n_faces(), l.global_face[f], d));
+              EXPECT_EQ(vec(lg.face_centroid, h.n_faces(), f, d),
+                        vec(gg.face_centroid, g.n_faces(), l.global_face[f], d));
+            }
+          // Halo links: what r sends to s is what s receives from r, gid by gid, in order.
+          for (const HaloLink& link : l.links) {
+            const LocalMesh& other = ls[link.rank];
+            const auto back = std::find_if(other.links.begin(), other.links.end(),
+                                           [&](const HaloLink& x) { return x.rank == l.rank; });
+            ASSERT_NE(back, other.links.end());
+            std::vector<gid_t> sent, received;
+            for (index_t c : link.send) {
+              EXPECT_LT(c, l.n_owned);
+              EXPECT_GE(c, l.n_inner);
+              sent.push_back(h.cell_gid[c]);
+            }
+            for (index_t c = back->ghost_begin; c < back->ghost_end; ++c) received.push_back(other.host.cell_gid[c]);
+            EXPECT_EQ(sent, received);
+          }
+        }
+        for (index_t c = 0; c < g.n_cells(); ++c) EXPECT_EQ(owners[c], 1);
+        for (index_t f = 0; f < g.n_faces(); ++f) {
+          const bool cross = f < g.n_interior && p.part[g.face_owner[f]] != p.part[g.face_neighbour[f]];
+          EXPECT_EQ(face_seen[f], cross ? 2 : 1) << "face " << f;
+        }
+        if (P == 1) { // the global mesh itself
+          const HostMesh& h = ls[0].host;
+          EXPECT_EQ(h.x, g.x);
+          EXPECT_EQ(h.node_gid, g.node_gid);
+          EXPECT_EQ(h.cell_gid, g.cell_gid);
+          EXPECT_EQ(h.cell_nodes, g.cell_nodes);
+          EXPECT_EQ(h.face_nodes, g.face_nodes);
+          EXPECT_EQ(h.face_owner, g.face_owner);
+          EXPECT_EQ(h.face_neighbour, g.face_neighbour);
+          EXPECT_EQ(h.cell_faces, g.cell_faces);
+          EXPECT_EQ(h.cell_face_sign, g.cell_face_sign);
+          EXPECT_EQ(ls[0].n_inner, g.n_cells());
+          EXPECT_TRUE(ls[0].links.empty());
+        }
+      }
+  }
+}
+
+} // namespace
+} // namespace fvproxy
