@@ -237,9 +237,11 @@ TEST(LocalMesh, GhostsHalosAndGeometryMatchTheGlobalMesh) {
             ++face_seen[gf];
             ASSERT_EQ(h.face_node_off[f + 1] - h.face_node_off[f], g.face_node_off[gf + 1] - g.face_node_off[gf]);
             for (index_t k = 0; k < h.face_node_off[f + 1] - h.face_node_off[f]; ++k)
-              EXPECT_EQ(h.node_gid[h.face_nodes[h.face_node_off[f] + k]], g.node_gid[g.face_nodes[g.face_node_off[gf] + k]]);
+              EXPECT_EQ(h.node_gid[h.face_nodes[h.face_node_off[f] + k]],
+                        g.node_gid[g.face_nodes[g.face_node_off[gf] + k]]);
             EXPECT_EQ(h.face_shift[f], g.face_shift[gf]);
-            EXPECT_EQ(f < l.n_owned_faces, f < h.n_interior && h.face_owner[f] < l.n_owned && h.face_neighbour[f] < l.n_owned);
+            EXPECT_EQ(f < l.n_owned_faces,
+                      f < h.n_interior && h.face_owner[f] < l.n_owned && h.face_neighbour[f] < l.n_owned);
           }
           // Every patch by name, in the global order.
           ASSERT_EQ(h.patches.size(), g.patches.size());

@@ -19,6 +19,13 @@ using gid_t = std::int64_t;
 using ExecSpace = Kokkos::DefaultExecutionSpace;
 using MemSpace = ExecSpace::memory_space;
 using HostSpace = Kokkos::HostSpace;
+/// Host memory that MPI sends from and receives into: page-locked on CUDA (device copies to and
+/// from it are direct DMA; the GPU machines' MPI is not CUDA-aware), ordinary host memory else.
+#if defined(KOKKOS_ENABLE_CUDA)
+using HostStagingSpace = Kokkos::CudaHostPinnedSpace;
+#else
+using HostStagingSpace = Kokkos::HostSpace;
+#endif
 
 // Device views; the `Const*` aliases mark inputs (HERACLES++ convention).
 template <class T> using View1 = Kokkos::View<T*, Kokkos::LayoutLeft, MemSpace>;

@@ -77,7 +77,8 @@ LocalMesh extract_local(const HostMesh& g, const std::vector<int>& part, int ran
   }
   h.shifts = g.shifts;
   for (index_t f : faces) {
-    for (index_t k = g.face_node_off[f]; k < g.face_node_off[f + 1]; ++k) h.face_nodes.push_back(node_of[g.face_nodes[k]]);
+    for (index_t k = g.face_node_off[f]; k < g.face_node_off[f + 1]; ++k)
+      h.face_nodes.push_back(node_of[g.face_nodes[k]]);
     h.face_node_off.push_back(static_cast<index_t>(h.face_nodes.size()));
     h.face_owner.push_back(local_of[g.face_owner[f]]);
     h.face_neighbour.push_back(g.face_neighbour[f] < 0 ? -1 : local_of[g.face_neighbour[f]]);

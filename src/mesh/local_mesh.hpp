@@ -34,12 +34,12 @@ struct HaloLink {
 struct LocalMesh {
   HostMesh host;
   int rank = 0, ranks = 1;
-  index_t n_owned = 0;       ///< owned cells: [0, n_owned)
-  index_t n_inner = 0;       ///< owned cells with no ghost neighbour: [0, n_inner)
-  index_t n_owned_faces = 0; ///< interior faces between owned cells: [0, n_owned_faces)
-  std::vector<HaloLink> links;       ///< one per neighbour rank, by rank
-  std::vector<index_t> global_cell;  ///< local cell -> cell of the global mesh
-  std::vector<index_t> global_face;  ///< local face -> face of the global mesh
+  index_t n_owned = 0;              ///< owned cells: [0, n_owned)
+  index_t n_inner = 0;              ///< owned cells with no ghost neighbour: [0, n_inner)
+  index_t n_owned_faces = 0;        ///< interior faces between owned cells: [0, n_owned_faces)
+  std::vector<HaloLink> links;      ///< one per neighbour rank, by rank
+  std::vector<index_t> global_cell; ///< local cell -> cell of the global mesh
+  std::vector<index_t> global_face; ///< local face -> face of the global mesh
   index_t n_ghosts() const { return host.n_cells() - n_owned; }
 };
 

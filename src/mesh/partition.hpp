@@ -23,7 +23,7 @@ namespace fvproxy {
 struct Partition {
   PartitionMethod method = PartitionMethod::metis;
   int parts = 1;
-  std::vector<int> part;           ///< part (rank) of each cell of the mesh it was computed for
+  std::vector<int> part;              ///< part (rank) of each cell of the mesh it was computed for
   std::array<int, 3> blocks{1, 1, 1}; ///< blocks: px, py, pz
 };
 
@@ -44,19 +44,19 @@ std::array<int, 3> block_factors(int parts, const std::array<int, 3>& cells, con
 struct PartitionQuality {
   std::string method;
   int parts = 1;
-  std::vector<long long> owned;      ///< owned cells per part
-  std::vector<long long> ghosts;     ///< ghost cells per part (other parts' cells sharing a face)
-  std::vector<int> neighbours;       ///< neighbour parts per part
-  std::vector<long long> cut_faces;  ///< faces between this part and others, per part
-  double imbalance = 1;              ///< max / mean owned cells
-  long long edge_cut = 0;            ///< interior faces whose two cells are in different parts
-  double ghost_fraction = 0;         ///< sum of ghosts / cells
+  std::vector<long long> owned;     ///< owned cells per part
+  std::vector<long long> ghosts;    ///< ghost cells per part (other parts' cells sharing a face)
+  std::vector<int> neighbours;      ///< neighbour parts per part
+  std::vector<long long> cut_faces; ///< faces between this part and others, per part
+  double imbalance = 1;             ///< max / mean owned cells
+  long long edge_cut = 0;           ///< interior faces whose two cells are in different parts
+  double ghost_fraction = 0;        ///< sum of ghosts / cells
   int neighbours_max = 0;
   double neighbours_mean = 0;
-  int values_per_ghost = 0;          ///< values a ghost receives per Runge-Kutta stage
-  long long halo_values_max = 0;     ///< per part and stage: ghosts x values_per_ghost
+  int values_per_ghost = 0;      ///< values a ghost receives per Runge-Kutta stage
+  long long halo_values_max = 0; ///< per part and stage: ghosts x values_per_ghost
   double halo_values_mean = 0;
-  int empty_parts = 0;               ///< parts with no cell
+  int empty_parts = 0; ///< parts with no cell
 };
 
 /// `values_per_ghost`: what one ghost cell receives per stage (the state, and the gradients and

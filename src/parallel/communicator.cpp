@@ -1,0 +1,74 @@
+#include "parallel/communicator.hpp"
+
+namespace fvproxy {
+
+Communicator::Communicator(MPI_Comm c) : comm_(c) {
+  MPI_Comm_rank(comm_, &rank_);
+  MPI_Comm_size(comm_, &size_);
+}
+
+Communicator Communicator::world() {
+  return Communicator(MPI_COMM_WORLD);
+}
+
+Communicator Communicator::self() {
+  return Communicator(MPI_COMM_SELF);
+}
+
+namespace {
+
+template <class T> T reduce(MPI_Comm c, T v, MPI_Datatype t, MPI_Op op) {
+  T out{};
+  MPI_Allreduce(&v, &out, 1, t, op, c);
+  return out;
+}
+
+void reduce_vector(MPI_Comm c, std::vector<double>& v, MPI_Op op) {
+  if (!v.empty()) MPI_Allreduce(MPI_IN_PLACE, v.data(), static_cast<int>(v.size()), MPI_DOUBLE, op, c);
+}
+
+} // namespace
+
+double Communicator::sum(double v) const {
+  return reduce(comm_, v, MPI_DOUBLE, MPI_SUM);
+}
+double Communicator::max(double v) const {
+  return reduce(comm_, v, MPI_DOUBLE, MPI_MAX);
+}
+double Communicator::min(double v) const {
+  return reduce(comm_, v, MPI_DOUBLE, MPI_MIN);
+}
+std::int64_t Communicator::sum(std::int64_t v) const {
+  return reduce(comm_, v, MPI_INT64_T, MPI_SUM);
+}
+std::int64_t Communicator::max(std::int64_t v) const {
+  return reduce(comm_, v, MPI_INT64_T, MPI_MAX);
+}
+std::int64_t Communicator::min(std::int64_t v) const {
+  return reduce(comm_, v, MPI_INT64_T, MPI_MIN);
+}
+void Communicator::sum(std::vector<double>& v) const {
+  reduce_vector(comm_, v, MPI_SUM);
+}
+void Communicator::max(std::vector<double>& v) const {
+  reduce_vector(comm_, v, MPI_MAX);
+}
+void Communicator::min(std::vector<double>& v) const {
+  reduce_vector(comm_, v, MPI_MIN);
+}
+bool Communicator::any(bool flag) const {
+  return reduce(comm_, int(flag), MPI_INT, MPI_LOR) != 0;
+}
+void Communicator::barrier() const {
+  MPI_Barrier(comm_);
+}
+
+std::string Communicator::broadcast(const std::string& s, int root) const {
+  long long n = rank_ == root ? static_cast<long long>(s.size()) : 0;
+  MPI_Bcast(&n, 1, MPI_LONG_LONG, root, comm_);
+  std::string out = rank_ == root ? s : std::string(static_cast<std::size_t>(n), '\0');
+  if (n > 0) MPI_Bcast(out.data(), static_cast<int>(n), MPI_CHAR, root, comm_);
+  return out;
+}
+
+} // namespace fvproxy

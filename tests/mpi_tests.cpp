@@ -1,0 +1,164 @@
+// Tests that need several MPI ranks, run by CTest under mpirun at 1, 2 and 3 ranks (mpi.tests_N).
+// Every rank builds the same global mesh, partitions it into as many parts as there are ranks and
+// extracts its own part; the checks compare with the global mesh held by every rank. Only rank 0
+// prints GoogleTest's report; a failure on any rank fails the test on every rank (the result is
+// reduced), so the exit code is the same everywhere.
+#include <mpi.h>
+
+#include <cmath>
+#include <limits>
+
+#include <Kokkos_Core.hpp>
+#include <gtest/gtest.h>
+
+#include "mesh/build.hpp"
+#include "mesh/local_mesh.hpp"
+#include "mesh/partition.hpp"
+#include "parallel/communicator.hpp"
+#include "parallel/halo.hpp"
+#include "test_helpers.hpp"
+
+namespace fvproxy {
+namespace {
+
+std::vector<MeshConfig> meshes() {
+  MeshConfig tet;
+  tet.generate = BoxConfig{};
+  tet.generate->cells = {6, 5, 4};
+  tet.generate->element = ElementKind::tet;
+  tet.generate->perturb = 0.15;
+  tet.generate->periodic = {true, true, false};
+  tet.reorder = Ordering::zorder;
+  MeshConfig gmsh;
+  gmsh.file = test::source_path("mesh/hybrid_channel.msh");
+  gmsh.reorder = Ordering::random;
+  return {tet, gmsh};
+}
+
+/// A value per (global id, column) that no other cell or column has.
+real tag(gid_t gid, int c) {
+  return real(gid) * real(16) + real(c) + real(0.25);
+}
+
+TEST(Communicator, ReductionsAgreeOnEveryRank) {
+  const Communicator w = Communicator::world();
+  const int P = w.size(), r = w.rank();
+  EXPECT_EQ(w.sum(double(r + 1)), P * (P + 1) / 2.0);
+  EXPECT_EQ(w.max(double(r)), double(P - 1));
+  EXPECT_EQ(w.min(std::int64_t(r) - 5), std::int64_t(-5));
+  EXPECT_EQ(w.sum(std::int64_t(1) << 40), std::int64_t(P) << 40);
+  std::vector<double> v{double(r), -double(r), 1.0};
+  w.sum(v);
+  EXPECT_EQ(v, (std::vector<double>{P * (P - 1) / 2.0, -P * (P - 1) / 2.0, double(P)}));
+  EXPECT_EQ(w.any(r == P - 1), true);
+  EXPECT_EQ(w.any(false), false);
+  EXPECT_EQ(w.broadcast(r == 0 ? "from rank 0" : "other"), "from rank 0");
+  const Communicator s = Communicator::self();
+  EXPECT_EQ(s.size(), 1);
+  EXPECT_EQ(s.sum(double(r + 1)), double(r + 1));
+}
+
+TEST(Halo, FillsNaNPoisonedGhostsWithTheirOwnersValues) {
+  const Communicator w = Communicator::world();
+  for (const MeshConfig& mc : meshes()) {
+    const BuiltMesh b = build_mesh(mc);
+    const BoxConfig* box = mc.generate ? &*mc.generate : nullptr;
+    for (PartitionMethod method : all_partition_methods()) {
+      if (method == PartitionMethod::blocks && !box) continue;
+      const Partition p = partition_cells(b.host, b.device, method, w.size(), box, "test");
+      const LocalMesh l = extract_local(b.host, p.part, w.rank(), w.size());
+      for (HaloVariant variant : {HaloVariant::naive, HaloVariant::optimized}) {
+        SCOPED_TRACE(std::string(mc.generate ? "tets" : "gmsh") + ", " + to_string(method) + ", " +
+                     to_string(variant));
+        Halo halo(l, w, variant);
+        EXPECT_EQ(halo.n_ghosts(), l.n_ghosts());
+        for (int cols : {1, 3, 5}) {
+          View2<real> a("a", l.host.n_cells(), cols);
+          auto h = Kokkos::create_mirror_view(a);
+          for (index_t c = 0; c < l.host.n_cells(); ++c)
+            for (int k = 0; k < cols; ++k)
+              h(c, k) = c < l.n_owned ? tag(l.host.cell_gid[c], k) : std::numeric_limits<real>::quiet_NaN();
+          Kokkos::deep_copy(a, h);
+          halo.start(a);
+          halo.finish(a);
+          Kokkos::deep_copy(h, a);
+          for (index_t c = 0; c < l.host.n_cells(); ++c)
+            for (int k = 0; k < cols; ++k)
+              ASSERT_EQ(h(c, k), tag(l.host.cell_gid[c], k)) << "cell " << c << " gid " << l.host.cell_gid[c];
+        }
+        // Exchanging twice changes nothing; the counts are what the lists say.
+        const long long before = halo.stats().values_sent;
+        View1<real> v("v", l.host.n_cells());
+        halo.exchange(v);
+        EXPECT_EQ(halo.stats().values_sent - before, halo.rows_sent());
+        EXPECT_EQ(halo.neighbours(), int(l.links.size()));
+      }
+    }
+  }
+}
+
+TEST(Halo, GhostGeometryFromItsOwnerIsTheGlobalMeshes) {
+  // A ghost sees only its faces to owned cells, so the volume computed here is wrong; after the
+  // exchange of volume and centroid every ghost's equals the global mesh's, bitwise.
+  const Communicator w = Communicator::world();
+  for (const MeshConfig& mc : meshes()) {
+    const BuiltMesh b = build_mesh(mc);
+    const Partition p = partition_cells(b.host, b.device, PartitionMethod::metis, w.size(), nullptr, "test");
+    const LocalMesh l = extract_local(b.host, p.part, w.rank(), w.size());
+    Mesh m = upload(l.host);
+    Halo halo(l, w);
+    halo.exchange(m.volume);
+    halo.exchange(m.centroid);
+    auto vol = Kokkos::create_mirror_view_and_copy(HostSpace(), m.volume);
+    auto cen = Kokkos::create_mirror_view_and_copy(HostSpace(), m.centroid);
+    auto gvol = Kokkos::create_mirror_view_and_copy(HostSpace(), b.device.volume);
+    auto gcen = Kokkos::create_mirror_view_and_copy(HostSpace(), b.device.centroid);
+    for (index_t c = 0; c < l.host.n_cells(); ++c) {
+      const index_t g = l.global_cell[c];
+      ASSERT_EQ(vol(c), gvol(g)) << "cell gid " << l.host.cell_gid[c];
+      for (int d = 0; d < 3; ++d) ASSERT_EQ(cen(c, d), gcen(g, d));
+    }
+  }
+}
+
+} // namespace
+} // namespace fvproxy
+
+namespace {
+/// On ranks other than 0: each failed assertion, prefixed with the rank (rank 0 prints the report).
+class RankFailurePrinter : public ::testing::EmptyTestEventListener {
+public:
+  explicit RankFailurePrinter(int rank) : rank_(rank) {}
+  void OnTestPartResult(const ::testing::TestPartResult& r) override {
+    if (r.failed())
+      std::printf("[rank %d] %s:%d: Failure\n%s\n", rank_, r.file_name() ? r.file_name() : "?", r.line_number(),
+                  r.summary());
+  }
+
+private:
+  int rank_;
+};
+} // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  ::testing::InitGoogleTest(&argc, argv);
+  if (rank != 0) { // one report: rank 0's
+    auto& listeners = ::testing::UnitTest::GetInstance()->listeners();
+    delete listeners.Release(listeners.default_result_printer());
+    listeners.Append(new RankFailurePrinter(rank));
+  }
+  int failed = 0;
+  {
+    Kokkos::ScopeGuard kokkos(argc, argv);
+    failed = RUN_ALL_TESTS();
+  }
+  int any = 0;
+  MPI_Allreduce(&failed, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+  if (rank == 0) std::printf("%s: %d ranks\n", any ? "FAIL" : "OK", size);
+  MPI_Finalize();
+  return any ? 1 : 0;
+}
