@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <limits>
+#include <map>
 
 #include <Kokkos_Core.hpp>
 #include <gtest/gtest.h>
@@ -15,7 +16,9 @@
 #include "mesh/local_mesh.hpp"
 #include "mesh/partition.hpp"
 #include "parallel/communicator.hpp"
+#include "parallel/decomposition.hpp"
 #include "parallel/halo.hpp"
+#include "solver/simulation.hpp"
 #include "test_helpers.hpp"
 
 namespace fvproxy {
@@ -68,8 +71,7 @@ TEST(Halo, FillsNaNPoisonedGhostsWithTheirOwnersValues) {
       const Partition p = partition_cells(b.host, b.device, method, w.size(), box, "test");
       const LocalMesh l = extract_local(b.host, p.part, w.rank(), w.size());
       for (HaloVariant variant : {HaloVariant::naive, HaloVariant::optimized}) {
-        SCOPED_TRACE(std::string(mc.generate ? "tets" : "gmsh") + ", " + to_string(method) + ", " +
-                     to_string(variant));
+        SCOPED_TRACE(std::string(mc.generate ? "tets" : "gmsh") + ", " + to_string(method) + ", " + to_string(variant));
         Halo halo(l, w, variant);
         EXPECT_EQ(halo.n_ghosts(), l.n_ghosts());
         for (int cols : {1, 3, 5}) {
@@ -119,6 +121,73 @@ TEST(Halo, GhostGeometryFromItsOwnerIsTheGlobalMeshes) {
       for (int d = 0; d < 3; ++d) ASSERT_EQ(cen(c, d), gcen(g, d));
     }
   }
+}
+
+/// The case run on this rank's part (every rank) and on the whole mesh (each rank alone), compared
+/// per global id: bitwise when `bitwise`, else to `rel` of the field's largest magnitude.
+void expect_same_run(const CaseConfig& cfg, const std::string& what, bool bitwise, double rel) {
+  SCOPED_TRACE(what);
+  const Communicator w = Communicator::world();
+  const BuiltMesh g = build_mesh(cfg.mesh);
+  const RunSummary ref = run_simulation(cfg, g.device, RunHooks{}, true);
+  Decomposition d = decompose(g, cfg.mesh, w);
+  const RunSummary r = run_simulation(cfg, d.mesh, RunHooks{}, true, nullptr, w, d.halo.get());
+  ASSERT_FALSE(ref.failure.has_value());
+  ASSERT_FALSE(r.failure.has_value());
+  EXPECT_EQ(r.dt, ref.dt);
+  EXPECT_EQ(r.steps, ref.steps);
+  EXPECT_EQ(r.cells, ref.cells);
+  EXPECT_EQ(r.cfl.limiting_cell >= 0, ref.cfl.limiting_cell >= 0);
+  std::map<gid_t, index_t> global_of;
+  for (index_t c = 0; c < g.host.n_cells(); ++c) global_of[g.host.cell_gid[c]] = c;
+  for (int k = 0; k < ref.components; ++k) {
+    double scale = 0;
+    for (real v : ref.final_state[k]) scale = std::max(scale, std::fabs(double(v)));
+    for (index_t c = 0; c < d.mesh.n_cells; ++c) {
+      const real a = r.final_state[k][c], b = ref.final_state[k][global_of.at(d.local.host.cell_gid[c])];
+      if (bitwise)
+        ASSERT_EQ(a, b) << "component " << k << ", cell gid " << d.local.host.cell_gid[c];
+      else
+        ASSERT_LE(std::fabs(double(a) - double(b)), rel * scale)
+            << "component " << k << ", cell gid " << d.local.host.cell_gid[c];
+    }
+    // Totals and norms are sums in another order: to round-off.
+    EXPECT_NEAR(r.conservation_final[k], ref.conservation_final[k], 1e-12 * std::fabs(ref.conservation_final[k]));
+    // min, max and Linf are exact reductions: bitwise when the fields are.
+    const double exact = bitwise ? 0.0 : rel * scale;
+    EXPECT_NEAR(r.final_min[k], ref.final_min[k], exact);
+    EXPECT_NEAR(r.final_max[k], ref.final_max[k], exact);
+    if (ref.errors) {
+      ASSERT_TRUE(r.errors.has_value());
+      EXPECT_NEAR((*r.errors)[k].l2, (*ref.errors)[k].l2, 1e-12 * (*ref.errors)[k].l2 + exact);
+      EXPECT_NEAR((*r.errors)[k].linf, (*ref.errors)[k].linf, exact);
+    }
+  }
+}
+
+TEST(DistributedRun, EqualsOneRankPerGlobalId) {
+  const double tol = test::tol(1e-12);
+  const std::vector<std::string> base{"mesh.generate.cells=[5,5,4]", "time.steps=6"};
+  auto with = [&](std::vector<std::string> sets) {
+    sets.insert(sets.begin(), base.begin(), base.end());
+    return test::case_from(test::kPeriodicBlob, sets);
+  };
+  // Gather operators (run.deterministic): the same arithmetic on the same values, bitwise.
+  expect_same_run(with({"run.deterministic=true"}), "deterministic, metis", true, 0);
+  expect_same_run(with({"run.deterministic=true", "mesh.partition=zorder", "mesh.reorder=random"}),
+                  "deterministic, zorder partition of a randomly numbered mesh", true, 0);
+  // Every naive variant, and the optimized defaults (atomic scatters on some backends).
+  expect_same_run(with({"operators.muscl.variant=naive", "operators.convection.variant=naive",
+                        "operators.diffusion.variant=naive", "mesh.partition=hilbert"}),
+                  "naive operators, hilbert", false, tol);
+  expect_same_run(with({"mesh.partition=blocks", "operators.muscl.gradient=green-gauss",
+                        "operators.muscl.limiter=barth-jespersen"}),
+                  "optimized, blocks, Green-Gauss, Barth-Jespersen", false, tol);
+  // A Gmsh mesh with inflow, outflow and Dirichlet walls (boundary faces on several ranks).
+  ConfigSource src = ConfigSource::from_file(test::source_path("inputs/hybrid_channel.yaml"));
+  src.apply_set("time={steps: 5, cfl: 0.4}");
+  src.apply_set("run.deterministic=true");
+  expect_same_run(parse_case(src), "hybrid channel (Gmsh), deterministic", true, 0);
 }
 
 } // namespace

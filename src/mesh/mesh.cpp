@@ -127,9 +127,11 @@ std::size_t Mesh::memory_bytes() const {
          bytes(volume) + bytes(inv_volume) + bytes(centroid) + bytes(face_area) + bytes(face_centroid);
 }
 
-Mesh upload(const HostMesh& h) {
+Mesh upload(const HostMesh& h, index_t n_owned) {
   Mesh m;
-  m.n_cells = h.n_cells();
+  m.n_cells = n_owned < 0 ? h.n_cells() : n_owned;
+  m.n_ghosts = h.n_cells() - m.n_cells;
+  m.n_global_cells = m.n_cells;
   m.n_faces = h.n_faces();
   m.n_interior = h.n_interior;
   m.n_nodes = h.n_nodes();
@@ -171,9 +173,10 @@ Mesh upload(const HostMesh& h) {
 void compute_geometry(Mesh& m) {
   using Kokkos::view_alloc;
   using Kokkos::WithoutInitializing;
-  m.volume = View1<real>(view_alloc(WithoutInitializing, "fvproxy::mesh::volume"), m.n_cells);
-  m.inv_volume = View1<real>(view_alloc(WithoutInitializing, "fvproxy::mesh::inv_volume"), m.n_cells);
-  m.centroid = Vec3View<real>(view_alloc(WithoutInitializing, "fvproxy::mesh::centroid"), m.n_cells);
+  // Ghost rows are zero until the halo exchange fills them.
+  m.volume = View1<real>("fvproxy::mesh::volume", m.n_local());
+  m.inv_volume = View1<real>("fvproxy::mesh::inv_volume", m.n_local());
+  m.centroid = Vec3View<real>("fvproxy::mesh::centroid", m.n_local());
   m.face_area = Vec3View<real>(view_alloc(WithoutInitializing, "fvproxy::mesh::face_area"), m.n_faces);
   m.face_centroid = Vec3View<real>(view_alloc(WithoutInitializing, "fvproxy::mesh::face_centroid"), m.n_faces);
   Kokkos::parallel_for("fvproxy::mesh::face_geometry", Kokkos::RangePolicy<ExecSpace>(0, m.n_faces),
@@ -182,6 +185,12 @@ void compute_geometry(Mesh& m) {
                        CellGeometry{m.node_x, m.shifts, m.cell_node_off, m.cell_nodes, m.cell_face_off, m.cell_faces,
                                     m.face_node_off, m.face_nodes, m.cell_face_sign, m.face_shift, m.volume,
                                     m.inv_volume, m.centroid});
+  const auto vol = m.volume;
+  real total = 0;
+  Kokkos::parallel_reduce(
+      "fvproxy::mesh::total_volume", Kokkos::RangePolicy<ExecSpace>(0, m.n_cells),
+      KOKKOS_LAMBDA(const index_t c, real& lsum) { lsum += vol(c); }, total);
+  m.global_volume = total;
   kc::fence("fvproxy::mesh::compute_geometry");
 }
 

@@ -9,8 +9,16 @@
 namespace fvproxy {
 
 struct Mesh {
+  /// n_cells: the cells this rank owns and computes, [0, n_cells): the bound of every cell loop.
+  /// A decomposed mesh (docs/parallel.md#the-local-mesh) follows them with n_ghosts ghost cells:
+  /// per-cell arrays that neighbours read (the state, gradients, limiter values, volume, centroid,
+  /// cell_gid, ...) have n_local() rows. One rank: n_ghosts = 0.
   index_t n_cells = 0, n_faces = 0, n_interior = 0, n_nodes = 0;
-  int dim = 3; ///< spatial dimension (HostMesh::dim)
+  index_t n_ghosts = 0;
+  gid_t n_global_cells = 0; ///< cells over every rank (= n_cells on one rank)
+  double global_volume = 0; ///< volume of the whole domain (sum over every rank's owned cells)
+  int dim = 3;              ///< spatial dimension (HostMesh::dim)
+  index_t n_local() const { return n_cells + n_ghosts; }
 
   Vec3View<real> node_x;
   View1<gid_t> node_gid;
@@ -37,12 +45,16 @@ struct Mesh {
   std::size_t memory_bytes() const;
 };
 
-/// Copies the connectivity to the device and computes the geometry there.
-Mesh upload(const HostMesh& h);
+/// Copies the connectivity to the device and computes the geometry there. `n_owned` (< 0: all)
+/// marks the first n_owned cells as owned, the rest as ghosts (a local mesh): the geometry of the
+/// ghosts is then left to the caller (their faces are not all present: the halo exchange brings
+/// their owners' values), and n_global_cells, global_volume are this rank's until the caller
+/// sums them over ranks.
+Mesh upload(const HostMesh& h, index_t n_owned = -1);
 
 /// Face area vectors and centroids (fan triangles around the node average, so non-planar
 /// quadrilaterals are handled exactly), then cell volumes and centroids by the divergence theorem
-/// on the same triangles.
+/// on the same triangles, for the owned cells (arrays of n_local() rows); global_volume.
 void compute_geometry(Mesh& m);
 
 struct GeometryChecks {

@@ -2,7 +2,14 @@
 
 namespace fvproxy {
 
-Communicator::Communicator(MPI_Comm c) : comm_(c) {
+Communicator::Communicator(MPI_Comm c) {
+  // Without MPI (a program that never called MPI_Init, such as the unit tests): one rank, and no
+  // MPI call is ever made; on one rank the reductions return their argument without MPI either.
+  int initialized = 0, finalized = 0;
+  MPI_Initialized(&initialized);
+  MPI_Finalized(&finalized);
+  if (!initialized || finalized) return;
+  comm_ = c;
   MPI_Comm_rank(comm_, &rank_);
   MPI_Comm_size(comm_, &size_);
 }
@@ -18,12 +25,17 @@ Communicator Communicator::self() {
 namespace {
 
 template <class T> T reduce(MPI_Comm c, T v, MPI_Datatype t, MPI_Op op) {
+  if (c == MPI_COMM_NULL) return v;
+  int size = 1;
+  MPI_Comm_size(c, &size);
+  if (size == 1) return v;
   T out{};
   MPI_Allreduce(&v, &out, 1, t, op, c);
   return out;
 }
 
 void reduce_vector(MPI_Comm c, std::vector<double>& v, MPI_Op op) {
+  if (c == MPI_COMM_NULL) return;
   if (!v.empty()) MPI_Allreduce(MPI_IN_PLACE, v.data(), static_cast<int>(v.size()), MPI_DOUBLE, op, c);
 }
 
@@ -59,11 +71,15 @@ void Communicator::min(std::vector<double>& v) const {
 bool Communicator::any(bool flag) const {
   return reduce(comm_, int(flag), MPI_INT, MPI_LOR) != 0;
 }
+unsigned Communicator::bitwise_or(unsigned bits) const {
+  return reduce(comm_, bits, MPI_UNSIGNED, MPI_BOR);
+}
 void Communicator::barrier() const {
-  MPI_Barrier(comm_);
+  if (size_ > 1) MPI_Barrier(comm_);
 }
 
 std::string Communicator::broadcast(const std::string& s, int root) const {
+  if (size_ == 1) return s;
   long long n = rank_ == root ? static_cast<long long>(s.size()) : 0;
   MPI_Bcast(&n, 1, MPI_LONG_LONG, root, comm_);
   std::string out = rank_ == root ? s : std::string(static_cast<std::size_t>(n), '\0');

@@ -20,6 +20,7 @@ public:
   static Communicator world();
   /// This rank alone (MPI_COMM_SELF).
   static Communicator self();
+  /// Both are one rank (and make no MPI call) in a program that did not initialize MPI.
 
   int rank() const { return rank_; }
   int size() const { return size_; }
@@ -37,6 +38,8 @@ public:
   void min(std::vector<double>& v) const;
   /// True on every rank when `flag` is true on any.
   bool any(bool flag) const;
+  /// The bitwise or of every rank's `bits` (several flags in one reduction).
+  unsigned bitwise_or(unsigned bits) const;
   void barrier() const;
   /// Rank `root`'s string on every rank.
   std::string broadcast(const std::string& s, int root = 0) const;

@@ -34,7 +34,7 @@ const char* to_string(HaloVariant v);
 /// What the exchanges cost so far (reported per run; docs/parallel.md).
 struct HaloStats {
   long long exchanges = 0;
-  long long messages = 0;     ///< sent
+  long long messages = 0; ///< sent
   long long values_sent = 0;
   double seconds_pack = 0;   ///< pack kernel + device-to-host copy
   double seconds_wait = 0;   ///< in finish(), waiting for messages
@@ -76,11 +76,11 @@ private:
   Communicator comm_;
   HaloVariant variant_;
   index_t n_owned_ = 0, n_ghosts_ = 0, n_cells_ = 0;
-  std::vector<int> ranks_;                          ///< neighbour ranks
-  std::vector<index_t> send_off_, recv_off_;        ///< per neighbour, in rows (size neighbours + 1)
-  std::vector<index_t> send_index_host_;            ///< owned rows sent, concatenated by neighbour
-  View1<index_t> send_index_;                       ///< the same on the device
-  View1<real> send_dev_, recv_dev_;                 ///< packed values on the device (optimized)
+  std::vector<int> ranks_;                                      ///< neighbour ranks
+  std::vector<index_t> send_off_, recv_off_;                    ///< per neighbour, in rows (size neighbours + 1)
+  std::vector<index_t> send_index_host_;                        ///< owned rows sent, concatenated by neighbour
+  View1<index_t> send_index_;                                   ///< the same on the device
+  View1<real> send_dev_, recv_dev_;                             ///< packed values on the device (optimized)
   Kokkos::View<real*, HostStagingSpace> send_host_, recv_host_; ///< staging buffers
   std::vector<MPI_Request> requests_;
   bool in_flight_ = false;

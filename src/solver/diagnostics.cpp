@@ -48,10 +48,12 @@ struct Volume {
 
 } // namespace
 
-std::vector<ErrorNorms> error_norms(const Mesh& m, ConstView2<real> u, const ScalarSolution& exact, real t) {
+std::vector<ErrorNorms> error_norms(const Mesh& m, ConstView2<real> u, const ScalarSolution& exact, real t,
+                                    const Communicator& comm) {
   const Kokkos::RangePolicy<ExecSpace> cells(0, m.n_cells);
   double volume = 0;
   Kokkos::parallel_reduce("fvproxy::solver::total_volume", cells, Volume{m.volume}, volume);
+  volume = comm.sum(volume);
   std::vector<ErrorNorms> out(u.extent(1));
   for (int k = 0; k < int(u.extent(1)); ++k) {
     const CellError e{m.centroid, m.volume, u, exact, t, k};
@@ -59,16 +61,18 @@ std::vector<ErrorNorms> error_norms(const Mesh& m, ConstView2<real> u, const Sca
     Kokkos::parallel_reduce("fvproxy::solver::error_norms", cells, L1Sum{e}, l1);
     Kokkos::parallel_reduce("fvproxy::solver::error_norms", cells, L2Sum{e}, l2);
     Kokkos::parallel_reduce("fvproxy::solver::error_norms", cells, LinfMax{e}, Kokkos::Max<double>(linf));
+    l1 = comm.sum(l1), l2 = comm.sum(l2), linf = comm.max(linf);
     out[k] = {l1 / volume, std::sqrt(l2 / volume), linf};
   }
   return out;
 }
 
-std::vector<double> conserved_totals(const Mesh& m, ConstView2<real> u) {
+std::vector<double> conserved_totals(const Mesh& m, ConstView2<real> u, const Communicator& comm) {
   std::vector<double> out(u.extent(1));
   for (int k = 0; k < int(u.extent(1)); ++k)
     Kokkos::parallel_reduce("fvproxy::solver::conservation", Kokkos::RangePolicy<ExecSpace>(0, m.n_cells),
                             Weighted{m.volume, u, k}, out[k]);
+  comm.sum(out);
   return out;
 }
 

@@ -9,6 +9,7 @@
 
 #include "core/types.hpp"
 #include "mesh/mesh.hpp"
+#include "parallel/communicator.hpp"
 #include "physics/scalar_profile.hpp"
 
 namespace fvproxy {
@@ -17,10 +18,12 @@ struct ErrorNorms {
   double l1 = 0, l2 = 0, linf = 0;
 };
 
-/// Per component (labelled reductions "fvproxy::solver::error_norms").
-std::vector<ErrorNorms> error_norms(const Mesh& m, ConstView2<real> u, const ScalarSolution& exact, real t);
+/// Per component (labelled reductions "fvproxy::solver::error_norms"), over every rank of `comm`.
+std::vector<ErrorNorms> error_norms(const Mesh& m, ConstView2<real> u, const ScalarSolution& exact, real t,
+                                    const Communicator& comm = Communicator::self());
 
-/// sum_c u(c, k) V_c per component ("fvproxy::solver::conservation").
-std::vector<double> conserved_totals(const Mesh& m, ConstView2<real> u);
+/// sum_c u(c, k) V_c per component ("fvproxy::solver::conservation"), over every rank of `comm`.
+std::vector<double> conserved_totals(const Mesh& m, ConstView2<real> u,
+                                     const Communicator& comm = Communicator::self());
 
 } // namespace fvproxy

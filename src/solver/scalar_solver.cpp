@@ -1,5 +1,7 @@
 #include "solver/scalar_solver.hpp"
 
+#include "core/error.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -53,14 +55,17 @@ int ScalarSolver::halo_values_per_ghost(const CaseConfig& c) {
   return n * (1 + (needs_gradient(c) ? 3 : 0) + (needs_limiter(c) ? 1 : 0));
 }
 
-ScalarSolver::ScalarSolver(const Mesh& mesh, const CaseConfig& cfg)
-    : mesh_(mesh), n_(cfg.physics.components), geom_(make_operator_geometry(mesh)),
+ScalarSolver::ScalarSolver(const Mesh& mesh, const CaseConfig& cfg, const Communicator& comm, Halo* halo)
+    : mesh_(mesh), comm_(comm), halo_(halo), n_(cfg.physics.components), geom_(make_operator_geometry(mesh)),
       phi_(face_volume_flux(mesh, cfg.physics.velocity)), solution_(make_scalar_solution(cfg)),
       bc_(mesh, cfg, solution_, phi_), stages_(shu_osher_stages(cfg.time.integrator)), kappa_max_(max_kappa(cfg)) {
   const bool det = cfg.run.deterministic;
   std::vector<BoundaryType> types;
   for (const auto& p : bc_.patches()) types.push_back(p.type);
-  const index_t C = mesh.n_cells, Fb = mesh.n_faces - mesh.n_interior;
+  if (mesh.n_ghosts > 0 && !halo)
+    throw RunError("error: ScalarSolver: a decomposed mesh (" + std::to_string(mesh.n_ghosts) +
+                   " ghost cells) needs a halo exchange");
+  const index_t C = mesh.n_local(), Fb = mesh.n_faces - mesh.n_interior;
   u_ = View2<real>("fvproxy::solver::u", C, n_);
   rhs_ = View2<real>("fvproxy::solver::rate", C, n_);
   ub_ = View2<real>("fvproxy::solver::boundary_values", Fb, n_);
@@ -70,7 +75,13 @@ ScalarSolver::ScalarSolver(const Mesh& mesh, const CaseConfig& cfg)
   // reference range.
   fill_from_profile(mesh, solution_, 0, u_);
   bc_.apply(u_, 0, ub_);
-  std::tie(bounds_.lo, bounds_.hi) = value_bounds(u_, ub_);
+  std::tie(bounds_.lo, bounds_.hi) = value_bounds(u_, ub_, mesh.n_cells);
+  if (comm_.size() > 1) { // the domain's range: every rank's owned cells and boundary faces
+    std::vector<double> lo(bounds_.lo.begin(), bounds_.lo.end()), hi(bounds_.hi.begin(), bounds_.hi.end());
+    comm_.min(lo);
+    comm_.max(hi);
+    for (int k = 0; k < n_; ++k) bounds_.lo[k] = static_cast<real>(lo[k]), bounds_.hi[k] = static_cast<real>(hi[k]);
+  }
   std::vector<real> range(n_);
   for (int k = 0; k < n_; ++k) {
     range[k] = bounds_.hi[k] - bounds_.lo[k];
@@ -111,32 +122,57 @@ void ScalarSolver::rate(ConstView2<real> u, real t, View2<real> rhs) {
   fill("fvproxy::solver::zero_rate", rhs, real(0));
   if (gradient_) gradient_->compute(u, ub_, grad_);
   if (limiter_) limiter_->compute(u, ub_, grad_, lim_);
+  if (halo_) { // the neighbours' gradients and limiter values, for the reconstruction across faces
+    if (grad_.data()) halo_->exchange(grad_);
+    if (lim_.data() && limiter_) halo_->exchange(lim_);
+  }
   if (convection_) convection_->apply(u, ub_, grad_, lim_, rhs);
   if (diffusion_) diffusion_->apply(u, ub_, grad_, rhs);
 }
 
 void ScalarSolver::step(real t, real dt, long long step, bool check) {
   for (std::size_t s = 0; s < stages_.size(); ++s) {
+    if (halo_) halo_->exchange(u_); // the neighbours' state
     rate(u_, t + static_cast<real>(stages_[s].c) * dt, rhs_);
-    stage_update(un_, u_, rhs_, static_cast<real>(stages_[s].a), dt, check && s + 1 == stages_.size(), step, check_);
+    stage_update(un_, u_, rhs_, static_cast<real>(stages_[s].a), dt, check && s + 1 == stages_.size(), step, check_,
+                 mesh_.n_cells);
   }
 }
 
 std::optional<StateFailure> ScalarSolver::first_failure() const {
   auto keys = Kokkos::create_mirror_view_and_copy(HostSpace(), check_.keys);
-  const unsigned long long key = keys(0) <= keys(1) ? keys(0) : keys(1);
+  // The earliest (step, then cell) on any rank: keys hold the step in their top bits; on a tie of
+  // step the lower key (local cell index) wins on its rank, the lower rank between ranks.
+  unsigned long long k0 = keys(0), k1 = keys(1);
+  const unsigned long long my0 = k0, my1 = k1;
+  if (comm_.size() > 1) {
+    MPI_Allreduce(&my0, &k0, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, comm_.raw());
+    MPI_Allreduce(&my1, &k1, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, comm_.raw());
+  }
+  const unsigned long long key = k0 <= k1 ? k0 : k1;
   if (key == kNoBadValue) return std::nullopt;
   StateFailure f;
-  f.kind = keys(0) <= keys(1) ? StateFailure::Kind::non_finite : StateFailure::Kind::out_of_bounds;
+  f.kind = k0 <= k1 ? StateFailure::Kind::non_finite : StateFailure::Kind::out_of_bounds;
   f.step = static_cast<long long>(key >> 35);
   f.component = static_cast<int>(key & 7);
-  const auto cell = static_cast<index_t>((key >> 3) & ((1ULL << 32) - 1));
-  Kokkos::deep_copy(f.cell_gid, Kokkos::subview(mesh_.cell_gid, cell));
-  for (int d = 0; d < 3; ++d) {
-    real x = 0;
-    Kokkos::deep_copy(x, Kokkos::subview(mesh_.centroid, cell, d));
-    f.x[d] = x;
+  const bool mine = (k0 <= k1 ? my0 : my1) == key;
+  // The lowest rank holding the key describes the cell; the others receive it.
+  const int holder = static_cast<int>(comm_.min(std::int64_t(mine ? comm_.rank() : comm_.size())));
+  std::vector<double> info(4, 0.0);
+  if (comm_.rank() == holder) {
+    const auto cell = static_cast<index_t>((key >> 3) & ((1ULL << 32) - 1));
+    gid_t gid = -1;
+    Kokkos::deep_copy(gid, Kokkos::subview(mesh_.cell_gid, cell));
+    info[0] = double(gid);
+    for (int d = 0; d < 3; ++d) {
+      real x = 0;
+      Kokkos::deep_copy(x, Kokkos::subview(mesh_.centroid, cell, d));
+      info[1 + d] = x;
+    }
   }
+  if (comm_.size() > 1) MPI_Bcast(info.data(), 4, MPI_DOUBLE, holder, comm_.raw());
+  f.cell_gid = static_cast<gid_t>(info[0]);
+  for (int d = 0; d < 3; ++d) f.x[d] = info[1 + d];
   f.admissible[0] = bounds_.admissible_lo[f.component];
   f.admissible[1] = bounds_.admissible_hi[f.component];
   return f;
@@ -144,7 +180,16 @@ std::optional<StateFailure> ScalarSolver::first_failure() const {
 
 StableStep ScalarSolver::stable_step(double cfl) const {
   // phi is zero without a velocity, and kappa_max zero without diffusion: each term then vanishes.
-  return cfl_time_step(mesh_, geom_, phi_, kappa_max_, cfl);
+  StableStep s = cfl_time_step(mesh_, geom_, phi_, kappa_max_, cfl);
+  if (comm_.size() > 1) { // the domain's fastest cell; on a tie the lowest global id
+    const double rate = comm_.max(double(s.max_rate));
+    const std::int64_t none = std::numeric_limits<std::int64_t>::max();
+    const std::int64_t cell = comm_.min(std::int64_t(double(s.max_rate) == rate ? s.limiting_cell : none));
+    s.max_rate = rate;
+    s.limiting_cell = cell == none ? -1 : cell;
+    s.dt = rate > 0 ? cfl / rate : 0.0;
+  }
+  return s;
 }
 
 std::vector<std::pair<std::string, std::string>> ScalarSolver::describe() const {

@@ -22,6 +22,8 @@
 #include "operators/muscl/gradient.hpp"
 #include "operators/muscl/limiter.hpp"
 #include "operators/operator_geometry.hpp"
+#include "parallel/communicator.hpp"
+#include "parallel/halo.hpp"
 #include "physics/scalar_profile.hpp"
 #include "solver/boundary_conditions.hpp"
 #include "solver/time_step.hpp"
@@ -48,8 +50,13 @@ struct Bounds {
 
 class ScalarSolver {
 public:
-  /// Builds the operators and allocates the state (`mesh` must outlive the solver).
-  ScalarSolver(const Mesh& mesh, const CaseConfig& cfg);
+  /// Builds the operators and allocates the state (`mesh` must outlive the solver). On a
+  /// decomposed mesh (mesh.n_ghosts > 0) `halo` fills the ghost rows before each use (the state
+  /// before the gradients, the gradients and limiter values before convection and diffusion) and
+  /// every set-up quantity that spans the domain (the data's range) is reduced over `comm`; both
+  /// must outlive the solver.
+  ScalarSolver(const Mesh& mesh, const CaseConfig& cfg, const Communicator& comm = Communicator::self(),
+               Halo* halo = nullptr);
 
   /// Device bytes the solver allocates besides the mesh (operator geometry, face fluxes, state and
   /// work arrays), computed before allocating anything.
@@ -64,17 +71,18 @@ public:
 
   /// u = the initial condition (the case's profiles at the cell centroids).
   void initialize();
-  /// rhs = L(u, t): boundary values, then the operators (every one adds to rhs).
+  /// rhs = L(u, t): boundary values, then the operators (every one adds to rhs). On a decomposed
+  /// mesh the ghost rows of u must hold their owners' values (step() exchanges them first).
   void rate(ConstView2<real> u, real t, View2<real> rhs);
   /// Advances the state from t to t + dt (all stages). `step` (1-based) is recorded with the first
   /// non-finite value when `check`.
   void step(real t, real dt, long long step, bool check);
   /// The first non-finite or out-of-bounds value recorded by step() (copies two words from the
-  /// device); the earlier one, non-finite on a tie.
+  /// device); the earlier one, non-finite on a tie. Collective: the same answer on every rank.
   std::optional<StateFailure> first_failure() const;
   const Bounds& bounds() const { return bounds_; }
 
-  /// The CFL time step of the case's velocity and diffusivities.
+  /// The CFL time step of the case's velocity and diffusivities (collective: the domain's).
   StableStep stable_step(double cfl) const;
 
   View2<real> state() const { return u_; }
@@ -88,6 +96,8 @@ public:
 
 private:
   const Mesh& mesh_;
+  Communicator comm_;
+  Halo* halo_ = nullptr;
   int n_;
   OperatorGeometry geom_;
   View1<real> phi_;

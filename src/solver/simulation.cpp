@@ -28,14 +28,14 @@ constexpr long long kCheckEvery = 16;
 } // namespace
 
 RunSummary run_simulation(const CaseConfig& cfg, const Mesh& mesh, const RunHooks& hooks, bool keep_final_state,
-                          const RestartPoint* restart) {
+                          const RestartPoint* restart, const Communicator& comm, Halo* halo) {
   Kokkos::Timer setup;
   auto log = [&](const std::string& s) {
     if (hooks.log) hooks.log(s);
   };
   RunSummary r;
   r.case_name = cfg.name;
-  r.cells = mesh.n_cells;
+  r.cells = mesh.n_global_cells;
   r.components = cfg.physics.components;
 
   // Memory: the mesh is on the device already; refuse before allocating the solver.
@@ -55,7 +55,7 @@ RunSummary run_simulation(const CaseConfig& cfg, const Mesh& mesh, const RunHook
                    " beyond the mesh, and the device has " + mib(double(r.memory_available)) +
                    " free\nuse a coarser mesh (mesh.generate.cells) or fewer components");
 
-  ScalarSolver solver(mesh, cfg);
+  ScalarSolver solver(mesh, cfg, comm, halo);
   r.operators = solver.describe();
   r.bounds = solver.bounds();
   r.cfl = solver.stable_step(cfg.time.cfl);
@@ -152,7 +152,7 @@ RunSummary run_simulation(const CaseConfig& cfg, const Mesh& mesh, const RunHook
     Kokkos::deep_copy(solver.state(), h);
     r.conservation_initial = restart->conservation_initial;
   } else {
-    r.conservation_initial = conserved_totals(mesh, solver.state());
+    r.conservation_initial = conserved_totals(mesh, solver.state(), comm);
   }
   r.no_exact_solution = exact_solution_unavailable(cfg);
   const CheckpointInfo ckinfo{dt, total_steps, r.conservation_initial};
@@ -185,17 +185,24 @@ RunSummary run_simulation(const CaseConfig& cfg, const Mesh& mesh, const RunHook
     solver.step(static_cast<real>(time_at(step - 1)), static_cast<real>(dt), step, true);
     const double now = wall.seconds();
     const bool last = step == total_steps;
-    const bool signalled = !last && hooks.stop_requested && hooks.stop_requested();
+    // Decisions that depend on a rank's clock or signals are made collectively: one reduction of
+    // the flags per step (none on one rank), so every rank stops, checkpoints and checks together.
+    bool signalled = !last && hooks.stop_requested && hooks.stop_requested();
     const double mean_step = (now - io_seconds) / double(step - first + 1);
-    const bool out_of_time =
+    bool out_of_time =
         !last && cfg.run.wall_limit && hooks.seconds_before + setup.seconds() + 2 * mean_step >= *cfg.run.wall_limit;
-    const bool stop = signalled || out_of_time;
     const auto& ce = cfg.checkpoint.every;
-    const bool checkpoint =
-        hooks.write_checkpoint && (stop || crosses(ce, step) ||
-                                   (ce.kind == EveryConfig::Kind::wall_seconds && now - last_checkpoint >= ce.value));
+    bool wall_checkpoint = ce.kind == EveryConfig::Kind::wall_seconds && now - last_checkpoint >= ce.value;
+    bool report = !last && now - last_report >= cfg.run.progress_interval;
+    if (comm.size() > 1) {
+      const unsigned bits = comm.bitwise_or((signalled ? 1u : 0u) | (out_of_time ? 2u : 0u) |
+                                            (wall_checkpoint ? 4u : 0u) | (report ? 8u : 0u));
+      signalled = bits & 1u, out_of_time = bits & 2u, wall_checkpoint = bits & 4u, report = bits & 8u;
+    }
+    report = report && hooks.progress;
+    const bool stop = signalled || out_of_time;
+    const bool checkpoint = hooks.write_checkpoint && (stop || crosses(ce, step) || wall_checkpoint);
     const bool output = hooks.write_fields && (last || (series && crosses(cfg.output.every, step)));
-    const bool report = hooks.progress && now - last_report >= cfg.run.progress_interval && !last;
     if (report || step % kCheckEvery == 0 || last || checkpoint || output || stop) {
       if ((r.failure = solver.first_failure())) break;
     }
@@ -216,7 +223,7 @@ RunSummary run_simulation(const CaseConfig& cfg, const Mesh& mesh, const RunHook
       p.step = step, p.total_steps = total_steps, p.time = t, p.dt = dt;
       p.end_time = time_at(total_steps), p.wall_seconds = now;
       p.eta_seconds = mean_step * double(total_steps - step);
-      p.cell_updates_per_second = double(mesh.n_cells) / mean_step;
+      p.cell_updates_per_second = double(mesh.n_global_cells) / mean_step;
       hooks.progress(p);
     }
   }
@@ -229,13 +236,20 @@ RunSummary run_simulation(const CaseConfig& cfg, const Mesh& mesh, const RunHook
   if (cfg.time.end_time && !r.failure && r.steps == total_steps)
     r.time = *cfg.time.end_time; // n * (T / n) may differ from T by an ulp
   const double compute = r.wall_seconds - io_seconds;
-  r.cell_updates_per_second = compute > 0 ? double(mesh.n_cells) * double(r.steps - first + 1) / compute : 0;
+  r.cell_updates_per_second = compute > 0 ? double(mesh.n_global_cells) * double(r.steps - first + 1) / compute : 0;
   if (r.failure) return r;
 
-  r.conservation_final = conserved_totals(mesh, solver.state());
-  std::tie(r.final_min, r.final_max) = value_bounds(solver.state(), View2<real>());
+  r.conservation_final = conserved_totals(mesh, solver.state(), comm);
+  std::tie(r.final_min, r.final_max) = value_bounds(solver.state(), View2<real>(), mesh.n_cells);
+  if (comm.size() > 1) {
+    std::vector<double> lo(r.final_min.begin(), r.final_min.end()), hi(r.final_max.begin(), r.final_max.end());
+    comm.min(lo);
+    comm.max(hi);
+    for (std::size_t k = 0; k < lo.size(); ++k)
+      r.final_min[k] = static_cast<real>(lo[k]), r.final_max[k] = static_cast<real>(hi[k]);
+  }
   if (r.no_exact_solution.empty())
-    r.errors = error_norms(mesh, solver.state(), solver.solution(), static_cast<real>(r.time));
+    r.errors = error_norms(mesh, solver.state(), solver.solution(), static_cast<real>(r.time), comm);
   if (keep_final_state) {
     auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), solver.state());
     r.final_state.assign(r.components, std::vector<real>(mesh.n_cells));

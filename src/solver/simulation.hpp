@@ -74,7 +74,7 @@ struct RunHooks {
 
 struct RunSummary {
   std::string case_name;
-  index_t cells = 0;
+  gid_t cells = 0; ///< over every rank
   int components = 0;
   long long steps = 0;
   double time = 0, dt = 0, wall_seconds = 0, setup_seconds = 0, cell_updates_per_second = 0;
@@ -100,7 +100,11 @@ struct RunSummary {
 /// Runs the case on `mesh` (built from cfg.mesh). Throws RunError when the state does not fit in
 /// memory, InputError when the time settings make more than kMaxSteps steps; a non-finite or
 /// out-of-bounds state ends the run early with `failure` set.
+/// On a decomposed mesh every rank calls it with its part, its `halo` and `comm`: the time step,
+/// the stop, checkpoint and output decisions, the failure check and the diagnostics are collective
+/// (the same on every rank); `final_state` holds this rank's owned cells.
 RunSummary run_simulation(const CaseConfig& cfg, const Mesh& mesh, const RunHooks& hooks, bool keep_final_state = false,
-                          const RestartPoint* restart = nullptr);
+                          const RestartPoint* restart = nullptr, const Communicator& comm = Communicator::self(),
+                          Halo* halo = nullptr);
 
 } // namespace fvproxy

@@ -39,7 +39,7 @@ struct CflRate {
 
 /// Blend = false: the first stage (a = 0): u^n is not read; when un is allocated (multi-stage
 /// schemes) the stage saves u^n there as it reads it (no separate copy pass).
-template <bool Blend> struct StageUpdate {
+template <bool Blend, bool Strided = false> struct StageUpdate {
   View2<real> un;
   ConstView2<real> rhs;
   View2<real> u;
@@ -49,7 +49,13 @@ template <bool Blend> struct StageUpdate {
   Kokkos::View<unsigned long long[2], MemSpace> keys;
   ConstView1<real> lo, hi;
   bool check, save;
-  KOKKOS_FUNCTION void operator()(const index_t i) const {
+  index_t stride; ///< Strided: rows of the arrays (owned + ghost cells); n_cells owned rows updated
+  KOKKOS_FUNCTION void operator()(const index_t j) const {
+    index_t i = j;
+    if constexpr (Strided) {
+      const index_t k = j / n_cells;
+      i = k * stride + (j - k * n_cells);
+    }
     real* x = u.data();
     const real old = x[i];
     real v = old + dt * rhs.data()[i];
@@ -59,10 +65,10 @@ template <bool Blend> struct StageUpdate {
       un.data()[i] = old;
     x[i] = v;
     if (check) {
-      const index_t k = i / n_cells;
+      const index_t k = j / n_cells;
       const bool finite = kc::isfinite(v);
       if (!finite || !(v >= lo(k) && v <= hi(k))) {
-        const auto cell = static_cast<unsigned long long>(i - k * n_cells);
+        const auto cell = static_cast<unsigned long long>(j - k * n_cells);
         Kokkos::atomic_fetch_min(&keys(finite ? 1 : 0), step_key | (cell << 3) | static_cast<unsigned long long>(k));
       }
     }
@@ -102,26 +108,40 @@ StateCheck::StateCheck(const std::vector<real>& l, const std::vector<real>& h)
 }
 
 void stage_update(View2<real> un, View2<real> u, ConstView2<real> rhs, real a, real dt, bool check, long long step,
-                  const StateCheck& sc) {
+                  const StateCheck& sc, index_t rows) {
   if (check && (sc.lo.extent(0) < u.extent(1) || sc.hi.extent(0) < u.extent(1)))
     throw RunError("fvproxy::solver::stage_update: bounds for " + std::to_string(sc.lo.extent(0)) + " of " +
                    std::to_string(u.extent(1)) + " components");
   if (!u.span_is_contiguous() || !rhs.span_is_contiguous() || (un.data() && !un.span_is_contiguous()))
     throw RunError("fvproxy::solver::stage_update: the state arrays must be contiguous");
-  const index_t n_cells = static_cast<index_t>(u.extent(0));
+  const auto stride = static_cast<index_t>(u.extent(0));
+  const index_t n_cells = rows < 0 ? stride : rows;
   if (u.extent(0) * u.extent(1) > static_cast<std::size_t>(std::numeric_limits<index_t>::max()))
     throw RunError("fvproxy::solver::stage_update: cells x components exceeds 32-bit indices");
-  const auto total = static_cast<index_t>(u.extent(0) * u.extent(1));
+  const auto total = static_cast<index_t>(std::size_t(n_cells) * u.extent(1));
   static_assert(kMaxSteps <= (1LL << 28) - 1, "64 - 35 bits: keys stay ordered by step");
   const auto key = static_cast<unsigned long long>(step < kMaxSteps ? step : kMaxSteps) << 35;
   // A streaming kernel: launched as one (launch.hpp: streaming_launch).
-  if (a == 0) // the first stage: u^n is written (when allocated), not read
-    launch(
-        "fvproxy::solver::stage_update", total, streaming_launch(),
-        StageUpdate<false>{un, rhs, u, a, 1 - a, dt, n_cells, key, sc.keys, sc.lo, sc.hi, check, un.data() != nullptr});
-  else
-    launch("fvproxy::solver::stage_update", total, streaming_launch(),
-           StageUpdate<true>{un, rhs, u, a, 1 - a, dt, n_cells, key, sc.keys, sc.lo, sc.hi, check, false});
+  const bool save = un.data() != nullptr;
+  // Ghost rows (a decomposed mesh) are not updated: the strided kernel skips them; one rank keeps
+  // the flat one.
+  if (n_cells == stride) {
+    if (a == 0) // the first stage: u^n is written (when allocated), not read
+      launch("fvproxy::solver::stage_update", total, streaming_launch(),
+             StageUpdate<false>{un, rhs, u, a, 1 - a, dt, n_cells, key, sc.keys, sc.lo, sc.hi, check, save, stride});
+    else
+      launch("fvproxy::solver::stage_update", total, streaming_launch(),
+             StageUpdate<true>{un, rhs, u, a, 1 - a, dt, n_cells, key, sc.keys, sc.lo, sc.hi, check, false, stride});
+  } else {
+    if (a == 0)
+      launch(
+          "fvproxy::solver::stage_update", total, streaming_launch(),
+          StageUpdate<false, true>{un, rhs, u, a, 1 - a, dt, n_cells, key, sc.keys, sc.lo, sc.hi, check, save, stride});
+    else
+      launch(
+          "fvproxy::solver::stage_update", total, streaming_launch(),
+          StageUpdate<true, true>{un, rhs, u, a, 1 - a, dt, n_cells, key, sc.keys, sc.lo, sc.hi, check, false, stride});
+  }
 }
 
 } // namespace fvproxy

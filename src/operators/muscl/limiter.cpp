@@ -12,14 +12,6 @@ namespace fvproxy {
 namespace {
 
 /// Sum of the cell volumes (a free function: CUDA's extended lambdas may not live in constructors).
-real total_volume(const Mesh& m) {
-  const auto volume = m.volume;
-  real v = 0;
-  Kokkos::parallel_reduce(
-      "fvproxy::muscl::naive_limiter_total_volume", Kokkos::RangePolicy<ExecSpace>(0, m.n_cells),
-      KOKKOS_LAMBDA(const index_t c, real& s) { s += volume(c); }, v);
-  return v;
-}
 
 // --- naive: MDRange (cell, component), run-time limiter branch, geometry and eps recomputed ----
 struct NaiveLimiter {
@@ -29,8 +21,9 @@ struct NaiveLimiter {
   ConstView1<real> range;
   ConstView2<real> u, ub, grad;
   View2<real> limiter;
-  index_t n_interior, n_cells;
-  int type; // 0 none, 1 Barth-Jespersen, 2 Venkatakrishnan (a run-time branch, on purpose)
+  index_t n_interior;
+  real n_cells; ///< over every rank
+  int type;     // 0 none, 1 Barth-Jespersen, 2 Venkatakrishnan (a run-time branch, on purpose)
   real K, total_volume;
   KOKKOS_FUNCTION real other_value(index_t c, index_t f, int k) const {
     if (f >= n_interior) return ub(f - n_interior, k);
@@ -77,14 +70,14 @@ public:
     auto h = Kokkos::create_mirror_view(range_);
     for (int k = 0; k < n; ++k) h(k) = range[k];
     Kokkos::deep_copy(range_, h);
-    total_volume_ = total_volume(m);
+    total_volume_ = static_cast<real>(m.global_volume);
   }
   void compute(ConstView2<real> u, ConstView2<real> ub, ConstView2<real> grad, View2<real> limiter) const override {
     using MD = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>;
     Kokkos::parallel_for("fvproxy::muscl::naive_limiter", MD({0, 0}, {m_.n_cells, n_}),
                          NaiveLimiter{m_.centroid, m_.face_centroid, m_.shifts, m_.face_owner, m_.face_neighbour,
                                       m_.cell_face_off, m_.cell_faces, m_.face_shift, range_, u, ub, grad, limiter,
-                                      m_.n_interior, m_.n_cells, type_, K_, total_volume_});
+                                      m_.n_interior, real(m_.n_global_cells), type_, K_, total_volume_});
   }
   std::string description() const override { return "naive"; }
 
@@ -146,7 +139,7 @@ public:
   OptimizedLimiterOperator(const Mesh& m, const OperatorGeometry& g, const MusclConfig& cfg,
                            const std::vector<real>& range)
       : m_(m), g_(g), launch_{cfg.policy, cfg.team_size} {
-    for (int k = 0; k < N; ++k) eps2_[k] = venkatakrishnan_eps2(cfg.venkatakrishnan_k, range[k], m.n_cells);
+    for (int k = 0; k < N; ++k) eps2_[k] = venkatakrishnan_eps2(cfg.venkatakrishnan_k, range[k], m.n_global_cells);
   }
   void compute(ConstView2<real> u, ConstView2<real> ub, ConstView2<real> grad, View2<real> limiter) const override {
     OptimizedLimiter<N, L> f{m_.face_owner,
@@ -200,7 +193,7 @@ std::unique_ptr<LimiterOperator> make_limiter(const Mesh& mesh, const OperatorGe
   return dispatch_components<MakeLimiter>(components, mesh, geom, cfg, range);
 }
 
-std::pair<std::vector<real>, std::vector<real>> value_bounds(ConstView2<real> u, ConstView2<real> ub) {
+std::pair<std::vector<real>, std::vector<real>> value_bounds(ConstView2<real> u, ConstView2<real> ub, index_t rows) {
   const int n = static_cast<int>(u.extent(1));
   std::vector<real> lo(n, real(0)), hi(n, real(0));
   using MinMax = Kokkos::MinMax<real>;
@@ -208,10 +201,11 @@ std::pair<std::vector<real>, std::vector<real>> value_bounds(ConstView2<real> u,
     bool any = false;
     for (int part = 0; part < 2; ++part) {
       const ConstView2<real> v = part == 0 ? u : ub; // a copy: the device lambda captures it by value
-      if (v.extent(0) == 0) continue;
+      const index_t n_rows = part == 0 && rows >= 0 ? rows : index_t(v.extent(0));
+      if (n_rows == 0) continue;
       typename MinMax::value_type m;
       Kokkos::parallel_reduce(
-          "fvproxy::muscl::value_bounds", Kokkos::RangePolicy<ExecSpace>(0, index_t(v.extent(0))),
+          "fvproxy::muscl::value_bounds", Kokkos::RangePolicy<ExecSpace>(0, n_rows),
           KOKKOS_LAMBDA(const index_t c, typename MinMax::value_type& b) {
             const real x = v(c, k);
             if (x < b.min_val) b.min_val = x;

@@ -31,14 +31,17 @@ std::unique_ptr<LimiterOperator> make_limiter(const Mesh& mesh, const OperatorGe
                                               int components, const std::vector<real>& range);
 
 /// (min, max) of each component over the cells of u and the boundary values ub (labelled reductions).
-std::pair<std::vector<real>, std::vector<real>> value_bounds(ConstView2<real> u, ConstView2<real> ub);
+/// `rows` (< 0: all) limits u to its first rows (a rank's owned cells).
+std::pair<std::vector<real>, std::vector<real>> value_bounds(ConstView2<real> u, ConstView2<real> ub,
+                                                             index_t rows = -1);
 
 /// max - min of each component over u and ub (value_bounds).
 std::vector<real> solution_range(ConstView2<real> u, ConstView2<real> ub);
 
 /// Venkatakrishnan's eps^2 = (K h / L)^3 range^2 = K^3 range^2 / n_cells, since (h / L)^3 = 1 / n_cells
 /// for h the mean cell size and L the size of the domain.
-inline real venkatakrishnan_eps2(double K, real range, index_t n_cells) {
+/// `n_cells` counts the cells of every rank (Mesh::n_global_cells).
+inline real venkatakrishnan_eps2(double K, real range, gid_t n_cells) {
   return static_cast<real>(K * K * K * double(range) * double(range) / double(n_cells > 0 ? n_cells : 1));
 }
 
