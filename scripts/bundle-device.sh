@@ -16,6 +16,7 @@ mkdir -p "$out/bin" "$out/lib" "$out/tests"
 cp $b/fvproxy "$out/bin/"
 [[ -x $b/fvproxy_tests ]] && cp $b/fvproxy_tests "$out/bin/"
 [[ -x $b/fvproxy_mpi_io_test ]] && cp $b/fvproxy_mpi_io_test "$out/bin/"
+[[ -x $b/fvproxy_mpi_tests ]] && cp $b/fvproxy_mpi_tests "$out/bin/"
 # The single-precision build for the benchmark harness (make cuda-float), when built.
 [[ -x build/cuda-float/fvproxy ]] && cp build/cuda-float/fvproxy "$out/bin/fvproxy-float"
 [[ -f $b/ptxas.log ]] && cp $b/ptxas.log "$out/"

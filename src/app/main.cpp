@@ -31,14 +31,15 @@ int main(int argc, char** argv) {
     return 0;
   }
   MpiEnvironment mpi(argc, argv);
-  if (mpi.size() > 1 && (cli.command == "run" || cli.command == "bench" || cli.command == "perf" ||
-                         (cli.command == "mesh" && !cli.write.empty()))) {
-    // Until domain decomposition exists, every rank would run the whole case (and a file would
-    // hold every cell once per rank). Every rank returns 2 (no MPI_Abort); rank 0 says why.
+  if (mpi.size() > 1 &&
+      (cli.command == "bench" || cli.command == "perf" || (cli.command == "mesh" && !cli.write.empty()))) {
+    // `run` is decomposed (docs/parallel.md); these are not yet: every rank would run the whole
+    // case (and a file would hold every cell once per rank). Every rank returns 2 (no MPI_Abort);
+    // rank 0 says why.
     if (mpi.rank() == 0) {
       const std::string what = cli.command == "mesh" ? "fvproxy mesh --write" : "fvproxy " + cli.command;
       std::cerr << InputError(what,
-                              "runs on one MPI rank until domain decomposition exists; this job has " +
+                              "runs on one MPI rank in this version (fvproxy run is decomposed); this job has " +
                                   std::to_string(mpi.size()) + " ranks",
                               "every rank would run the whole case" +
                                   std::string(cli.command == "bench" ? "" : " and write every cell once per rank") +
@@ -104,6 +105,8 @@ int main(int argc, char** argv) {
       code = 1;
     }
   }
-  if (code != 0 && mpi.size() > 1) MpiEnvironment::abort(code);
+  // An error on some ranks ends the job (the others may wait in a collective); a collective
+  // outcome (every rank returns the same code) ends normally.
+  if (code != 0 && mpi.size() > 1 && !MpiEnvironment::collective_exit()) MpiEnvironment::abort(code);
   return code;
 }

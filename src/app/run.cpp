@@ -25,6 +25,9 @@
 #include "io/output_file.hpp"
 #include "io/output_series.hpp"
 #include "mesh/build.hpp"
+#include "parallel/communicator.hpp"
+#include "parallel/decomposition.hpp"
+#include "parallel/mpi_environment.hpp"
 #include "solver/simulation.hpp"
 
 namespace fvproxy {
@@ -218,12 +221,15 @@ int cmd_run(const CliArgs& cli) {
   const bool profile = cli.profile || cfg.run.profile;
   cfg.run.profile = profile;
   check_case_fits(cfg, MemoryUse::run); // before anything is built or created
+  const Communicator comm = Communicator::world();
+  const bool root = comm.rank() == 0;
   const std::string key = cli.output_dir.empty() ? "output.dir" : "--output-dir";
+  // Both collective: rank 0 creates and locks the folder, every rank learns the outcome.
   prepare_output_dir(cfg.output_dir, key);
   const OutputLock lock(cfg.output_dir, key); // a second run into this folder is refused until this one ends
   const fs::path summary_path = fs::path(cfg.output_dir) / "summary.json";
 
-  const bool talk = !cli.quiet;
+  const bool talk = !cli.quiet && root;
   const bool tty = isatty(fileno(stderr));
   const BuildInfo info = build_info();
   if (talk)
@@ -242,11 +248,37 @@ int cmd_run(const CliArgs& cli) {
   if (talk)
     std::printf("  mesh: %s, %d cells, %d faces, ordering %s (%.2f s + %.2f s reorder)\n", b.source.c_str(),
                 b.device.n_cells, b.device.n_faces, to_string(cfg.mesh.reorder), b.seconds_build, b.seconds_reorder);
+  // On N ranks: this rank's part (docs/parallel.md); every rank holds the global mesh meanwhile.
+  std::optional<Decomposition> part;
+  if (comm.size() > 1) {
+    part.emplace(decompose(b, cfg.mesh, comm));
+    if (talk) {
+      const PartitionQuality q = partition_quality(b.host, part->partition, 0);
+      std::printf("  ranks: %d, partition %s: owned cells %lld..%lld (imbalance %.3f), ghosts %lld..%lld, %lld faces "
+                  "cut\n",
+                  comm.size(), to_string(cfg.mesh.partition), *std::min_element(q.owned.begin(), q.owned.end()),
+                  *std::max_element(q.owned.begin(), q.owned.end()), q.imbalance,
+                  *std::min_element(q.ghosts.begin(), q.ghosts.end()),
+                  *std::max_element(q.ghosts.begin(), q.ghosts.end()), q.edge_cut);
+    }
+  }
 
   std::optional<RestartPoint> restart;
-  if (!cli.restart.empty()) restart = read_restart(cli.restart, cfg, b.host);
+  if (!cli.restart.empty()) {
+    restart = read_restart(cli.restart, cfg, b.host);
+    if (part) { // the global state, in the global mesh's order, to this rank's owned cells
+      for (auto& column : restart->state) {
+        std::vector<real> mine(std::size_t(part->mesh.n_cells));
+        for (index_t c = 0; c < part->mesh.n_cells; ++c) mine[c] = column[part->local.global_cell[c]];
+        column.swap(mine);
+      }
+    }
+  }
 
   OutputSeries series(cfg.output_dir, cfg, b.host, file_metadata(cfg));
+  if (part)
+    series.set_decomposition(comm, std::vector<index_t>(part->local.global_cell.begin(),
+                                                        part->local.global_cell.begin() + part->mesh.n_cells));
   series.write_mesh();
   if (restart) series.adopt_existing(restart->step);
   StopSignals signals;
@@ -271,7 +303,9 @@ int cmd_run(const CliArgs& cli) {
       std::fflush(stderr);
     };
   }
-  RunSummary r = run_simulation(cfg, b.device, hooks, false, restart ? &*restart : nullptr);
+  RunSummary r =
+      part ? run_simulation(cfg, part->mesh, hooks, false, restart ? &*restart : nullptr, comm, part->halo.get())
+           : run_simulation(cfg, b.device, hooks, false, restart ? &*restart : nullptr);
   if (talk && tty) std::fprintf(stderr, "\r\033[K");
   if (talk) std::printf("  output: %s (ParaView: open %s)\n", cfg.output_dir.c_str(), series.xdmf_path().c_str());
   if (talk) {
@@ -279,7 +313,7 @@ int cmd_run(const CliArgs& cli) {
     for (const auto& [op, what] : r.operators) std::printf(" %s %s;", op.c_str(), what.c_str());
     std::printf("\n");
   }
-  write_atomically(summary_path, summary_json(r, cfg).dump(2) + "\n", "fvproxy run");
+  if (root) write_atomically(summary_path, summary_json(r, cfg).dump(2) + "\n", "fvproxy run");
   if (r.failure) {
     const auto& f = *r.failure;
     std::ostringstream s;
@@ -297,20 +331,31 @@ int cmd_run(const CliArgs& cli) {
         << (cfg.run.bound_tolerance ? *cfg.run.bound_tolerance : 0.0) << " of its width on each side\n";
     s << "the run is unstable: reduce time.cfl or time.dt, or use a limiter (operators.muscl.limiter); summary in "
       << summary_path.string();
-    throw RunError(s.str());
+    if (comm.size() == 1) throw RunError(s.str());
+    // Every rank knows the failure (collective check): rank 0 says it, all exit 1 together.
+    if (root) std::fprintf(stderr, "%s\n", s.str().c_str());
+    std::fflush(stderr);
+    comm.barrier();
+    MpiEnvironment::set_collective_exit();
+    return 1;
   }
   if (!r.stopped.empty()) {
     // Told apart from success (0) and failure (1): the run can go on from its checkpoint.
     std::string again = cli.positional[0];
     for (const auto& set : cli.sets) again += " --set '" + set + "'";
     if (!cli.output_dir.empty()) again += " --output-dir " + cli.output_dir;
-    std::fprintf(stderr,
-                 "fvproxy run: stopped at step %lld of %lld (t = %.6g): %s\ncheckpoint: %s\ncontinue with: fvproxy "
-                 "run %s --restart %s\n",
-                 r.steps, r.total_steps, r.time, r.stopped.c_str(),
-                 r.checkpoint_files.empty() ? "none" : r.checkpoint_files.back().c_str(), again.c_str(),
-                 r.checkpoint_files.empty() ? "?" : r.checkpoint_files.back().c_str());
+    if (root)
+      std::fprintf(stderr,
+                   "fvproxy run: stopped at step %lld of %lld (t = %.6g): %s\ncheckpoint: %s\ncontinue with: fvproxy "
+                   "run %s --restart %s\n",
+                   r.steps, r.total_steps, r.time, r.stopped.c_str(),
+                   r.checkpoint_files.empty() ? "none" : r.checkpoint_files.back().c_str(), again.c_str(),
+                   r.checkpoint_files.empty() ? "?" : r.checkpoint_files.back().c_str());
     if (talk) print_summary(r, cfg, summary_path.string());
+    std::fflush(stdout);
+    std::fflush(stderr);
+    comm.barrier();
+    MpiEnvironment::set_collective_exit(); // every rank stopped at the same step
     return 3;
   }
   if (talk) print_summary(r, cfg, summary_path.string());

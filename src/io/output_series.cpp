@@ -6,6 +6,7 @@
 
 #include "core/error.hpp"
 #include "io/checkpoint.hpp"
+#include "io/field_file.hpp"
 #include "io/output_file.hpp"
 
 namespace fvproxy {
@@ -59,7 +60,10 @@ std::string OutputSeries::mesh_path() const {
 }
 
 void OutputSeries::write_mesh() {
-  mesh_info_ = write_mesh_file(mesh_path(), mesh_, meta_);
+  // Decomposed: rank 0 writes the global mesh, the others no part of it (the file of one rank).
+  MeshSlice slice;
+  if (comm_ && comm_->rank() != 0) slice = MeshSlice{0, 0, 0, 0, 0, 0};
+  mesh_info_ = write_mesh_file(mesh_path(), mesh_, meta_, slice);
   write_xdmf();
 }
 
@@ -88,6 +92,22 @@ void OutputSeries::adopt_existing(long long step) {
   write_xdmf();
 }
 
+void OutputSeries::set_decomposition(const Communicator& comm, std::vector<index_t> global_of_owned) {
+  comm_ = comm;
+  global_of_owned_ = std::move(global_of_owned);
+  const int n = static_cast<int>(global_of_owned_.size()), P = comm.size();
+  counts_.assign(P, 0);
+  MPI_Gather(&n, 1, MPI_INT, counts_.data(), 1, MPI_INT, 0, comm.raw());
+  displs_.assign(P, 0);
+  for (int r = 1; r < P; ++r) displs_[r] = displs_[r - 1] + counts_[r - 1];
+  if (comm.rank() == 0) gathered_.resize(std::size_t(displs_.back() + counts_.back()));
+  MPI_Gatherv(global_of_owned_.data(), n, MPI_INT32_T, gathered_.data(), counts_.data(), displs_.data(), MPI_INT32_T, 0,
+              comm.raw());
+  if (comm.rank() == 0 && gathered_.size() != std::size_t(mesh_.n_cells()))
+    throw RunError("error: the ranks own " + std::to_string(gathered_.size()) + " cells of " +
+                   std::to_string(mesh_.n_cells()));
+}
+
 std::string OutputSeries::write_step_file(FieldFile header, const std::string& prefix, long long step, double time,
                                           ConstView2<real> u, const std::vector<std::string>& names) const {
   const HostState h = to_host(u);
@@ -95,10 +115,33 @@ std::string OutputSeries::write_step_file(FieldFile header, const std::string& p
   header.step = step;
   header.names = names;
   header.meta = meta_;
-  std::vector<const real*> cols;
-  for (const auto& name : names) cols.push_back(&h(0, std::stoi(name.substr(1)))); // u<k>: column k
   const std::string path = (fs::path(dir_) / step_file_name(prefix, step)).string();
-  write_field_file(path, header, mesh_.n_cells(), mesh_.cell_gid.data(), cols);
+  if (!comm_) {
+    std::vector<const real*> cols;
+    for (const auto& name : names) cols.push_back(&h(0, std::stoi(name.substr(1)))); // u<k>: column k
+    write_field_file(path, header, mesh_.n_cells(), mesh_.cell_gid.data(), cols);
+    return path;
+  }
+  // Decomposed: each selected column's owned rows to rank 0, placed at their global rows; rank 0
+  // writes the whole file in the global mesh's order, the others take part with no rows.
+  const bool root = comm_->rank() == 0;
+  const int n_owned = static_cast<int>(global_of_owned_.size());
+  std::vector<std::vector<real>> global(names.size());
+  std::vector<real> mine(static_cast<std::size_t>(n_owned));
+  std::vector<real> all(root ? gathered_.size() : 0);
+  for (std::size_t j = 0; j < names.size(); ++j) {
+    const int k = std::stoi(names[j].substr(1));
+    for (int c = 0; c < n_owned; ++c) mine[c] = h(c, k);
+    MPI_Gatherv(mine.data(), n_owned, mpi_real(), all.data(), counts_.data(), displs_.data(), mpi_real(), 0,
+                comm_->raw());
+    if (root) {
+      global[j].resize(gathered_.size());
+      for (std::size_t i = 0; i < gathered_.size(); ++i) global[j][gathered_[i]] = all[i];
+    }
+  }
+  std::vector<const real*> cols;
+  for (const auto& g : global) cols.push_back(g.data());
+  write_field_file(path, header, root ? mesh_.n_cells() : 0, mesh_.cell_gid.data(), cols);
   return path;
 }
 

@@ -4,6 +4,7 @@
 // checkpoint_<step>.h5 (the newest checkpoint.keep kept). Checkpoints also hold what a restart
 // needs (io/checkpoint.hpp reads them back).
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,7 @@
 #include "io/field_file.hpp"
 #include "io/xdmf.hpp"
 #include "mesh/host_mesh.hpp"
+#include "parallel/communicator.hpp"
 #include "solver/simulation.hpp"
 
 namespace fvproxy {
@@ -27,6 +29,11 @@ public:
   /// `mesh` must outlive the series; `meta` is stored in every file.
   OutputSeries(const std::string& dir, const CaseConfig& cfg, const HostMesh& mesh, FileMetadata meta);
 
+  /// On N ranks (each holding the global `mesh` and computing its part of it): `global_of_owned`
+  /// lists the global cell (row of `mesh`) of each of this rank's owned cells, in its storage order.
+  /// The files then hold every cell once, in the global mesh's order: rank 0 gathers the rows and
+  /// writes them (the files are those of one rank, bitwise); the writes stay collective.
+  void set_decomposition(const Communicator& comm, std::vector<index_t> global_of_owned);
   /// Writes mesh.h5 (and an XDMF with the series so far).
   void write_mesh();
   /// After a restart from step `step`: the fields files already in the folder up to that step
@@ -54,7 +61,11 @@ private:
   std::vector<std::string> all_fields_; ///< u0, u1, ...: every component (checkpoints)
   std::vector<std::string> fields_;     ///< output.fields (fields files)
   std::vector<XdmfStep> steps_;
-  std::string fingerprint_; ///< of the mesh, computed at the first checkpoint
+  std::string fingerprint_;          ///< of the mesh, computed at the first checkpoint
+  std::optional<Communicator> comm_; ///< set on a decomposed run
+  std::vector<index_t> global_of_owned_;
+  std::vector<int> counts_, displs_; ///< rank 0: owned cells per rank and their offsets (gather)
+  std::vector<index_t> gathered_;    ///< rank 0: the global row of each gathered value
 };
 
 } // namespace fvproxy

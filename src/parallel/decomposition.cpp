@@ -2,8 +2,8 @@
 
 namespace fvproxy {
 
-Decomposition decompose(const BuiltMesh& global, const MeshConfig& cfg, const Communicator& comm,
-                        HaloVariant variant, const std::string& where) {
+Decomposition decompose(const BuiltMesh& global, const MeshConfig& cfg, const Communicator& comm, HaloVariant variant,
+                        const std::string& where) {
   Decomposition d;
   const BoxConfig* box = cfg.generate ? &*cfg.generate : nullptr;
   d.partition = partition_cells(global.host, global.device, cfg.partition, comm.size(), box,

@@ -27,6 +27,17 @@ MpiEnvironment::~MpiEnvironment() {
 #endif
 }
 
+namespace {
+bool g_collective_exit = false;
+}
+
+void MpiEnvironment::set_collective_exit() {
+  g_collective_exit = true;
+}
+bool MpiEnvironment::collective_exit() {
+  return g_collective_exit;
+}
+
 void MpiEnvironment::abort(int code) {
 #ifdef FVPROXY_HAVE_MPI
   int initialized = 0, finalized = 0;

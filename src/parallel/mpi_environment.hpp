@@ -15,6 +15,10 @@ public:
   int size() const { return size_; }
   /// Aborts every rank (after an error on one of them).
   [[noreturn]] static void abort(int code);
+  /// The command's non-zero exit code is the same on every rank (a collective outcome, such as a
+  /// run that failed or stopped everywhere at the same step): exit without MPI_Abort.
+  static void set_collective_exit();
+  static bool collective_exit();
 
 private:
   int rank_ = 0, size_ = 1;

@@ -181,6 +181,8 @@ RunSummary run_simulation(const CaseConfig& cfg, const Mesh& mesh, const RunHook
   io_seconds = 0;
   const long long first = r.first_step;
   long long done = first - 1;
+  // Only rank 0 may print progress; every rank must still take part in the check a report makes.
+  const bool progress_somewhere = comm.any(bool(hooks.progress));
   for (long long step = first; step <= total_steps; ++step) {
     solver.step(static_cast<real>(time_at(step - 1)), static_cast<real>(dt), step, true);
     const double now = wall.seconds();
@@ -199,7 +201,7 @@ RunSummary run_simulation(const CaseConfig& cfg, const Mesh& mesh, const RunHook
                                             (wall_checkpoint ? 4u : 0u) | (report ? 8u : 0u));
       signalled = bits & 1u, out_of_time = bits & 2u, wall_checkpoint = bits & 4u, report = bits & 8u;
     }
-    report = report && hooks.progress;
+    report = report && progress_somewhere; // the same on every rank: it triggers the collective check
     const bool stop = signalled || out_of_time;
     const bool checkpoint = hooks.write_checkpoint && (stop || crosses(ce, step) || wall_checkpoint);
     const bool output = hooks.write_fields && (last || (series && crosses(cfg.output.every, step)));
@@ -217,8 +219,8 @@ RunSummary run_simulation(const CaseConfig& cfg, const Mesh& mesh, const RunHook
       r.stopped = signalled ? "stop requested (SIGTERM or SIGINT)" : "run.wall_limit reached";
       break;
     }
-    if (report) {
-      last_report = now;
+    if (report) last_report = now;
+    if (report && hooks.progress) {
       Progress p;
       p.step = step, p.total_steps = total_steps, p.time = t, p.dt = dt;
       p.end_time = time_at(total_steps), p.wall_seconds = now;
