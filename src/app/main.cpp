@@ -4,6 +4,9 @@
 #include <iostream>
 #include <unistd.h>
 
+#include <chrono>
+#include <thread>
+
 #include <Kokkos_Core.hpp>
 
 #include "app/cli.hpp"
@@ -92,16 +95,26 @@ int main(int argc, char** argv) {
     struct Finalize {
       ~Finalize() { Kokkos::finalize(); }
     } kokkos;
+    // On several ranks an error is usually met by every rank at once (the same input): rank 0
+    // reports it and ends the job; the others report theirs only if rank 0 has not ended it
+    // within a second (an error on their part alone), prefixed with their rank.
+    auto report = [&](const std::string& message) {
+      if (mpi.size() > 1 && mpi.rank() != 0) {
+        std::this_thread::sleep_for(std::chrono::seconds(1));
+        std::cerr << "[rank " << mpi.rank() << "] ";
+      }
+      std::cerr << message << '\n';
+    };
     try {
       code = run_command(cli, mpi);
     } catch (const InputError& e) {
-      std::cerr << e.what() << '\n';
+      report(e.what());
       code = 2;
     } catch (const RunError& e) {
-      std::cerr << e.what() << '\n';
+      report(e.what());
       code = 1;
     } catch (const std::exception& e) {
-      std::cerr << "error: " << e.what() << '\n';
+      report(std::string("error: ") + e.what());
       code = 1;
     }
   }

@@ -5,6 +5,7 @@ nothing a reader must never do (a sanitizer report, an uncaught exception, a sig
 left in the output folder by a refused run).
 
 usage: bad_inputs.py FVPROXY CORPUS_DIR SCRATCH_DIR"""
+import concurrent.futures
 import os
 import re
 import shutil
@@ -30,7 +31,7 @@ def main():
     work = os.path.join(scratch, "corpus")
     shutil.copytree(corpus, work)
     env = dict(os.environ, OMP_PROC_BIND="false", OMP_NUM_THREADS="1")
-    failures, n = [], 0
+    failures, jobs = [], []
     for lineno, raw in enumerate(open(os.path.join(corpus, "MANIFEST")), 1):
         if not raw.strip() or raw.lstrip().startswith("#"):
             continue
@@ -54,17 +55,29 @@ def main():
                 cur += ch
         argv.append(cur)
         argv = [a.replace("\0", out) for a in argv if a]
-        n += 1
+        jobs.append((lineno, name, args, code, pattern, argv, out))
+    n = len(jobs)
+
+    def execute(job):
+        argv = job[5]
         try:
             p = subprocess.run([exe] + argv, cwd=work, env=env, capture_output=True, text=True, timeout=120)
-            rc, err = p.returncode, p.stdout + p.stderr
+            return p.returncode, p.stdout, p.stderr
         except subprocess.TimeoutExpired:
+            return None, "", ""
+
+    # Two at a time (each is one process with one thread): the sanitizer build's runs take seconds.
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
+        results = list(pool.map(execute, jobs))
+    for (lineno, name, args, code, pattern, argv, out), (rc, stdout, stderr) in zip(jobs, results):
+        if rc is None:
             failures.append("MANIFEST:%d %s: hung (120 s)" % (lineno, args))
             continue
+        err = stdout + stderr
         problems = []
         if rc != int(code):
             problems.append("exit %d, expected %s" % (rc, code))
-        line = first_line(p.stderr)
+        line = first_line(stderr)
         if pattern and not re.search(pattern, line):
             problems.append("first line %r does not match /%s/" % (line, pattern))
         problems += ["output contains %r" % s for s in SUSPICIOUS if s in err]

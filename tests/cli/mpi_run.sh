@@ -7,7 +7,8 @@
 #  3. restart across rank counts: a checkpoint written on 2 ranks, continued on 3 and on 1, ends
 #     bitwise where the uninterrupted one-rank run ends;
 #  4. an unstable run fails on every rank with one message (exit 1, no MPI_Abort), and run.wall_limit
-#     stops every rank at the same step with a checkpoint (exit 3).
+#     stops every rank at the same step with a checkpoint (exit 3);
+#  5. a bad input that every rank meets is reported once (exit 2).
 set -u
 mpiexec="$1"; fv="$2"; in="$3"; ref="$4"; out="$5"
 fail() { echo "FAIL: $*"; exit 1; }
@@ -77,4 +78,10 @@ mpi 2 "$fv" run "$in/default.yaml" --set "mesh.generate.cells=[6,6,6]" --set run
 code=$?
 [[ $code == 3 ]] || fail "wall-limit stop on 2 ranks: exit $code, expected 3: $(tail -n 5 "$out/stop.log")"
 ls "$out/stop"/checkpoint_*.h5 >/dev/null 2>&1 || fail "the stopped run left no checkpoint"
+# 5. bad input met by every rank: one message (rank 0's), exit 2
+mpi 2 "$fv" run "$in/default.yaml" --set mesh.reorder=zordr --output-dir "$out/bad" >"$out/bad.log" 2>&1
+code=$?
+[[ $code == 2 ]] || fail "bad input on 2 ranks: exit $code, expected 2"
+n=$(grep -c "error: mesh.reorder: invalid value 'zordr'" "$out/bad.log")
+[[ $n == 1 ]] || fail "bad input on 2 ranks: the error was printed $n times: $(grep -v Kokkos "$out/bad.log" | head -n 5)"
 echo "OK: fvproxy run on 2 and 3 ranks: bitwise the one-rank fields (metis, hilbert, blocks), references, restart 2->3 and 2->1, failure and stop on every rank"
