@@ -92,6 +92,10 @@ void build_faces(HostMesh& m, const std::vector<std::string>& patch_names, const
 /// Used by build_faces and by reordering.
 void finalize_faces(HostMesh& m, std::vector<int> patch_of = {});
 
+/// The cell -> faces CSR (cell_face_off, cell_faces, cell_face_sign) from the faces' owners and
+/// neighbours: each cell's faces in increasing face order, +1 where it owns the face, -1 else.
+void build_cell_faces(HostMesh& m);
+
 /// Index of translation `t` in m.shifts (adding it and its opposite when new).
 std::uint8_t shift_index(HostMesh& m, const std::array<double, 3>& t, double tol);
 

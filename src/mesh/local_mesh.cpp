@@ -85,23 +85,10 @@ LocalMesh extract_local(const HostMesh& g, const std::vector<int>& part, int ran
     h.face_shift.push_back(g.face_shift[f]);
   }
 
-  // Cell -> faces in global face order (the order of the global mesh's CSR), signs as there.
-  const index_t nl = h.n_cells(), nf = h.n_faces();
-  std::vector<index_t> count(nl + 1, 0);
-  for (index_t f = 0; f < nf; ++f) {
-    ++count[h.face_owner[f] + 1];
-    if (h.face_neighbour[f] >= 0) ++count[h.face_neighbour[f] + 1];
-  }
-  for (index_t c = 0; c < nl; ++c) count[c + 1] += count[c];
-  h.cell_face_off = count;
-  h.cell_faces.assign(count[nl], 0);
-  h.cell_face_sign.assign(count[nl], 0);
-  std::vector<index_t> fill(count.begin(), count.end() - 1);
-  for (index_t f = 0; f < nf; ++f) {
-    h.cell_faces[fill[h.face_owner[f]]++] = f;
-    if (h.face_neighbour[f] >= 0) h.cell_faces[fill[h.face_neighbour[f]]++] = f;
-  }
-  for (index_t c = 0; c < nl; ++c) {
+  // Cell -> faces in global face order (the order of the global mesh's CSR), signs as there: the
+  // local faces' order, then each cell's list sorted by global face.
+  build_cell_faces(h);
+  for (index_t c = 0; c < h.n_cells(); ++c) {
     const auto b = h.cell_faces.begin() + h.cell_face_off[c], e = h.cell_faces.begin() + h.cell_face_off[c + 1];
     std::sort(b, e, [&](index_t x, index_t y) { return faces[x] < faces[y]; });
     for (index_t k = h.cell_face_off[c]; k < h.cell_face_off[c + 1]; ++k)
@@ -109,6 +96,7 @@ LocalMesh extract_local(const HostMesh& g, const std::vector<int>& part, int ran
   }
 
   // Halo links: ghosts by owner rank; what each neighbour needs from here (its ghosts, by gid).
+  const index_t nl = h.n_cells();
   for (index_t k = l.n_owned; k < nl;) {
     HaloLink link;
     link.rank = part[cells[k]];

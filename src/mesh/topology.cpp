@@ -232,7 +232,11 @@ void finalize_faces(HostMesh& m, std::vector<int> patch_of) {
     m.patches[p].end = k;
   }
 
-  // Cell -> faces CSR in increasing face order.
+  build_cell_faces(m);
+}
+
+void build_cell_faces(HostMesh& m) {
+  const index_t nf = m.n_faces();
   const index_t nc = m.n_cells();
   std::vector<index_t> count(nc + 1, 0);
   for (index_t f = 0; f < nf; ++f) {

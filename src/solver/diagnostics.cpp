@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "core/kokkos_compat.hpp"
+#include "operators/muscl/limiter.hpp"
 
 namespace fvproxy {
 
@@ -74,6 +75,19 @@ std::vector<double> conserved_totals(const Mesh& m, ConstView2<real> u, const Co
                             Weighted{m.volume, u, k}, out[k]);
   comm.sum(out);
   return out;
+}
+
+std::pair<std::vector<real>, std::vector<real>> domain_bounds(const Mesh& m, ConstView2<real> u, ConstView2<real> ub,
+                                                              const Communicator& comm) {
+  auto b = value_bounds(u, ub, m.n_cells);
+  if (comm.size() > 1) {
+    std::vector<double> lo(b.first.begin(), b.first.end()), hi(b.second.begin(), b.second.end());
+    comm.min(lo);
+    comm.max(hi);
+    for (std::size_t k = 0; k < lo.size(); ++k)
+      b.first[k] = static_cast<real>(lo[k]), b.second[k] = static_cast<real>(hi[k]);
+  }
+  return b;
 }
 
 } // namespace fvproxy

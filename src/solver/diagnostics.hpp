@@ -5,6 +5,7 @@
 //   Linf = max_c |u_c - e_c|
 // with e_c the exact solution at the cell centroid (second-order accurate for the cell average,
 // so the norms converge at the scheme's order), and the conserved total sum_c u_c V_c.
+#include <utility>
 #include <vector>
 
 #include "core/types.hpp"
@@ -25,5 +26,10 @@ std::vector<ErrorNorms> error_norms(const Mesh& m, ConstView2<real> u, const Sca
 /// sum_c u(c, k) V_c per component ("fvproxy::solver::conservation"), over every rank of `comm`.
 std::vector<double> conserved_totals(const Mesh& m, ConstView2<real> u,
                                      const Communicator& comm = Communicator::self());
+
+/// min and max per component of u's owned rows (the first m.n_cells) and of ub, over every rank
+/// of `comm` (value_bounds, then reduced).
+std::pair<std::vector<real>, std::vector<real>> domain_bounds(const Mesh& m, ConstView2<real> u, ConstView2<real> ub,
+                                                              const Communicator& comm);
 
 } // namespace fvproxy

@@ -10,6 +10,7 @@
 #include "operators/face_flux.hpp"
 #include "operators/launch.hpp"
 #include "physics/scalar_solution.hpp"
+#include "solver/diagnostics.hpp"
 #include "solver/state.hpp"
 
 namespace fvproxy {
@@ -75,13 +76,8 @@ ScalarSolver::ScalarSolver(const Mesh& mesh, const CaseConfig& cfg, const Commun
   // reference range.
   fill_from_profile(mesh, solution_, 0, u_);
   bc_.apply(u_, 0, ub_);
-  std::tie(bounds_.lo, bounds_.hi) = value_bounds(u_, ub_, mesh.n_cells);
-  if (comm_.size() > 1) { // the domain's range: every rank's owned cells and boundary faces
-    std::vector<double> lo(bounds_.lo.begin(), bounds_.lo.end()), hi(bounds_.hi.begin(), bounds_.hi.end());
-    comm_.min(lo);
-    comm_.max(hi);
-    for (int k = 0; k < n_; ++k) bounds_.lo[k] = static_cast<real>(lo[k]), bounds_.hi[k] = static_cast<real>(hi[k]);
-  }
+  // every rank's owned cells and boundary faces: the domain's range
+  std::tie(bounds_.lo, bounds_.hi) = domain_bounds(mesh, u_, ub_, comm_);
   std::vector<real> range(n_);
   for (int k = 0; k < n_; ++k) {
     range[k] = bounds_.hi[k] - bounds_.lo[k];

@@ -242,14 +242,7 @@ RunSummary run_simulation(const CaseConfig& cfg, const Mesh& mesh, const RunHook
   if (r.failure) return r;
 
   r.conservation_final = conserved_totals(mesh, solver.state(), comm);
-  std::tie(r.final_min, r.final_max) = value_bounds(solver.state(), View2<real>(), mesh.n_cells);
-  if (comm.size() > 1) {
-    std::vector<double> lo(r.final_min.begin(), r.final_min.end()), hi(r.final_max.begin(), r.final_max.end());
-    comm.min(lo);
-    comm.max(hi);
-    for (std::size_t k = 0; k < lo.size(); ++k)
-      r.final_min[k] = static_cast<real>(lo[k]), r.final_max[k] = static_cast<real>(hi[k]);
-  }
+  std::tie(r.final_min, r.final_max) = domain_bounds(mesh, solver.state(), View2<real>(), comm);
   if (r.no_exact_solution.empty())
     r.errors = error_norms(mesh, solver.state(), solver.solution(), static_cast<real>(r.time), comm);
   if (keep_final_state) {
