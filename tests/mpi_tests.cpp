@@ -5,9 +5,11 @@
 // reduced), so the exit code is the same everywhere.
 #include <mpi.h>
 
+#include <array>
 #include <cmath>
 #include <limits>
 #include <map>
+#include <tuple>
 
 #include <Kokkos_Core.hpp>
 #include <gtest/gtest.h>
@@ -15,6 +17,11 @@
 #include "mesh/build.hpp"
 #include "mesh/local_mesh.hpp"
 #include "mesh/partition.hpp"
+#include "operators/convection/convection.hpp"
+#include "operators/diffusion/diffusion.hpp"
+#include "operators/face_flux.hpp"
+#include "operators/muscl/gradient.hpp"
+#include "operators/muscl/limiter.hpp"
 #include "parallel/communicator.hpp"
 #include "parallel/decomposition.hpp"
 #include "parallel/halo.hpp"
@@ -81,8 +88,8 @@ TEST(Halo, FillsNaNPoisonedGhostsWithTheirOwnersValues) {
             for (int k = 0; k < cols; ++k)
               h(c, k) = c < l.n_owned ? tag(l.host.cell_gid[c], k) : std::numeric_limits<real>::quiet_NaN();
           Kokkos::deep_copy(a, h);
-          halo.start(a);
-          halo.finish(a);
+          halo.start({a});
+          halo.finish();
           Kokkos::deep_copy(h, a);
           for (index_t c = 0; c < l.host.n_cells(); ++c)
             for (int k = 0; k < cols; ++k)
@@ -94,6 +101,172 @@ TEST(Halo, FillsNaNPoisonedGhostsWithTheirOwnersValues) {
         halo.exchange(v);
         EXPECT_EQ(halo.stats().values_sent - before, halo.rows_sent());
         EXPECT_EQ(halo.neighbours(), int(l.links.size()));
+      }
+    }
+  }
+}
+
+TEST(Halo, SeveralArraysInOneMessage) {
+  // The gradients and limiter values of a stage travel together: one message per neighbour, each
+  // array's ghost rows filled with its own owners' values.
+  const Communicator w = Communicator::world();
+  const MeshConfig mc = meshes()[0];
+  const BuiltMesh b = build_mesh(mc);
+  const Partition p = partition_cells(b.host, b.device, PartitionMethod::metis, w.size(), nullptr, "test");
+  const LocalMesh l = extract_local(b.host, p.part, w.rank(), w.size());
+  for (HaloVariant variant : {HaloVariant::naive, HaloVariant::optimized}) {
+    SCOPED_TRACE(to_string(variant));
+    Halo halo(l, w, variant);
+    std::vector<View2<real>> arrays;
+    for (int cols : {6, 2}) {
+      View2<real> a("a", l.host.n_cells(), cols);
+      auto h = Kokkos::create_mirror_view(a);
+      for (index_t c = 0; c < l.host.n_cells(); ++c)
+        for (int k = 0; k < cols; ++k)
+          h(c, k) = c < l.n_owned ? tag(l.host.cell_gid[c], k) * real(cols) : std::numeric_limits<real>::quiet_NaN();
+      Kokkos::deep_copy(a, h);
+      arrays.push_back(a);
+    }
+    const HaloStats before = halo.stats();
+    halo.start(arrays);
+    halo.finish();
+    EXPECT_EQ(halo.stats().messages - before.messages, halo.neighbours());
+    EXPECT_EQ(halo.stats().values_sent - before.values_sent, 8LL * halo.rows_sent());
+    for (const View2<real>& a : arrays) {
+      const int cols = static_cast<int>(a.extent(1));
+      auto h = Kokkos::create_mirror_view_and_copy(HostSpace(), a);
+      for (index_t c = 0; c < l.host.n_cells(); ++c)
+        for (int k = 0; k < cols; ++k)
+          ASSERT_EQ(h(c, k), tag(l.host.cell_gid[c], k) * real(cols)) << "cell gid " << l.host.cell_gid[c];
+    }
+  }
+}
+
+/// A smooth field with boundary values, sampled at cell and boundary-face centroids of `m`; rows
+/// at or above `m.n_cells` (ghosts) are NaN.
+std::pair<View2<real>, View2<real>> sampled(const Mesh& m, int n) {
+  View2<real> u("u", m.n_local(), n), ub("ub", m.n_faces - m.n_interior, n);
+  auto C = Kokkos::create_mirror_view_and_copy(HostSpace(), m.centroid);
+  auto F = Kokkos::create_mirror_view_and_copy(HostSpace(), m.face_centroid);
+  auto hu = Kokkos::create_mirror_view(u);
+  auto hb = Kokkos::create_mirror_view(ub);
+  auto f = [](int k, double x, double y, double z) {
+    return std::sin(2.1 * x + k) * std::cos(1.7 * y) + 0.3 * z * z + 0.1 * k;
+  };
+  for (index_t c = 0; c < m.n_local(); ++c)
+    for (int k = 0; k < n; ++k)
+      hu(c, k) = c < m.n_cells ? real(f(k, C(c, 0), C(c, 1), C(c, 2))) : std::numeric_limits<real>::quiet_NaN();
+  for (index_t q = 0; q < m.n_faces - m.n_interior; ++q)
+    for (int k = 0; k < n; ++k) {
+      const index_t fc = m.n_interior + q;
+      hb(q, k) = real(f(k, F(fc, 0), F(fc, 1), F(fc, 2)));
+    }
+  Kokkos::deep_copy(u, hu);
+  Kokkos::deep_copy(ub, hb);
+  return {u, ub};
+}
+
+/// What one Runge-Kutta stage's operators produce: gradients, limiter values, rate.
+struct StageResult {
+  Kokkos::View<real**, Kokkos::LayoutLeft, HostSpace> grad, lim, rhs;
+};
+
+/// The operators of `ops` on mesh `m` with a stage's exchanges: blocking (halo naive, or no halo)
+/// on every owned cell at once, or overlapped (halo optimized): the inner part while the messages
+/// fly, the frontier part after. The rate's ghost rows start at `sentinel`.
+StageResult run_stage(const Mesh& m, const OperatorsConfig& ops, int n, Halo* halo, real sentinel) {
+  const OperatorGeometry geom = make_operator_geometry(m);
+  VelocityConfig v;
+  v.value = {1.0, 0.5, -0.25};
+  const View1<real> phi = face_volume_flux(m, v);
+  std::vector<BoundaryType> types;
+  for (std::size_t i = 0; i < m.patches.size(); ++i)
+    types.push_back(std::array{BoundaryType::dirichlet, BoundaryType::outflow, BoundaryType::inflow}[i % 3]);
+  const auto gradient = make_gradient(m, geom, ops.muscl, n, false);
+  const auto limiter = make_limiter(m, geom, ops.muscl, n, std::vector<real>{real(1.5), real(2.5)});
+  const auto convection = make_convection(m, geom, ops.convection, phi, n, types, false);
+  const auto diffusion = make_diffusion(m, geom, ops.diffusion, {0.3, 0.1}, types, false);
+  auto [u, ub] = sampled(m, n);
+  const real nan = std::numeric_limits<real>::quiet_NaN();
+  View2<real> grad("grad", m.n_local(), 3 * n), lim("lim", m.n_local(), n), rhs("rhs", m.n_local(), n);
+  Kokkos::deep_copy(grad, nan);
+  Kokkos::deep_copy(lim, nan);
+  Kokkos::deep_copy(rhs, sentinel);
+  Kokkos::deep_copy(Kokkos::subview(rhs, std::make_pair(index_t(0), m.n_cells), Kokkos::ALL), real(0));
+  const auto apply = [&](Part part) {
+    convection->apply(u, ub, grad, lim, rhs, part);
+    diffusion->apply(u, ub, grad, rhs, part);
+  };
+  if (halo && halo->variant() == HaloVariant::optimized) {
+    halo->start({u});
+    gradient->compute(u, ub, grad, Part::inner);
+    limiter->compute(u, ub, grad, lim, Part::inner);
+    halo->finish();
+    gradient->compute(u, ub, grad, Part::frontier);
+    limiter->compute(u, ub, grad, lim, Part::frontier);
+    halo->start({grad, lim});
+    apply(Part::inner);
+    halo->finish();
+    apply(Part::frontier);
+  } else {
+    if (halo) halo->exchange(u);
+    gradient->compute(u, ub, grad);
+    limiter->compute(u, ub, grad, lim);
+    if (halo) halo->exchange(std::vector<View2<real>>{grad, lim});
+    apply(Part::all);
+  }
+  return {Kokkos::create_mirror_view_and_copy(HostSpace(), grad), Kokkos::create_mirror_view_and_copy(HostSpace(), lim),
+          Kokkos::create_mirror_view_and_copy(HostSpace(), rhs)};
+}
+
+TEST(DistributedOperators, EachVariantAndHaloEqualsOneRankPerGlobalId) {
+  // Every operator variant (naive, optimized gather, optimized atomic scatter) with each halo
+  // variant (blocking; overlapped inner/frontier parts) on a Z-ordered periodic tet box and a
+  // randomly numbered Gmsh mesh with boundary patches, against the whole mesh on one rank, per
+  // global id: the gradients, the limiter values and the rate. The rate's ghost rows are never
+  // written (a scatter adds a flux across a rank boundary to its owned cell only, exactly once).
+  const Communicator w = Communicator::world();
+  const double tol = test::tol(1e-12);
+  const real sentinel = real(12345.5);
+  constexpr int n = 2;
+  for (const MeshConfig& mc : meshes()) {
+    const BuiltMesh g = build_mesh(mc);
+    for (int v = 0; v < 3; ++v) {
+      OperatorsConfig ops;
+      for (OperatorOptions* o : std::vector<OperatorOptions*>{&ops.muscl, &ops.convection, &ops.diffusion}) {
+        o->variant = v == 0 ? Variant::naive : Variant::optimized;
+        o->scatter = v == 2 ? Scatter::atomic : Scatter::gather;
+      }
+      ops.muscl.gradient = v == 1 ? Gradient::green_gauss : Gradient::least_squares;
+      const StageResult ref = run_stage(g.device, ops, n, nullptr, sentinel);
+      for (HaloVariant hv : {HaloVariant::naive, HaloVariant::optimized}) {
+        const std::string what = std::string(mc.generate ? "tets" : "gmsh") + ", operators " +
+                                 (v == 0   ? "naive"
+                                  : v == 1 ? "optimized gather"
+                                           : "optimized atomic") +
+                                 ", halo " + to_string(hv);
+        SCOPED_TRACE(what);
+        Decomposition d = decompose(g, mc, w, hv);
+        const StageResult r = run_stage(d.mesh, ops, n, d.halo.get(), sentinel);
+        std::map<gid_t, index_t> global_of;
+        for (index_t c = 0; c < g.host.n_cells(); ++c) global_of[g.host.cell_gid[c]] = c;
+        for (const auto& [mine, theirs, name] :
+             {std::tuple{r.grad, ref.grad, "gradient"}, std::tuple{r.lim, ref.lim, "limiter"},
+              std::tuple{r.rhs, ref.rhs, "rate"}}) {
+          double scale = 0;
+          for (std::size_t c = 0; c < theirs.extent(0); ++c)
+            for (std::size_t k = 0; k < theirs.extent(1); ++k) scale = std::max(scale, std::fabs(double(theirs(c, k))));
+          for (index_t c = 0; c < d.mesh.n_cells; ++c) {
+            const index_t gc = global_of.at(d.local.host.cell_gid[c]);
+            for (std::size_t k = 0; k < mine.extent(1); ++k)
+              ASSERT_LE(std::fabs(double(mine(c, k)) - double(theirs(gc, k))), tol * scale)
+                  << name << " of cell gid " << d.local.host.cell_gid[c] << ", column " << k;
+          }
+        }
+        for (index_t c = d.mesh.n_cells; c < d.mesh.n_local(); ++c)
+          for (int k = 0; k < n; ++k)
+            ASSERT_EQ(r.rhs(c, k), sentinel)
+                << "the rate's ghost row of gid " << d.local.host.cell_gid[c] << " was written";
       }
     }
   }
@@ -130,7 +303,7 @@ void expect_same_run(const CaseConfig& cfg, const std::string& what, bool bitwis
   const Communicator w = Communicator::world();
   const BuiltMesh g = build_mesh(cfg.mesh);
   const RunSummary ref = run_simulation(cfg, g.device, RunHooks{}, true);
-  Decomposition d = decompose(g, cfg.mesh, w);
+  Decomposition d = decompose(g, cfg.mesh, w, cfg.parallel.halo);
   const RunSummary r = run_simulation(cfg, d.mesh, RunHooks{}, true, nullptr, w, d.halo.get());
   ASSERT_FALSE(ref.failure.has_value());
   ASSERT_FALSE(r.failure.has_value());
@@ -183,6 +356,12 @@ TEST(DistributedRun, EqualsOneRankPerGlobalId) {
   expect_same_run(with({"mesh.partition=blocks", "operators.muscl.gradient=green-gauss",
                         "operators.muscl.limiter=barth-jespersen"}),
                   "optimized, blocks, Green-Gauss, Barth-Jespersen", false, tol);
+  // The blocking halo, and the overlapped one with atomic scatters (faces to ghosts one-sided).
+  expect_same_run(with({"run.deterministic=true", "parallel.halo.variant=naive"}), "deterministic, naive halo", true,
+                  0);
+  expect_same_run(with({"operators.muscl.scatter=atomic", "operators.convection.scatter=atomic",
+                        "operators.diffusion.scatter=atomic", "mesh.reorder=random"}),
+                  "atomic scatters, overlapped halo, random numbering", false, tol);
   // A Gmsh mesh with inflow, outflow and Dirichlet walls (boundary faces on several ranks).
   ConfigSource src = ConfigSource::from_file(test::source_path("inputs/hybrid_channel.yaml"));
   src.apply_set("time={steps: 5, cfl: 0.4}");

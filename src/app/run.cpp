@@ -251,7 +251,7 @@ int cmd_run(const CliArgs& cli) {
   // On N ranks: this rank's part (docs/parallel.md); every rank holds the global mesh meanwhile.
   std::optional<Decomposition> part;
   if (comm.size() > 1) {
-    part.emplace(decompose(b, cfg.mesh, comm));
+    part.emplace(decompose(b, cfg.mesh, comm, cfg.parallel.halo));
     if (talk) {
       const PartitionQuality q = partition_quality(b.host, part->partition, 0);
       std::printf("  ranks: %d, partition %s: owned cells %lld..%lld (imbalance %.3f), ghosts %lld..%lld, %lld faces "

@@ -25,6 +25,9 @@ std::string format_number(double v) {
 }
 } // namespace
 
+const char* to_string(HaloVariant v) {
+  return v == HaloVariant::naive ? "naive" : "optimized";
+}
 const char* to_string(Variant v) {
   return v == Variant::naive ? "naive" : "optimized";
 }
@@ -409,6 +412,15 @@ CaseConfig parse_case(const ConfigSource& src) {
     }
   }
   c.operators = parse_operators(r, root, c.run.deterministic);
+  if (const YAML::Node p = root["parallel"]) {
+    r.check_keys(p, "parallel", {"halo"});
+    if (const YAML::Node h = p["halo"]) {
+      r.check_keys(h, "parallel.halo", {"variant"});
+      if (h["variant"])
+        c.parallel.halo = r.enum_value(h["variant"], "parallel.halo.variant",
+                                       std::vector<HaloVariant>{HaloVariant::naive, HaloVariant::optimized});
+    }
+  }
   c.time = parse_time(r, root);
   if (c.time.integrator == Integrator::euler && c.operators.convection.order == 2 &&
       c.operators.muscl.limiter == Limiter::none) {
@@ -524,6 +536,7 @@ void add_solver_sections(const CaseConfig& c, YAML::Node& n) {
   ops["convection"]["order"] = c.operators.convection.order;
   emit_options(ops["diffusion"], c.operators.diffusion);
   n["operators"] = ops;
+  n["parallel"]["halo"]["variant"] = to_string(c.parallel.halo);
   YAML::Node t;
   t["integrator"] = to_string(c.time.integrator);
   if (c.time.dt)

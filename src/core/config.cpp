@@ -358,8 +358,8 @@ std::string ConfigSource::locate(const YAML::Node& node, const std::string& key_
 
 namespace {
 
-const std::vector<std::string> kTopLevel{"case",      "mesh", "physics", "initial",    "boundary",
-                                         "operators", "time", "output",  "checkpoint", "run"};
+const std::vector<std::string> kTopLevel{"case",     "mesh", "physics", "initial",    "boundary", "operators",
+                                         "parallel", "time", "output",  "checkpoint", "run"};
 
 BoxConfig parse_generate(const Reader& r, const YAML::Node& g, const std::string& path) {
   r.check_keys(g, path, {"shape", "cells", "element", "lengths", "origin", "perturb", "periodic", "seed"});

@@ -140,6 +140,15 @@ struct OperatorsConfig {
   DiffusionConfig diffusion;
 };
 
+/// The halo exchange's variant (parallel.halo.variant, docs/parallel.md#halo-exchange): naive =
+/// whole arrays through the host, blocking, no overlap; optimized = device pack/unpack, non-blocking
+/// messages, inner cells computed while they fly.
+enum class HaloVariant { naive, optimized };
+const char* to_string(HaloVariant v);
+struct ParallelConfig {
+  HaloVariant halo = HaloVariant::optimized;
+};
+
 enum class Integrator { euler, ssprk2, ssprk3 };
 /// The integrator's stable CFL limit in fvproxy's definition of the CFL number (solver/time_step.hpp:
 /// lambda dt <= 1 keeps a first-order forward Euler update a convex combination): the scheme's SSP
@@ -202,6 +211,7 @@ struct CaseConfig {
   std::vector<std::pair<std::string, BoundaryConfig>> boundary; ///< patch name, in file order
   std::string boundary_where; ///< where the boundary section is (file:line, or the --set that gave it)
   OperatorsConfig operators;
+  ParallelConfig parallel;
   TimeConfig time;
   std::string output_dir; ///< output.dir [out/<case>]
   OutputConfig output;

@@ -134,6 +134,8 @@ Mesh upload(const HostMesh& h, index_t n_owned) {
   m.n_global_cells = m.n_cells;
   m.n_faces = h.n_faces();
   m.n_interior = h.n_interior;
+  m.n_inner = m.n_cells; // a local mesh's split is set by decompose()
+  m.n_owned_faces = m.n_interior;
   m.n_nodes = h.n_nodes();
   m.dim = h.dim;
   m.patches = h.patches;

@@ -15,6 +15,12 @@ struct Mesh {
   /// cell_gid, ...) have n_local() rows. One rank: n_ghosts = 0.
   index_t n_cells = 0, n_faces = 0, n_interior = 0, n_nodes = 0;
   index_t n_ghosts = 0;
+  /// Owned cells with no ghost neighbour come first, [0, n_inner) ("inner"), then the owned cells
+  /// next to a ghost, [n_inner, n_cells) ("frontier"); interior faces between two owned cells come
+  /// first, [0, n_owned_faces), then the faces between an owned cell and a ghost,
+  /// [n_owned_faces, n_interior) (operators/part.hpp). One rank: n_inner = n_cells,
+  /// n_owned_faces = n_interior.
+  index_t n_inner = 0, n_owned_faces = 0;
   gid_t n_global_cells = 0; ///< cells over every rank (= n_cells on one rank)
   double global_volume = 0; ///< volume of the whole domain (sum over every rank's owned cells)
   int dim = 3;              ///< spatial dimension (HostMesh::dim)

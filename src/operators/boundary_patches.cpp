@@ -1,5 +1,6 @@
 #include "operators/boundary_patches.hpp"
 
+#include <array>
 #include <stdexcept>
 #include <string>
 
@@ -12,15 +13,20 @@ std::vector<PatchRuns> patch_owner_runs(const Mesh& m, const std::vector<Boundar
   for (std::size_t p = 0; p < m.patches.size(); ++p) {
     const index_t b = m.patches[p].begin, e = m.patches[p].end;
     if (e <= b) continue;
-    std::vector<index_t> runs;
-    for (index_t f = b; f < e; ++f)
-      if (f == b || owner(f) != owner(f - 1)) runs.push_back(f);
-    runs.push_back(e);
-    View1<index_t> v(std::string(label), runs.size());
+    std::vector<std::array<index_t, 2>> inner, frontier;
+    for (index_t f = b; f < e;) {
+      index_t g = f + 1;
+      while (g < e && owner(g) == owner(f)) ++g;
+      (owner(f) < m.n_inner ? inner : frontier).push_back({f, g});
+      f = g;
+    }
+    const index_t n_inner = static_cast<index_t>(inner.size());
+    inner.insert(inner.end(), frontier.begin(), frontier.end());
+    View2<index_t> v(std::string(label), inner.size(), 2);
     auto h = Kokkos::create_mirror_view(v);
-    for (std::size_t i = 0; i < runs.size(); ++i) h(i) = runs[i];
+    for (std::size_t i = 0; i < inner.size(); ++i) h(i, 0) = inner[i][0], h(i, 1) = inner[i][1];
     Kokkos::deep_copy(v, h);
-    out.push_back({b, e, types[p], v});
+    out.push_back({b, e, types[p], v, n_inner});
   }
   return out;
 }

@@ -8,14 +8,25 @@
 #include "core/config.hpp"
 #include "core/types.hpp"
 #include "mesh/mesh.hpp"
+#include "operators/part.hpp"
 
 namespace fvproxy {
 
 struct PatchRuns {
   index_t begin = 0, end = 0; ///< the patch's face range
   BoundaryType type = BoundaryType::outflow;
-  View1<index_t> runs; ///< face where each run starts, then `end`: runs.extent(0) - 1 runs
-  index_t n_runs() const { return static_cast<index_t>(runs.extent(0)) - 1; }
+  /// Run r is the faces [runs(r, 0), runs(r, 1)), all of one owner: the runs of inner cells first,
+  /// [0, n_inner_runs), then those of frontier cells (operators/part.hpp), so that each cell's
+  /// boundary fluxes are added in the part that adds its interior ones, in the same order as on
+  /// one rank (bitwise results under run.deterministic, whatever the rank count).
+  View2<index_t> runs;
+  index_t n_inner_runs = 0;
+  index_t n_runs() const { return static_cast<index_t>(runs.extent(0)); }
+  IndexRange runs_of(Part p) const {
+    if (p == Part::inner) return {0, n_inner_runs};
+    if (p == Part::frontier) return {n_inner_runs, n_runs()};
+    return {0, n_runs()};
+  }
 };
 
 /// One entry per non-empty patch, in patch order. `types`: the boundary type of each patch.

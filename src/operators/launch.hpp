@@ -11,6 +11,7 @@
 
 #include "core/config.hpp"
 #include "core/types.hpp"
+#include "operators/part.hpp"
 
 namespace fvproxy {
 
@@ -20,15 +21,15 @@ struct LaunchOptions {
 };
 
 namespace detail {
-/// One entity per thread of a team: entity = league_rank * team_size + team_rank.
+/// One entity per thread of a team: entity = begin + league_rank * team_size + team_rank.
 template <class F> struct TeamLoop {
   using Team = Kokkos::TeamPolicy<ExecSpace>;
   F f;
-  index_t n;
+  index_t begin, end;
   int size;
   KOKKOS_INLINE_FUNCTION void operator()(const typename Team::member_type& m) const {
-    const index_t i = static_cast<index_t>(m.league_rank()) * size + m.team_rank();
-    if (i < n) f(i);
+    const index_t i = begin + static_cast<index_t>(m.league_rank()) * size + m.team_rank();
+    if (i < end) f(i);
   }
 };
 } // namespace detail
@@ -37,21 +38,27 @@ template <class F> struct TeamLoop {
 /// allows for the functor.
 template <class F> int effective_team_size(const LaunchOptions& opt, const F& f) {
   using Team = Kokkos::TeamPolicy<ExecSpace>;
-  const int max = Team(1, Kokkos::AUTO).team_size_max(detail::TeamLoop<F>{f, 1, 1}, Kokkos::ParallelForTag());
+  const int max = Team(1, Kokkos::AUTO).team_size_max(detail::TeamLoop<F>{f, 0, 1, 1}, Kokkos::ParallelForTag());
   return std::max(1, std::min(opt.team_size, max));
 }
 
-/// Runs f(i) for every i in [0, n) under `opt`. `F` is a functor class (named kernels: ptxas'
-/// report demangles to it); `label` follows "fvproxy::<component>::<name>".
-template <class F> void launch(const std::string& label, index_t n, const LaunchOptions& opt, const F& f) {
+/// Runs f(i) for every i in [r.begin, r.end) under `opt`. `F` is a functor class (named kernels:
+/// ptxas' report demangles to it); `label` follows "fvproxy::<component>::<name>".
+template <class F> void launch(const std::string& label, IndexRange r, const LaunchOptions& opt, const F& f) {
+  const index_t n = r.size();
   if (n <= 0) return;
   if (opt.policy == Policy::range) {
-    Kokkos::parallel_for(label, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_t>>(0, n), f);
+    Kokkos::parallel_for(label, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_t>>(r.begin, r.end), f);
     return;
   }
   const int size = effective_team_size(opt, f);
   const int league = static_cast<int>((static_cast<long long>(n) + size - 1) / size);
-  Kokkos::parallel_for(label, Kokkos::TeamPolicy<ExecSpace>(league, size), detail::TeamLoop<F>{f, n, size});
+  Kokkos::parallel_for(label, Kokkos::TeamPolicy<ExecSpace>(league, size),
+                       detail::TeamLoop<F>{f, r.begin, r.end, size});
+}
+/// The same for [0, n).
+template <class F> void launch(const std::string& label, index_t n, const LaunchOptions& opt, const F& f) {
+  launch(label, IndexRange{0, n}, opt, f);
 }
 
 /// Launch options for streaming kernels (one contiguous read or write per element, little work):

@@ -22,7 +22,8 @@ struct NaiveGeometry {
   ConstView1<std::uint8_t> shift;
   ConstView1<real> volume;
   index_t n_interior;
-  int dim; ///< run-time spatial dimension, Mesh::dim (the mistake: loops over it cannot be unrolled)
+  int dim;         ///< run-time spatial dimension, Mesh::dim (the mistake: loops over it cannot be unrolled)
+  index_t n_owned; ///< Mesh::n_cells: rows at or above it are ghosts, which a scatter never adds to
 
   /// Vector from the owner centroid to the neighbour image (interior) or the face centroid.
   KOKKOS_INLINE_FUNCTION void owner_to_other(index_t f, real* v) const {

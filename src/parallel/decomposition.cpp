@@ -10,6 +10,8 @@ Decomposition decompose(const BuiltMesh& global, const MeshConfig& cfg, const Co
                                 where == "mpirun -np" ? where + " " + std::to_string(comm.size()) : where);
   d.local = extract_local(global.host, d.partition.part, comm.rank(), comm.size());
   d.mesh = upload(d.local.host, d.local.n_owned);
+  d.mesh.n_inner = d.local.n_inner;
+  d.mesh.n_owned_faces = d.local.n_owned_faces;
   d.halo = std::make_unique<Halo>(d.local, comm, variant);
   // A ghost does not see all its faces: its volume and centroid are its owner's.
   d.halo->exchange(d.mesh.volume);

@@ -4,32 +4,32 @@
 // values. A plan is built once from the local mesh (in the manner of Cabana's Halo): per
 // neighbour rank the owned rows it holds as ghosts (device index list, in its ghost order) and
 // the range of ghost rows it owns here, so a received message is one contiguous block of rows.
-// One packed message per neighbour per exchange.
+// One packed message per neighbour per exchange, whatever the number of arrays it fills.
 //
-//   start(a)   packs, copies to the host staging buffer, posts MPI_Irecv/MPI_Isend;
-//   finish(a)  waits, copies the received block to the device, unpacks into the ghost rows.
+//   start({a, b, ...})  packs the rows to send of every array, copies them to the host staging
+//                       buffer, posts MPI_Irecv/MPI_Isend;
+//   finish()            waits, copies the received block to the device, unpacks into the ghost rows.
 //
 // Work on owned cells that reads no ghost (the inner cells) can run between the two.
 //
 // Variants (parallel.halo.variant), the same A/B idea as the operators:
 //   naive      the honest first port: the whole array copied to the host, packed and unpacked
-//              there, blocking MPI_Sendrecv per neighbour, the whole array copied back (start()
-//              does everything, finish() nothing: no overlap);
-//   optimized  pack and unpack kernels on the device, only the halo rows cross to the host (pinned
-//              memory on CUDA: this project's GPU machines run an MPI without CUDA support),
-//              non-blocking messages.
+//              there, blocking MPI_Send per neighbour after the receives are posted, the whole array copied back
+//              (start() does everything, finish() nothing: no overlap);
+//   optimized  pack and unpack kernels on the device, non-blocking messages; MPI sends the packed
+//              buffers where they are when it can (host backends; an MPI that says at run time it
+//              is CUDA-aware), else only the halo rows are staged through pinned host memory (this
+//              project's GPU machines run an MPI without CUDA support).
 // Cells are rows of a LayoutLeft (cells, columns) array; a rank's ghosts follow its owned cells.
 #include <string>
 #include <vector>
 
+#include "core/config.hpp"
 #include "core/types.hpp"
 #include "mesh/local_mesh.hpp"
 #include "parallel/communicator.hpp"
 
 namespace fvproxy {
-
-enum class HaloVariant { naive, optimized };
-const char* to_string(HaloVariant v);
 
 /// What the exchanges cost so far (reported per run; docs/parallel.md).
 struct HaloStats {
@@ -48,20 +48,29 @@ public:
   Halo& operator=(const Halo&) = delete;
   ~Halo();
 
-  /// Starts filling the ghost rows of `a` (rows: the local cells; any number of columns). One
-  /// exchange at a time per Halo; `a` must not be changed in the owned rows sent, nor read in the
-  /// ghost rows, before finish(a).
-  void start(View2<real> a);
-  void finish(View2<real> a);
-  void exchange(View2<real> a) {
-    start(a);
-    finish(a);
+  /// Starts filling the ghost rows of `arrays` (rows: the local cells; any number of columns
+  /// each), all in one message per neighbour. One exchange at a time per Halo; the arrays must not
+  /// be changed in the owned rows sent, nor read in the ghost rows, before finish().
+  void start(const std::vector<View2<real>>& arrays);
+  void finish();
+  void exchange(const std::vector<View2<real>>& arrays) {
+    start(arrays);
+    finish();
   }
+  void exchange(View2<real> a) { exchange(std::vector<View2<real>>{a}); }
   /// The same for a one-column array and for (cells, 3) vectors (the cell geometry).
   void exchange(View1<real> a);
   void exchange(Vec3View<real> a);
 
   HaloVariant variant() const { return variant_; }
+  /// Optimized variant: whether MPI reads and writes the packed buffers where they are (host
+  /// backends; a CUDA-aware MPI, asked at run time with MPIX_Query_cuda_support) instead of their
+  /// being staged through pinned host memory (CUDA with an MPI that is not CUDA-aware).
+  bool device_direct() const { return device_direct_; }
+  /// How the halo rows travel, in words (for reports).
+  std::string transport() const;
+  /// Whether this build and the MPI library it runs with let MPI use the packed buffers directly.
+  static bool device_direct_possible();
   index_t n_owned() const { return n_owned_; }
   index_t n_ghosts() const { return n_ghosts_; }
   int neighbours() const { return static_cast<int>(ranks_.size()); }
@@ -71,7 +80,6 @@ public:
 
 private:
   void post(int columns, real* send, real* recv);
-  void pack_host(const Kokkos::View<real**, Kokkos::LayoutLeft, Kokkos::HostSpace>& h, int columns);
 
   Communicator comm_;
   HaloVariant variant_;
@@ -84,7 +92,9 @@ private:
   Kokkos::View<real*, HostStagingSpace> send_host_, recv_host_; ///< staging buffers
   std::vector<MPI_Request> requests_;
   bool in_flight_ = false;
-  int columns_ = 0;
+  bool device_direct_ = false;
+  std::vector<View2<real>> arrays_; ///< those of the exchange in flight
+  int columns_ = 0;                 ///< their columns, summed: values per row of a message
   HaloStats stats_;
 };
 

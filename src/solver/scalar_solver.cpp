@@ -118,18 +118,50 @@ void ScalarSolver::rate(ConstView2<real> u, real t, View2<real> rhs) {
   fill("fvproxy::solver::zero_rate", rhs, real(0));
   if (gradient_) gradient_->compute(u, ub_, grad_);
   if (limiter_) limiter_->compute(u, ub_, grad_, lim_);
-  if (halo_) { // the neighbours' gradients and limiter values, for the reconstruction across faces
-    if (grad_.data()) halo_->exchange(grad_);
-    if (lim_.data() && limiter_) halo_->exchange(lim_);
-  }
+  if (halo_) // the neighbours' gradients and limiter values, for the reconstruction across faces
+    if (const auto a = reconstruction_arrays(); !a.empty()) halo_->exchange(a);
   if (convection_) convection_->apply(u, ub_, grad_, lim_, rhs);
   if (diffusion_) diffusion_->apply(u, ub_, grad_, rhs);
 }
 
+std::vector<View2<real>> ScalarSolver::reconstruction_arrays() const {
+  std::vector<View2<real>> a;
+  if (gradient_) a.push_back(grad_);
+  if (limiter_) a.push_back(lim_); // `limiter: none` fills every row, ghosts included, with 1 once
+  return a;
+}
+
+void ScalarSolver::overlapped_rate(real t) {
+  // docs/parallel.md#overlap: each exchange's messages fly while the inner part (the owned cells
+  // and faces that read no ghost row) is computed; the frontier part follows its finish().
+  halo_->start({u_});
+  bc_.apply(u_, t, ub_); // boundary faces belong to owned cells
+  fill("fvproxy::solver::zero_rate", rhs_, real(0));
+  if (gradient_) gradient_->compute(u_, ub_, grad_, Part::inner);
+  if (limiter_) limiter_->compute(u_, ub_, grad_, lim_, Part::inner);
+  halo_->finish();
+  if (gradient_) gradient_->compute(u_, ub_, grad_, Part::frontier);
+  if (limiter_) limiter_->compute(u_, ub_, grad_, lim_, Part::frontier);
+  const auto arrays = reconstruction_arrays();
+  if (!arrays.empty()) halo_->start(arrays);
+  if (convection_) convection_->apply(u_, ub_, grad_, lim_, rhs_, Part::inner);
+  if (diffusion_) diffusion_->apply(u_, ub_, grad_, rhs_, Part::inner);
+  if (!arrays.empty()) halo_->finish();
+  if (convection_) convection_->apply(u_, ub_, grad_, lim_, rhs_, Part::frontier);
+  if (diffusion_) diffusion_->apply(u_, ub_, grad_, rhs_, Part::frontier);
+}
+
 void ScalarSolver::step(real t, real dt, long long step, bool check) {
+  // The naive halo blocks in each exchange (nothing to overlap); the optimized one overlaps.
+  const bool overlap = halo_ && halo_->variant() == HaloVariant::optimized;
   for (std::size_t s = 0; s < stages_.size(); ++s) {
-    if (halo_) halo_->exchange(u_); // the neighbours' state
-    rate(u_, t + static_cast<real>(stages_[s].c) * dt, rhs_);
+    const real ts = t + static_cast<real>(stages_[s].c) * dt;
+    if (overlap) {
+      overlapped_rate(ts);
+    } else {
+      if (halo_) halo_->exchange(u_); // the neighbours' state
+      rate(u_, ts, rhs_);
+    }
     stage_update(un_, u_, rhs_, static_cast<real>(stages_[s].a), dt, check && s + 1 == stages_.size(), step, check_,
                  mesh_.n_cells);
   }
@@ -189,10 +221,15 @@ StableStep ScalarSolver::stable_step(double cfl) const {
 }
 
 std::vector<std::pair<std::string, std::string>> ScalarSolver::describe() const {
-  return {{"muscl.gradient", gradient_ ? gradient_->description() : "off"},
-          {"muscl.limiter", limiter_ ? limiter_->description() : (lim_.data() ? "none" : "off")},
-          {"convection", convection_ ? convection_->description() : "off (no velocity)"},
-          {"diffusion", diffusion_ ? diffusion_->description() : "off (no diffusivity)"}};
+  std::vector<std::pair<std::string, std::string>> d{
+      {"muscl.gradient", gradient_ ? gradient_->description() : "off"},
+      {"muscl.limiter", limiter_ ? limiter_->description() : (lim_.data() ? "none" : "off")},
+      {"convection", convection_ ? convection_->description() : "off (no velocity)"},
+      {"diffusion", diffusion_ ? diffusion_->description() : "off (no diffusivity)"}};
+  if (halo_)
+    d.emplace_back("halo", std::string(to_string(halo_->variant())) + " (" + halo_->transport() +
+                               (halo_->variant() == HaloVariant::optimized ? ", inner cells overlapped" : "") + ")");
+  return d;
 }
 
 } // namespace fvproxy

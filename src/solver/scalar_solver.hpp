@@ -75,7 +75,9 @@ public:
   /// mesh the ghost rows of u must hold their owners' values (step() exchanges them first).
   void rate(ConstView2<real> u, real t, View2<real> rhs);
   /// Advances the state from t to t + dt (all stages). `step` (1-based) is recorded with the first
-  /// non-finite value when `check`.
+  /// non-finite value when `check`. On a decomposed mesh each stage exchanges the state, then the
+  /// gradients and limiter values (one message per neighbour each); with the optimized halo the
+  /// inner cells are computed while the messages fly (docs/parallel.md#overlap).
   void step(real t, real dt, long long step, bool check);
   /// The first non-finite or out-of-bounds value recorded by step() (copies two words from the
   /// device); the earlier one, non-finite on a tie. Collective: the same answer on every rank.
@@ -95,6 +97,12 @@ public:
   std::vector<std::pair<std::string, std::string>> describe() const;
 
 private:
+  /// The arrays the face reconstructions read across faces, exchanged after the gradients.
+  std::vector<View2<real>> reconstruction_arrays() const;
+  /// rhs_ = L(u_, t) with the halo exchanges of u_, then of the gradients and limiter values,
+  /// overlapped with the inner part of the operators.
+  void overlapped_rate(real t);
+
   const Mesh& mesh_;
   Communicator comm_;
   Halo* halo_ = nullptr;

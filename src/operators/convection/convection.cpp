@@ -21,6 +21,7 @@ struct NaiveConvection {
   ConstView2<real> u, ub, grad, limiter;
   View2<real> rhs;
   index_t n_interior;
+  index_t n_owned; ///< rows at or above it are ghosts, which the scatter never adds to
   int order;
   KOKKOS_FUNCTION real state(index_t c, index_t f, int k, bool shifted) const {
     if (order == 1) return u(c, k);
@@ -49,8 +50,9 @@ struct NaiveConvectionScatter {
   NaiveConvection c;
   KOKKOS_FUNCTION void operator()(const index_t f, const int k) const {
     const real fl = c.flux(f, k);
-    Kokkos::atomic_add(&c.rhs(c.owner(f), k), -fl / c.volume(c.owner(f)));
-    if (f < c.n_interior) Kokkos::atomic_add(&c.rhs(c.neighbour(f), k), fl / c.volume(c.neighbour(f)));
+    if (c.owner(f) < c.n_owned) Kokkos::atomic_add(&c.rhs(c.owner(f), k), -fl / c.volume(c.owner(f)));
+    if (f < c.n_interior && c.neighbour(f) < c.n_owned)
+      Kokkos::atomic_add(&c.rhs(c.neighbour(f), k), fl / c.volume(c.neighbour(f)));
   }
 };
 
@@ -108,13 +110,14 @@ template <int N, int Order, bool Outflow> struct ConvectionGatherPatch {
   ConvectionGeometry g;
   ConstView2<real> u, ub, grad, lim;
   View2<real> rhs;
-  ConstView1<index_t> runs;
+  ConstView2<index_t> runs; ///< PatchRuns::runs
   index_t n_interior;
   KOKKOS_FUNCTION void operator()(const index_t run) const {
-    const index_t c = g.owner(runs(run));
+    const index_t first = runs(run, 0), last = runs(run, 1);
+    const index_t c = g.owner(first);
     real acc[N];
     for (int k = 0; k < N; ++k) acc[k] = 0;
-    for (index_t f = runs(run); f < runs(run + 1); ++f) {
+    for (index_t f = first; f < last; ++f) {
       const real ro[3] = {g.r(f, 0), g.r(f, 1), g.r(f, 2)};
       for (int k = 0; k < N; ++k) {
         const real uL = reconstruct<Order>(u, grad, lim, c, k, ro);
@@ -129,20 +132,23 @@ template <int N, int Order, bool Outflow> struct ConvectionGatherPatch {
   }
 };
 
-template <int N, int Order> struct ConvectionScatterInterior {
+/// Cross (the faces between an owned cell and a ghost, operators/part.hpp): to the owned side only.
+template <int N, int Order, bool Cross = false> struct ConvectionScatterInterior {
   ConvectionGeometry g;
   ConstView2<real> u, grad, lim;
   View2<real> rhs;
+  index_t n_owned; ///< cells below it are owned (Cross)
   KOKKOS_FUNCTION void operator()(const index_t f) const {
     const index_t o = g.owner(f), n = g.neighbour(f);
+    const bool to_o = !Cross || o < n_owned, to_n = !Cross || n < n_owned;
     const real ro[3] = {g.r(f, 0), g.r(f, 1), g.r(f, 2)};
     const real rn[3] = {ro[0] - g.d(f, 0), ro[1] - g.d(f, 1), ro[2] - g.d(f, 2)};
     const real io = g.inv_volume(o), in = g.inv_volume(n);
     for (int k = 0; k < N; ++k) {
       const real fl = UpwindFlux{}(g.phi(f), reconstruct<Order>(u, grad, lim, o, k, ro),
                                    reconstruct<Order>(u, grad, lim, n, k, rn));
-      Kokkos::atomic_add(&rhs(o, k), -fl * io);
-      Kokkos::atomic_add(&rhs(n, k), fl * in);
+      if (to_o) Kokkos::atomic_add(&rhs(o, k), -fl * io);
+      if (to_n) Kokkos::atomic_add(&rhs(n, k), fl * in);
     }
   }
 };
@@ -169,8 +175,8 @@ public:
                           bool gather)
       : m_(m), phi_(phi), types_(outflow_face_flags(m, types, "fvproxy::convection::naive_outflow_flags")), n_(n),
         order_(order), gather_(gather) {}
-  void apply(ConstView2<real> u, ConstView2<real> ub, ConstView2<real> grad, ConstView2<real> lim,
-             View2<real> rhs) const override {
+  void apply(ConstView2<real> u, ConstView2<real> ub, ConstView2<real> grad, ConstView2<real> lim, View2<real> rhs,
+             Part part) const override {
     const NaiveConvection c{m_.centroid,
                             m_.face_centroid,
                             m_.shifts,
@@ -189,13 +195,29 @@ public:
                             lim,
                             rhs,
                             m_.n_interior,
+                            m_.n_cells,
                             order_};
     using MD = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>;
-    if (gather_)
-      Kokkos::parallel_for("fvproxy::convection::naive_gather", MD({0, 0}, {m_.n_cells, n_}), NaiveConvectionGather{c});
-    else
-      Kokkos::parallel_for("fvproxy::convection::naive_scatter", MD({0, 0}, {m_.n_faces, n_}),
-                           NaiveConvectionScatter{c});
+    const PartRanges parts = PartRanges::of(m_);
+    if (gather_) {
+      const IndexRange cells = parts.cells(part);
+      if (cells.size() > 0)
+        Kokkos::parallel_for("fvproxy::convection::naive_gather", MD({cells.begin, 0}, {cells.end, n_}),
+                             NaiveConvectionGather{c});
+      return;
+    }
+    const auto faces = [&](IndexRange r) {
+      if (r.size() > 0)
+        Kokkos::parallel_for("fvproxy::convection::naive_scatter", MD({r.begin, 0}, {r.end, n_}),
+                             NaiveConvectionScatter{c});
+    };
+    if (part == Part::all) {
+      faces({0, m_.n_faces}); // every face, interior and boundary, in one launch
+    } else {
+      faces(parts.owned_faces(part));
+      faces(parts.cross_faces(part));
+      faces(parts.boundary_faces(part));
+    }
   }
   std::string description() const override { return gather_ ? "naive/gather" : "naive/atomic"; }
 
@@ -221,15 +243,15 @@ public:
            og.r,
            phi,
            m.inv_volume},
-        n_cells_(m.n_cells), n_interior_(m.n_interior), launch_{cfg.policy, cfg.team_size}, gather_(gather),
+        parts_(PartRanges::of(m)), n_interior_(m.n_interior), launch_{cfg.policy, cfg.team_size}, gather_(gather),
         patches_(patch_owner_runs(m, types, "fvproxy::convection::patch_runs")) {}
-  void apply(ConstView2<real> u, ConstView2<real> ub, ConstView2<real> grad, ConstView2<real> lim,
-             View2<real> rhs) const override {
+  void apply(ConstView2<real> u, ConstView2<real> ub, ConstView2<real> grad, ConstView2<real> lim, View2<real> rhs,
+             Part part) const override {
     if (gather_) {
-      launch("fvproxy::convection::gather_interior", n_cells_, launch_,
+      launch("fvproxy::convection::gather_interior", parts_.cells(part), launch_,
              ConvectionGatherInterior<N, Order>{g_, u, grad, lim, rhs});
-      for (const auto& p : patches_) {
-        const index_t nr = p.n_runs();
+      for (const auto& p : patches_) { // the runs of the part's own cells, after their interior faces
+        const IndexRange nr = p.runs_of(part);
         if (p.type == BoundaryType::outflow)
           launch("fvproxy::convection::gather_outflow", nr, launch_,
                  ConvectionGatherPatch<N, Order, true>{g_, u, ub, grad, lim, rhs, p.runs, n_interior_});
@@ -239,8 +261,12 @@ public:
       }
       return;
     }
-    launch("fvproxy::convection::scatter_interior", n_interior_, launch_,
-           ConvectionScatterInterior<N, Order>{g_, u, grad, lim, rhs});
+    launch("fvproxy::convection::scatter_interior", parts_.owned_faces(part), launch_,
+           ConvectionScatterInterior<N, Order>{g_, u, grad, lim, rhs, parts_.n_cells});
+    launch("fvproxy::convection::scatter_cross", parts_.cross_faces(part), launch_,
+           ConvectionScatterInterior<N, Order, true>{g_, u, grad, lim, rhs, parts_.n_cells});
+    // Boundary faces belong to owned cells: their scatter kernels run with the inner part (or all).
+    if (!PartRanges::has_boundary(part)) return;
     for (const auto& p : patches_) {
       const Kokkos::RangePolicy<ExecSpace> range(p.begin, p.end);
       if (p.type == BoundaryType::outflow)
@@ -257,7 +283,8 @@ public:
 
 private:
   ConvectionGeometry g_;
-  index_t n_cells_, n_interior_;
+  PartRanges parts_;
+  index_t n_interior_;
   LaunchOptions launch_;
   bool gather_;
   std::vector<PatchRuns> patches_;

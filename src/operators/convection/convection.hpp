@@ -13,14 +13,17 @@
 #include "core/types.hpp"
 #include "mesh/mesh.hpp"
 #include "operators/operator_geometry.hpp"
+#include "operators/part.hpp"
 
 namespace fvproxy {
 
 class ConvectionOperator {
 public:
   virtual ~ConvectionOperator() = default;
+  /// rhs -= the convective fluxes of the owned cells and faces of `part` (operators/part.hpp):
+  /// inner reads no ghost row; frontier reads the ghosts' u, grad and limiter values.
   virtual void apply(ConstView2<real> u, ConstView2<real> ub, ConstView2<real> grad, ConstView2<real> limiter,
-                     View2<real> rhs) const = 0;
+                     View2<real> rhs, Part part = Part::all) const = 0;
   virtual std::string description() const = 0;
 };
 

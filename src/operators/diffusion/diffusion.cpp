@@ -22,27 +22,41 @@ View1<real> kappa_view(const std::vector<double>& kappa) {
 class NaiveDiffusion final : public DiffusionOperator {
 public:
   NaiveDiffusion(const Mesh& m, const std::vector<double>& kappa, const std::vector<BoundaryType>& types, bool gather)
-      : n_cells_(m.n_cells), n_faces_(m.n_faces), components_(int(kappa.size())), gather_(gather) {
+      : parts_(PartRanges::of(m)), components_(int(kappa.size())), gather_(gather) {
     const naive::NaiveGeometry geo{m.centroid,       m.face_centroid, m.face_area,  m.shifts,         m.face_owner,
                                    m.face_neighbour, m.cell_face_off, m.cell_faces, m.cell_face_sign, m.face_shift,
-                                   m.volume,         m.n_interior,    m.dim};
+                                   m.volume,         m.n_interior,    m.dim,        m.n_cells};
     d_ = naive::DiffusionData{geo, outflow_face_flags(m, types, "fvproxy::diffusion::naive_outflow_flags"),
                               kappa_view(kappa)};
   }
-  void apply(ConstView2<real> u, ConstView2<real> ub, ConstView2<real> grad, View2<real> rhs) const override {
+  void apply(ConstView2<real> u, ConstView2<real> ub, ConstView2<real> grad, View2<real> rhs,
+             Part part) const override {
     using MD = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>;
-    if (gather_)
-      Kokkos::parallel_for("fvproxy::diffusion::naive_gather", MD({0, 0}, {n_cells_, components_}),
-                           naive::DiffusionGather{d_, u, ub, grad, rhs});
-    else
-      Kokkos::parallel_for("fvproxy::diffusion::naive_scatter", MD({0, 0}, {n_faces_, components_}),
-                           naive::DiffusionScatter{d_, u, ub, grad, rhs});
+    if (gather_) {
+      const IndexRange cells = parts_.cells(part);
+      if (cells.size() > 0)
+        Kokkos::parallel_for("fvproxy::diffusion::naive_gather", MD({cells.begin, 0}, {cells.end, components_}),
+                             naive::DiffusionGather{d_, u, ub, grad, rhs});
+      return;
+    }
+    const auto faces = [&](IndexRange r) {
+      if (r.size() > 0)
+        Kokkos::parallel_for("fvproxy::diffusion::naive_scatter", MD({r.begin, 0}, {r.end, components_}),
+                             naive::DiffusionScatter{d_, u, ub, grad, rhs});
+    };
+    if (part == Part::all) {
+      faces({0, parts_.n_faces}); // every face, interior and boundary, in one launch
+    } else {
+      faces(parts_.owned_faces(part));
+      faces(parts_.cross_faces(part));
+      faces(parts_.boundary_faces(part));
+    }
   }
   std::string description() const override { return gather_ ? "naive/gather" : "naive/atomic"; }
 
 private:
   naive::DiffusionData d_;
-  index_t n_cells_, n_faces_;
+  PartRanges parts_;
   int components_;
   bool gather_;
 };
@@ -53,27 +67,32 @@ public:
                      const std::vector<double>& kappa, const std::vector<BoundaryType>& types, bool gather)
       : g_{m.face_owner,  m.face_neighbour, m.cell_face_off, og.cell_boundary_begin, m.cell_faces, m.cell_face_sign,
            og.diff_alpha, m.inv_volume,     og.diff_k},
-        n_cells_(m.n_cells), n_interior_(m.n_interior), launch_{cfg.policy, cfg.team_size}, gather_(gather) {
+        parts_(PartRanges::of(m)), n_interior_(m.n_interior), launch_{cfg.policy, cfg.team_size}, gather_(gather) {
     for (int q = 0; q < N; ++q) kappa_[q] = static_cast<real>(kappa[q]);
     // Outflow patches carry no diffusive flux: only Dirichlet and inflow patches are launched.
     for (auto& p : patch_owner_runs(m, types, "fvproxy::diffusion::patch_runs"))
       if (p.type != BoundaryType::outflow) patches_.push_back(p);
   }
-  void apply(ConstView2<real> u, ConstView2<real> ub, ConstView2<real> grad, View2<real> rhs) const override {
+  void apply(ConstView2<real> u, ConstView2<real> ub, ConstView2<real> grad, View2<real> rhs,
+             Part part) const override {
     if (gather_) {
       optimized::DiffusionGatherInterior<N> in{g_, u, grad, rhs, {}};
       for (int q = 0; q < N; ++q) in.kappa[q] = kappa_[q];
-      launch("fvproxy::diffusion::gather_interior", n_cells_, launch_, in);
-      for (const auto& p : patches_) {
+      launch("fvproxy::diffusion::gather_interior", parts_.cells(part), launch_, in);
+      for (const auto& p : patches_) { // the runs of the part's own cells, after their interior faces
         optimized::DiffusionGatherPatch<N> b{g_, u, ub, grad, rhs, p.runs, n_interior_, {}};
         for (int q = 0; q < N; ++q) b.kappa[q] = kappa_[q];
-        launch("fvproxy::diffusion::gather_patch", p.n_runs(), launch_, b);
+        launch("fvproxy::diffusion::gather_patch", p.runs_of(part), launch_, b);
       }
       return;
     }
-    optimized::DiffusionScatterInterior<N> in{g_, u, grad, rhs, {}};
-    for (int q = 0; q < N; ++q) in.kappa[q] = kappa_[q];
-    launch("fvproxy::diffusion::scatter_interior", n_interior_, launch_, in);
+    optimized::DiffusionScatterInterior<N> in{g_, u, grad, rhs, parts_.n_cells, {}};
+    optimized::DiffusionScatterInterior<N, true> cross{g_, u, grad, rhs, parts_.n_cells, {}};
+    for (int q = 0; q < N; ++q) in.kappa[q] = cross.kappa[q] = kappa_[q];
+    launch("fvproxy::diffusion::scatter_interior", parts_.owned_faces(part), launch_, in);
+    launch("fvproxy::diffusion::scatter_cross", parts_.cross_faces(part), launch_, cross);
+    // Boundary faces belong to owned cells: their scatter kernels run with the inner part (or all).
+    if (!PartRanges::has_boundary(part)) return;
     for (const auto& p : patches_) {
       optimized::DiffusionScatterPatch<N> b{g_, u, ub, grad, rhs, n_interior_, {}};
       for (int q = 0; q < N; ++q) b.kappa[q] = kappa_[q];
@@ -86,7 +105,8 @@ public:
 
 private:
   optimized::DiffusionGeometry g_;
-  index_t n_cells_, n_interior_;
+  PartRanges parts_;
+  index_t n_interior_;
   LaunchOptions launch_;
   bool gather_;
   real kappa_[N];

@@ -13,13 +13,17 @@
 #include "core/types.hpp"
 #include "mesh/mesh.hpp"
 #include "operators/operator_geometry.hpp"
+#include "operators/part.hpp"
 
 namespace fvproxy {
 
 class DiffusionOperator {
 public:
   virtual ~DiffusionOperator() = default;
-  virtual void apply(ConstView2<real> u, ConstView2<real> ub, ConstView2<real> grad, View2<real> rhs) const = 0;
+  /// rhs += the diffusive fluxes of the owned cells and faces of `part` (operators/part.hpp): inner
+  /// reads no ghost row; frontier reads the ghosts' u and grad.
+  virtual void apply(ConstView2<real> u, ConstView2<real> ub, ConstView2<real> grad, View2<real> rhs,
+                     Part part = Part::all) const = 0;
   virtual std::string description() const = 0;
 };
 

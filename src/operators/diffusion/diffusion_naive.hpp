@@ -41,8 +41,9 @@ struct DiffusionScatter {
   KOKKOS_FUNCTION void operator()(const index_t f, const int k) const {
     const NaiveGeometry& e = g.geo;
     const real fl = g.flux(f, k, u, ub, grad);
-    Kokkos::atomic_add(&rhs(e.owner(f), k), fl / e.volume(e.owner(f)));
-    if (f < e.n_interior) Kokkos::atomic_add(&rhs(e.neighbour(f), k), -fl / e.volume(e.neighbour(f)));
+    if (e.owner(f) < e.n_owned) Kokkos::atomic_add(&rhs(e.owner(f), k), fl / e.volume(e.owner(f)));
+    if (f < e.n_interior && e.neighbour(f) < e.n_owned)
+      Kokkos::atomic_add(&rhs(e.neighbour(f), k), -fl / e.volume(e.neighbour(f)));
   }
 };
 

@@ -52,14 +52,15 @@ template <int N> struct DiffusionGatherPatch {
   DiffusionGeometry g;
   ConstView2<real> u, ub, grad;
   View2<real> rhs;
-  ConstView1<index_t> runs; ///< face index where each run starts; runs(n_runs) = patch end
+  ConstView2<index_t> runs; ///< run r: the faces [runs(r, 0), runs(r, 1)) of one owner (PatchRuns)
   index_t n_interior;
   real kappa[N];
   KOKKOS_FUNCTION void operator()(const index_t r) const {
-    const index_t c = g.owner(runs(r));
+    const index_t first = runs(r, 0), last = runs(r, 1);
+    const index_t c = g.owner(first);
     real acc[N];
     for (int q = 0; q < N; ++q) acc[q] = 0;
-    for (index_t f = runs(r); f < runs(r + 1); ++f) {
+    for (index_t f = first; f < last; ++f) {
       const real a = g.alpha(f);
       for (int q = 0; q < N; ++q) {
         const real kg = g.k(f, 0) * grad(c, 3 * q) + g.k(f, 1) * grad(c, 3 * q + 1) + g.k(f, 2) * grad(c, 3 * q + 2);
@@ -71,20 +72,23 @@ template <int N> struct DiffusionGatherPatch {
   }
 };
 
-template <int N> struct DiffusionScatterInterior {
+/// Cross (the faces between an owned cell and a ghost, operators/part.hpp): to the owned side only.
+template <int N, bool Cross = false> struct DiffusionScatterInterior {
   DiffusionGeometry g;
   ConstView2<real> u, grad;
   View2<real> rhs;
+  index_t n_owned; ///< cells below it are owned (Cross)
   real kappa[N];
   KOKKOS_FUNCTION void operator()(const index_t f) const {
     const index_t o = g.owner(f), n = g.neighbour(f);
+    const bool to_o = !Cross || o < n_owned, to_n = !Cross || n < n_owned;
     const real a = g.alpha(f), io = g.inv_volume(o), in = g.inv_volume(n);
     for (int q = 0; q < N; ++q) {
       real kg = 0;
       for (int i = 0; i < 3; ++i) kg += real(0.5) * g.k(f, i) * (grad(o, 3 * q + i) + grad(n, 3 * q + i));
       const real fl = kappa[q] * (a * (u(n, q) - u(o, q)) + kg);
-      Kokkos::atomic_add(&rhs(o, q), fl * io);
-      Kokkos::atomic_add(&rhs(n, q), -fl * in);
+      if (to_o) Kokkos::atomic_add(&rhs(o, q), fl * io);
+      if (to_n) Kokkos::atomic_add(&rhs(n, q), -fl * in);
     }
   }
 };

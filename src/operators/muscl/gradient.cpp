@@ -17,28 +17,41 @@ public:
   NaiveGradient(const Mesh& m, int components, Gradient method, bool gather)
       : g_{m.centroid,       m.face_centroid, m.face_area,  m.shifts,         m.face_owner,
            m.face_neighbour, m.cell_face_off, m.cell_faces, m.cell_face_sign, m.face_shift,
-           m.volume,         m.n_interior,    m.dim},
-        n_cells_(m.n_cells), n_faces_(m.n_faces), components_(components),
-        method_(method == Gradient::green_gauss ? 0 : 1), gather_(gather) {}
+           m.volume,         m.n_interior,    m.dim,        m.n_cells},
+        parts_(PartRanges::of(m)), components_(components), method_(method == Gradient::green_gauss ? 0 : 1),
+        gather_(gather) {}
 
-  void compute(ConstView2<real> u, ConstView2<real> ub, View2<real> grad) const override {
+  void compute(ConstView2<real> u, ConstView2<real> ub, View2<real> grad, Part part) const override {
     using MD = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>;
+    const IndexRange cells = parts_.cells(part);
+    const auto faces = [&](IndexRange r) {
+      if (r.size() > 0)
+        Kokkos::parallel_for("fvproxy::muscl::naive_gradient_scatter", MD({r.begin, 0}, {r.end, components_}),
+                             naive::GradientScatter{g_, u, ub, grad, method_});
+    };
     if (gather_) {
-      Kokkos::parallel_for("fvproxy::muscl::naive_gradient_gather", MD({0, 0}, {n_cells_, components_}),
-                           naive::GradientGather{g_, u, ub, grad, method_});
-    } else {
+      if (cells.size() > 0)
+        Kokkos::parallel_for("fvproxy::muscl::naive_gradient_gather", MD({cells.begin, 0}, {cells.end, components_}),
+                             naive::GradientGather{g_, u, ub, grad, method_});
+    } else if (part == Part::all) {
       Kokkos::deep_copy(grad, real(0));
-      Kokkos::parallel_for("fvproxy::muscl::naive_gradient_scatter", MD({0, 0}, {n_faces_, components_}),
-                           naive::GradientScatter{g_, u, ub, grad, method_});
+      faces({0, parts_.n_faces}); // every face, interior and boundary, in one launch
+    } else if (part == Part::inner) {
+      Kokkos::deep_copy(grad, real(0));
+      faces(parts_.owned_faces(part));
+      faces(parts_.boundary_faces(part));
+    } else {
+      faces(parts_.cross_faces(part));
     }
-    Kokkos::parallel_for("fvproxy::muscl::naive_gradient_finalize", MD({0, 0}, {n_cells_, components_}),
-                         naive::GradientFinalize{g_, grad, method_});
+    if (cells.size() > 0)
+      Kokkos::parallel_for("fvproxy::muscl::naive_gradient_finalize", MD({cells.begin, 0}, {cells.end, components_}),
+                           naive::GradientFinalize{g_, grad, method_});
   }
   std::string description() const override { return gather_ ? "naive/gather" : "naive/atomic"; }
 
 private:
   naive::NaiveGeometry g_;
-  index_t n_cells_, n_faces_;
+  PartRanges parts_;
   int components_, method_;
   bool gather_;
 };
@@ -50,20 +63,26 @@ public:
            m.cell_faces, m.cell_face_sign, m.face_area,     og.d,
            og.r,         og.gg_weight,     og.gg_inverse,   og.lsq_inverse,
            m.n_interior},
-        n_cells_(m.n_cells), n_interior_(m.n_interior),
-        n_boundary_(m.n_faces - m.n_interior), launch_{cfg.policy, cfg.team_size}, gather_(gather) {}
+        parts_(PartRanges::of(m)), launch_{cfg.policy, cfg.team_size}, gather_(gather) {}
 
-  void compute(ConstView2<real> u, ConstView2<real> ub, View2<real> grad) const override {
+  void compute(ConstView2<real> u, ConstView2<real> ub, View2<real> grad, Part part) const override {
+    const IndexRange cells = parts_.cells(part);
     if (gather_) {
-      launch("fvproxy::muscl::gradient_gather", n_cells_, launch_, optimized::GradientGather<N, M>{g_, u, ub, grad});
+      launch("fvproxy::muscl::gradient_gather", cells, launch_, optimized::GradientGather<N, M>{g_, u, ub, grad});
       return;
     }
-    fill("fvproxy::muscl::gradient_zero", grad, real(0));
-    launch("fvproxy::muscl::gradient_scatter_interior", n_interior_, launch_,
-           optimized::GradientScatterInterior<N, M>{g_, u, grad});
-    launch("fvproxy::muscl::gradient_scatter_boundary", n_boundary_, launch_,
+    // Scatter: the sums of a cell are complete once its faces are in, so inner cells finish in the
+    // inner part (they have no face to a ghost) and frontier cells after their faces to ghosts.
+    const index_t n_owned = parts_.n_cells;
+    if (part != Part::frontier) fill("fvproxy::muscl::gradient_zero", grad, real(0));
+    launch("fvproxy::muscl::gradient_scatter_interior", parts_.owned_faces(part), launch_,
+           optimized::GradientScatterInterior<N, M>{g_, u, grad, n_owned});
+    const IndexRange b = parts_.boundary_faces(part);
+    launch("fvproxy::muscl::gradient_scatter_boundary", IndexRange{0, b.size()}, launch_,
            optimized::GradientScatterBoundary<N, M>{g_, u, ub, grad});
-    launch("fvproxy::muscl::gradient_finish", n_cells_, launch_, optimized::GradientFinish<N, M>{g_, grad});
+    launch("fvproxy::muscl::gradient_scatter_cross", parts_.cross_faces(part), launch_,
+           optimized::GradientScatterInterior<N, M, true>{g_, u, grad, n_owned});
+    launch("fvproxy::muscl::gradient_finish", cells, launch_, optimized::GradientFinish<N, M>{g_, grad});
   }
   std::string description() const override {
     return std::string("optimized/") + (gather_ ? "gather/" : "atomic/") + to_string(launch_.policy) +
@@ -72,7 +91,7 @@ public:
 
 private:
   optimized::GradientGeometry g_;
-  index_t n_cells_, n_interior_, n_boundary_;
+  PartRanges parts_;
   LaunchOptions launch_;
   bool gather_;
 };

@@ -22,13 +22,16 @@
 #include "core/types.hpp"
 #include "mesh/mesh.hpp"
 #include "operators/operator_geometry.hpp"
+#include "operators/part.hpp"
 
 namespace fvproxy {
 
 class GradientOperator {
 public:
   virtual ~GradientOperator() = default;
-  virtual void compute(ConstView2<real> u, ConstView2<real> ub, View2<real> grad) const = 0;
+  /// grad of the owned cells of `part` (operators/part.hpp): inner reads no ghost row of u, frontier
+  /// needs them; a scatter's inner part zeroes grad and must come first.
+  virtual void compute(ConstView2<real> u, ConstView2<real> ub, View2<real> grad, Part part = Part::all) const = 0;
   /// "naive", "optimized/gather/range", ... (what runs, for reports)
   virtual std::string description() const = 0;
 };

@@ -34,16 +34,16 @@ struct GradientScatter {
       if (method == 0) {
         const real w = g.gg_weight(f);
         const real uf = w * u(o, k) + (1 - w) * u(n, k);
-        for (int i = 0; i < g.dim; ++i) {
-          Kokkos::atomic_add(&grad(o, 3 * k + i), uf * g.S(f, i));
-          Kokkos::atomic_add(&grad(n, 3 * k + i), -uf * g.S(f, i));
+        for (int i = 0; i < g.dim; ++i) { // a ghost's row is its own rank's to sum
+          if (o < g.n_owned) Kokkos::atomic_add(&grad(o, 3 * k + i), uf * g.S(f, i));
+          if (n < g.n_owned) Kokkos::atomic_add(&grad(n, 3 * k + i), -uf * g.S(f, i));
         }
       } else {
         const real du = u(n, k) - u(o, k);
         for (int i = 0; i < g.dim; ++i) {
           const real c = v[i] * du;
-          Kokkos::atomic_add(&grad(o, 3 * k + i), c);
-          Kokkos::atomic_add(&grad(n, 3 * k + i), c);
+          if (o < g.n_owned) Kokkos::atomic_add(&grad(o, 3 * k + i), c);
+          if (n < g.n_owned) Kokkos::atomic_add(&grad(n, 3 * k + i), c);
         }
       }
     } else {

@@ -90,21 +90,24 @@ template <int N, GradientMethod M> struct GradientGather {
   }
 };
 
-/// Atomic scatter, interior faces: each face adds to both its cells (3N atomics per side).
-template <int N, GradientMethod M> struct GradientScatterInterior {
+/// Atomic scatter, interior faces: each face adds to both its cells (3N atomics per side). Cross
+/// (the faces between an owned cell and a ghost, operators/part.hpp): to the owned side only.
+template <int N, GradientMethod M, bool Cross = false> struct GradientScatterInterior {
   GradientGeometry g;
   ConstView2<real> u;
   View2<real> acc;
+  index_t n_owned; ///< cells below it are owned (Cross)
   KOKKOS_FUNCTION void operator()(const index_t f) const {
     const index_t o = g.owner(f), n = g.neighbour(f);
+    const bool to_o = !Cross || o < n_owned, to_n = !Cross || n < n_owned;
     if constexpr (M == GradientMethod::green_gauss) {
       const real w = g.gg_weight(f);
       const real S[3] = {g.S(f, 0), g.S(f, 1), g.S(f, 2)};
       for (int k = 0; k < N; ++k) {
         const real uf = w * u(o, k) + (1 - w) * u(n, k);
         for (int i = 0; i < 3; ++i) {
-          Kokkos::atomic_add(&acc(o, 3 * k + i), uf * S[i]);
-          Kokkos::atomic_add(&acc(n, 3 * k + i), -uf * S[i]);
+          if (to_o) Kokkos::atomic_add(&acc(o, 3 * k + i), uf * S[i]);
+          if (to_n) Kokkos::atomic_add(&acc(n, 3 * k + i), -uf * S[i]);
         }
       }
     } else {
@@ -112,8 +115,8 @@ template <int N, GradientMethod M> struct GradientScatterInterior {
       for (int k = 0; k < N; ++k) {
         const real du = u(n, k) - u(o, k);
         for (int i = 0; i < 3; ++i) {
-          Kokkos::atomic_add(&acc(o, 3 * k + i), wd[i] * du);
-          Kokkos::atomic_add(&acc(n, 3 * k + i), wd[i] * du);
+          if (to_o) Kokkos::atomic_add(&acc(o, 3 * k + i), wd[i] * du);
+          if (to_n) Kokkos::atomic_add(&acc(n, 3 * k + i), wd[i] * du);
         }
       }
     }

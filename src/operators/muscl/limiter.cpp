@@ -72,9 +72,12 @@ public:
     Kokkos::deep_copy(range_, h);
     total_volume_ = static_cast<real>(m.global_volume);
   }
-  void compute(ConstView2<real> u, ConstView2<real> ub, ConstView2<real> grad, View2<real> limiter) const override {
+  void compute(ConstView2<real> u, ConstView2<real> ub, ConstView2<real> grad, View2<real> limiter,
+               Part part) const override {
     using MD = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>;
-    Kokkos::parallel_for("fvproxy::muscl::naive_limiter", MD({0, 0}, {m_.n_cells, n_}),
+    const IndexRange cells = PartRanges::of(m_).cells(part);
+    if (cells.size() == 0) return;
+    Kokkos::parallel_for("fvproxy::muscl::naive_limiter", MD({cells.begin, 0}, {cells.end, n_}),
                          NaiveLimiter{m_.centroid, m_.face_centroid, m_.shifts, m_.face_owner, m_.face_neighbour,
                                       m_.cell_face_off, m_.cell_faces, m_.face_shift, range_, u, ub, grad, limiter,
                                       m_.n_interior, real(m_.n_global_cells), type_, K_, total_volume_});
@@ -141,7 +144,8 @@ public:
       : m_(m), g_(g), launch_{cfg.policy, cfg.team_size} {
     for (int k = 0; k < N; ++k) eps2_[k] = venkatakrishnan_eps2(cfg.venkatakrishnan_k, range[k], m.n_global_cells);
   }
-  void compute(ConstView2<real> u, ConstView2<real> ub, ConstView2<real> grad, View2<real> limiter) const override {
+  void compute(ConstView2<real> u, ConstView2<real> ub, ConstView2<real> grad, View2<real> limiter,
+               Part part) const override {
     OptimizedLimiter<N, L> f{m_.face_owner,
                              m_.face_neighbour,
                              m_.cell_face_off,
@@ -157,7 +161,7 @@ public:
                              m_.n_interior,
                              {}};
     for (int k = 0; k < N; ++k) f.eps2[k] = eps2_[k];
-    launch("fvproxy::muscl::limiter", m_.n_cells, launch_, f);
+    launch("fvproxy::muscl::limiter", PartRanges::of(m_).cells(part), launch_, f);
   }
   std::string description() const override { return std::string("optimized/") + to_string(launch_.policy); }
 

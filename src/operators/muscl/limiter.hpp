@@ -16,13 +16,17 @@
 #include "core/types.hpp"
 #include "mesh/mesh.hpp"
 #include "operators/operator_geometry.hpp"
+#include "operators/part.hpp"
 
 namespace fvproxy {
 
 class LimiterOperator {
 public:
   virtual ~LimiterOperator() = default;
-  virtual void compute(ConstView2<real> u, ConstView2<real> ub, ConstView2<real> grad, View2<real> limiter) const = 0;
+  /// The limiter values of the owned cells of `part` (operators/part.hpp; a gather: inner reads no
+  /// ghost row, frontier reads the ghosts' u).
+  virtual void compute(ConstView2<real> u, ConstView2<real> ub, ConstView2<real> grad, View2<real> limiter,
+                       Part part = Part::all) const = 0;
   virtual std::string description() const = 0;
 };
 

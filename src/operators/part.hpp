@@ -1,0 +1,56 @@
+#pragma once
+// Which part of a rank's owned cells an operator call covers (docs/parallel.md#overlap), so that
+// the work that reads no ghost value can run while the halo messages fly:
+//
+//   all       every owned cell and every face that touches one (what one rank does);
+//   inner     the owned cells with no ghost neighbour, [0, n_inner), the interior faces between two
+//             owned cells, [0, n_owned_faces), and every boundary face (boundary faces belong to
+//             owned cells): nothing here reads a ghost row;
+//   frontier  the owned cells next to a ghost, [n_inner, n_cells), and the faces between an owned
+//             cell and a ghost, [n_owned_faces, n_interior).
+//
+// inner then frontier does what all does. A face scatter over the frontier's faces adds to the
+// owned side only: the ghost's own rank adds the other side, so every flux across a rank boundary
+// reaches its owned cell exactly once and nothing is added into ghost rows.
+#include "core/types.hpp"
+#include "mesh/mesh.hpp"
+
+namespace fvproxy {
+
+enum class Part { all, inner, frontier };
+inline const char* to_string(Part p) {
+  return p == Part::all ? "all" : p == Part::inner ? "inner" : "frontier";
+}
+
+/// [begin, end) of entity indices.
+struct IndexRange {
+  index_t begin = 0, end = 0;
+  index_t size() const { return end > begin ? end - begin : 0; }
+};
+
+/// The mesh's counts that split its entities into parts (copied from a Mesh: operators keep it).
+struct PartRanges {
+  index_t n_cells = 0, n_inner = 0, n_interior = 0, n_owned_faces = 0, n_faces = 0;
+
+  static PartRanges of(const Mesh& m) { return {m.n_cells, m.n_inner, m.n_interior, m.n_owned_faces, m.n_faces}; }
+  /// The owned cells of `p`.
+  IndexRange cells(Part p) const {
+    if (p == Part::inner) return {0, n_inner};
+    if (p == Part::frontier) return {n_inner, n_cells};
+    return {0, n_cells};
+  }
+  /// Interior faces between two owned cells (all, inner).
+  IndexRange owned_faces(Part p) const { return p == Part::frontier ? IndexRange{} : IndexRange{0, n_owned_faces}; }
+  /// Interior faces between an owned cell and a ghost (all, frontier): a scatter adds to the owned side only.
+  IndexRange cross_faces(Part p) const {
+    return p == Part::inner ? IndexRange{} : IndexRange{n_owned_faces, n_interior};
+  }
+  /// Whether the boundary faces [n_interior, n_faces) belong to `p` (all, inner).
+  static bool has_boundary(Part p) { return p != Part::frontier; }
+  /// The boundary faces of `p`, as face indices.
+  IndexRange boundary_faces(Part p) const {
+    return has_boundary(p) ? IndexRange{n_interior, n_faces} : IndexRange{n_interior, n_interior};
+  }
+};
+
+} // namespace fvproxy
