@@ -186,7 +186,8 @@ StageResult run_stage(const Mesh& m, const OperatorsConfig& ops, int n, Halo* ha
   const auto limiter = make_limiter(m, geom, ops.muscl, n, std::vector<real>{real(1.5), real(2.5)});
   const auto convection = make_convection(m, geom, ops.convection, phi, n, types, false);
   const auto diffusion = make_diffusion(m, geom, ops.diffusion, {0.3, 0.1}, types, false);
-  auto [u, ub] = sampled(m, n);
+  const auto fields = sampled(m, n);
+  const View2<real> u = fields.first, ub = fields.second;
   const real nan = std::numeric_limits<real>::quiet_NaN();
   View2<real> grad("grad", m.n_local(), 3 * n), lim("lim", m.n_local(), n), rhs("rhs", m.n_local(), n);
   Kokkos::deep_copy(grad, nan);
