@@ -108,10 +108,22 @@ public:
 private:
   File() = default;
   template <class V> void read_into(const std::string& name, Type t, V& v) const;
+  /// Over several ranks: throws on every rank, with the lowest failing rank's message, when
+  /// `error` is not empty on any (one reduction). On one rank: throws when it is not empty.
+  /// A failing rank whose partners do not answer within kAgreeSeconds (they wait inside HDF5 for
+  /// it) prints its message and ends the job (MPI_Abort). After an agreed failure the file is
+  /// abandoned: never closed (see File::agree), the job is to end.
+  void agree(const std::string& error);
+  static constexpr int kAgreeSeconds = 20;
+  /// Runs `step` (one collective part of a write) and agrees on its H5Failure, if any.
+  template <class F> void collective(F&& step);
   std::int64_t id_ = -1;
   std::string path_;
+  std::string final_path_; ///< the name it will have (AtomicFile), for messages
   Comm comm_ = Comm::self;
   bool in_memory_ = false; ///< one rank: built in memory, written by close()
+  bool abandoned_ = false; ///< several ranks: a write failed on some rank (see agree())
+  friend class AtomicFile;
 };
 
 /// A file written under a temporary name and renamed into place by commit() (collective).
