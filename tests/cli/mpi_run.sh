@@ -11,7 +11,8 @@
 #     stops every rank at the same step with a checkpoint (exit 3);
 #  5. a bad input that every rank meets is reported once (exit 2);
 #  6. output.fields [u0, rank]: the rank field is the owner of each cell (0..2 on 3 ranks, all 0 on
-#     one), listed in the XDMF; u0 unchanged.
+#     one), listed in the XDMF; u0 unchanged;
+#  7. a write failure (file-size limit) on 3 ranks ends every rank with exit 1, naming the file.
 set -u
 mpiexec="$1"; fv="$2"; in="$3"; ref="$4"; out="$5"
 fail() { echo "FAIL: $*"; exit 1; }
@@ -128,4 +129,17 @@ grep -q 'Attribute Name="rank"' "$out/rank3/o/default.xdmf" || fail "the XDMF do
   fail "rank field on one rank failed"
 counts=$(rank_values "$out/rank1/$final" | sort -n | uniq -c | awk '{printf "%s:%s ", $2, $1}')
 [[ $counts == "0:1296 " ]] || fail "rank field on one rank: $counts, expected 1296 zeros"
-echo "OK: fvproxy run on 2 and 3 ranks: bitwise the one-rank fields (metis, hilbert, blocks) and files (metis), references, restart 2->3, 2->1 and 3->1, failure and stop on every rank, the rank field"
+# 7. a write that fails (file-size limit, ulimit -f: like a full disk) on 3 ranks ends every rank,
+#    exit 1, naming the file, leaving no temporary file (no hang: within 20 s of the failure). The
+#    limit breaks Open MPI's shared-memory transport and PMIx's shared-memory store: TCP and the
+#    hash store instead.
+code=0
+PMIX_MCA_gds=hash timeout 120 "$mpiexec" -np 3 --oversubscribe --bind-to none --mca btl self,tcp \
+  bash -c "ulimit -f 16; exec '$fv' run '$in/default.yaml' --set 'mesh.generate.cells=[8,8,8]' --set 'time={steps: 2}' \
+  --quiet --output-dir '$out/limit'" >"$out/limit.log" 2>&1 || code=$?
+[[ $code == 1 ]] || fail "write failure on 3 ranks: exit $code, expected 1: $(grep -v Kokkos "$out/limit.log" | tail -n 5)"
+grep -q "^error: writing $out/limit/mesh.h5 failed" "$out/limit.log" ||
+  fail "write failure on 3 ranks: mesh.h5 not named: $(grep -v Kokkos "$out/limit.log" | head -n 5)"
+! ls -A "$out/limit" | grep -q '\.tmp' || fail "write failure on 3 ranks left a temporary file: $(ls -A "$out/limit")"
+[[ ! -e "$out/limit/mesh.h5" ]] || fail "write failure on 3 ranks left a mesh.h5"
+echo "OK: fvproxy run on 2 and 3 ranks: bitwise the one-rank fields (metis, hilbert, blocks) and files (metis), references, restart 2->3, 2->1 and 3->1, failure and stop on every rank, the rank field, a failed write"
