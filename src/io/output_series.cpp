@@ -182,12 +182,10 @@ std::string OutputSeries::write_step_file(FieldFile header, const std::string& p
   for (const auto& name : names)
     if (name != kRankField) ks.push_back(std::stoi(name.substr(1))); // u<k>: column k
   const int nk = static_cast<int>(ks.size());
-  std::vector<std::vector<real>> block(static_cast<std::size_t>(nk),
+  // One rank: the columns of the host copy itself (LayoutLeft); several: the received blocks.
+  std::vector<std::vector<real>> block(comm_ ? static_cast<std::size_t>(nk) : 0,
                                        std::vector<real>(static_cast<std::size_t>(n_block)));
-  if (!comm_) {
-    for (int j = 0; j < nk; ++j)
-      for (index_t c = 0; c < n_block; ++c) block[j][c] = h(c, ks[j]);
-  } else {
+  if (comm_) {
     // The owned rows to the ranks whose blocks hold them: one MPI_Alltoallv of every column.
     std::vector<real> out(send_rows_.size() * std::size_t(nk)), in(recv_block_row_.size() * std::size_t(nk));
     for (std::size_t s = 0; s < send_rows_.size(); ++s)
@@ -204,10 +202,14 @@ std::string OutputSeries::write_step_file(FieldFile header, const std::string& p
     for (std::size_t i = 0; i < recv_block_row_.size(); ++i)
       for (int j = 0; j < nk; ++j) block[j][recv_block_row_[i]] = in[i * nk + j];
   }
-  const std::vector<real> zeros(comm_ ? 0 : std::size_t(n_block), real(0));
+  const bool with_rank = std::find(names.begin(), names.end(), kRankField) != names.end();
+  const std::vector<real> zeros(!comm_ && with_rank ? std::size_t(n_block) : 0, real(0)); // one rank: rank 0
   std::vector<const real*> cols;
   for (std::size_t i = 0, j = 0; i < names.size(); ++i)
-    cols.push_back(names[i] != kRankField ? block[j++].data() : comm_ ? rank_of_row_.data() : zeros.data());
+    if (names[i] == kRankField)
+      cols.push_back(comm_ ? rank_of_row_.data() : zeros.data());
+    else
+      cols.push_back(comm_ ? block[j++].data() : &h(0, ks[j++]));
   write_field_file(path, header, n_block, mesh_.cell_gid.data() + (comm_ ? row_begin_ : 0), cols);
   return path;
 }
