@@ -193,6 +193,11 @@ TEST(CaseConfig, Errors) {
   expect_input_error([] { parse(kBase + "output: {fields: [u0, v0]}\n"); },
                      {"output.fields[1]: unknown field 'v0'", "fields of this case: u0"});
   expect_input_error([] { parse(kBase + "output: {fields: [u0, u0]}\n"); }, {"'u0' is listed twice"});
+  // The rank field (docs/output.md): accepted beside the components, checked like them.
+  EXPECT_EQ(parse(kBase + "output: {fields: [u0, rank]}\n").output.fields, (std::vector<std::string>{"u0", "rank"}));
+  expect_input_error([] { parse(kBase + "output: {fields: [u0, rnak]}\n"); },
+                     {"output.fields[1]: unknown field 'rnak'; did you mean 'rank'?", "fields of this case: u0, rank"});
+  expect_input_error([] { parse(kBase + "output: {fields: [rank, rank]}\n"); }, {"'rank' is listed twice"});
   expect_input_error([] { parse(kBase + "checkpoint: {keep: 0}\n"); }, {"checkpoint.keep: must be between 1"});
   expect_input_error([] { parse(kBase + "checkpoint: {every: {steps: 0}}\n"); },
                      {"checkpoint.every.steps: must be >= 1"});

@@ -4,12 +4,15 @@
 // equals N steps + restart + N steps bitwise under run.deterministic.
 #include <sys/resource.h>
 
+#include <chrono>
 #include <cmath>
 #include <csignal>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
+#include <thread>
 
 #include <hdf5.h>
 
@@ -95,6 +98,32 @@ TEST(MeshFile, RoundTripsAndDescribesEveryCell) {
   std::size_t faces = 0;
   for (const Patch& pt : m.patches) faces += f.read<std::int64_t>("/patches/" + pt.name + "/cell_global_id").size();
   EXPECT_EQ(faces, std::size_t(m.n_faces() - m.n_interior));
+}
+
+std::string bytes_of(const fs::path& path) {
+  std::ifstream f(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+}
+
+TEST(MeshFile, TheSameDataGivesTheSameBytes) {
+  // No modification times in the files (docs/output.md): written a second apart, the same bytes.
+  BoxConfig box;
+  box.cells = {3, 2, 2};
+  box.element = ElementKind::prism;
+  const HostMesh m = generate_box(box);
+  const fs::path dir = scratch("same_bytes");
+  write_mesh_file((dir / "a.h5").string(), m, meta());
+  std::vector<real> u(std::size_t(m.n_cells()), real(0.5));
+  FieldFile h;
+  h.names = {"u0"};
+  h.meta = meta();
+  write_field_file((dir / "fa.h5").string(), h, m.n_cells(), m.cell_gid.data(), {u.data()});
+  std::this_thread::sleep_for(std::chrono::milliseconds(1100));
+  write_mesh_file((dir / "b.h5").string(), m, meta());
+  write_field_file((dir / "fb.h5").string(), h, m.n_cells(), m.cell_gid.data(), {u.data()});
+  EXPECT_EQ(bytes_of(dir / "a.h5"), bytes_of(dir / "b.h5"));
+  EXPECT_EQ(bytes_of(dir / "fa.h5"), bytes_of(dir / "fb.h5"));
+  EXPECT_GT(bytes_of(dir / "a.h5").size(), 1000u);
 }
 
 TEST(MeshFile, XdmfNamesTheDatasets) {

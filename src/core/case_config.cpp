@@ -444,6 +444,7 @@ CaseConfig parse_case(const ConfigSource& src) {
         const std::string name = r.string_value(f[i], path);
         std::vector<std::string> valid;
         for (int k = 0; k < nc; ++k) valid.push_back("u" + std::to_string(k));
+        valid.push_back(kRankField); // the owning MPI rank of each cell
         if (std::find(valid.begin(), valid.end(), name) == valid.end()) {
           const std::string best = closest_key(name, valid);
           r.fail(f[i], path, "unknown field '" + name + "'" + (best.empty() ? "" : "; did you mean '" + best + "'?"),

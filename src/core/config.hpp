@@ -177,9 +177,13 @@ struct EveryConfig {
   double value = 0; ///< N (steps), T or S
 };
 
+/// The cell field `output.fields` may add to the components: the MPI rank that owns each cell
+/// (the partition, for ParaView; 0 on one rank).
+inline constexpr const char* kRankField = "rank";
+
 struct OutputConfig {
   EveryConfig every;               ///< none: the final state only
-  std::vector<std::string> fields; ///< empty: every field (u0, u1, ...)
+  std::vector<std::string> fields; ///< empty: every component (u0, u1, ...); may list kRankField
 };
 
 struct CheckpointConfig {

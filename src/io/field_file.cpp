@@ -182,8 +182,11 @@ MeshFileInfo write_mesh_file(const std::string& path, const HostMesh& m, const F
     f.write("/nodes/global_id", ngid);
     for (const Patch& p : m.patches) {
       std::vector<std::int64_t> ptopo, owner;
-      const index_t f0 = std::max(p.begin, p.begin + s.face_begin);
-      const index_t f1 = s.face_end < 0 ? p.end : std::min(p.end, p.begin + s.face_end);
+      const index_t n = p.end - p.begin;
+      const index_t piece0 = p.begin + index_t(std::int64_t(n) * s.part / s.parts);
+      const index_t piece1 = p.begin + index_t(std::int64_t(n) * (s.part + 1) / s.parts);
+      const index_t f0 = std::max(piece0, p.begin + s.face_begin);
+      const index_t f1 = std::min(piece1, s.face_end < 0 ? p.end : p.begin + s.face_end);
       for (index_t fc = f0; fc < f1; ++fc) {
         const index_t nn = m.face_node_off[fc + 1] - m.face_node_off[fc];
         ptopo.push_back(nn == 3 ? 4 : 5); // XDMF triangle / quadrilateral

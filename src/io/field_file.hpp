@@ -42,6 +42,8 @@ struct MeshSlice {
   index_t node_begin = 0, node_end = -1;
   /// Boundary faces [face_begin, face_end) of every patch (the rank's share); -1: all.
   index_t face_begin = 0, face_end = -1;
+  /// Further, each patch's faces divided into `parts` equal contiguous pieces: piece `part`.
+  int part = 0, parts = 1;
 };
 
 /// XDMF mixed-topology cell code (tet 6, pyramid 7, wedge 8, hex 9) and node order (the wedge's

@@ -2,11 +2,14 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <fcntl.h>
 #include <filesystem>
+#include <optional>
 #include <system_error>
+#include <thread>
 #include <unistd.h>
 #include <vector>
 
@@ -101,9 +104,23 @@ void make_parents(hid_t file, const std::string& name, const std::string& path) 
     const htri_t e = H5Lexists(file, g.c_str(), H5P_DEFAULT);
     if (e < 0) fail("cannot look up", path, g);
     if (e > 0) continue;
-    Handle grp(H5Gcreate2(file, g.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose);
+    Handle gcpl(H5Pcreate(H5P_GROUP_CREATE), H5Pclose);
+    if (gcpl < 0 || H5Pset_obj_track_times(gcpl, 0) < 0) fail("cannot create group", path, g);
+    Handle grp(H5Gcreate2(file, g.c_str(), H5P_DEFAULT, gcpl, H5P_DEFAULT), H5Gclose);
     if (grp < 0) fail("cannot create group", path, g);
   }
+}
+
+/// Dataset creation properties that give the same bytes on every driver and rank count: space
+/// allocated when the dataset is created (parallel HDF5 forces it for chunked datasets; the core
+/// driver would allocate at the first write), never filled with fill values (every value is
+/// written), no modification times in the object header.
+Handle dataset_properties(const std::string& path, const std::string& name) {
+  Handle dcpl(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
+  if (dcpl < 0 || H5Pset_alloc_time(dcpl, H5D_ALLOC_TIME_EARLY) < 0 ||
+      H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER) < 0 || H5Pset_obj_track_times(dcpl, 0) < 0)
+    fail("cannot create dataset", path, name);
+  return dcpl;
 }
 
 Handle string_type(std::size_t n) {
@@ -191,7 +208,11 @@ File File::create(const std::string& path, Comm comm) {
     if (fd < 0) throw H5Failure("cannot create " + path + ": " + std::strerror(errno));
     ::close(fd);
   }
-  f.id_ = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+  // No modification times in the root group's header either (the bytes of a file depend only on
+  // what is written).
+  Handle fcpl(H5Pcreate(H5P_FILE_CREATE), H5Pclose);
+  if (fcpl < 0 || H5Pset_obj_track_times(fcpl, 0) < 0) fail("cannot create", path);
+  f.id_ = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, fcpl, fapl);
   if (f.id_ < 0) fail("cannot create", path);
   return f;
 }
@@ -212,26 +233,39 @@ File File::open(const std::string& path) {
   return f;
 }
 
-File::File(File&& o) noexcept : id_(o.id_), path_(std::move(o.path_)), comm_(o.comm_), in_memory_(o.in_memory_) {
+File::File(File&& o) noexcept
+    : id_(o.id_), path_(std::move(o.path_)), final_path_(std::move(o.final_path_)), comm_(o.comm_),
+      in_memory_(o.in_memory_), abandoned_(o.abandoned_) {
   o.id_ = -1;
 }
 File& File::operator=(File&& o) noexcept {
   if (this != &o) {
-    if (id_ >= 0) H5Fclose(id_);
+    if (id_ >= 0 && !abandoned_) H5Fclose(id_);
     id_ = o.id_;
     path_ = std::move(o.path_);
+    final_path_ = std::move(o.final_path_);
     comm_ = o.comm_;
     in_memory_ = o.in_memory_;
+    abandoned_ = o.abandoned_;
     o.id_ = -1;
   }
   return *this;
 }
 File::~File() {
-  if (id_ >= 0) H5Fclose(id_);
+  if (id_ >= 0 && !abandoned_) H5Fclose(id_);
 }
 
 void File::close() {
-  if (id_ < 0) return;
+  if (id_ < 0 || abandoned_) return;
+  if (!in_memory_) {
+    // MPI-IO: the flush agreed over the ranks first (a failure on one ends the write on all), then
+    // the collective close.
+    agree(H5Fflush(id_, H5F_SCOPE_GLOBAL) < 0 ? "cannot write " + path_ + ": " + hdf5_reason() : std::string());
+    const hid_t id = id_;
+    id_ = -1;
+    if (H5Fclose(id) < 0) throw H5Failure("cannot write " + path_ + ": " + hdf5_reason());
+    return;
+  }
   const hid_t id = id_;
   id_ = -1;
   const bool flushed = H5Fflush(id, H5F_SCOPE_GLOBAL) >= 0;
@@ -268,6 +302,63 @@ void File::close() {
   if (::close(fd) != 0) throw H5Failure("cannot write " + path_ + " (close): " + std::strerror(errno));
 }
 
+void File::agree(const std::string& error) {
+  if (!mpi_running() || size(comm_) == 1) {
+    if (!error.empty()) throw H5Failure(error);
+    return;
+  }
+  // The lowest failing rank, on every rank. A failing rank waits a bounded time: when it failed in
+  // the middle of one of HDF5's own collective steps, the others wait there for it and never
+  // reach this reduction; it then ends the job itself, with its message (no hang).
+  const MPI_Comm c = mpi_comm(comm_);
+  const int none = size(comm_);
+  int mine = error.empty() ? none : rank(comm_), first = none;
+  MPI_Request request;
+  MPI_Iallreduce(&mine, &first, 1, MPI_INT, MPI_MIN, c, &request);
+  if (error.empty()) {
+    MPI_Wait(&request, MPI_STATUS_IGNORE);
+  } else {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(kAgreeSeconds);
+    for (int done = 0;;) {
+      MPI_Test(&request, &done, MPI_STATUS_IGNORE);
+      if (done) break;
+      if (std::chrono::steady_clock::now() > until) {
+        std::string message = error;
+        const std::string& shown = final_path_.empty() ? path_ : final_path_;
+        for (std::size_t at = message.find(path_); at != std::string::npos; at = message.find(path_, at + shown.size()))
+          message.replace(at, path_.size(), shown);
+        std::fprintf(stderr,
+                     "error: writing %s failed on rank %d\n%s\n(the other ranks wait inside HDF5: ending the job)\n",
+                     shown.c_str(), rank(comm_), message.c_str());
+        std::fflush(stderr);
+        std::remove(path_.c_str()); // the others hold it open: nothing is left under any name
+        MPI_Abort(MPI_COMM_WORLD, 1);
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+  }
+  if (first == none) return;
+  // Closing would flush collectively, and HDF5's parallel flush after a failed write can leave the
+  // ranks waiting for each other: the file is left open, the error ends the job (MPI_Abort).
+  abandoned_ = true;
+  int n = static_cast<int>(error.size());
+  MPI_Bcast(&n, 1, MPI_INT, first, c);
+  std::string message = error;
+  message.resize(static_cast<std::size_t>(n));
+  MPI_Bcast(message.data(), n, MPI_CHAR, first, c);
+  throw H5Failure(first == 0 ? message : "rank " + std::to_string(first) + ": " + message);
+}
+
+template <class F> void File::collective(F&& step) {
+  std::string error;
+  try {
+    step();
+  } catch (const H5Failure& e) {
+    error = e.what();
+  }
+  agree(error);
+}
+
 std::int64_t File::write(const std::string& name, Type t, const void* data, std::int64_t rows, int cols) {
   long long mine = rows, total = rows, offset = 0;
   if (mpi_running() && size(comm_) > 1) {
@@ -275,65 +366,83 @@ std::int64_t File::write(const std::string& name, Type t, const void* data, std:
     MPI_Exscan(&mine, &offset, 1, MPI_LONG_LONG, MPI_SUM, mpi_comm(comm_));
     if (rank(comm_) == 0) offset = 0;
   }
-  make_parents(id_, name, path_);
   const int rank_n = cols == 1 ? 1 : 2;
   hsize_t dims[2] = {static_cast<hsize_t>(total), static_cast<hsize_t>(cols)};
-  Handle fspace(H5Screate_simple(rank_n, dims, nullptr), H5Sclose);
-  if (fspace < 0) fail("cannot make a dataspace for", path_, name);
-  // Chunked with a Fletcher-32 checksum per chunk (1M values at most), so that damaged data is an
-  // error when read back instead of wrong numbers.
-  Handle dcpl(H5Pcreate(H5P_DATASET_CREATE), H5Pclose);
-  if (dcpl < 0) fail("cannot create dataset", path_, name);
-  if (total > 0) {
-    // Equal chunks of at most ~1M values, so that the last one is not mostly empty space.
-    const hsize_t rows = hsize_t(total), max_rows = std::max<hsize_t>(1, (hsize_t(1) << 20) / hsize_t(cols));
-    const hsize_t n_chunks = (rows + max_rows - 1) / max_rows;
-    hsize_t chunk[2] = {(rows + n_chunks - 1) / n_chunks, hsize_t(cols)};
-    if (H5Pset_chunk(dcpl, rank_n, chunk) < 0 || H5Pset_fletcher32(dcpl) < 0)
-      fail("cannot set checksums for", path_, name);
-  }
-  Handle ds(H5Dcreate2(id_, name.c_str(), stored(t), fspace, H5P_DEFAULT, dcpl, H5P_DEFAULT), H5Dclose);
-  if (ds < 0) fail("cannot create dataset", path_, name);
-  hsize_t start[2] = {static_cast<hsize_t>(offset), 0}, count[2] = {static_cast<hsize_t>(mine), hsize_t(cols)};
-  Handle mspace(H5Screate_simple(rank_n, count, nullptr), H5Sclose);
-  if (mspace < 0) fail("cannot make a dataspace for", path_, name);
-  herr_t sel =
-      mine > 0 ? H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, nullptr, count, nullptr) : H5Sselect_none(fspace);
-  if (sel < 0 || (mine == 0 && H5Sselect_none(mspace) < 0)) fail("cannot select rows of", path_, name);
-  Handle dxpl(H5Pcreate(H5P_DATASET_XFER), H5Pclose);
-  if (dxpl < 0) fail("cannot write", path_, name);
-  if (!in_memory_ && H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE) < 0)
-    fail("cannot set collective writes for", path_, name);
-  if (H5Dwrite(ds, native(t), mspace, fspace, dxpl, data) < 0) fail("cannot write dataset", path_, name);
+  std::optional<Handle> fspace, ds;
+  // Each step is agreed over the ranks: a failure on one (a full disk, a size limit) ends the
+  // write on every rank with its message, instead of leaving the others waiting in the next
+  // collective call.
+  collective([&] {
+    make_parents(id_, name, path_);
+    fspace.emplace(H5Screate_simple(rank_n, dims, nullptr), H5Sclose);
+    if (*fspace < 0) fail("cannot make a dataspace for", path_, name);
+    // Chunked with a Fletcher-32 checksum per chunk (1M values at most), so that damaged data is
+    // an error when read back instead of wrong numbers. The chunks depend on the dataset's shape
+    // only, not on the ranks.
+    Handle dcpl = dataset_properties(path_, name);
+    if (total > 0) {
+      // Equal chunks of at most ~1M values, so that the last one is not mostly empty space.
+      const hsize_t n_rows = hsize_t(total), max_rows = std::max<hsize_t>(1, (hsize_t(1) << 20) / hsize_t(cols));
+      const hsize_t n_chunks = (n_rows + max_rows - 1) / max_rows;
+      hsize_t chunk[2] = {(n_rows + n_chunks - 1) / n_chunks, hsize_t(cols)};
+      if (H5Pset_chunk(dcpl, rank_n, chunk) < 0 || H5Pset_fletcher32(dcpl) < 0)
+        fail("cannot set checksums for", path_, name);
+    }
+    ds.emplace(H5Dcreate2(id_, name.c_str(), stored(t), *fspace, H5P_DEFAULT, dcpl, H5P_DEFAULT), H5Dclose);
+    if (*ds < 0) fail("cannot create dataset", path_, name);
+  });
+  collective([&] {
+    hsize_t start[2] = {static_cast<hsize_t>(offset), 0}, count[2] = {static_cast<hsize_t>(mine), hsize_t(cols)};
+    Handle mspace(H5Screate_simple(rank_n, count, nullptr), H5Sclose);
+    if (mspace < 0) fail("cannot make a dataspace for", path_, name);
+    const herr_t sel = mine > 0 ? H5Sselect_hyperslab(*fspace, H5S_SELECT_SET, start, nullptr, count, nullptr)
+                                : H5Sselect_none(*fspace);
+    if (sel < 0 || (mine == 0 && H5Sselect_none(mspace) < 0)) fail("cannot select rows of", path_, name);
+    Handle dxpl(H5Pcreate(H5P_DATASET_XFER), H5Pclose);
+    if (dxpl < 0) fail("cannot write", path_, name);
+    if (!in_memory_ && H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE) < 0)
+      fail("cannot set collective writes for", path_, name);
+    // An empty dataset has nothing to write (MPI-IO fails on its undefined address).
+    if (total > 0 && H5Dwrite(*ds, native(t), mspace, *fspace, dxpl, data) < 0)
+      fail("cannot write dataset", path_, name);
+  });
   return offset;
 }
 
 void File::write_string(const std::string& name, const std::string& text) {
-  make_parents(id_, name, path_);
-  Handle type = string_type(text.size());
-  Handle space(H5Screate(H5S_SCALAR), H5Sclose);
-  Handle ds(H5Dcreate2(id_, name.c_str(), type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Dclose);
-  if (ds < 0) fail("cannot create dataset", path_, name);
-  const std::string padded = text.empty() ? std::string(1, '\0') : text;
-  Handle dxpl(H5Pcreate(H5P_DATASET_XFER), H5Pclose);
-  if (!in_memory_ && H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE) < 0)
-    fail("cannot set collective writes for", path_, name);
-  if (H5Dwrite(ds, type, H5S_ALL, H5S_ALL, dxpl, padded.data()) < 0) fail("cannot write dataset", path_, name);
+  std::optional<Handle> type, ds;
+  collective([&] {
+    make_parents(id_, name, path_);
+    type.emplace(string_type(text.size()));
+    Handle space(H5Screate(H5S_SCALAR), H5Sclose);
+    Handle dcpl = dataset_properties(path_, name);
+    ds.emplace(H5Dcreate2(id_, name.c_str(), *type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT), H5Dclose);
+    if (*ds < 0) fail("cannot create dataset", path_, name);
+  });
+  collective([&] {
+    const std::string padded = text.empty() ? std::string(1, '\0') : text;
+    Handle dxpl(H5Pcreate(H5P_DATASET_XFER), H5Pclose);
+    if (!in_memory_ && H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE) < 0)
+      fail("cannot set collective writes for", path_, name);
+    if (H5Dwrite(*ds, *type, H5S_ALL, H5S_ALL, dxpl, padded.data()) < 0) fail("cannot write dataset", path_, name);
+  });
 }
 
 void File::attribute(const std::string& obj, const std::string& name, double v) {
-  write_attribute(id_, path_, obj, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &v, 0);
+  collective([&] { write_attribute(id_, path_, obj, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, &v, 0); });
 }
 void File::attribute(const std::string& obj, const std::string& name, std::int64_t v) {
-  write_attribute(id_, path_, obj, name, H5T_STD_I64LE, H5T_NATIVE_INT64, &v, 0);
+  collective([&] { write_attribute(id_, path_, obj, name, H5T_STD_I64LE, H5T_NATIVE_INT64, &v, 0); });
 }
 void File::attribute(const std::string& obj, const std::string& name, const std::string& v) {
-  Handle type = string_type(v.size());
-  const std::string padded = v.empty() ? std::string(1, '\0') : v;
-  write_attribute(id_, path_, obj, name, type, type, padded.data(), 0);
+  collective([&] {
+    Handle type = string_type(v.size());
+    const std::string padded = v.empty() ? std::string(1, '\0') : v;
+    write_attribute(id_, path_, obj, name, type, type, padded.data(), 0);
+  });
 }
 void File::attribute(const std::string& obj, const std::string& name, const std::vector<double>& v) {
-  write_attribute(id_, path_, obj, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, v.data(), v.size());
+  collective([&] { write_attribute(id_, path_, obj, name, H5T_IEEE_F64LE, H5T_NATIVE_DOUBLE, v.data(), v.size()); });
 }
 
 bool File::exists(const std::string& name) const {
@@ -493,6 +602,7 @@ AtomicFile::AtomicFile(const std::string& final_path, Comm comm) : final_(final_
   tmp_.assign(name.begin(), name.end());
   try {
     file_.emplace(File::create(tmp_, comm));
+    file_->final_path_ = final_;
   } catch (...) {
     if (rank(comm) == 0) std::remove(tmp_.c_str());
     throw;

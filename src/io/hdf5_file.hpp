@@ -2,8 +2,10 @@
 // A small, checked layer over parallel HDF5 (MPI-IO). Every HDF5 return code is checked; HDF5's
 // own error printing is switched off and its innermost error message is folded into fvproxy's
 // (H5Failure). Datasets are 1-D or (n, cols) row-major; writes are collective slabs: each rank
-// passes its own rows, the offsets come from an exclusive scan over the communicator, so one rank
-// writes the whole dataset today and many ranks write one file when domain decomposition lands.
+// passes its own rows, the offsets come from an exclusive scan over the communicator (a
+// decomposed run passes each rank's block of the one-rank order: io/output_series.hpp). Datasets
+// are created with explicit properties (early allocation, no fill, no object times), so that the
+// one-rank file and the N-rank file of the same rows are the same bytes.
 // Strings are fixed-length (parallel HDF5 1.10 writes no variable-length data). Numeric datasets
 // are chunked with a Fletcher-32 checksum per chunk: damaged data fails to read.
 //
@@ -14,7 +16,8 @@
 // On one rank a file is built in memory (HDF5's core driver) and written out by close() with
 // checked POSIX calls: HDF5 1.10 keeps a file whose flush failed (disk full) half-open and crashes
 // in its own shutdown at exit, so the disk error must not reach HDF5. Over several ranks the
-// file is written through MPI-IO, collectively.
+// file is written through MPI-IO, collectively, each step agreed over the ranks (File::agree): a
+// failure on one rank ends the write on all.
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -108,10 +111,22 @@ public:
 private:
   File() = default;
   template <class V> void read_into(const std::string& name, Type t, V& v) const;
+  /// Over several ranks: throws on every rank, with the lowest failing rank's message, when
+  /// `error` is not empty on any (one reduction). On one rank: throws when it is not empty.
+  /// A failing rank whose partners do not answer within kAgreeSeconds (they wait inside HDF5 for
+  /// it) prints its message and ends the job (MPI_Abort). After an agreed failure the file is
+  /// abandoned: never closed (see File::agree), the job is to end.
+  void agree(const std::string& error);
+  static constexpr int kAgreeSeconds = 20;
+  /// Runs `step` (one collective part of a write) and agrees on its H5Failure, if any.
+  template <class F> void collective(F&& step);
   std::int64_t id_ = -1;
   std::string path_;
+  std::string final_path_; ///< the name it will have (AtomicFile), for messages
   Comm comm_ = Comm::self;
   bool in_memory_ = false; ///< one rank: built in memory, written by close()
+  bool abandoned_ = false; ///< several ranks: a write failed on some rank (see agree())
+  friend class AtomicFile;
 };
 
 /// A file written under a temporary name and renamed into place by commit() (collective).

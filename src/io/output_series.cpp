@@ -40,6 +40,10 @@ std::vector<std::pair<long long, fs::path>> step_files(const std::string& dir, c
   return r;
 }
 
+index_t block_start(index_t n, int r, int parts) {
+  return static_cast<index_t>(std::int64_t(n) * r / parts);
+}
+
 std::string step_file_name(const std::string& prefix, long long step) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "_%06lld.h5", step);
@@ -60,9 +64,18 @@ std::string OutputSeries::mesh_path() const {
 }
 
 void OutputSeries::write_mesh() {
-  // Decomposed: rank 0 writes the global mesh, the others no part of it (the file of one rank).
+  // Decomposed: every rank holds the global mesh and writes its block of it (cells and nodes
+  // [r*n/P, (r+1)*n/P), the same share of each patch's faces).
   MeshSlice slice;
-  if (comm_ && comm_->rank() != 0) slice = MeshSlice{0, 0, 0, 0, 0, 0};
+  if (comm_) {
+    const int r = comm_->rank(), P = comm_->size();
+    slice.cell_begin = row_begin_;
+    slice.cell_end = row_end_;
+    slice.node_begin = block_start(mesh_.n_nodes(), r, P);
+    slice.node_end = block_start(mesh_.n_nodes(), r + 1, P);
+    slice.part = r;
+    slice.parts = P;
+  }
   mesh_info_ = write_mesh_file(mesh_path(), mesh_, meta_, slice);
   write_xdmf();
 }
@@ -94,18 +107,65 @@ void OutputSeries::adopt_existing(long long step) {
 
 void OutputSeries::set_decomposition(const Communicator& comm, std::vector<index_t> global_of_owned) {
   comm_ = comm;
-  global_of_owned_ = std::move(global_of_owned);
-  const int n = static_cast<int>(global_of_owned_.size()), P = comm.size();
-  counts_.assign(P, 0);
-  MPI_Gather(&n, 1, MPI_INT, counts_.data(), 1, MPI_INT, 0, comm.raw());
-  displs_.assign(P, 0);
-  for (int r = 1; r < P; ++r) displs_[r] = displs_[r - 1] + counts_[r - 1];
-  if (comm.rank() == 0) gathered_.resize(std::size_t(displs_.back() + counts_.back()));
-  MPI_Gatherv(global_of_owned_.data(), n, MPI_INT32_T, gathered_.data(), counts_.data(), displs_.data(), MPI_INT32_T, 0,
-              comm.raw());
-  if (comm.rank() == 0 && gathered_.size() != std::size_t(mesh_.n_cells()))
-    throw RunError("error: the ranks own " + std::to_string(gathered_.size()) + " cells of " +
-                   std::to_string(mesh_.n_cells()));
+  const int P = comm.size(), me = comm.rank();
+  const index_t G = mesh_.n_cells();
+  row_begin_ = block_start(G, me, P);
+  row_end_ = block_start(G, me + 1, P);
+  // The rank writing global row g: the block holding it.
+  auto writer = [&](index_t g) {
+    int w = static_cast<int>(std::int64_t(g) * P / std::max<index_t>(G, 1));
+    while (w + 1 < P && block_start(G, w + 1, P) <= g) ++w;
+    while (w > 0 && block_start(G, w, P) > g) --w;
+    return w;
+  };
+  bool bad = false;
+  send_counts_.assign(P, 0);
+  for (const index_t g : global_of_owned) {
+    if (g < 0 || g >= G) {
+      bad = true;
+      continue;
+    }
+    ++send_counts_[writer(g)];
+  }
+  send_displs_.assign(P, 0);
+  for (int r = 1; r < P; ++r) send_displs_[r] = send_displs_[r - 1] + send_counts_[r - 1];
+  send_rows_.assign(std::size_t(send_displs_.back() + send_counts_.back()), 0);
+  std::vector<std::int64_t> send_gid(send_rows_.size());
+  {
+    std::vector<int> at = send_displs_;
+    for (index_t c = 0; c < index_t(global_of_owned.size()); ++c) {
+      const index_t g = global_of_owned[c];
+      if (g < 0 || g >= G) continue;
+      const int slot = at[writer(g)]++;
+      send_rows_[slot] = c;
+      send_gid[slot] = g;
+    }
+  }
+  recv_counts_.assign(P, 0);
+  MPI_Alltoall(send_counts_.data(), 1, MPI_INT, recv_counts_.data(), 1, MPI_INT, comm.raw());
+  recv_displs_.assign(P, 0);
+  for (int r = 1; r < P; ++r) recv_displs_[r] = recv_displs_[r - 1] + recv_counts_[r - 1];
+  std::vector<std::int64_t> recv_gid(std::size_t(recv_displs_.back() + recv_counts_.back()));
+  MPI_Alltoallv(send_gid.data(), send_counts_.data(), send_displs_.data(), MPI_INT64_T, recv_gid.data(),
+                recv_counts_.data(), recv_displs_.data(), MPI_INT64_T, comm.raw());
+  // Each row of the block received exactly once; its owner is the `rank` field.
+  const index_t n_block = row_end_ - row_begin_;
+  recv_block_row_.assign(recv_gid.size(), 0);
+  rank_of_row_.assign(std::size_t(n_block), real(-1));
+  for (int src = 0; src < P; ++src)
+    for (int i = recv_displs_[src]; i < recv_displs_[src] + recv_counts_[src]; ++i) {
+      const index_t row = static_cast<index_t>(recv_gid[i] - row_begin_);
+      if (row < 0 || row >= n_block || rank_of_row_[row] >= 0) {
+        bad = true;
+        continue;
+      }
+      recv_block_row_[i] = row;
+      rank_of_row_[row] = real(src);
+    }
+  bad = bad || recv_gid.size() != std::size_t(n_block);
+  if (comm.any(bad))
+    throw RunError("error: the ranks' owned cells do not cover the mesh's " + std::to_string(G) +
+                   " cells exactly once (output redistribution)");
 }
 
 std::string OutputSeries::write_step_file(FieldFile header, const std::string& prefix, long long step, double time,
@@ -116,32 +176,41 @@ std::string OutputSeries::write_step_file(FieldFile header, const std::string& p
   header.names = names;
   header.meta = meta_;
   const std::string path = (fs::path(dir_) / step_file_name(prefix, step)).string();
-  if (!comm_) {
-    std::vector<const real*> cols;
-    for (const auto& name : names) cols.push_back(&h(0, std::stoi(name.substr(1)))); // u<k>: column k
-    write_field_file(path, header, mesh_.n_cells(), mesh_.cell_gid.data(), cols);
-    return path;
+  // This rank's block of each selected column: u<k> (column k of the state) or `rank`.
+  const index_t n_block = comm_ ? row_end_ - row_begin_ : mesh_.n_cells();
+  std::vector<int> ks; // the state columns that travel
+  for (const auto& name : names)
+    if (name != kRankField) ks.push_back(std::stoi(name.substr(1))); // u<k>: column k
+  const int nk = static_cast<int>(ks.size());
+  // One rank: the columns of the host copy itself (LayoutLeft); several: the received blocks.
+  std::vector<std::vector<real>> block(comm_ ? static_cast<std::size_t>(nk) : 0,
+                                       std::vector<real>(static_cast<std::size_t>(n_block)));
+  if (comm_) {
+    // The owned rows to the ranks whose blocks hold them: one MPI_Alltoallv of every column.
+    std::vector<real> out(send_rows_.size() * std::size_t(nk)), in(recv_block_row_.size() * std::size_t(nk));
+    for (std::size_t s = 0; s < send_rows_.size(); ++s)
+      for (int j = 0; j < nk; ++j) out[s * nk + j] = h(send_rows_[s], ks[j]);
+    auto scaled = [nk](const std::vector<int>& v) {
+      std::vector<int> r(v);
+      for (int& x : r) x *= nk;
+      return r;
+    };
+    const std::vector<int> sc = scaled(send_counts_), sd = scaled(send_displs_), rc = scaled(recv_counts_),
+                           rd = scaled(recv_displs_);
+    MPI_Alltoallv(out.data(), sc.data(), sd.data(), mpi_real(), in.data(), rc.data(), rd.data(), mpi_real(),
+                  comm_->raw());
+    for (std::size_t i = 0; i < recv_block_row_.size(); ++i)
+      for (int j = 0; j < nk; ++j) block[j][recv_block_row_[i]] = in[i * nk + j];
   }
-  // Decomposed: each selected column's owned rows to rank 0, placed at their global rows; rank 0
-  // writes the whole file in the global mesh's order, the others take part with no rows.
-  const bool root = comm_->rank() == 0;
-  const int n_owned = static_cast<int>(global_of_owned_.size());
-  std::vector<std::vector<real>> global(names.size());
-  std::vector<real> mine(static_cast<std::size_t>(n_owned));
-  std::vector<real> all(root ? gathered_.size() : 0);
-  for (std::size_t j = 0; j < names.size(); ++j) {
-    const int k = std::stoi(names[j].substr(1));
-    for (int c = 0; c < n_owned; ++c) mine[c] = h(c, k);
-    MPI_Gatherv(mine.data(), n_owned, mpi_real(), all.data(), counts_.data(), displs_.data(), mpi_real(), 0,
-                comm_->raw());
-    if (root) {
-      global[j].resize(gathered_.size());
-      for (std::size_t i = 0; i < gathered_.size(); ++i) global[j][gathered_[i]] = all[i];
-    }
-  }
+  const bool with_rank = std::find(names.begin(), names.end(), kRankField) != names.end();
+  const std::vector<real> zeros(!comm_ && with_rank ? std::size_t(n_block) : 0, real(0)); // one rank: rank 0
   std::vector<const real*> cols;
-  for (const auto& g : global) cols.push_back(g.data());
-  write_field_file(path, header, root ? mesh_.n_cells() : 0, mesh_.cell_gid.data(), cols);
+  for (std::size_t i = 0, j = 0; i < names.size(); ++i)
+    if (names[i] == kRankField)
+      cols.push_back(comm_ ? rank_of_row_.data() : zeros.data());
+    else
+      cols.push_back(comm_ ? block[j++].data() : &h(0, ks[j++]));
+  write_field_file(path, header, n_block, mesh_.cell_gid.data() + (comm_ ? row_begin_ : 0), cols);
   return path;
 }
 

@@ -18,6 +18,8 @@
 
 namespace fvproxy {
 
+/// The first of the rows [start(r), start(r+1)) that part r of `parts` holds of n rows: n*r/parts.
+index_t block_start(index_t n, int r, int parts);
 /// "fields_000012.h5" style names (6 digits, more when the step needs them).
 std::string step_file_name(const std::string& prefix, long long step);
 /// The files "<prefix>_<digits>.h5" of `dir` as (step, path), by step (none when `dir` is not a
@@ -31,8 +33,9 @@ public:
 
   /// On N ranks (each holding the global `mesh` and computing its part of it): `global_of_owned`
   /// lists the global cell (row of `mesh`) of each of this rank's owned cells, in its storage order.
-  /// The files then hold every cell once, in the global mesh's order: rank 0 gathers the rows and
-  /// writes them (the files are those of one rank, bitwise); the writes stay collective.
+  /// The files then hold every cell once, in the global mesh's order, written collectively: rank r
+  /// writes the rows [r*G/P, (r+1)*G/P) of each dataset, which MPI_Alltoallv brings to it from
+  /// their owners (one message per pair of ranks and file). Collective.
   void set_decomposition(const Communicator& comm, std::vector<index_t> global_of_owned);
   /// Writes mesh.h5 (and an XDMF with the series so far).
   void write_mesh();
@@ -61,11 +64,14 @@ private:
   std::vector<std::string> all_fields_; ///< u0, u1, ...: every component (checkpoints)
   std::vector<std::string> fields_;     ///< output.fields (fields files)
   std::vector<XdmfStep> steps_;
-  std::string fingerprint_;          ///< of the mesh, computed at the first checkpoint
-  std::optional<Communicator> comm_; ///< set on a decomposed run
-  std::vector<index_t> global_of_owned_;
-  std::vector<int> counts_, displs_; ///< rank 0: owned cells per rank and their offsets (gather)
-  std::vector<index_t> gathered_;    ///< rank 0: the global row of each gathered value
+  std::string fingerprint_;              ///< of the mesh, computed at the first checkpoint
+  std::optional<Communicator> comm_;     ///< set on a decomposed run
+  index_t row_begin_ = 0, row_end_ = -1; ///< this rank's rows of every file (-1: all cells)
+  // The redistribution of owned rows into file rows (decomposed runs):
+  std::vector<index_t> send_rows_; ///< the owned row sent in each send slot, by destination rank
+  std::vector<int> send_counts_, send_displs_, recv_counts_, recv_displs_;
+  std::vector<index_t> recv_block_row_; ///< each received value's row in this rank's block
+  std::vector<real> rank_of_row_;       ///< the `rank` field of this rank's block (the owner)
 };
 
 } // namespace fvproxy

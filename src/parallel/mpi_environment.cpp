@@ -13,6 +13,12 @@ MpiEnvironment::MpiEnvironment([[maybe_unused]] int& argc, [[maybe_unused]] char
   int initialized = 0;
   MPI_Initialized(&initialized);
   if (!initialized) {
+    // Open MPI's default MPI-IO component (OMPIO, 4.x) does not report a failed write (a full disk,
+    // a file-size limit) to every rank of a collective write: parallel HDF5 then waits forever
+    // inside its own collective steps (measured at 3 ranks). ROMIO reports it, and fvproxy ends
+    // every rank with the file's name (docs/parallel.md). A choice of the user's (OMPI_MCA_io,
+    // mpirun --mca io) is kept.
+    setenv("OMPI_MCA_io", "^ompio", 0);
     MPI_Init(&argc, &argv);
     owns_ = true;
   }

@@ -2,19 +2,28 @@
 # mpi_run.sh MPIEXEC FVPROXY INPUTS REFERENCES OUT: fvproxy run on N MPI ranks (docs/parallel.md).
 #  1. run.deterministic on 2 and 3 ranks (metis, hilbert, blocks): every output file holds the same
 #     cells and values as the one-rank run's (fvproxy compare --rtol 0 --atol 0), one summary.json
-#     (rank 0) with the global cell count;
+#     (rank 0) with the global cell count; with metis every file (mesh.h5, fields, checkpoints, the
+#     XDMF) is byte for byte the one-rank run's (cmp);
 #  2. the references default, sphere_in_box and hybrid_channel under mpirun -np 3 match (1e-10);
-#  3. restart across rank counts: a checkpoint written on 2 ranks, continued on 3 and on 1, ends
-#     bitwise where the uninterrupted one-rank run ends;
+#  3. restart across rank counts: checkpoints written on 2 and 3 ranks, continued on 3 and 1 (2 -> 3,
+#     2 -> 1, 3 -> 1), end bitwise where the uninterrupted one-rank run ends (byte for byte files);
 #  4. an unstable run fails on every rank with one message (exit 1, no MPI_Abort), and run.wall_limit
 #     stops every rank at the same step with a checkpoint (exit 3);
-#  5. a bad input that every rank meets is reported once (exit 2).
+#  5. a bad input that every rank meets is reported once (exit 2);
+#  6. output.fields [u0, rank]: the rank field is the owner of each cell (0..2 on 3 ranks, all 0 on
+#     one), listed in the XDMF; u0 unchanged;
+#  7. a write failure (file-size limit) on 3 ranks ends every rank with exit 1, naming the file.
 set -u
 mpiexec="$1"; fv="$2"; in="$3"; ref="$4"; out="$5"
 fail() { echo "FAIL: $*"; exit 1; }
 rm -rf "$out"; mkdir -p "$out"
+out=$(cd "$out" && pwd) # runs below start in folders of their own
 mpi() { local np=$1; shift; timeout 300 "$mpiexec" -np "$np" --oversubscribe --bind-to none "$@"; }
 small=(--set "mesh.generate.cells=[6,6,6]" --set run.deterministic=true --set output.every.steps=10 --quiet)
+ck=(--set checkpoint.every.steps=10 --set checkpoint.keep=5)
+# DIR COMMAND...: the command run in DIR (created) with --output-dir o: the files store the resolved
+# case, output.dir included, so runs to be compared byte for byte name their folder alike.
+run_in() { local dir=$1; shift; mkdir -p "$dir"; (cd "$dir" && "$@" --output-dir o); }
 same() { # A_DIR B_DIR: every fields file of A equals B's, bitwise
   local n=0 f
   for f in "$1"/fields_*.h5; do
@@ -24,16 +33,27 @@ same() { # A_DIR B_DIR: every fields file of A equals B's, bitwise
   done
   [[ $n -gt 1 ]] || fail "no fields files in $1"
 }
+bytes() { # A_DIR B_DIR [MIN]: every .h5 and .xdmf file of A is in B, byte for byte (at least MIN files)
+  local n=0 f
+  for f in "$1"/*.h5 "$1"/*.xdmf; do
+    [[ -e $f ]] || continue
+    cmp -s "$f" "$2/$(basename "$f")" ||
+      fail "$(basename "$f") of $2 is not byte for byte that of $1: $(cmp "$f" "$2/$(basename "$f")" 2>&1)"
+    n=$((n + 1))
+  done
+  [[ $n -ge ${3:-2} ]] || fail "only $n files compared in $1"
+}
 
-# 1. deterministic runs, bitwise per global id
-"$fv" run "$in/default.yaml" "${small[@]}" --output-dir "$out/one" 2>/dev/null || fail "one rank failed"
+# 1. deterministic runs, bitwise per global id; with metis (the default) the same files, bytes and all
+run_in "$out/one" "$fv" run "$in/default.yaml" "${small[@]}" "${ck[@]}" 2>/dev/null || fail "one rank failed"
 for np in 2 3; do
   for method in metis hilbert blocks; do
     d="$out/np${np}_$method"
-    mpi "$np" "$fv" run "$in/default.yaml" "${small[@]}" --set mesh.partition=$method --output-dir "$d" \
+    run_in "$d" mpi "$np" "$fv" run "$in/default.yaml" "${small[@]}" "${ck[@]}" --set mesh.partition=$method \
       >"$d.log" 2>&1 || fail "$np ranks, $method: exit $?: $(grep -v Kokkos "$d.log" | tail -n 5)"
-    same "$out/one" "$d"
-    cells=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['cells'])" "$d/summary.json")
+    same "$out/one/o" "$d/o"
+    [[ $method != metis ]] || bytes "$out/one/o" "$d/o" 12 # mesh, 6 fields, 4 checkpoints, XDMF
+    cells=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['cells'])" "$d/o/summary.json")
     [[ $cells == 1296 ]] || fail "$np ranks: summary.json cells = $cells, expected 1296"
     ! grep -q "MPI_ABORT" "$d.log" || fail "$np ranks: MPI_Abort"
   done
@@ -50,18 +70,20 @@ for name in default sphere_in_box hybrid_channel; do
     fail "reference $name on 3 ranks: $("$fv" compare "$out/ref_$name/fields_000020.h5" "$ref/$name/fields_000020.h5" --rtol 1e-10 2>&1 | tail -n 4)"
 done
 
-# 3. restart 2 -> 3 and 2 -> 1
-ck=(--set checkpoint.every.steps=10 --set checkpoint.keep=5)
-mpi 2 "$fv" run "$in/default.yaml" "${small[@]}" "${ck[@]}" --output-dir "$out/ck2" >"$out/ck2.log" 2>&1 ||
-  fail "checkpointing run on 2 ranks: $(tail -n 5 "$out/ck2.log")"
-[[ -f "$out/ck2/checkpoint_000020.h5" ]] || fail "no checkpoint_000020.h5 from 2 ranks"
-final=$(ls "$out/one"/fields_*.h5 | tail -n 1)
-mpi 3 "$fv" run "$in/default.yaml" "${small[@]}" --output-dir "$out/re3" --restart "$out/ck2/checkpoint_000020.h5" \
-  >"$out/re3.log" 2>&1 || fail "restart on 3 ranks: $(grep -v Kokkos "$out/re3.log" | tail -n 5)"
-"$fv" compare "$final" "$out/re3/$(basename "$final")" --rtol 0 --atol 0 >/dev/null 2>&1 || fail "restart 2 -> 3 differs"
-"$fv" run "$in/default.yaml" "${small[@]}" --output-dir "$out/re1" --restart "$out/ck2/checkpoint_000020.h5" \
-  2>/dev/null || fail "restart on 1 rank failed"
-"$fv" compare "$final" "$out/re1/$(basename "$final")" --rtol 0 --atol 0 >/dev/null 2>&1 || fail "restart 2 -> 1 differs"
+# 3. restart 2 -> 3, 2 -> 1 and 3 -> 1 from the step-20 checkpoints of part 1: the files written
+#    after the restart are the uninterrupted one-rank run's, byte for byte
+final=$(basename "$(ls "$out/one/o"/fields_*.h5 | tail -n 1)")
+for from_to in 2:3 2:1 3:1; do
+  from=${from_to%:*}; to=${from_to#*:}
+  d="$out/re${from}to$to"
+  run_in "$d" mpi "$to" "$fv" run "$in/default.yaml" "${small[@]}" "${ck[@]}" \
+    --restart "$out/np${from}_metis/o/checkpoint_000020.h5" >"$d.log" 2>&1 ||
+    fail "restart $from -> $to: $(grep -v Kokkos "$d.log" | tail -n 5)"
+  "$fv" compare "$out/one/o/$final" "$d/o/$final" --rtol 0 --atol 0 >/dev/null 2>&1 || fail "restart $from -> $to differs"
+  for f in "$final" fields_000030.h5 checkpoint_000030.h5 checkpoint_000040.h5; do
+    cmp -s "$out/one/o/$f" "$d/o/$f" || fail "restart $from -> $to: $f is not byte for byte the one-rank run's"
+  done
+done
 
 # 4. a failure and a stop, on every rank
 mpi 2 "$fv" run "$in/advection.yaml" --set "mesh.generate.cells=[8,8,8]" --set operators.convection.order=1 \
@@ -84,4 +106,40 @@ code=$?
 [[ $code == 2 ]] || fail "bad input on 2 ranks: exit $code, expected 2"
 n=$(grep -c "error: mesh.reorder: invalid value 'zordr'" "$out/bad.log")
 [[ $n == 1 ]] || fail "bad input on 2 ranks: the error was printed $n times: $(grep -v Kokkos "$out/bad.log" | head -n 5)"
-echo "OK: fvproxy run on 2 and 3 ranks: bitwise the one-rank fields (metis, hilbert, blocks), references, restart 2->3 and 2->1, failure and stop on every rank"
+# 6. the rank field: the owner of each cell, shown beside u0
+rank_values() { # FILE: the /fields/rank values, one per line
+  local bin
+  bin=$(mktemp "$out/rank.XXXXXX")
+  h5dump -d /fields/rank -b LE -o "$bin" "$1" >/dev/null 2>&1 || fail "no /fields/rank in $1"
+  python3 -c "
+import struct, sys
+b = open(sys.argv[1], 'rb').read(); n = 1296; w = len(b) // n
+assert len(b) == n * w and w in (4, 8), 'bad size %d' % len(b)
+print('\n'.join('%g' % v for v in struct.unpack('<%d%s' % (n, 'd' if w == 8 else 'f'), b)))" "$bin"
+  rm -f "$bin"
+}
+run_in "$out/rank3" mpi 3 "$fv" run "$in/default.yaml" "${small[@]}" --set "output.fields=[u0, rank]" \
+  >"$out/rank3.log" 2>&1 || fail "rank field on 3 ranks: $(grep -v Kokkos "$out/rank3.log" | tail -n 5)"
+counts=$(rank_values "$out/rank3/o/$final" | sort -n | uniq -c | awk '{printf "%s:%s ", $2, $1}')
+[[ $counts =~ ^0:[0-9]+\ 1:[0-9]+\ 2:[0-9]+\ $ ]] || fail "rank field on 3 ranks: values $counts, expected 0, 1 and 2"
+grep -q 'Attribute Name="rank"' "$out/rank3/o/default.xdmf" || fail "the XDMF does not list the rank field"
+"$fv" compare "$out/one/o/$final" "$out/rank3/o/$final" --fields u0 --rtol 0 --atol 0 >/dev/null 2>&1 ||
+  fail "u0 beside the rank field differs from the one-rank run's"
+"$fv" run "$in/default.yaml" "${small[@]}" --set "output.fields=[rank]" --output-dir "$out/rank1" 2>/dev/null ||
+  fail "rank field on one rank failed"
+counts=$(rank_values "$out/rank1/$final" | sort -n | uniq -c | awk '{printf "%s:%s ", $2, $1}')
+[[ $counts == "0:1296 " ]] || fail "rank field on one rank: $counts, expected 1296 zeros"
+# 7. a write that fails (file-size limit, ulimit -f: like a full disk) on 3 ranks ends every rank,
+#    exit 1, naming the file, leaving no temporary file (no hang: within 20 s of the failure). The
+#    limit breaks Open MPI's shared-memory transport and PMIx's shared-memory store: TCP and the
+#    hash store instead.
+code=0
+PMIX_MCA_gds=hash timeout 120 "$mpiexec" -np 3 --oversubscribe --bind-to none --mca btl self,tcp \
+  bash -c "ulimit -f 16; exec '$fv' run '$in/default.yaml' --set 'mesh.generate.cells=[8,8,8]' --set 'time={steps: 2}' \
+  --quiet --output-dir '$out/limit'" >"$out/limit.log" 2>&1 || code=$?
+[[ $code == 1 ]] || fail "write failure on 3 ranks: exit $code, expected 1: $(grep -v Kokkos "$out/limit.log" | tail -n 5)"
+grep -q "^error: writing $out/limit/mesh.h5 failed" "$out/limit.log" ||
+  fail "write failure on 3 ranks: mesh.h5 not named: $(grep -v Kokkos "$out/limit.log" | head -n 5)"
+! ls -A "$out/limit" | grep -q '\.tmp' || fail "write failure on 3 ranks left a temporary file: $(ls -A "$out/limit")"
+[[ ! -e "$out/limit/mesh.h5" ]] || fail "write failure on 3 ranks left a mesh.h5"
+echo "OK: fvproxy run on 2 and 3 ranks: bitwise the one-rank fields (metis, hilbert, blocks) and files (metis), references, restart 2->3, 2->1 and 3->1, failure and stop on every rank, the rank field, a failed write"
