@@ -19,6 +19,7 @@
 
 #include "app/info.hpp"
 #include "app/memory_check.hpp"
+#include "app/rank_report.hpp"
 #include "core/build_info.hpp"
 #include "core/error.hpp"
 #include "io/checkpoint.hpp"
@@ -103,7 +104,7 @@ std::string duration(double s) {
   return buf;
 }
 
-nlohmann::json summary_json(const RunSummary& r, const CaseConfig& cfg) {
+nlohmann::json summary_json(const RunSummary& r, const CaseConfig& cfg, const nlohmann::json& report) {
   nlohmann::json j;
   j["case"] = r.case_name;
   const bool oob = r.failure && r.failure->kind == StateFailure::Kind::out_of_bounds;
@@ -135,8 +136,12 @@ nlohmann::json summary_json(const RunSummary& r, const CaseConfig& cfg) {
     c["final"] = k < r.conservation_final.size() ? nlohmann::json(r.conservation_final[k]) : nlohmann::json(nullptr);
     j["conservation"]["u" + std::to_string(k)] = c;
   }
-  j["timers"] = nlohmann::json::object();
-  for (const auto& t : r.timers) j["timers"][t.label] = {{"calls", t.calls}, {"seconds", t.seconds}};
+  // Per rank, and min / mean / max over ranks (rank_report.hpp); "seconds" of a timer is its max.
+  j["timers"] = report["timers"];
+  j["halo"] = report["halo"];
+  j["phases"] = report["phases"];
+  j["slowest_rank"] = report["slowest_rank"];
+  j["ranks"] = report["ranks"];
   j["memory_bytes"] = r.memory_bytes;
   for (const auto& [op, what] : r.operators) j["operators"][op] = what;
   j["cfl"] = {{"max_rate", r.cfl.max_rate}, {"limiting_cell", r.cfl.limiting_cell}, {"dt", r.cfl.dt}};
@@ -164,7 +169,8 @@ nlohmann::json summary_json(const RunSummary& r, const CaseConfig& cfg) {
   return j;
 }
 
-void print_summary(const RunSummary& r, const CaseConfig& cfg, const std::string& summary_path) {
+void print_summary(const RunSummary& r, const CaseConfig& cfg, const std::string& summary_path,
+                   const nlohmann::json& report) {
   std::printf("done: %lld steps to t = %.6g in %.3f s (wall, set-up %.2f s, output %.2f s), %.3e cell-updates/s\n",
               r.steps - r.first_step + 1, r.time, r.wall_seconds, r.setup_seconds, r.io_seconds,
               r.cell_updates_per_second);
@@ -186,15 +192,7 @@ void print_summary(const RunSummary& r, const CaseConfig& cfg, const std::string
     const double a = r.conservation_initial[k], b = r.conservation_final[k];
     std::printf("    u%-5zu %22.15e %22.15e %12.3e\n", k, a, b, b - a);
   }
-  if (!r.timers.empty()) {
-    double total = 0;
-    for (const auto& t : r.timers) total += t.seconds;
-    std::printf("  kernels (fenced, --profile):\n    %-48s %8s %11s %11s %7s\n", "kernel", "calls", "total s",
-                "mean ms", "share");
-    for (const auto& t : r.timers)
-      std::printf("    %-48s %8lld %11.4f %11.4f %6.1f%%\n", t.label.c_str(), t.calls, t.seconds,
-                  1e3 * t.seconds / double(t.calls), total > 0 ? 100 * t.seconds / total : 0.0);
-  }
+  print_run_report(report, cfg.run.profile);
   std::printf("  summary: %s\n", summary_path.c_str());
   (void)cfg;
 }
@@ -303,6 +301,8 @@ int cmd_run(const CliArgs& cli) {
       std::fflush(stderr);
     };
   }
+  // The halo counters from here on: the decomposition's own exchanges (cell geometry) left out.
+  const HaloStats halo_before = part ? part->halo->stats() : HaloStats{};
   RunSummary r =
       part ? run_simulation(cfg, part->mesh, hooks, false, restart ? &*restart : nullptr, comm, part->halo.get())
            : run_simulation(cfg, b.device, hooks, false, restart ? &*restart : nullptr);
@@ -313,7 +313,18 @@ int cmd_run(const CliArgs& cli) {
     for (const auto& [op, what] : r.operators) std::printf(" %s %s;", op.c_str(), what.c_str());
     std::printf("\n");
   }
-  if (root) write_atomically(summary_path, summary_json(r, cfg).dump(2) + "\n", "fvproxy run");
+  // Every rank's placement, cells and timers, gathered on rank 0 (collective).
+  RankRun mine;
+  mine.owned = part ? part->mesh.n_cells : b.device.n_cells;
+  mine.ghosts = part ? part->mesh.n_ghosts : 0;
+  mine.setup = hooks.seconds_before + r.setup_seconds;
+  mine.time_loop = r.wall_seconds;
+  mine.io = r.io_seconds;
+  mine.kernels = r.timers;
+  mine.halo = part ? part->halo.get() : nullptr;
+  mine.halo_before = halo_before;
+  const nlohmann::json report = gather_run_report(comm, mine);
+  if (root) write_atomically(summary_path, summary_json(r, cfg, report).dump(2) + "\n", "fvproxy run");
   if (r.failure) {
     const auto& f = *r.failure;
     std::ostringstream s;
@@ -351,14 +362,14 @@ int cmd_run(const CliArgs& cli) {
                    r.steps, r.total_steps, r.time, r.stopped.c_str(),
                    r.checkpoint_files.empty() ? "none" : r.checkpoint_files.back().c_str(), again.c_str(),
                    r.checkpoint_files.empty() ? "?" : r.checkpoint_files.back().c_str());
-    if (talk) print_summary(r, cfg, summary_path.string());
+    if (talk) print_summary(r, cfg, summary_path.string(), report);
     std::fflush(stdout);
     std::fflush(stderr);
     comm.barrier();
     MpiEnvironment::set_collective_exit(); // every rank stopped at the same step
     return 3;
   }
-  if (talk) print_summary(r, cfg, summary_path.string());
+  if (talk) print_summary(r, cfg, summary_path.string(), report);
   return 0;
 }
 
