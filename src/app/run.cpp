@@ -3,6 +3,7 @@
 // progress on stderr and the end-of-run summary on stdout, and writes <output dir>/summary.json.
 #include "app/run.hpp"
 
+#include <array>
 #include <cerrno>
 #include <cmath>
 #include <csignal>
@@ -43,7 +44,9 @@ extern "C" void on_stop_signal(int sig) {
   g_stop_signal = sig;
 }
 
-/// SIGTERM and SIGINT ask the run to checkpoint and stop; a second one kills it (SA_RESETHAND).
+/// SIGTERM, SIGINT, SIGUSR1 and SIGUSR2 ask the run to checkpoint and stop; a second one kills it
+/// (SA_RESETHAND). mpirun does not forward SIGTERM to the ranks (it kills them) but forwards
+/// SIGUSR1 and SIGUSR2: `kill -USR1 <mpirun pid>` stops a decomposed run (docs/parallel.md#signals).
 class StopSignals {
 public:
   StopSignals() {
@@ -52,19 +55,17 @@ public:
     sa.sa_handler = on_stop_signal;
     sigemptyset(&sa.sa_mask);
     sa.sa_flags = SA_RESETHAND;
-    sigaction(SIGTERM, &sa, &old_term_);
-    sigaction(SIGINT, &sa, &old_int_);
+    for (std::size_t i = 0; i < kSignals.size(); ++i) sigaction(kSignals[i], &sa, &old_[i]);
   }
   ~StopSignals() {
-    sigaction(SIGTERM, &old_term_, nullptr);
-    sigaction(SIGINT, &old_int_, nullptr);
+    for (std::size_t i = 0; i < kSignals.size(); ++i) sigaction(kSignals[i], &old_[i], nullptr);
   }
   StopSignals(const StopSignals&) = delete;
   StopSignals& operator=(const StopSignals&) = delete;
 
 private:
-  struct sigaction old_term_ = {};
-  struct sigaction old_int_ = {};
+  static constexpr std::array<int, 4> kSignals{SIGTERM, SIGINT, SIGUSR1, SIGUSR2};
+  std::array<struct sigaction, 4> old_ = {};
 };
 
 /// YAML (the resolved configuration) as JSON: numbers and booleans typed, the rest strings.
