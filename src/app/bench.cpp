@@ -69,6 +69,9 @@ int cmd_bench(const CliArgs& cli) {
     if (v != "naive" && v != "optimized")
       throw InputError("--variants", "unknown variant '" + v + "'", "valid: naive, optimized");
   if (cli.repeat < 1) throw InputError("--repeat", "must be >= 1");
+  if (!several && std::all_of(ops.begin(), ops.end(), [](const std::string& o) { return o == "halo"; }))
+    throw InputError("--operators", "halo: one rank has no halo exchange to time",
+                     "run under mpirun -np N with N > 1, or name an operator");
 
   check_case_fits(cfg, MemoryUse::bench);
   const BuiltMesh b = build_mesh(cfg.mesh);
