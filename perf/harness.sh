@@ -5,7 +5,16 @@
 #   --cpu (from a checkout): build/host/fvproxy and build/float/fvproxy on perf/matrix-cpu.yaml
 # OUT also gets machine.txt (GPU, driver, CUDA runtime, fvproxy info with Kokkos and the git
 # revision) and the ptxas report when present. Plots are drawn afterwards: perf/plot.py OUT.
+# On several MPI ranks: FVPROXY_LAUNCH="mpirun -np 2" perf/harness.sh ... runs each `fvproxy perf`
+# under that launcher (every rank times its part; docs/performance.md#on-several-ranks); the
+# script itself runs once, not under mpirun.
 set -uo pipefail
+if [[ ${OMPI_COMM_WORLD_SIZE:-1} != 1 || ${PMI_SIZE:-1} != 1 || ${SLURM_STEP_NUM_TASKS:-1} != 1 ]]; then
+  echo "perf/harness.sh: error: started as one of several MPI ranks: every rank would run the whole matrix into" \
+    "the same folders; run the script once and give the launcher in FVPROXY_LAUNCH (FVPROXY_LAUNCH=\"mpirun -np 2\")" >&2
+  exit 2
+fi
+read -r -a launch <<<"${FVPROXY_LAUNCH:-}"
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 mode=gpu
 [[ "${1:-}" == "--cpu" ]] && { mode=cpu; shift; }
@@ -26,6 +35,7 @@ cd "$here"
   command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.memory --format=csv
   grep -m1 "model name" /proc/cpuinfo
   echo "cores: $(nproc)"
+  [[ ${#launch[@]} -gt 0 ]] && echo "launcher: ${launch[*]}"
 } >"$out/machine.txt"
 status=0
 for b in "${builds[@]}"; do
@@ -35,7 +45,7 @@ for b in "${builds[@]}"; do
   "${runner[@]}" "$exe" info >>"$out/machine.txt" 2>&1
   echo "harness: $name build, $spec -> $out/$name"
   start=$SECONDS
-  "${runner[@]}" "$exe" perf "$spec" --output-dir "$out/$name" 2>"$out/$name.log" || status=1
+  "${launch[@]}" "${runner[@]}" "$exe" perf "$spec" --output-dir "$out/$name" 2>"$out/$name.log" || status=1
   echo "harness: $name done in $((SECONDS - start)) s (log: $out/$name.log)"
 done
 [[ -f ptxas.log ]] && cp ptxas.log "$out/"

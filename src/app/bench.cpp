@@ -1,6 +1,9 @@
 // fvproxy bench CASE.yaml: each operator alone on the case's mesh and its initial state, per
 // variant: warmed up, fenced, the median of --repeat runs; milliseconds, effective bandwidth from
-// a minimal-bytes model (docs/performance.md) and the speedup over naive.
+// a minimal-bytes model (docs/performance.md) and the speedup over naive. Under mpirun each rank
+// times the operators on its part of the decomposed mesh (owned cells, ghosts filled once before),
+// every timed call started together, and the halo exchange separately; rank 0 reports each rank's
+// median and the slowest rank's (docs/performance.md#on-several-ranks).
 #include "app/bench.hpp"
 
 #include "app/bench_common.hpp"
@@ -10,10 +13,12 @@
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
+#include "app/rank_report.hpp"
 #include "core/build_info.hpp"
 #include "core/error.hpp"
 #include "core/kokkos_compat.hpp"
@@ -23,8 +28,12 @@
 #include "operators/face_flux.hpp"
 #include "operators/muscl/gradient.hpp"
 #include "operators/muscl/limiter.hpp"
+#include "parallel/decomposition.hpp"
+#include "parallel/placement.hpp"
 #include "physics/scalar_solution.hpp"
 #include "solver/boundary_conditions.hpp"
+#include "solver/diagnostics.hpp"
+#include "solver/scalar_solver.hpp"
 #include "solver/state.hpp"
 
 namespace fvproxy {
@@ -46,44 +55,91 @@ int cmd_bench(const CliArgs& cli) {
   ConfigSource src = ConfigSource::from_file(cli.positional[0]);
   for (const auto& s : cli.sets) src.apply_set(s);
   const CaseConfig cfg = parse_case(src);
-  const std::vector<std::string> ops =
+  const Communicator comm = Communicator::world();
+  const bool several = comm.size() > 1;
+  std::vector<std::string> ops =
       cli.operators.empty() ? std::vector<std::string>{"muscl", "convection", "diffusion"} : split(cli.operators);
+  if (cli.operators.empty() && several) ops.push_back("halo");
   const std::vector<std::string> vars =
       cli.variants.empty() ? std::vector<std::string>{"naive", "optimized"} : split(cli.variants);
   for (const auto& o : ops)
-    if (o != "muscl" && o != "convection" && o != "diffusion")
-      throw InputError("--operators", "unknown operator '" + o + "'", "valid: muscl, convection, diffusion");
+    if (o != "muscl" && o != "convection" && o != "diffusion" && o != "halo")
+      throw InputError("--operators", "unknown operator '" + o + "'", "valid: muscl, convection, diffusion, halo");
   for (const auto& v : vars)
     if (v != "naive" && v != "optimized")
       throw InputError("--variants", "unknown variant '" + v + "'", "valid: naive, optimized");
   if (cli.repeat < 1) throw InputError("--repeat", "must be >= 1");
+  if (!several && std::all_of(ops.begin(), ops.end(), [](const std::string& o) { return o == "halo"; }))
+    throw InputError("--operators", "halo: one rank has no halo exchange to time",
+                     "run under mpirun -np N with N > 1, or name an operator");
 
   check_case_fits(cfg, MemoryUse::bench);
   const BuiltMesh b = build_mesh(cfg.mesh);
-  const Mesh& m = b.device;
+  // On several ranks: this rank's part, as `fvproxy run` divides the mesh (owned cells + ghosts).
+  std::optional<Decomposition> part;
+  if (several) part.emplace(decompose(b, cfg.mesh, comm, cfg.parallel.halo));
+  const Mesh& m = part ? part->mesh : b.device;
+  Halo* halo = part ? part->halo.get() : nullptr;
   const int n = cfg.physics.components;
   const CaseOperators setup(m, cfg);
   const OperatorGeometry& geom = setup.geom;
   const BoundaryConditions& bc = setup.bc;
-  View2<real> u("fvproxy::bench::u", m.n_cells, n), ub("fvproxy::bench::ub", m.n_faces - m.n_interior, n);
-  View2<real> grad("fvproxy::bench::grad", m.n_cells, 3 * n), lim("fvproxy::bench::limiter", m.n_cells, n);
-  View2<real> rhs("fvproxy::bench::rhs", m.n_cells, n);
+  const index_t L = m.n_local(); // owned + ghost rows
+  View2<real> u("fvproxy::bench::u", L, n), ub("fvproxy::bench::ub", m.n_faces - m.n_interior, n);
+  View2<real> grad("fvproxy::bench::grad", L, 3 * n), lim("fvproxy::bench::limiter", L, n);
+  View2<real> rhs("fvproxy::bench::rhs", L, n);
   fill_from_profile(m, setup.solution, 0, u);
+  // The ghosts' values are filled once, before the operators are timed (the exchange is timed
+  // apart: operator "halo"), so every rank computes what it would in a step.
+  if (halo) halo->exchange(u);
   bc.apply(u, 0, ub);
   make_gradient(m, geom, cfg.operators.muscl, n, true)->compute(u, ub, grad);
-  const std::vector<real> range = solution_range(u, ub);
+  std::vector<real> range = solution_range(u, ub);
+  if (several) { // the domain's range, as the solver takes it
+    const auto [lo, hi] = domain_bounds(m, u, ub, comm);
+    for (int k = 0; k < n; ++k) range[k] = hi[k] - lo[k];
+  }
   make_limiter(m, geom, cfg.operators.muscl, n, range)->compute(u, ub, grad, lim);
+  if (halo) halo->exchange(std::vector<View2<real>>{grad, lim});
 
-  const CostModel model = cost_model(m, cfg);
+  const CostModel model = cost_model(b.device, cfg); // the whole mesh's bytes
   const bool limited = cfg.operators.convection.order == 2 && cfg.operators.muscl.limiter != Limiter::none;
+
+  // What one exchange per stage moves: the state, plus the gradients and the limiter values when the
+  // case's operators read them across faces (ScalarSolver::halo_values_per_ghost).
+  const int per_ghost = ScalarSolver::halo_values_per_ghost(cfg);
+  const bool halo_grad = per_ghost >= 4 * n, halo_lim = per_ghost >= 5 * n;
+  const double halo_bytes =
+      comm.sum(double(halo ? halo->rows_sent() : 0) * double(per_ghost) * double(sizeof(real))); // all ranks
 
   struct Row {
     std::string op, variant, what;
     double ms, gbs;
+    std::vector<double> per_rank; ///< this row's median on every rank (rank 0)
   };
   std::vector<Row> rows;
+  const Communicator* sync = several ? &comm : nullptr;
   for (const auto& op : ops)
     for (const auto& v : vars) {
+      if (op == "halo") {
+        if (!part) continue; // one rank: nothing to exchange
+        const HaloVariant hv = v == "naive" ? HaloVariant::naive : HaloVariant::optimized;
+        Halo h(part->local, comm, hv);
+        std::vector<View2<real>> reconstruction; // the stage's second exchange: one message per neighbour
+        if (halo_grad) reconstruction.push_back(grad);
+        if (halo_lim) reconstruction.push_back(lim);
+        const double ms = median_ms(
+            cli.repeat, 2,
+            [&](int) {
+              h.exchange(u);
+              if (!reconstruction.empty()) h.exchange(reconstruction);
+            },
+            sync);
+        const std::string what =
+            std::string("u") + (halo_grad ? "+grad" : "") + (halo_lim ? "+lim" : "") + " per stage"; // one stage's
+        rows.push_back({op, v, what, ms, 0, {}});
+        continue;
+      }
       OperatorsConfig oc = cfg.operators;
       const Variant var = v == "naive" ? Variant::naive : Variant::optimized;
       oc.muscl.variant = oc.convection.variant = oc.diffusion.variant = var;
@@ -93,25 +149,43 @@ int cmd_bench(const CliArgs& cli) {
         auto g = make_gradient(m, geom, oc.muscl, n, cfg.run.deterministic);
         auto l = make_limiter(m, geom, oc.muscl, n, range);
         what = g->description();
-        ms = median_ms(cli.repeat, 2, [&](int) {
-          g->compute(u, ub, grad);
-          if (limited) l->compute(u, ub, grad, lim);
-        });
+        ms = median_ms(
+            cli.repeat, 2,
+            [&](int) {
+              g->compute(u, ub, grad);
+              if (limited) l->compute(u, ub, grad, lim);
+            },
+            sync);
         bytes = model.muscl.bytes;
       } else if (op == "convection") {
         auto c = make_convection(m, geom, oc.convection, setup.phi, n, setup.patch_types, cfg.run.deterministic);
         what = c->description();
-        ms = median_ms(cli.repeat, 2, [&](int) { c->apply(u, ub, grad, lim, rhs); });
+        ms = median_ms(
+            cli.repeat, 2, [&](int) { c->apply(u, ub, grad, lim, rhs); }, sync);
         bytes = model.convection.bytes;
       } else {
         auto d =
             make_diffusion(m, geom, oc.diffusion, cfg.physics.diffusivity, setup.patch_types, cfg.run.deterministic);
         what = d->description();
-        ms = median_ms(cli.repeat, 2, [&](int) { d->apply(u, ub, grad, rhs); });
+        ms = median_ms(
+            cli.repeat, 2, [&](int) { d->apply(u, ub, grad, rhs); }, sync);
         bytes = model.diffusion.bytes;
       }
-      rows.push_back({op, v, what, ms, bytes / (ms * 1e-3) / 1e9});
+      rows.push_back({op, v, what, ms, bytes, {}});
     }
+  // Every rank's medians on rank 0; a row's time is the slowest rank's (what bounds a step).
+  for (Row& r : rows) {
+    r.per_rank = gather_values(comm, r.ms);
+    if (!r.per_rank.empty()) r.ms = r.per_rank[slowest(r.per_rank)];
+    r.gbs = (r.op == "halo" ? halo_bytes : r.gbs) / (r.ms * 1e-3) / 1e9;
+  }
+  // Where each rank ran and what it held.
+  nlohmann::json me = to_json(rank_placement(comm));
+  me["owned_cells"] = m.n_cells;
+  me["ghost_cells"] = m.n_ghosts;
+  std::vector<nlohmann::json> placements;
+  for (const auto& s : comm.gather(me.dump())) placements.push_back(nlohmann::json::parse(s));
+  if (comm.rank() != 0) return 0;
   auto naive_ms = [&](const std::string& op) {
     for (const auto& r : rows)
       if (r.op == op && r.variant == "naive") return r.ms;
@@ -121,28 +195,53 @@ int cmd_bench(const CliArgs& cli) {
   if (cli.json) {
     nlohmann::json j;
     j["case"] = cfg.name;
-    j["cells"] = m.n_cells;
+    j["cells"] = b.device.n_cells;
     j["components"] = n;
     j["repeat"] = cli.repeat;
     j["build"] = to_json(info);
-    for (const auto& r : rows)
-      j["results"].push_back({{"operator", r.op},
-                              {"variant", r.variant},
-                              {"kernels", r.what},
-                              {"ms", r.ms},
-                              {"gb_per_s", r.gbs},
-                              {"speedup_over_naive", naive_ms(r.op) > 0 ? naive_ms(r.op) / r.ms : 0.0}});
+    j["ranks"] = comm.size();
+    j["per_rank"] = placements;
+    for (const auto& r : rows) {
+      nlohmann::json x = {
+          {"operator", r.op},  {"variant", r.variant},
+          {"kernels", r.what}, {"ms", r.ms},
+          {"gb_per_s", r.gbs}, {"speedup_over_naive", naive_ms(r.op) > 0 ? naive_ms(r.op) / r.ms : 0.0}};
+      const nlohmann::json st = over_ranks(r.per_rank);
+      x["slowest_rank"] = st["slowest_rank"];
+      x["ms_over_ranks"] = {{"min", st["min"]}, {"mean", st["mean"]}, {"max", st["max"]}};
+      x["per_rank"] = nlohmann::json::array();
+      for (std::size_t k = 0; k < r.per_rank.size(); ++k) x["per_rank"].push_back({{"rank", k}, {"ms", r.per_rank[k]}});
+      j["results"].push_back(x);
+    }
     std::cout << j.dump(2) << '\n';
     return 0;
   }
-  std::printf("fvproxy bench: case %s, %d cells, %d component(s), median of %d, %s on %s, Kokkos %s\n\n",
-              cfg.name.c_str(), m.n_cells, n, cli.repeat, info.default_execution_space.c_str(), info.device.c_str(),
-              info.kokkos_version.c_str());
-  std::printf("  %-11s %-10s %-28s %10s %10s %9s\n", "operator", "variant", "kernels", "ms", "GB/s", "speedup");
+  std::printf("fvproxy bench: case %s, %d cells, %d component(s), median of %d, %s on %s, Kokkos %s\n",
+              cfg.name.c_str(), b.device.n_cells, n, cli.repeat, info.default_execution_space.c_str(),
+              info.device.c_str(), info.kokkos_version.c_str());
+  if (several) {
+    std::printf("  on %d ranks (partition %s); each rank times its own part, every call started together; ms is the "
+                "slowest rank's median, GB/s the whole mesh's bytes over it; operators without the halo exchange "
+                "(ghosts filled once before), the exchange apart (halo)\n",
+                comm.size(), to_string(cfg.mesh.partition));
+    for (const auto& p : placements)
+      std::printf("    rank %d: %s, device %s%s, %lld owned cells, %lld ghosts\n", p["rank"].get<int>(),
+                  p["host"].get<std::string>().c_str(), p["device"].get<std::string>().c_str(),
+                  p["device_id"].is_null() ? "" : (" " + std::to_string(p["device_id"].get<int>())).c_str(),
+                  p["owned_cells"].get<long long>(), p["ghost_cells"].get<long long>());
+  }
+  std::printf("\n  %-11s %-10s %-28s %10s %10s %9s", "operator", "variant", "kernels", "ms", "GB/s", "speedup");
+  if (several) std::printf(" %5s  %s", "rank", "ms per rank");
+  std::printf("\n");
   for (const auto& r : rows) {
     const double nm = naive_ms(r.op);
-    std::printf("  %-11s %-10s %-28s %10.4f %10.1f %9s\n", r.op.c_str(), r.variant.c_str(), r.what.c_str(), r.ms, r.gbs,
+    std::printf("  %-11s %-10s %-28s %10.4f %10.1f %9s", r.op.c_str(), r.variant.c_str(), r.what.c_str(), r.ms, r.gbs,
                 nm > 0 ? (std::to_string(nm / r.ms).substr(0, 5) + "x").c_str() : "-");
+    if (several) {
+      std::printf(" %5d ", slowest(r.per_rank));
+      for (double t : r.per_rank) std::printf(" %.4f", t);
+    }
+    std::printf("\n");
   }
   return 0;
 }

@@ -1,27 +1,35 @@
 #pragma once
 // What `fvproxy bench` and `fvproxy perf` share: fenced median timing, and the case's operator
-// set-up on a mesh (geometry, face fluxes, exact solution, boundary conditions and patch types).
+// set-up on a mesh (geometry, face fluxes, exact solution, boundary conditions and patch types),
+// and on several MPI ranks the timing of every rank together (docs/performance.md#on-several-ranks).
 #include <algorithm>
+#include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "core/config.hpp"
 #include "core/kokkos_compat.hpp"
 #include "mesh/mesh.hpp"
 #include "operators/face_flux.hpp"
 #include "operators/operator_geometry.hpp"
+#include "parallel/communicator.hpp"
 #include "physics/scalar_solution.hpp"
 #include "solver/boundary_conditions.hpp"
 
 namespace fvproxy {
 
 /// Median milliseconds of `repeat` calls f(i), each between fences, after `warmup` calls; i
-/// counts every call (warm-up included), for rotating inputs.
-template <class F> double median_ms(int repeat, int warmup, const F& f) {
+/// counts every call (warm-up included), for rotating inputs. With `comm` of several ranks every
+/// call starts on every rank together (a barrier before it): each rank times its own part, and the
+/// slowest rank's time is what bounds a step.
+template <class F> double median_ms(int repeat, int warmup, const F& f, const Communicator* comm = nullptr) {
   int i = 0;
   for (; i < warmup; ++i) f(i);
   kc::fence("fvproxy::bench::warmup");
   std::vector<double> t;
   for (int k = 0; k < repeat; ++k, ++i) {
+    if (comm) comm->barrier();
     Kokkos::Timer timer;
     f(i);
     kc::fence("fvproxy::bench::timed");
@@ -45,5 +53,17 @@ struct CaseOperators {
     for (const auto& p : bc.patches()) patch_types.push_back(p.type);
   }
 };
+
+/// One value per rank, by rank, on rank 0 (empty elsewhere).
+inline std::vector<double> gather_values(const Communicator& comm, double v) {
+  std::vector<double> out;
+  for (const auto& s : comm.gather(nlohmann::json(v).dump())) out.push_back(nlohmann::json::parse(s).get<double>());
+  return out;
+}
+
+/// The rank with the largest value (the lowest on ties).
+inline int slowest(const std::vector<double>& v) {
+  return static_cast<int>(std::max_element(v.begin(), v.end()) - v.begin());
+}
 
 } // namespace fvproxy

@@ -26,6 +26,7 @@
 #include "mesh/partition.hpp"
 #include "mesh/reorder.hpp"
 #include "mesh/report.hpp"
+#include "parallel/communicator.hpp"
 #include "solver/scalar_solver.hpp"
 
 namespace fvproxy {
@@ -132,7 +133,12 @@ int cmd_mesh(const CliArgs& cli) {
   ConfigSource src = ConfigSource::from_file(cli.positional[0]);
   for (const auto& s : cli.sets) src.apply_set(s);
   const CaseConfig cfg = parse_case_mesh(src);
+  // On several ranks every rank builds the same mesh; rank 0 alone prints, and writes the file's
+  // contents (the others take part in the collective file creation with no rows).
+  const Communicator comm = Communicator::world();
+  const bool root = comm.rank() == 0;
   if (cli.print_config) {
+    if (!root) return 0;
     YAML::Emitter out;
     out << cfg.resolved();
     std::cout << out.c_str() << '\n';
@@ -162,11 +168,16 @@ int cmd_mesh(const CliArgs& cli) {
       throw InputError("--write", "the mesh file name must end in .h5, got '" + cli.write + "'");
     const fs::path dir = h5.parent_path().empty() ? fs::path(".") : h5.parent_path();
     prepare_output_dir(dir.string(), "--write");
-    const MeshFileInfo info = write_mesh_file(h5.string(), b.host, file_metadata(cfg));
-    write_atomically(xdmf, xdmf_mesh_text(h5.filename().string(), info), "fvproxy mesh");
+    MeshSlice slice; // the whole mesh from rank 0, nothing from the others: the one-rank file
+    if (!root) slice = MeshSlice{0, 0, 0, 0, 0, 0};
+    const MeshFileInfo info = write_mesh_file(h5.string(), b.host, file_metadata(cfg), slice);
+    if (root) write_atomically(xdmf, xdmf_mesh_text(h5.filename().string(), info), "fvproxy mesh");
+    comm.barrier(); // every rank returns once the files are there
+    if (!root) return 0;
     if (!cli.json)
       std::cout << "wrote " << h5.string() << " and " << xdmf.string() << " (" << info.cells << " cells)\n";
   }
+  if (!root) return 0;
   if (cli.json) {
     nlohmann::json j = to_json(r);
     j["case"] = cfg.name;

@@ -34,24 +34,6 @@ int main(int argc, char** argv) {
     return 0;
   }
   MpiEnvironment mpi(argc, argv);
-  if (mpi.size() > 1 &&
-      (cli.command == "bench" || cli.command == "perf" || (cli.command == "mesh" && !cli.write.empty()))) {
-    // `run` is decomposed (docs/parallel.md); these are not yet: every rank would run the whole
-    // case (and a file would hold every cell once per rank). Every rank returns 2 (no MPI_Abort);
-    // rank 0 says why.
-    if (mpi.rank() == 0) {
-      const std::string what = cli.command == "mesh" ? "fvproxy mesh --write" : "fvproxy " + cli.command;
-      std::cerr << InputError(what,
-                              "runs on one MPI rank in this version (fvproxy run is decomposed); this job has " +
-                                  std::to_string(mpi.size()) + " ranks",
-                              "every rank would run the whole case" +
-                                  std::string(cli.command == "bench" ? "" : " and write every cell once per rank") +
-                                  ": run it without mpirun, or with mpirun -np 1")
-                       .what()
-                << '\n';
-    }
-    return 2;
-  }
   int code = 0;
   {
     std::vector<char*> kargv;

@@ -5,7 +5,9 @@
 // `repeat` fenced applications after warm-up, with the inputs rotated over enough copies that the
 // working set exceeds the L2 cache several times. Raw rows go to DIR/results.csv and
 // DIR/results.json, rewritten (atomically) after every configuration so a cut-off run keeps what
-// it measured.
+// it measured. Under mpirun each mesh is decomposed as `fvproxy run` divides it; every rank times
+// its part (operators with the ghosts filled once before, untimed; "step" with its exchanges),
+// every call started together, and a row's time is the slowest rank's (docs/performance.md).
 #include "app/perf.hpp"
 
 #include <algorithm>
@@ -14,6 +16,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
@@ -34,8 +37,10 @@
 #include "operators/launch.hpp"
 #include "operators/muscl/gradient.hpp"
 #include "operators/muscl/limiter.hpp"
+#include "parallel/decomposition.hpp"
 #include "physics/scalar_solution.hpp"
 #include "solver/boundary_conditions.hpp"
+#include "solver/diagnostics.hpp"
 #include "solver/scalar_solver.hpp"
 #include "solver/state.hpp"
 
@@ -162,21 +167,35 @@ struct CopyLimit {
 
 /// Device-to-device copy bandwidth (bytes read + written): deep_copy and the copy kernel under
 /// each launch policy the optimized variants offer.
-std::vector<CopyLimit> measure_copy(double bytes, int repeat) {
+std::vector<CopyLimit> measure_copy(double bytes, int repeat, const Communicator& comm) {
+  // Several ranks: each copies its own arrays, all together; the limit is their bytes over the
+  // slowest rank's time (the ranks' aggregate bandwidth).
+  const Communicator* sync = comm.size() > 1 ? &comm : nullptr;
   const auto n = static_cast<index_t>(std::min(bytes / sizeof(real), 2.0e9));
   View1<real> a("fvproxy::perf::copy_a", n), b("fvproxy::perf::copy_b", n);
   Kokkos::deep_copy(a, real(1));
-  const double moved = 2.0 * double(n) * sizeof(real);
+  const double moved = 2.0 * double(n) * sizeof(real) * comm.size();
   std::vector<CopyLimit> out;
-  auto add = [&](const std::string& name, double ms) { out.push_back({name, ms, moved / (ms * 1e-3) / 1e9}); };
-  add("deep_copy", median_ms(repeat, 2, [&](int) { Kokkos::deep_copy(b, a); }));
-  add("copy kernel, range", median_ms(repeat, 2, [&](int) {
-        launch("fvproxy::perf::copy_range", n, LaunchOptions{Policy::range, 128}, Copy{b, a});
-      }));
+  auto add = [&](const std::string& name, double ms) {
+    ms = comm.max(ms);
+    out.push_back({name, ms, moved / (ms * 1e-3) / 1e9});
+  };
+  add("deep_copy", median_ms(
+                       repeat, 2, [&](int) { Kokkos::deep_copy(b, a); }, sync));
+  add("copy kernel, range", median_ms(
+                                repeat, 2,
+                                [&](int) {
+                                  launch("fvproxy::perf::copy_range", n, LaunchOptions{Policy::range, 128}, Copy{b, a});
+                                },
+                                sync));
   for (int ts : {128, 256, 512})
-    add("copy kernel, team " + std::to_string(ts), median_ms(repeat, 2, [&](int) {
-          launch("fvproxy::perf::copy_team", n, LaunchOptions{Policy::team, ts}, Copy{b, a});
-        }));
+    add("copy kernel, team " + std::to_string(ts),
+        median_ms(
+            repeat, 2,
+            [&](int) {
+              launch("fvproxy::perf::copy_team", n, LaunchOptions{Policy::team, ts}, Copy{b, a});
+            },
+            sync));
   return out;
 }
 
@@ -189,6 +208,8 @@ struct Row {
   std::string op, variant, kernels;
   double ms = 0, bytes = 0, flops = 0, gb_per_s = 0, fraction = 0, speedup = 0;
   int rotation = 1;
+  int ranks = 1, slowest_rank = 0;
+  std::vector<double> ms_per_rank; ///< each rank's median (ms is the slowest's)
 };
 
 /// The case's configuration on one mesh with N components (the first initial entry and
@@ -213,15 +234,18 @@ OperatorsConfig apply_variant(OperatorsConfig oc, const VariantSpec& v) {
   return oc;
 }
 
-/// Every operator x variant on one mesh and component count.
-std::vector<Row> bench_configuration(const Mesh& m, const CaseConfig& cfg, const PerfSpec& spec, double copy_limit) {
+/// Every operator x variant on one mesh and component count: `m` this rank's part (the whole mesh
+/// on one rank, with `halo` null), `global` the whole mesh (the bytes model).
+std::vector<Row> bench_configuration(const Mesh& m, const Mesh& global, const CaseConfig& cfg, const PerfSpec& spec,
+                                     double copy_limit, const Communicator& comm, Halo* halo) {
   const int n = cfg.physics.components;
+  const Communicator* sync = comm.size() > 1 ? &comm : nullptr;
   const CaseOperators setup(m, cfg);
   const OperatorGeometry& geom = setup.geom;
   const View1<real>& phi = setup.phi;
   const BoundaryConditions& bc = setup.bc;
   const std::vector<BoundaryType>& types = setup.patch_types;
-  const index_t C = m.n_cells, Fb = m.n_faces - m.n_interior;
+  const index_t C = m.n_cells, L = m.n_local(), Fb = m.n_faces - m.n_interior;
   const double copy_bytes = sizeof(real) * (double(C) * n * 6 + double(Fb) * n);
   const int R = static_cast<int>(std::clamp(std::ceil(4 * spec.l2_bytes / copy_bytes), 1.0, 8.0));
   struct Inputs {
@@ -232,64 +256,88 @@ std::vector<Row> bench_configuration(const Mesh& m, const CaseConfig& cfg, const
   std::vector<real> range;
   std::unique_ptr<LimiterOperator> reference_limiter;
   for (int k = 0; k < R; ++k) {
-    in[k] = {View2<real>("fvproxy::perf::u", C, n), View2<real>("fvproxy::perf::ub", Fb, n),
-             View2<real>("fvproxy::perf::grad", C, 3 * n), View2<real>("fvproxy::perf::limiter", C, n),
-             View2<real>("fvproxy::perf::rhs", C, n)};
+    in[k] = {View2<real>("fvproxy::perf::u", L, n), View2<real>("fvproxy::perf::ub", Fb, n),
+             View2<real>("fvproxy::perf::grad", L, 3 * n), View2<real>("fvproxy::perf::limiter", L, n),
+             View2<real>("fvproxy::perf::rhs", L, n)};
     fill_from_profile(m, setup.solution, 0, in[k].u);
+    if (halo) halo->exchange(in[k].u); // ghosts filled once, before (and outside) the timing
     bc.apply(in[k].u, 0, in[k].ub);
     reference->compute(in[k].u, in[k].ub, in[k].grad);
     if (k == 0) {
       range = solution_range(in[k].u, in[k].ub);
+      if (halo) { // the domain's range, as the solver takes it
+        const auto [lo, hi] = domain_bounds(m, in[k].u, in[k].ub, comm);
+        for (int q = 0; q < n; ++q) range[q] = hi[q] - lo[q];
+      }
       reference_limiter = make_limiter(m, geom, cfg.operators.muscl, n, range);
     }
     reference_limiter->compute(in[k].u, in[k].ub, in[k].grad, in[k].lim);
+    if (halo) {
+      halo->exchange(in[k].grad);
+      halo->exchange(in[k].lim);
+    }
   }
-  const CostModel model = cost_model(m, cfg);
+  const CostModel model = cost_model(global, cfg);
   const bool limited = cfg.operators.convection.order == 2 && cfg.operators.muscl.limiter != Limiter::none;
   std::vector<Row> rows;
   for (const auto& op : spec.operators)
     for (const auto& v : spec.variants) {
       const OperatorsConfig oc = apply_variant(cfg.operators, v);
       Row row;
-      row.components = n, row.op = op, row.variant = v.name, row.cells = C, row.rotation = R;
+      row.components = n, row.op = op, row.variant = v.name, row.cells = global.n_cells, row.rotation = R;
       const int warm = std::max(2, R);
       if (op == "muscl") {
         const auto g = make_gradient(m, geom, oc.muscl, n, false);
         const auto l = make_limiter(m, geom, oc.muscl, n, range);
         row.kernels = g->description() + (limited ? " + " + l->description() : "");
-        row.ms = median_ms(spec.repeat, warm, [&](int i) {
-          const Inputs& x = in[i % R];
-          g->compute(x.u, x.ub, x.grad);
-          if (limited) l->compute(x.u, x.ub, x.grad, x.lim);
-        });
+        row.ms = median_ms(
+            spec.repeat, warm,
+            [&](int i) {
+              const Inputs& x = in[i % R];
+              g->compute(x.u, x.ub, x.grad);
+              if (limited) l->compute(x.u, x.ub, x.grad, x.lim);
+            },
+            sync);
         row.bytes = model.muscl.bytes, row.flops = model.muscl.flops;
       } else if (op == "convection") {
         const auto c = make_convection(m, geom, oc.convection, phi, n, types, false);
         row.kernels = c->description();
-        row.ms = median_ms(spec.repeat, warm, [&](int i) {
-          const Inputs& x = in[i % R];
-          c->apply(x.u, x.ub, x.grad, x.lim, x.rhs);
-        });
+        row.ms = median_ms(
+            spec.repeat, warm,
+            [&](int i) {
+              const Inputs& x = in[i % R];
+              c->apply(x.u, x.ub, x.grad, x.lim, x.rhs);
+            },
+            sync);
         row.bytes = model.convection.bytes, row.flops = model.convection.flops;
       } else if (op == "diffusion") {
         const auto d = make_diffusion(m, geom, oc.diffusion, cfg.physics.diffusivity, types, false);
         row.kernels = d->description();
-        row.ms = median_ms(spec.repeat, warm, [&](int i) {
-          const Inputs& x = in[i % R];
-          d->apply(x.u, x.ub, x.grad, x.rhs);
-        });
+        row.ms = median_ms(
+            spec.repeat, warm,
+            [&](int i) {
+              const Inputs& x = in[i % R];
+              d->apply(x.u, x.ub, x.grad, x.rhs);
+            },
+            sync);
         row.bytes = model.diffusion.bytes, row.flops = model.diffusion.flops;
       } else { // one full time step of the case's integrator, as `fvproxy run` takes it
         CaseConfig c = cfg;
         c.operators = oc;
-        ScalarSolver solver(m, c);
+        ScalarSolver solver(m, c, comm, halo); // on several ranks with its halo exchanges
         solver.initialize();
         const real dt = static_cast<real>(solver.stable_step(cfg.time.cfl).dt);
         row.kernels = "integrator " + std::string(to_string(cfg.time.integrator));
         row.rotation = 1;
-        row.ms = median_ms(spec.repeat, 2, [&](int i) { solver.step(dt * real(i), dt, i + 1, true); });
+        row.ms = median_ms(
+            spec.repeat, 2, [&](int i) { solver.step(dt * real(i), dt, i + 1, true); }, sync);
         row.bytes = model.step.bytes, row.flops = model.step.flops;
       }
+      // The slowest rank's median (each rank's on rank 0).
+      row.ranks = comm.size();
+      row.ms_per_rank = gather_values(comm, row.ms);
+      row.ms = comm.max(row.ms);
+      if (!row.ms_per_rank.empty()) row.slowest_rank = slowest(row.ms_per_rank);
       row.gb_per_s = row.bytes / (row.ms * 1e-3) / 1e9;
       row.fraction = row.gb_per_s / copy_limit;
       rows.push_back(row);
@@ -304,14 +352,15 @@ void write_results(const fs::path& dir, const nlohmann::json& meta, const std::v
   std::ostringstream csv;
   csv.precision(12);
   csv << "real,element,size,cells,ordering,components,operator,variant,kernels,ms,bytes,flops,gb_per_s,"
-         "fraction_of_copy_limit,speedup_over_naive,rotation\n";
+         "fraction_of_copy_limit,speedup_over_naive,rotation,ranks,slowest_rank\n";
   const std::string real_name = sizeof(real) == 8 ? "double" : "float";
   nlohmann::json j = meta;
   j["results"] = nlohmann::json::array();
   for (const Row& r : rows) {
     csv << real_name << ',' << r.element << ',' << r.size << ',' << r.cells << ',' << r.ordering << ',' << r.components
         << ',' << r.op << ',' << r.variant << ",\"" << r.kernels << "\"," << r.ms << ',' << r.bytes << ',' << r.flops
-        << ',' << r.gb_per_s << ',' << r.fraction << ',' << r.speedup << ',' << r.rotation << '\n';
+        << ',' << r.gb_per_s << ',' << r.fraction << ',' << r.speedup << ',' << r.rotation << ',' << r.ranks << ','
+        << r.slowest_rank << '\n';
     j["results"].push_back({{"real", real_name},
                             {"element", r.element},
                             {"size", r.size},
@@ -327,7 +376,10 @@ void write_results(const fs::path& dir, const nlohmann::json& meta, const std::v
                             {"gb_per_s", r.gb_per_s},
                             {"fraction_of_copy_limit", r.fraction},
                             {"speedup_over_naive", r.speedup},
-                            {"rotation", r.rotation}});
+                            {"rotation", r.rotation},
+                            {"ranks", r.ranks},
+                            {"slowest_rank", r.slowest_rank},
+                            {"ms_per_rank", r.ms_per_rank}});
   }
   write_atomically(dir / "results.csv", csv.str(), "fvproxy perf");
   write_atomically(dir / "results.json", j.dump(1) + "\n", "fvproxy perf");
@@ -357,17 +409,24 @@ int cmd_perf(const CliArgs& cli) {
   }
   const fs::path dir = cli.output_dir.empty() ? fs::path("perf-out") : fs::path(cli.output_dir);
   prepare_output_dir(dir.string(), "--output-dir");
-  const OutputLock lock(dir.string(), "--output-dir");
+  const OutputLock lock(dir.string(), "--output-dir"); // collective
+  // Several ranks: rank 0 alone prints and writes the results.
+  const Communicator comm = Communicator::world();
+  const bool root = comm.rank() == 0;
+  auto say = [root](const char* fmt, auto... args) {
+    if (root) std::fprintf(stderr, fmt, args...);
+  };
   Kokkos::Timer total;
-  const std::vector<CopyLimit> copy = measure_copy(spec.copy_bytes, spec.repeat);
+  const std::vector<CopyLimit> copy = measure_copy(spec.copy_bytes, spec.repeat, comm);
   double limit = 0;
   nlohmann::json meta;
   meta["build"] = info_json();
   meta["spec"] = cli.positional[0];
+  meta["ranks"] = comm.size();
   for (const auto& c : copy) {
     limit = std::max(limit, c.gb_per_s);
     meta["copy"].push_back({{"method", c.method}, {"ms", c.ms}, {"gb_per_s", c.gb_per_s}});
-    std::fprintf(stderr, "[perf] copy %-22s %8.3f ms %9.1f GB/s\n", c.method.c_str(), c.ms, c.gb_per_s);
+    say("[perf] copy %-22s %8.3f ms %9.1f GB/s\n", c.method.c_str(), c.ms, c.gb_per_s);
   }
   meta["copy_limit_gb_per_s"] = limit;
   std::vector<Row> rows;
@@ -378,32 +437,40 @@ int cmd_perf(const CliArgs& cli) {
     cfg.mesh.reorder = Ordering::none;
     Kokkos::Timer t;
     const BuiltMesh b = build_mesh(cfg.mesh);
-    std::fprintf(stderr, "[perf] %s %d^3: %d cells built in %.1f s\n", to_string(element), size, b.device.n_cells,
-                 t.seconds());
+    say("[perf] %s %d^3: %d cells built in %.1f s\n", to_string(element), size, b.device.n_cells, t.seconds());
     for (Ordering o : spec.orderings) {
       t.reset();
-      Mesh permuted;
-      if (o != Ordering::none)
-        permuted = upload(permute_cells(b.host, ordering_permutation(b.host, b.device, o, cfg.mesh.reorder_seed)));
-      const Mesh& m = o == Ordering::none ? b.device : permuted;
+      BuiltMesh permuted;
+      if (o != Ordering::none) {
+        permuted.host = permute_cells(b.host, ordering_permutation(b.host, b.device, o, cfg.mesh.reorder_seed));
+        permuted.device = upload(permuted.host);
+      }
+      const BuiltMesh& global = o == Ordering::none ? b : permuted;
+      // Several ranks: this rank's part of the ordered mesh (partitioned after the ordering, as
+      // `fvproxy run` does), with its halo.
+      std::optional<Decomposition> dec;
+      if (comm.size() > 1) dec.emplace(decompose(global, cfg.mesh, comm, cfg.parallel.halo));
+      const Mesh& m = dec ? dec->mesh : global.device;
       for (int n : spec.components) {
         const CaseConfig c = with_components(cfg, n);
-        std::vector<Row> part = bench_configuration(m, c, spec, limit);
+        std::vector<Row> part =
+            bench_configuration(m, global.device, c, spec, limit, comm, dec ? dec->halo.get() : nullptr);
         for (Row& r : part) {
           r.element = to_string(element), r.size = size, r.ordering = to_string(o);
-          std::fprintf(stderr, "[perf] %s %d^3 %-7s N=%d %-10s %-13s %9.4f ms %8.1f GB/s %5.1f%% %6.2fx\n",
-                       r.element.c_str(), size, r.ordering.c_str(), n, r.op.c_str(), r.variant.c_str(), r.ms,
-                       r.gb_per_s, 100 * r.fraction, r.speedup);
+          say("[perf] %s %d^3 %-7s N=%d %-10s %-13s %9.4f ms %8.1f GB/s %5.1f%% %6.2fx\n", r.element.c_str(), size,
+              r.ordering.c_str(), n, r.op.c_str(), r.variant.c_str(), r.ms, r.gb_per_s, 100 * r.fraction, r.speedup);
           rows.push_back(r);
         }
         meta["seconds"] = total.seconds();
-        write_results(dir, meta, rows);
+        if (root) write_results(dir, meta, rows);
       }
-      std::fprintf(stderr, "[perf] %s %d^3 %s done (%.1f s)\n", to_string(element), size, to_string(o), t.seconds());
+      say("[perf] %s %d^3 %s done (%.1f s)\n", to_string(element), size, to_string(o), t.seconds());
     }
   }
   meta["seconds"] = total.seconds();
-  write_results(dir, meta, rows);
+  if (root) write_results(dir, meta, rows);
+  comm.barrier(); // every rank ends once the results are written
+  if (!root) return 0;
   std::printf("fvproxy perf: %zu results in %s (%.1f s); copy limit %.1f GB/s\n", rows.size(), dir.string().c_str(),
               total.seconds(), limit);
   return 0;

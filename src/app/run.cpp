@@ -3,6 +3,7 @@
 // progress on stderr and the end-of-run summary on stdout, and writes <output dir>/summary.json.
 #include "app/run.hpp"
 
+#include <array>
 #include <cerrno>
 #include <cmath>
 #include <csignal>
@@ -19,6 +20,7 @@
 
 #include "app/info.hpp"
 #include "app/memory_check.hpp"
+#include "app/rank_report.hpp"
 #include "core/build_info.hpp"
 #include "core/error.hpp"
 #include "io/checkpoint.hpp"
@@ -42,7 +44,9 @@ extern "C" void on_stop_signal(int sig) {
   g_stop_signal = sig;
 }
 
-/// SIGTERM and SIGINT ask the run to checkpoint and stop; a second one kills it (SA_RESETHAND).
+/// SIGTERM, SIGINT, SIGUSR1 and SIGUSR2 ask the run to checkpoint and stop; a second one kills it
+/// (SA_RESETHAND). mpirun does not forward SIGTERM to the ranks (it kills them) but forwards
+/// SIGUSR1 and SIGUSR2: `kill -USR1 <mpirun pid>` stops a decomposed run (docs/parallel.md#signals).
 class StopSignals {
 public:
   StopSignals() {
@@ -51,19 +55,17 @@ public:
     sa.sa_handler = on_stop_signal;
     sigemptyset(&sa.sa_mask);
     sa.sa_flags = SA_RESETHAND;
-    sigaction(SIGTERM, &sa, &old_term_);
-    sigaction(SIGINT, &sa, &old_int_);
+    for (std::size_t i = 0; i < kSignals.size(); ++i) sigaction(kSignals[i], &sa, &old_[i]);
   }
   ~StopSignals() {
-    sigaction(SIGTERM, &old_term_, nullptr);
-    sigaction(SIGINT, &old_int_, nullptr);
+    for (std::size_t i = 0; i < kSignals.size(); ++i) sigaction(kSignals[i], &old_[i], nullptr);
   }
   StopSignals(const StopSignals&) = delete;
   StopSignals& operator=(const StopSignals&) = delete;
 
 private:
-  struct sigaction old_term_ = {};
-  struct sigaction old_int_ = {};
+  static constexpr std::array<int, 4> kSignals{SIGTERM, SIGINT, SIGUSR1, SIGUSR2};
+  std::array<struct sigaction, 4> old_ = {};
 };
 
 /// YAML (the resolved configuration) as JSON: numbers and booleans typed, the rest strings.
@@ -103,7 +105,7 @@ std::string duration(double s) {
   return buf;
 }
 
-nlohmann::json summary_json(const RunSummary& r, const CaseConfig& cfg) {
+nlohmann::json summary_json(const RunSummary& r, const CaseConfig& cfg, const nlohmann::json& report) {
   nlohmann::json j;
   j["case"] = r.case_name;
   const bool oob = r.failure && r.failure->kind == StateFailure::Kind::out_of_bounds;
@@ -135,8 +137,12 @@ nlohmann::json summary_json(const RunSummary& r, const CaseConfig& cfg) {
     c["final"] = k < r.conservation_final.size() ? nlohmann::json(r.conservation_final[k]) : nlohmann::json(nullptr);
     j["conservation"]["u" + std::to_string(k)] = c;
   }
-  j["timers"] = nlohmann::json::object();
-  for (const auto& t : r.timers) j["timers"][t.label] = {{"calls", t.calls}, {"seconds", t.seconds}};
+  // Per rank, and min / mean / max over ranks (rank_report.hpp); "seconds" of a timer is its max.
+  j["timers"] = report["timers"];
+  j["halo"] = report["halo"];
+  j["phases"] = report["phases"];
+  j["slowest_rank"] = report["slowest_rank"];
+  j["ranks"] = report["ranks"];
   j["memory_bytes"] = r.memory_bytes;
   for (const auto& [op, what] : r.operators) j["operators"][op] = what;
   j["cfl"] = {{"max_rate", r.cfl.max_rate}, {"limiting_cell", r.cfl.limiting_cell}, {"dt", r.cfl.dt}};
@@ -164,7 +170,8 @@ nlohmann::json summary_json(const RunSummary& r, const CaseConfig& cfg) {
   return j;
 }
 
-void print_summary(const RunSummary& r, const CaseConfig& cfg, const std::string& summary_path) {
+void print_summary(const RunSummary& r, const CaseConfig& cfg, const std::string& summary_path,
+                   const nlohmann::json& report) {
   std::printf("done: %lld steps to t = %.6g in %.3f s (wall, set-up %.2f s, output %.2f s), %.3e cell-updates/s\n",
               r.steps - r.first_step + 1, r.time, r.wall_seconds, r.setup_seconds, r.io_seconds,
               r.cell_updates_per_second);
@@ -186,15 +193,7 @@ void print_summary(const RunSummary& r, const CaseConfig& cfg, const std::string
     const double a = r.conservation_initial[k], b = r.conservation_final[k];
     std::printf("    u%-5zu %22.15e %22.15e %12.3e\n", k, a, b, b - a);
   }
-  if (!r.timers.empty()) {
-    double total = 0;
-    for (const auto& t : r.timers) total += t.seconds;
-    std::printf("  kernels (fenced, --profile):\n    %-48s %8s %11s %11s %7s\n", "kernel", "calls", "total s",
-                "mean ms", "share");
-    for (const auto& t : r.timers)
-      std::printf("    %-48s %8lld %11.4f %11.4f %6.1f%%\n", t.label.c_str(), t.calls, t.seconds,
-                  1e3 * t.seconds / double(t.calls), total > 0 ? 100 * t.seconds / total : 0.0);
-  }
+  print_run_report(report, cfg.run.profile);
   std::printf("  summary: %s\n", summary_path.c_str());
   (void)cfg;
 }
@@ -303,6 +302,8 @@ int cmd_run(const CliArgs& cli) {
       std::fflush(stderr);
     };
   }
+  // The halo counters from here on: the decomposition's own exchanges (cell geometry) left out.
+  const HaloStats halo_before = part ? part->halo->stats() : HaloStats{};
   RunSummary r =
       part ? run_simulation(cfg, part->mesh, hooks, false, restart ? &*restart : nullptr, comm, part->halo.get())
            : run_simulation(cfg, b.device, hooks, false, restart ? &*restart : nullptr);
@@ -313,7 +314,18 @@ int cmd_run(const CliArgs& cli) {
     for (const auto& [op, what] : r.operators) std::printf(" %s %s;", op.c_str(), what.c_str());
     std::printf("\n");
   }
-  if (root) write_atomically(summary_path, summary_json(r, cfg).dump(2) + "\n", "fvproxy run");
+  // Every rank's placement, cells and timers, gathered on rank 0 (collective).
+  RankRun mine;
+  mine.owned = part ? part->mesh.n_cells : b.device.n_cells;
+  mine.ghosts = part ? part->mesh.n_ghosts : 0;
+  mine.setup = hooks.seconds_before + r.setup_seconds;
+  mine.time_loop = r.wall_seconds;
+  mine.io = r.io_seconds;
+  mine.kernels = r.timers;
+  mine.halo = part ? part->halo.get() : nullptr;
+  mine.halo_before = halo_before;
+  const nlohmann::json report = gather_run_report(comm, mine);
+  if (root) write_atomically(summary_path, summary_json(r, cfg, report).dump(2) + "\n", "fvproxy run");
   if (r.failure) {
     const auto& f = *r.failure;
     std::ostringstream s;
@@ -351,14 +363,14 @@ int cmd_run(const CliArgs& cli) {
                    r.steps, r.total_steps, r.time, r.stopped.c_str(),
                    r.checkpoint_files.empty() ? "none" : r.checkpoint_files.back().c_str(), again.c_str(),
                    r.checkpoint_files.empty() ? "?" : r.checkpoint_files.back().c_str());
-    if (talk) print_summary(r, cfg, summary_path.string());
+    if (talk) print_summary(r, cfg, summary_path.string(), report);
     std::fflush(stdout);
     std::fflush(stderr);
     comm.barrier();
     MpiEnvironment::set_collective_exit(); // every rank stopped at the same step
     return 3;
   }
-  if (talk) print_summary(r, cfg, summary_path.string());
+  if (talk) print_summary(r, cfg, summary_path.string(), report);
   return 0;
 }
 

@@ -87,4 +87,22 @@ std::string Communicator::broadcast(const std::string& s, int root) const {
   return out;
 }
 
+std::vector<std::string> Communicator::gather(const std::string& s, int root) const {
+  if (size_ == 1) return {s};
+  const int n = static_cast<int>(s.size());
+  std::vector<int> sizes(rank_ == root ? size_ : 0), offsets(rank_ == root ? size_ + 1 : 0);
+  MPI_Gather(&n, 1, MPI_INT, sizes.data(), 1, MPI_INT, root, comm_);
+  std::string all;
+  if (rank_ == root) {
+    offsets[0] = 0;
+    for (int r = 0; r < size_; ++r) offsets[r + 1] = offsets[r] + sizes[r];
+    all.resize(static_cast<std::size_t>(offsets[size_]));
+  }
+  MPI_Gatherv(s.data(), n, MPI_CHAR, all.data(), sizes.data(), offsets.data(), MPI_CHAR, root, comm_);
+  std::vector<std::string> out;
+  if (rank_ == root)
+    for (int r = 0; r < size_; ++r) out.push_back(all.substr(std::size_t(offsets[r]), std::size_t(sizes[r])));
+  return out;
+}
+
 } // namespace fvproxy

@@ -43,6 +43,8 @@ public:
   void barrier() const;
   /// Rank `root`'s string on every rank.
   std::string broadcast(const std::string& s, int root = 0) const;
+  /// Every rank's string, by rank, on `root` (empty on the other ranks).
+  std::vector<std::string> gather(const std::string& s, int root = 0) const;
 
 private:
   explicit Communicator(MPI_Comm c);

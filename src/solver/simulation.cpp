@@ -216,7 +216,7 @@ RunSummary run_simulation(const CaseConfig& cfg, const Mesh& mesh, const RunHook
       last_checkpoint = wall.seconds();
     }
     if (stop) {
-      r.stopped = signalled ? "stop requested (SIGTERM or SIGINT)" : "run.wall_limit reached";
+      r.stopped = signalled ? "stop requested (SIGTERM, SIGINT, SIGUSR1 or SIGUSR2)" : "run.wall_limit reached";
       break;
     }
     if (report) last_report = now;

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Checks `fvproxy perf` on a tiny spec: results.csv and results.json hold one row per mesh x
 ordering x components x operator x variant with consistent values (bandwidth = bytes / time,
-fraction = bandwidth / copy limit, speedup = naive time / time), and the copy limit is measured."""
+fraction = bandwidth / copy limit, speedup = naive time / time), and the copy limit is measured.
+usage: check_perf.py FVPROXY SPEC [MPIEXEC NP]: with MPIEXEC, `MPIEXEC -np NP ... FVPROXY perf`: every row also
+has each rank's time and the slowest rank's (docs/performance.md)."""
 import csv
 import json
 import os
@@ -10,8 +12,10 @@ import sys
 import tempfile
 
 exe, spec = sys.argv[1], sys.argv[2]
+np = int(sys.argv[4]) if len(sys.argv) > 4 else 1
+launch = [sys.argv[3], "-np", str(np), "--oversubscribe", "--bind-to", "none"] if len(sys.argv) > 4 else []
 with tempfile.TemporaryDirectory() as d:
-    p = subprocess.run([exe, "perf", spec, "--output-dir", d], capture_output=True, text=True)
+    p = subprocess.run(launch + [exe, "perf", spec, "--output-dir", d], capture_output=True, text=True)
     assert p.returncode == 0, p.stderr
     rows = list(csv.DictReader(open(os.path.join(d, "results.csv"))))
     j = json.load(open(os.path.join(d, "results.json")))
@@ -20,6 +24,11 @@ with tempfile.TemporaryDirectory() as d:
     assert limit > 0 and {c["method"] for c in j["copy"]} >= {"deep_copy", "copy kernel, range"}, j["copy"]
     assert abs(limit - max(c["gb_per_s"] for c in j["copy"])) < 1e-9 * limit
     assert "kokkos" in j["build"]
+    assert j["ranks"] == np, j["ranks"]
+    for r in j["results"]:
+        assert r["ranks"] == np and len(r["ms_per_rank"]) == np, r
+        assert r["ms"] == max(r["ms_per_rank"]) and r["ms_per_rank"][r["slowest_rank"]] == r["ms"], r
+    assert p.stderr.count("[perf] copy deep_copy") == 1, "printed by rank 0 only"
     keys = set()
     for r in rows:
         ms, b, gbs = float(r["ms"]), float(r["bytes"]), float(r["gb_per_s"])

@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Checks `fvproxy run`: --quiet prints nothing, summary.json holds the keys of docs/output.md#json-output with
-self-consistent values, --profile fills the timers, and summary.json is replaced atomically."""
+self-consistent values, --profile fills the timers, and summary.json is replaced atomically.
+usage: check_run_summary.py FVPROXY CASE [MPIEXEC NP]: with MPIEXEC, every run is `MPIEXEC -np NP ... FVPROXY run`
+(the per-rank keys: ranks, phases, slowest_rank, halo, timers over ranks)."""
 import json
 import os
 import subprocess
@@ -8,10 +10,54 @@ import sys
 import tempfile
 
 exe, case = sys.argv[1], sys.argv[2]
+np = int(sys.argv[4]) if len(sys.argv) > 4 else 1
+launch = [sys.argv[3], "-np", str(np), "--oversubscribe", "--bind-to", "none"] if len(sys.argv) > 4 else []
+
+
+def stat(s):  # {"min", "mean", "max", "slowest_rank"} over ranks
+    assert set(s) == {"min", "mean", "max", "slowest_rank"}, s
+    assert s["min"] <= s["mean"] * (1 + 1e-12) + 1e-300 and s["mean"] <= s["max"] * (1 + 1e-12) + 1e-300, s
+    assert 0 <= s["slowest_rank"] < np, s
+
+
+def per_rank(j, profiled):
+    """The per-rank keys (docs/output.md#json-output)."""
+    ranks = j["ranks"]
+    assert [r["rank"] for r in ranks] == list(range(np)), ranks
+    for r in ranks:
+        assert r["host"] and 0 <= r["local_rank"] < r["local_size"] <= np, r
+        if r["device"] == "host":
+            assert r["device_id"] is None and r["pci_bus_id"] is None, r
+        else:
+            assert r["device"] == "cuda" and r["device_id"] >= 0 and r["pci_bus_id"], r
+        s = r["seconds"]
+        assert set(s) == {"setup", "time_loop", "io", "halo_wait", "busy"}, s
+        assert s["time_loop"] > 0 and s["setup"] > 0 and 0 <= s["busy"] <= s["time_loop"], s
+        assert set(r["halo"]) == {"exchanges", "messages", "values_sent", "seconds_pack", "seconds_wait",
+                                  "seconds_unpack"}, r["halo"]
+        assert (r["ghost_cells"] > 0) == (np > 1) and (r["halo"]["exchanges"] > 0) == (np > 1), r
+    assert sum(r["owned_cells"] for r in ranks) == j["cells"], ranks
+    assert set(j["phases"]) == {"setup", "time_loop", "io", "busy"}
+    for v in j["phases"].values():
+        stat(v)
+    assert j["slowest_rank"]["rank"] == j["phases"]["busy"]["slowest_rank"], j["slowest_rank"]
+    assert j["slowest_rank"]["busy_seconds"] == j["phases"]["busy"]["max"]
+    h = j["halo"]
+    assert h["variant"] == ("optimized" if np > 1 else "none"), h
+    for k in ["exchanges", "messages", "values_sent", "seconds_pack", "seconds_wait", "seconds_unpack"]:
+        stat(h[k])
+    if np > 1:  # per stage the state, the gradients and the limiter values (SSP-RK3: 3 stages per step)
+        assert h["exchanges"]["min"] == h["exchanges"]["max"] >= 3 * 3 * j["steps"], h
+    for t in j["timers"].values():
+        stat({k: t[k] for k in ("min", "mean", "max", "slowest_rank")})
+        assert t["seconds"] == t["max"], t
+    assert bool(j["timers"]) == profiled
+
 small = ["--set", "mesh.generate.cells=[6,6,6]", "--set", "time={end_time: 0.05}"]
 with tempfile.TemporaryDirectory() as d:
     out = os.path.join(d, "nested", "out")
-    p = subprocess.run([exe, "run", case, "--quiet", "--output-dir", out] + small, capture_output=True, text=True)
+    p = subprocess.run(launch + [exe, "run", case, "--quiet", "--output-dir", out] + small, capture_output=True,
+                       text=True)
     assert p.returncode == 0, p.stderr
     assert p.stdout == "", "--quiet printed: " + p.stdout
     assert "step " not in p.stderr, "--quiet printed progress"
@@ -38,8 +84,10 @@ with tempfile.TemporaryDirectory() as d:
     want = {"summary.json", "mesh.h5", "default.xdmf", "fields_%06d.h5" % j["steps"]}
     assert set(os.listdir(out)) == want, os.listdir(out)
     assert j["files"] == {"fields": ["fields_%06d.h5" % j["steps"]], "checkpoints": []}, j["files"]
+    per_rank(j, False)
 
-    p = subprocess.run([exe, "run", case, "--profile", "--output-dir", out] + small, capture_output=True, text=True)
+    p = subprocess.run(launch + [exe, "run", case, "--profile", "--output-dir", out] + small, capture_output=True,
+                       text=True)
     assert p.returncode == 0, p.stderr
     assert "fvproxy::solver::stage_update" in p.stdout and "share" in p.stdout, p.stdout
     j = json.load(open(os.path.join(out, "summary.json")))
@@ -47,4 +95,8 @@ with tempfile.TemporaryDirectory() as d:
     assert t["fvproxy::solver::stage_update"]["calls"] == 3 * j["steps"], t
     assert all(v["seconds"] >= 0 and v["calls"] > 0 for v in t.values())
     assert all(k.startswith("fvproxy::") for k in t), [k for k in t if not k.startswith("fvproxy::")]
+    per_rank(j, True)
+    if np > 1:
+        assert "ranks: %d; slowest: rank" % np in p.stdout and "halo exchange (optimized" in p.stdout, p.stdout
+        assert "fvproxy::parallel::halo_pack" in t, t
 print("OK")

@@ -1,0 +1,182 @@
+#include "app/rank_report.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+
+namespace fvproxy {
+
+nlohmann::json over_ranks(const std::vector<double>& v) {
+  if (v.empty()) return {{"min", 0.0}, {"mean", 0.0}, {"max", 0.0}, {"slowest_rank", 0}};
+  double sum = 0;
+  std::size_t arg = 0;
+  for (std::size_t r = 0; r < v.size(); ++r) {
+    sum += v[r];
+    if (v[r] > v[arg]) arg = r;
+  }
+  return {{"min", *std::min_element(v.begin(), v.end())},
+          {"mean", sum / double(v.size())},
+          {"max", v[arg]},
+          {"slowest_rank", static_cast<int>(arg)}};
+}
+
+nlohmann::json to_json(const RankPlacement& p) {
+  nlohmann::json j = {{"rank", p.rank},
+                      {"host", p.host},
+                      {"local_rank", p.local_rank},
+                      {"local_size", p.local_size},
+                      {"device", p.device}};
+  j["device_id"] = p.device_id >= 0 ? nlohmann::json(p.device_id) : nlohmann::json(nullptr);
+  j["pci_bus_id"] = p.pci_bus_id.empty() ? nlohmann::json(nullptr) : nlohmann::json(p.pci_bus_id);
+  if (p.device != "host") j["visible_devices"] = p.visible_devices;
+  return j;
+}
+
+nlohmann::json gather_run_report(const Communicator& comm, const RankRun& mine) {
+  // Each rank's own numbers as one JSON text, gathered on rank 0.
+  nlohmann::json me = to_json(rank_placement(comm));
+  me["owned_cells"] = mine.owned;
+  me["ghost_cells"] = mine.ghosts;
+  HaloStats h = mine.halo ? mine.halo->stats() : HaloStats{};
+  h.exchanges -= mine.halo_before.exchanges, h.messages -= mine.halo_before.messages;
+  h.values_sent -= mine.halo_before.values_sent, h.seconds_pack -= mine.halo_before.seconds_pack;
+  h.seconds_wait -= mine.halo_before.seconds_wait, h.seconds_unpack -= mine.halo_before.seconds_unpack;
+  me["seconds"] = {{"setup", mine.setup},
+                   {"time_loop", mine.time_loop},
+                   {"io", mine.io},
+                   {"halo_wait", h.seconds_wait},
+                   {"busy", std::max(0.0, mine.time_loop - mine.io - h.seconds_wait)}};
+  me["halo"] = {{"exchanges", h.exchanges},       {"messages", h.messages},
+                {"values_sent", h.values_sent},   {"seconds_pack", h.seconds_pack},
+                {"seconds_wait", h.seconds_wait}, {"seconds_unpack", h.seconds_unpack}};
+  nlohmann::json kernels = nlohmann::json::object();
+  for (const auto& k : mine.kernels) kernels[k.label] = {k.calls, k.seconds};
+  const std::vector<std::string> all = comm.gather(nlohmann::json{{"me", me}, {"kernels", kernels}}.dump());
+  if (comm.rank() != 0) return nullptr;
+
+  const int n = static_cast<int>(all.size());
+  nlohmann::json out;
+  out["ranks"] = nlohmann::json::array();
+  std::vector<nlohmann::json> kern(n);
+  for (int r = 0; r < n; ++r) {
+    nlohmann::json x = nlohmann::json::parse(all[r]);
+    out["ranks"].push_back(x["me"]);
+    kern[r] = x["kernels"];
+  }
+  auto column = [&](auto&& get) {
+    std::vector<double> v;
+    for (const auto& x : out["ranks"]) v.push_back(get(x));
+    return v;
+  };
+  auto sec = [&](const char* k) {
+    return column([k](const nlohmann::json& x) { return x["seconds"][k].get<double>(); });
+  };
+  out["phases"] = {{"setup", over_ranks(sec("setup"))},
+                   {"time_loop", over_ranks(sec("time_loop"))},
+                   {"io", over_ranks(sec("io"))},
+                   {"busy", over_ranks(sec("busy"))}};
+  const nlohmann::json busy = out["phases"]["busy"];
+  out["slowest_rank"] = {
+      {"rank", busy["slowest_rank"]}, {"busy_seconds", busy["max"]}, {"measure", "time loop - output - halo wait"}};
+  // Kernel timers: every label any rank ran; a rank that did not run it counts 0.
+  std::map<std::string, std::pair<long long, std::vector<double>>> labels;
+  for (int r = 0; r < n; ++r)
+    for (const auto& [label, v] : kern[r].items()) {
+      auto& e = labels[label];
+      e.second.resize(n, 0.0);
+      e.first = std::max(e.first, v[0].get<long long>());
+      e.second[r] = v[1].get<double>();
+    }
+  std::vector<std::pair<double, std::string>> order; // by decreasing max seconds
+  for (auto& [label, e] : labels) order.emplace_back(*std::max_element(e.second.begin(), e.second.end()), label);
+  std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+  out["timers"] = nlohmann::json::object();
+  out["timer_order"] = nlohmann::json::array();
+  for (const auto& [mx, label] : order) {
+    nlohmann::json t = over_ranks(labels[label].second);
+    t["calls"] = labels[label].first;
+    t["seconds"] = mx;
+    out["timers"][label] = t;
+    out["timer_order"].push_back(label);
+  }
+  auto hal = [&](const char* k) { return column([k](const nlohmann::json& x) { return x["halo"][k].get<double>(); }); };
+  out["halo"] = {{"variant", mine.halo ? to_string(mine.halo->variant()) : "none"},
+                 {"exchanges", over_ranks(hal("exchanges"))},
+                 {"messages", over_ranks(hal("messages"))},
+                 {"values_sent", over_ranks(hal("values_sent"))},
+                 {"seconds_pack", over_ranks(hal("seconds_pack"))},
+                 {"seconds_wait", over_ranks(hal("seconds_wait"))},
+                 {"seconds_unpack", over_ranks(hal("seconds_unpack"))}};
+  return out;
+}
+
+void print_run_report(const nlohmann::json& j, bool profile) {
+  const auto& ranks = j["ranks"];
+  const bool several = ranks.size() > 1;
+  auto stat = [](const nlohmann::json& s) {
+    char buf[128];
+    std::snprintf(buf, sizeof buf, "%.4f / %.4f / %.4f (rank %d)", s["min"].get<double>(), s["mean"].get<double>(),
+                  s["max"].get<double>(), s["slowest_rank"].get<int>());
+    return std::string(buf);
+  };
+  if (several) {
+    std::printf("  ranks: %zu; slowest: rank %d (busy %.4f s = %s)\n", ranks.size(),
+                j["slowest_rank"]["rank"].get<int>(), j["slowest_rank"]["busy_seconds"].get<double>(),
+                j["slowest_rank"]["measure"].get<std::string>().c_str());
+    std::printf("    %4s %-20s %5s %-6s %4s %-14s %10s %9s %9s %9s %9s %9s\n", "rank", "host", "local", "device", "id",
+                "PCI bus", "owned", "ghosts", "set-up s", "loop s", "halo w s", "busy s");
+    for (const auto& r : ranks) {
+      const auto& s = r["seconds"];
+      std::printf("    %4d %-20s %5d %-6s %4s %-14s %10lld %9lld %9.4f %9.4f %9.4f %9.4f\n", r["rank"].get<int>(),
+                  r["host"].get<std::string>().substr(0, 20).c_str(), r["local_rank"].get<int>(),
+                  r["device"].get<std::string>().c_str(),
+                  r["device_id"].is_null() ? "-" : std::to_string(r["device_id"].get<int>()).c_str(),
+                  r["pci_bus_id"].is_null() ? "-" : r["pci_bus_id"].get<std::string>().c_str(),
+                  r["owned_cells"].get<long long>(), r["ghost_cells"].get<long long>(), s["setup"].get<double>(),
+                  s["time_loop"].get<double>(), s["halo_wait"].get<double>(), s["busy"].get<double>());
+    }
+    std::printf("    seconds, min / mean / max over ranks: set-up %s; time loop %s; output %s\n",
+                stat(j["phases"]["setup"]).c_str(), stat(j["phases"]["time_loop"]).c_str(),
+                stat(j["phases"]["io"]).c_str());
+  }
+  if (!profile) return;
+  const auto& timers = j["timers"];
+  if (!timers.empty()) {
+    double total = 0;
+    for (const auto& [label, t] : timers.items()) total += t["seconds"].get<double>();
+    if (!several) {
+      std::printf("  kernels (fenced, --profile):\n    %-48s %8s %11s %11s %7s\n", "kernel", "calls", "total s",
+                  "mean ms", "share");
+      for (const auto& label : j["timer_order"]) {
+        const auto& t = timers[label.get<std::string>()];
+        const double s = t["seconds"].get<double>();
+        const long long calls = t["calls"].get<long long>();
+        std::printf("    %-48s %8lld %11.4f %11.4f %6.1f%%\n", label.get<std::string>().c_str(), calls, s,
+                    1e3 * s / double(std::max(1LL, calls)), total > 0 ? 100 * s / total : 0.0);
+      }
+    } else {
+      std::printf("  kernels (fenced, --profile; total seconds per rank: min / mean / max, the max's rank; share of "
+                  "the max):\n    %-48s %8s %10s %10s %10s %5s %7s\n",
+                  "kernel", "calls", "min s", "mean s", "max s", "rank", "share");
+      for (const auto& label : j["timer_order"]) {
+        const auto& t = timers[label.get<std::string>()];
+        std::printf("    %-48s %8lld %10.4f %10.4f %10.4f %5d %6.1f%%\n", label.get<std::string>().c_str(),
+                    t["calls"].get<long long>(), t["min"].get<double>(), t["mean"].get<double>(),
+                    t["max"].get<double>(), t["slowest_rank"].get<int>(),
+                    total > 0 ? 100 * t["max"].get<double>() / total : 0.0);
+      }
+    }
+  }
+  const auto& h = j["halo"];
+  if (several) {
+    std::printf("  halo exchange (%s; per rank: %.0f exchanges, %.0f..%.0f messages, %.0f..%.0f values sent), "
+                "seconds min / mean / max:\n",
+                h["variant"].get<std::string>().c_str(), h["exchanges"]["max"].get<double>(),
+                h["messages"]["min"].get<double>(), h["messages"]["max"].get<double>(),
+                h["values_sent"]["min"].get<double>(), h["values_sent"]["max"].get<double>());
+    std::printf("    pack %s\n    wait %s\n    unpack %s\n", stat(h["seconds_pack"]).c_str(),
+                stat(h["seconds_wait"]).c_str(), stat(h["seconds_unpack"]).c_str());
+  }
+}
+
+} // namespace fvproxy

@@ -1,0 +1,43 @@
+#pragma once
+// Per-rank reports of `fvproxy run` (docs/output.md#json-output, docs/parallel.md#per-rank-reports):
+// every rank's placement (host, device id, PCI bus id), owned and ghost cells, phase timers,
+// halo exchange counters and kernel timers, gathered on rank 0 and summarized as min / mean / max
+// over ranks with the rank that holds the max; the slowest rank is the one with the most busy
+// time (time loop - output - halo wait).
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "core/kernel_profiler.hpp"
+#include "parallel/communicator.hpp"
+#include "parallel/halo.hpp"
+#include "parallel/placement.hpp"
+
+namespace fvproxy {
+
+/// {"min", "mean", "max", "slowest_rank"} of one value per rank (slowest_rank: the max's, the
+/// lowest rank on ties).
+nlohmann::json over_ranks(const std::vector<double>& v);
+
+/// host, local_rank, device, device_id (null on the host), pci_bus_id (null on the host).
+nlohmann::json to_json(const RankPlacement& p);
+
+/// What one rank measured in a run.
+struct RankRun {
+  long long owned = 0, ghosts = 0;
+  double setup = 0, time_loop = 0, io = 0;
+  std::vector<KernelTime> kernels; ///< with --profile
+  const Halo* halo = nullptr;      ///< none on one rank
+  HaloStats halo_before;           ///< its counters before the run (set-up exchanges), left out
+};
+
+/// Collective. On rank 0: {"ranks": [...], "phases", "slowest_rank", "timers", "halo"} (the keys
+/// of summary.json); null on the other ranks.
+nlohmann::json gather_run_report(const Communicator& comm, const RankRun& mine);
+
+/// The per-rank table of the end-of-run summary (several ranks), the kernel timers over ranks and
+/// the halo timers (with `profile`).
+void print_run_report(const nlohmann::json& report, bool profile);
+
+} // namespace fvproxy
