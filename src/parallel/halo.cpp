@@ -103,9 +103,9 @@ void Halo::start(const std::vector<View2<real>>& arrays) {
   // A message holds, per row sent, the columns of every array one after the other (row-major).
   const std::size_t ns = send_index_host_.size() * cols, nr = std::size_t(n_ghosts_) * cols;
   if (!device_direct_ && send_host_.extent(0) < ns)
-    send_host_ = decltype(send_host_)("fvproxy::parallel::halo_send_host", ns);
+    send_host_ = decltype(send_host_)(Kokkos::ViewAllocateWithoutInitializing("fvproxy::parallel::halo_send_host"), ns);
   if (!device_direct_ && recv_host_.extent(0) < nr)
-    recv_host_ = decltype(recv_host_)("fvproxy::parallel::halo_recv_host", nr);
+    recv_host_ = decltype(recv_host_)(Kokkos::ViewAllocateWithoutInitializing("fvproxy::parallel::halo_recv_host"), nr);
   Kokkos::Timer t;
   if (variant_ == HaloVariant::naive) {
     // Each whole array to the host, packed there; blocking sends after the receives are posted.
@@ -150,8 +150,10 @@ void Halo::start(const std::vector<View2<real>>& arrays) {
     stats_.seconds_unpack += t.seconds();
     return;
   }
-  if (send_dev_.extent(0) < ns) send_dev_ = View1<real>("fvproxy::parallel::halo_send", ns);
-  if (recv_dev_.extent(0) < nr) recv_dev_ = View1<real>("fvproxy::parallel::halo_recv", nr);
+  if (send_dev_.extent(0) < ns) // grown to the widest exchange so far; every value sent is packed first
+    send_dev_ = View1<real>(Kokkos::ViewAllocateWithoutInitializing("fvproxy::parallel::halo_send"), ns);
+  if (recv_dev_.extent(0) < nr)
+    recv_dev_ = View1<real>(Kokkos::ViewAllocateWithoutInitializing("fvproxy::parallel::halo_recv"), nr);
   const View1<real> buf = send_dev_;
   const View1<index_t> idx = send_index_;
   const std::size_t rows = send_index_host_.size();
