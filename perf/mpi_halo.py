@@ -94,8 +94,10 @@ def main():
             "halo_wait_s": statistics.median([h.get("wait", float("nan")) for h in halo_t]),
             "halo_pack_s": statistics.median([h.get("pack", float("nan")) for h in halo_t]),
             "halo_unpack_s": statistics.median([h.get("unpack", float("nan")) for h in halo_t]),
-            "host": socket.gethostname(), "backend": b.get("backend", b.get("execution_space", "?")),
-            "kokkos": b.get("kokkos_version", b.get("kokkos", "?")), "git": b.get("git", b.get("git_revision", "?")),
+            "host": socket.gethostname(), "device": b.get("device", "?"),
+            "backend": (b.get("kokkos") or {}).get("default_execution_space", "?"),
+            "kokkos": (b.get("kokkos") or {}).get("version", "?"), "mpi": b.get("mpi", "?"),
+            "git": b.get("git_revision", "?"),
         }
         rows.append(row)
         print("np %d halo %-9s  %8.2f ms/step  (%s)" % (ranks, row["halo"], row["step_ms_median"], row["step_ms_all"]),
@@ -117,8 +119,8 @@ def main():
             r["halo_unpack_s"]))
     with open(os.path.join(args.out, "README.md"), "w") as f:
         f.write("# mpi_halo.py: %s, %s cells, %d steps\n\n" % (args.case, rows[0]["cells"], args.steps))
-        f.write("host %s, backend %s, Kokkos %s, git %s\n\n" % (rows[0]["host"], rows[0]["backend"], rows[0]["kokkos"],
-                                                              rows[0]["git"]))
+        f.write("host %s, device %s, backend %s, Kokkos %s, %s, git %s\n\n" % (
+            rows[0]["host"], rows[0]["device"], rows[0]["backend"], rows[0]["kokkos"], rows[0]["mpi"], rows[0]["git"]))
         f.write("\n".join(lines) + "\n")
     print("\n".join(lines))
 
