@@ -12,6 +12,8 @@
 // inner then frontier does what all does. A face scatter over the frontier's faces adds to the
 // owned side only: the ghost's own rank adds the other side, so every flux across a rank boundary
 // reaches its owned cell exactly once and nothing is added into ghost rows.
+#include <array>
+
 #include "core/types.hpp"
 #include "mesh/mesh.hpp"
 
@@ -50,6 +52,12 @@ struct PartRanges {
   /// The boundary faces of `p`, as face indices.
   IndexRange boundary_faces(Part p) const {
     return has_boundary(p) ? IndexRange{n_interior, n_faces} : IndexRange{n_interior, n_interior};
+  }
+  /// Every face of `p` as the ranges a loop over all face kinds launches (the naive scatters): all
+  /// faces in one range for all, else the part's owned, cross and boundary faces (some empty).
+  std::array<IndexRange, 3> faces(Part p) const {
+    if (p == Part::all) return {IndexRange{0, n_faces}, IndexRange{}, IndexRange{}};
+    return {owned_faces(p), cross_faces(p), boundary_faces(p)};
   }
 };
 

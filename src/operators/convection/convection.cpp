@@ -206,18 +206,10 @@ public:
                              NaiveConvectionGather{c});
       return;
     }
-    const auto faces = [&](IndexRange r) {
+    for (const IndexRange r : parts.faces(part)) // Part::all: every face in one launch
       if (r.size() > 0)
         Kokkos::parallel_for("fvproxy::convection::naive_scatter", MD({r.begin, 0}, {r.end, n_}),
                              NaiveConvectionScatter{c});
-    };
-    if (part == Part::all) {
-      faces({0, m_.n_faces}); // every face, interior and boundary, in one launch
-    } else {
-      faces(parts.owned_faces(part));
-      faces(parts.cross_faces(part));
-      faces(parts.boundary_faces(part));
-    }
   }
   std::string description() const override { return gather_ ? "naive/gather" : "naive/atomic"; }
 

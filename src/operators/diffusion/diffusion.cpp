@@ -39,18 +39,10 @@ public:
                              naive::DiffusionGather{d_, u, ub, grad, rhs});
       return;
     }
-    const auto faces = [&](IndexRange r) {
+    for (const IndexRange r : parts_.faces(part)) // Part::all: every face in one launch
       if (r.size() > 0)
         Kokkos::parallel_for("fvproxy::diffusion::naive_scatter", MD({r.begin, 0}, {r.end, components_}),
                              naive::DiffusionScatter{d_, u, ub, grad, rhs});
-    };
-    if (part == Part::all) {
-      faces({0, parts_.n_faces}); // every face, interior and boundary, in one launch
-    } else {
-      faces(parts_.owned_faces(part));
-      faces(parts_.cross_faces(part));
-      faces(parts_.boundary_faces(part));
-    }
   }
   std::string description() const override { return gather_ ? "naive/gather" : "naive/atomic"; }
 

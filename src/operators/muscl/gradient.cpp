@@ -24,24 +24,16 @@ public:
   void compute(ConstView2<real> u, ConstView2<real> ub, View2<real> grad, Part part) const override {
     using MD = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>;
     const IndexRange cells = parts_.cells(part);
-    const auto faces = [&](IndexRange r) {
-      if (r.size() > 0)
-        Kokkos::parallel_for("fvproxy::muscl::naive_gradient_scatter", MD({r.begin, 0}, {r.end, components_}),
-                             naive::GradientScatter{g_, u, ub, grad, method_});
-    };
     if (gather_) {
       if (cells.size() > 0)
         Kokkos::parallel_for("fvproxy::muscl::naive_gradient_gather", MD({cells.begin, 0}, {cells.end, components_}),
                              naive::GradientGather{g_, u, ub, grad, method_});
-    } else if (part == Part::all) {
-      Kokkos::deep_copy(grad, real(0));
-      faces({0, parts_.n_faces}); // every face, interior and boundary, in one launch
-    } else if (part == Part::inner) {
-      Kokkos::deep_copy(grad, real(0));
-      faces(parts_.owned_faces(part));
-      faces(parts_.boundary_faces(part));
     } else {
-      faces(parts_.cross_faces(part));
+      if (part != Part::frontier) Kokkos::deep_copy(grad, real(0)); // the frontier adds to the inner part's sums
+      for (const IndexRange r : parts_.faces(part))                 // Part::all: every face in one launch
+        if (r.size() > 0)
+          Kokkos::parallel_for("fvproxy::muscl::naive_gradient_scatter", MD({r.begin, 0}, {r.end, components_}),
+                               naive::GradientScatter{g_, u, ub, grad, method_});
     }
     if (cells.size() > 0)
       Kokkos::parallel_for("fvproxy::muscl::naive_gradient_finalize", MD({cells.begin, 0}, {cells.end, components_}),
