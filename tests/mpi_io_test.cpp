@@ -72,7 +72,7 @@ int main(int argc, char** argv) {
     index_t max_patch = 0;
     for (const Patch& p : m.patches) max_patch = std::max(max_patch, p.end - p.begin);
     s.face_begin = share(max_patch, rank, size), s.face_end = share(max_patch, rank + 1, size);
-    write_mesh_file(dir + "/mesh_collective.h5", m, meta, s, h5::Comm::world);
+    write_mesh_file(dir + "/mesh_collective.h5", m, meta, s, Communicator::world());
     std::vector<real> u0, u1;
     for (index_t c = 0; c < m.n_cells(); ++c) {
       u0.push_back(real(0.5) + real(m.cell_gid[c]) / real(7));
@@ -85,11 +85,11 @@ int main(int argc, char** argv) {
     h.meta = meta;
     const index_t n = s.cell_end - s.cell_begin;
     write_field_file(dir + "/fields_collective.h5", h, n, m.cell_gid.data() + s.cell_begin,
-                     {u0.data() + s.cell_begin, u1.data() + s.cell_begin}, h5::Comm::world);
+                     {u0.data() + s.cell_begin, u1.data() + s.cell_begin}, Communicator::world());
     if (rank == 0) {
-      write_mesh_file(dir + "/mesh_serial.h5", m, meta, MeshSlice{}, h5::Comm::self);
+      write_mesh_file(dir + "/mesh_serial.h5", m, meta, MeshSlice{}, Communicator::self());
       write_field_file(dir + "/fields_serial.h5", h, m.n_cells(), m.cell_gid.data(), {u0.data(), u1.data()},
-                       h5::Comm::self);
+                       Communicator::self());
       const h5::File a = h5::File::open(dir + "/mesh_collective.h5"), b = h5::File::open(dir + "/mesh_serial.h5");
       same<double>(a, b, "/mesh/nodes");
       same<std::int64_t>(a, b, "/mesh/topology");

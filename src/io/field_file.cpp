@@ -157,7 +157,7 @@ void append_xdmf_cell(const HostMesh& m, index_t c, std::vector<std::int64_t>& o
 }
 
 MeshFileInfo write_mesh_file(const std::string& path, const HostMesh& m, const FileMetadata& meta, const MeshSlice& s,
-                             h5::Comm comm) {
+                             const Communicator& comm) {
   const index_t c0 = s.cell_begin, c1 = end_or(s.cell_end, m.n_cells());
   const index_t n0 = s.node_begin, n1 = end_or(s.node_end, m.n_nodes());
   std::vector<std::int64_t> topo, cgid, ngid;
@@ -210,7 +210,7 @@ MeshFileInfo write_mesh_file(const std::string& path, const HostMesh& m, const F
 }
 
 void write_field_file(const std::string& path, const FieldFile& h, index_t n, const gid_t* gid,
-                      const std::vector<const real*>& columns, h5::Comm comm) {
+                      const std::vector<const real*>& columns, const Communicator& comm) {
   try {
     h5::AtomicFile af(path, comm);
     h5::File& f = af.file();

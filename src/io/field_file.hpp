@@ -59,7 +59,7 @@ struct MeshFileInfo {
 
 /// Writes mesh.h5 (collective, atomic). Returns the totals over the ranks.
 MeshFileInfo write_mesh_file(const std::string& path, const HostMesh& m, const FileMetadata& meta,
-                             const MeshSlice& slice = {}, h5::Comm comm = h5::Comm::world);
+                             const MeshSlice& slice = {}, const Communicator& comm = Communicator::world());
 
 /// A fields or checkpoint file, as written (this rank's cells) or as read (all cells).
 struct FieldFile {
@@ -79,7 +79,7 @@ struct FieldFile {
 /// Writes a fields or checkpoint file (collective, atomic): `columns[k]` points to this rank's
 /// `n` values of field `names[k]`, stored in the build's real type.
 void write_field_file(const std::string& path, const FieldFile& header, index_t n, const gid_t* gid,
-                      const std::vector<const real*>& columns, h5::Comm comm = h5::Comm::world);
+                      const std::vector<const real*>& columns, const Communicator& comm = Communicator::world());
 
 /// Reads a fields or checkpoint file whole. InputError (naming the file and what is wrong) for a
 /// missing, non-HDF5, damaged or foreign file, one of a newer format, or one whose root attributes

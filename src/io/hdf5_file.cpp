@@ -22,17 +22,6 @@ namespace fvproxy::h5 {
 
 namespace {
 
-MPI_Comm mpi_comm(Comm c) {
-  return c == Comm::world ? MPI_COMM_WORLD : MPI_COMM_SELF;
-}
-
-bool mpi_running() {
-  int init = 0, fin = 0;
-  MPI_Initialized(&init);
-  MPI_Finalized(&fin);
-  return init && !fin;
-}
-
 /// HDF5's innermost error message (the reason), collected by walking the default error stack.
 std::string hdf5_reason() {
   std::string reason;
@@ -167,36 +156,17 @@ hssize_t attribute_size(hid_t a, const std::string& path, const std::string& wha
 
 } // namespace
 
-int rank(Comm c) {
-  if (!mpi_running()) return 0;
-  int r = 0;
-  MPI_Comm_rank(mpi_comm(c), &r);
-  return r;
-}
-int size(Comm c) {
-  if (!mpi_running()) return 1;
-  int s = 1;
-  MPI_Comm_size(mpi_comm(c), &s);
-  return s;
-}
-bool all(bool ok, Comm c) {
-  if (!mpi_running()) return ok;
-  int in = ok ? 1 : 0, out = 0;
-  MPI_Allreduce(&in, &out, 1, MPI_INT, MPI_MIN, mpi_comm(c));
-  return out == 1;
-}
-
 // --- File -----------------------------------------------------------------------------------------
 
-File File::create(const std::string& path, Comm comm) {
+File File::create(const std::string& path, const Communicator& comm) {
   silence_hdf5();
   File f;
   f.path_ = path;
   f.comm_ = comm;
   Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
   if (fapl < 0) fail("cannot create", path);
-  if (size(comm) > 1) {
-    if (H5Pset_fapl_mpio(fapl, mpi_comm(comm), MPI_INFO_NULL) < 0) fail("cannot set MPI-IO access for", path);
+  if (comm.size() > 1) {
+    if (H5Pset_fapl_mpio(fapl, comm.raw(), MPI_INFO_NULL) < 0) fail("cannot set MPI-IO access for", path);
   } else {
     // One rank: the file is built in memory and written by close() with checked POSIX calls.
     // HDF5 1.10 keeps a file whose flush failed (disk full) open and crashes when the library
@@ -227,7 +197,7 @@ File File::open(const std::string& path) {
   if (is < 0) fail("cannot read", path);
   File f;
   f.path_ = path;
-  f.comm_ = Comm::self;
+  f.comm_ = Communicator::self();
   f.id_ = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
   if (f.id_ < 0) fail("cannot open", path);
   return f;
@@ -303,16 +273,16 @@ void File::close() {
 }
 
 void File::agree(const std::string& error) {
-  if (!mpi_running() || size(comm_) == 1) {
+  if (comm_.size() == 1) {
     if (!error.empty()) throw H5Failure(error);
     return;
   }
   // The lowest failing rank, on every rank. A failing rank waits a bounded time: when it failed in
   // the middle of one of HDF5's own collective steps, the others wait there for it and never
   // reach this reduction; it then ends the job itself, with its message (no hang).
-  const MPI_Comm c = mpi_comm(comm_);
-  const int none = size(comm_);
-  int mine = error.empty() ? none : rank(comm_), first = none;
+  const MPI_Comm c = comm_.raw();
+  const int none = comm_.size();
+  int mine = error.empty() ? none : comm_.rank(), first = none;
   MPI_Request request;
   MPI_Iallreduce(&mine, &first, 1, MPI_INT, MPI_MIN, c, &request);
   if (error.empty()) {
@@ -329,7 +299,7 @@ void File::agree(const std::string& error) {
           message.replace(at, path_.size(), shown);
         std::fprintf(stderr,
                      "error: writing %s failed on rank %d\n%s\n(the other ranks wait inside HDF5: ending the job)\n",
-                     shown.c_str(), rank(comm_), message.c_str());
+                     shown.c_str(), comm_.rank(), message.c_str());
         std::fflush(stderr);
         std::remove(path_.c_str()); // the others hold it open: nothing is left under any name
         MPI_Abort(MPI_COMM_WORLD, 1);
@@ -361,10 +331,10 @@ template <class F> void File::collective(F&& step) {
 
 std::int64_t File::write(const std::string& name, Type t, const void* data, std::int64_t rows, int cols) {
   long long mine = rows, total = rows, offset = 0;
-  if (mpi_running() && size(comm_) > 1) {
-    MPI_Allreduce(&mine, &total, 1, MPI_LONG_LONG, MPI_SUM, mpi_comm(comm_));
-    MPI_Exscan(&mine, &offset, 1, MPI_LONG_LONG, MPI_SUM, mpi_comm(comm_));
-    if (rank(comm_) == 0) offset = 0;
+  if (comm_.size() > 1) {
+    MPI_Allreduce(&mine, &total, 1, MPI_LONG_LONG, MPI_SUM, comm_.raw());
+    MPI_Exscan(&mine, &offset, 1, MPI_LONG_LONG, MPI_SUM, comm_.raw());
+    if (comm_.rank() == 0) offset = 0;
   }
   const int rank_n = cols == 1 ? 1 : 2;
   hsize_t dims[2] = {static_cast<hsize_t>(total), static_cast<hsize_t>(cols)};
@@ -576,14 +546,14 @@ std::vector<std::string> File::members(const std::string& group) const {
 
 // --- AtomicFile -----------------------------------------------------------------------------------
 
-AtomicFile::AtomicFile(const std::string& final_path, Comm comm) : final_(final_path), comm_(comm) {
+AtomicFile::AtomicFile(const std::string& final_path, const Communicator& comm) : final_(final_path), comm_(comm) {
   namespace fs = std::filesystem;
   const fs::path p(final_path);
   // A temporary name unique to this process (mkstemp on rank 0), the same on every rank, in the
   // final file's folder: two processes writing the same file name never share a temporary file.
   int err = 0;
   std::vector<char> name;
-  if (rank(comm) == 0) {
+  if (comm.rank() == 0) {
     std::string tmp;
     const int fd = make_temporary(p, tmp);
     if (fd < 0)
@@ -593,18 +563,18 @@ AtomicFile::AtomicFile(const std::string& final_path, Comm comm) : final_(final_
     name.assign(tmp.begin(), tmp.end());
   }
   long long sizes[2] = {static_cast<long long>(name.size()), err};
-  if (mpi_running()) MPI_Bcast(sizes, 2, MPI_LONG_LONG, 0, mpi_comm(comm));
+  if (comm.size() > 1) MPI_Bcast(sizes, 2, MPI_LONG_LONG, 0, comm.raw());
   if (sizes[1] != 0)
     throw H5Failure("cannot create " + final_path +
                     " (a temporary file in its folder): " + std::strerror(static_cast<int>(sizes[1])));
   name.resize(static_cast<std::size_t>(sizes[0]));
-  if (mpi_running() && sizes[0] > 0) MPI_Bcast(name.data(), static_cast<int>(sizes[0]), MPI_CHAR, 0, mpi_comm(comm));
+  if (comm.size() > 1 && sizes[0] > 0) MPI_Bcast(name.data(), static_cast<int>(sizes[0]), MPI_CHAR, 0, comm.raw());
   tmp_.assign(name.begin(), name.end());
   try {
     file_.emplace(File::create(tmp_, comm));
     file_->final_path_ = final_;
   } catch (...) {
-    if (rank(comm) == 0) std::remove(tmp_.c_str());
+    if (comm.rank() == 0) std::remove(tmp_.c_str());
     throw;
   }
 }
@@ -612,7 +582,7 @@ AtomicFile::AtomicFile(const std::string& final_path, Comm comm) : final_(final_
 AtomicFile::~AtomicFile() {
   if (done_) return;
   file_.reset(); // closes, unchecked
-  if (rank(comm_) == 0) std::remove(tmp_.c_str());
+  if (comm_.rank() == 0) std::remove(tmp_.c_str());
 }
 
 void AtomicFile::commit() {
@@ -626,19 +596,19 @@ void AtomicFile::commit() {
       error.replace(at, tmp_.size(), final_);
   }
   // Every rank learns whether every rank closed cleanly before anything is renamed.
-  if (!all(error.empty(), comm_)) {
-    if (rank(comm_) == 0) std::remove(tmp_.c_str());
+  if (comm_.any(!error.empty())) {
+    if (comm_.rank() == 0) std::remove(tmp_.c_str());
     done_ = true;
     throw H5Failure(error.empty() ? "cannot write " + final_ + ": another rank failed" : error);
   }
   int ok = 1;
   std::string why;
-  if (rank(comm_) == 0 && std::rename(tmp_.c_str(), final_.c_str()) != 0) {
+  if (comm_.rank() == 0 && std::rename(tmp_.c_str(), final_.c_str()) != 0) {
     ok = 0;
     why = std::error_code(errno, std::generic_category()).message();
     std::remove(tmp_.c_str());
   }
-  if (mpi_running()) MPI_Bcast(&ok, 1, MPI_INT, 0, mpi_comm(comm_));
+  if (comm_.size() > 1) MPI_Bcast(&ok, 1, MPI_INT, 0, comm_.raw());
   done_ = true;
   if (!ok) throw H5Failure("cannot rename " + tmp_ + " to " + final_ + (why.empty() ? "" : ": " + why));
 }

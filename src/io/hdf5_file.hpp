@@ -25,6 +25,8 @@
 #include <string>
 #include <vector>
 
+#include "parallel/communicator.hpp"
+
 namespace fvproxy::h5 {
 
 /// An HDF5 call failed: `what()` names the operation, the file and object, and HDF5's reason.
@@ -50,14 +52,10 @@ template <> constexpr Type type_of<std::uint8_t>() {
   return Type::u8;
 }
 
-/// The MPI communicator the file is shared by (MPI_COMM_WORLD or MPI_COMM_SELF); an integer
-/// handle so this header needs no mpi.h.
-enum class Comm { world, self };
-
 class File {
 public:
   /// Creates (truncates) `path` for writing, collectively over `comm`.
-  static File create(const std::string& path, Comm comm = Comm::world);
+  static File create(const std::string& path, const Communicator& comm = Communicator::world());
   /// Opens an existing file read-only (on the calling rank alone). H5Failure when it does not
   /// exist, is not HDF5, or is damaged (truncated).
   static File open(const std::string& path);
@@ -122,17 +120,17 @@ private:
   template <class F> void collective(F&& step);
   std::int64_t id_ = -1;
   std::string path_;
-  std::string final_path_; ///< the name it will have (AtomicFile), for messages
-  Comm comm_ = Comm::self;
-  bool in_memory_ = false; ///< one rank: built in memory, written by close()
-  bool abandoned_ = false; ///< several ranks: a write failed on some rank (see agree())
+  std::string final_path_;                   ///< the name it will have (AtomicFile), for messages
+  Communicator comm_ = Communicator::self(); ///< the ranks that share the file
+  bool in_memory_ = false;                   ///< one rank: built in memory, written by close()
+  bool abandoned_ = false;                   ///< several ranks: a write failed on some rank (see agree())
   friend class AtomicFile;
 };
 
 /// A file written under a temporary name and renamed into place by commit() (collective).
 class AtomicFile {
 public:
-  AtomicFile(const std::string& final_path, Comm comm = Comm::world);
+  AtomicFile(const std::string& final_path, const Communicator& comm = Communicator::world());
   ~AtomicFile(); ///< without commit(): closes and removes the temporary file
   AtomicFile(const AtomicFile&) = delete;
   AtomicFile& operator=(const AtomicFile&) = delete;
@@ -142,15 +140,9 @@ public:
 
 private:
   std::string final_, tmp_;
-  Comm comm_;
+  Communicator comm_;
   std::optional<File> file_;
   bool done_ = false;
 };
-
-/// The calling rank and the number of ranks of `comm` (0, 1 without MPI).
-int rank(Comm comm = Comm::world);
-int size(Comm comm = Comm::world);
-/// True on every rank when `ok` is true on all (an MPI all-reduce).
-bool all(bool ok, Comm comm = Comm::world);
 
 } // namespace fvproxy::h5

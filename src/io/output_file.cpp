@@ -118,7 +118,7 @@ void remove_stale_temporaries(const std::string& dir) {
 
 OutputLock::OutputLock(const std::string& dir, const std::string& key) : path_((fs::path(dir) / kFileName).string()) {
   std::string error, holder;
-  if (h5::rank() == 0) {
+  if (Communicator::world().rank() == 0) {
     // Open, lock, then check that the locked file is still the one at the path: a run that ends
     // removes the file while it holds the lock, so a lock taken on a removed file does not count.
     for (int attempt = 0; attempt < 100 && fd_ < 0 && error.empty(); ++attempt) {
@@ -159,7 +159,7 @@ OutputLock::OutputLock(const std::string& dir, const std::string& key) : path_((
       remove_stale_temporaries(dir);
     }
   }
-  if (h5::all(error.empty())) return;
+  if (!Communicator::world().any(!error.empty())) return;
   if (fd_ >= 0) {
     ::unlink(path_.c_str());
     ::close(fd_);

@@ -81,7 +81,7 @@ void OutputSeries::write_mesh() {
 }
 
 void OutputSeries::write_xdmf() const {
-  if (h5::rank() != 0) return;
+  if (Communicator::world().rank() != 0) return;
   write_atomically(xdmf_path(), xdmf_text("mesh.h5", mesh_info_, steps_, sizeof(real) == 4 ? 4 : 8), "fvproxy run");
 }
 
@@ -237,7 +237,7 @@ std::string OutputSeries::write_checkpoint(long long step, double time, ConstVie
   header.strings["mesh_fingerprint"] = fingerprint_;
   header.strings["case"] = cfg_.name;
   const std::string path = write_step_file(header, "checkpoint", step, time, u, all_fields_);
-  if (h5::rank() == 0) {
+  if (Communicator::world().rank() == 0) {
     auto all = step_files(dir_, "checkpoint");
     for (std::size_t i = 0; i + std::size_t(cfg_.checkpoint.keep) < all.size(); ++i) {
       std::error_code ec;
