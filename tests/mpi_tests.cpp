@@ -25,6 +25,7 @@
 #include "parallel/communicator.hpp"
 #include "parallel/decomposition.hpp"
 #include "parallel/halo.hpp"
+#include "parallel/parts.hpp"
 #include "solver/simulation.hpp"
 #include "test_helpers.hpp"
 
@@ -299,12 +300,13 @@ TEST(Halo, GhostGeometryFromItsOwnerIsTheGlobalMeshes) {
 
 /// The case run on this rank's part (every rank) and on the whole mesh (each rank alone), compared
 /// per global id: bitwise when `bitwise`, else to `rel` of the field's largest magnitude.
-void expect_same_run(const CaseConfig& cfg, const std::string& what, bool bitwise, double rel) {
+void expect_same_run(const CaseConfig& cfg, const std::string& what, bool bitwise, double rel, bool in_parts = false) {
   SCOPED_TRACE(what);
   const Communicator w = Communicator::world();
   const BuiltMesh g = build_mesh(cfg.mesh);
   const RunSummary ref = run_simulation(cfg, g.device, RunHooks{}, true);
-  Decomposition d = decompose(g, cfg.mesh, w, cfg.parallel.halo);
+  Decomposition d =
+      in_parts ? decompose_in_parts(cfg.mesh, w, cfg.parallel.halo) : decompose(g, cfg.mesh, w, cfg.parallel.halo);
   const RunSummary r = run_simulation(cfg, d.mesh, RunHooks{}, true, nullptr, w, d.halo.get());
   ASSERT_FALSE(ref.failure.has_value());
   ASSERT_FALSE(r.failure.has_value());
@@ -376,6 +378,134 @@ TEST(DistributedRun, EqualsOneRankPerGlobalId) {
   src.apply_set("time={steps: 5, cfl: 0.4}");
   src.apply_set("run.deterministic=true");
   expect_same_run(parse_case(src), "hybrid channel (Gmsh), deterministic", true, 0);
+  // Built in parts (no rank holds the whole mesh): the same answer, bitwise.
+  expect_same_run(with({"run.deterministic=true", "mesh.partition=hilbert", "mesh.reorder=zorder"}),
+                  "built in parts, hilbert partition, zorder ordering", true, 0, true);
+  expect_same_run(with({"run.deterministic=true", "mesh.partition=blocks", "mesh.reorder=none"}),
+                  "built in parts, blocks, generation order", true, 0, true);
+}
+
+/// Boxes that can be built in parts: every element, periodic and not, jittered, each partition
+/// curve and `blocks`, each ordering that is a sort key.
+std::vector<MeshConfig> boxes_in_parts() {
+  std::vector<MeshConfig> out;
+  auto box = [&](ElementKind e, std::array<int, 3> cells, std::array<bool, 3> periodic, Ordering o,
+                 PartitionMethod p) {
+    MeshConfig m;
+    m.generate = BoxConfig{};
+    m.generate->cells = cells;
+    m.generate->element = e;
+    m.generate->perturb = 0.2;
+    m.generate->periodic = periodic;
+    m.reorder = o;
+    m.partition = p;
+    out.push_back(m);
+  };
+  box(ElementKind::tet, {6, 5, 4}, {true, true, false}, Ordering::zorder, PartitionMethod::zorder);
+  box(ElementKind::tet, {5, 4, 6}, {false, true, true}, Ordering::hilbert, PartitionMethod::hilbert);
+  box(ElementKind::tet, {4, 6, 3}, {true, false, false}, Ordering::zorder, PartitionMethod::blocks);
+  box(ElementKind::hex, {7, 5, 3}, {false, false, false}, Ordering::none, PartitionMethod::blocks);
+  box(ElementKind::hex, {6, 6, 6}, {true, true, true}, Ordering::none, PartitionMethod::zorder);
+  box(ElementKind::prism, {5, 3, 6}, {false, false, true}, Ordering::hilbert, PartitionMethod::zorder);
+  box(ElementKind::prism, {3, 3, 3}, {true, true, true}, Ordering::zorder, PartitionMethod::hilbert);
+  return out;
+}
+
+TEST(BuiltInParts, SameLocalMeshAsCutFromTheWholeMesh) {
+  const Communicator w = Communicator::world();
+  for (const MeshConfig& mc : boxes_in_parts()) {
+    SCOPED_TRACE(std::string(to_string(mc.generate->element)) + " " + to_string(mc.reorder) + " ordering, " +
+                 to_string(mc.partition) + " partition");
+    ASSERT_TRUE(builds_in_parts(mc));
+    const BuiltMesh g = build_mesh(mc);
+    const Decomposition a = decompose(g, mc, w);
+    const Decomposition b = decompose_in_parts(mc, w);
+    const LocalMesh &x = a.local, &y = b.local;
+    ASSERT_EQ(x.n_owned, y.n_owned);
+    ASSERT_EQ(x.n_inner, y.n_inner);
+    ASSERT_EQ(x.n_owned_faces, y.n_owned_faces);
+    ASSERT_EQ(x.host.n_cells(), y.host.n_cells());
+    ASSERT_EQ(x.host.n_faces(), y.host.n_faces());
+    ASSERT_EQ(x.host.n_interior, y.host.n_interior);
+    EXPECT_EQ(x.host.cell_gid, y.host.cell_gid);
+    EXPECT_EQ(x.host.cell_type, y.host.cell_type);
+    EXPECT_EQ(x.global_cell, y.global_cell); // rows of the whole ordered mesh
+    EXPECT_EQ(x.host.face_node_off, y.host.face_node_off);
+    EXPECT_EQ(x.host.cell_face_off, y.host.cell_face_off);
+    EXPECT_EQ(x.host.cell_faces, y.host.cell_faces);
+    EXPECT_EQ(x.host.cell_face_sign, y.host.cell_face_sign);
+    auto gids = [](const HostMesh& m, index_t f) {
+      std::vector<gid_t> v;
+      for (index_t k = m.face_node_off[f]; k < m.face_node_off[f + 1]; ++k) v.push_back(m.node_gid[m.face_nodes[k]]);
+      return v;
+    };
+    auto cell = [](const HostMesh& m, index_t c) { return c < 0 ? gid_t(-1) : m.cell_gid[c]; };
+    for (index_t f = 0; f < x.host.n_faces(); ++f) {
+      ASSERT_EQ(cell(x.host, x.host.face_owner[f]), cell(y.host, y.host.face_owner[f])) << "face " << f;
+      ASSERT_EQ(cell(x.host, x.host.face_neighbour[f]), cell(y.host, y.host.face_neighbour[f])) << "face " << f;
+      ASSERT_EQ(gids(x.host, f), gids(y.host, f)) << "face " << f;
+      ASSERT_EQ(x.host.shifts[x.host.face_shift[f]], y.host.shifts[y.host.face_shift[f]]) << "face " << f;
+    }
+    ASSERT_EQ(x.host.patches.size(), y.host.patches.size());
+    for (std::size_t p = 0; p < x.host.patches.size(); ++p) {
+      EXPECT_EQ(x.host.patches[p].name, y.host.patches[p].name);
+      EXPECT_EQ(x.host.patches[p].begin, y.host.patches[p].begin);
+      EXPECT_EQ(x.host.patches[p].end, y.host.patches[p].end);
+    }
+    ASSERT_EQ(x.links.size(), y.links.size());
+    for (std::size_t k = 0; k < x.links.size(); ++k) {
+      EXPECT_EQ(x.links[k].rank, y.links[k].rank);
+      EXPECT_EQ(x.links[k].send, y.links[k].send);
+      EXPECT_EQ(x.links[k].ghost_begin, y.links[k].ghost_begin);
+      EXPECT_EQ(x.links[k].ghost_end, y.links[k].ghost_end);
+    }
+    std::map<gid_t, std::array<double, 3>> xn;
+    for (index_t v = 0; v < x.host.n_nodes(); ++v) xn[x.host.node_gid[v]] = {x.host.x[3 * v], x.host.x[3 * v + 1], x.host.x[3 * v + 2]};
+    for (index_t v = 0; v < y.host.n_nodes(); ++v) {
+      const auto it = xn.find(y.host.node_gid[v]);
+      ASSERT_NE(it, xn.end()) << "node gid " << y.host.node_gid[v];
+      EXPECT_EQ(it->second, (std::array<double, 3>{y.host.x[3 * v], y.host.x[3 * v + 1], y.host.x[3 * v + 2]}));
+    }
+    // The geometry on the device, ghosts included (from their owners), and the domain's totals.
+    EXPECT_EQ(a.mesh.n_global_cells, b.mesh.n_global_cells);
+    EXPECT_EQ(a.mesh.global_volume, b.mesh.global_volume);
+    auto same = [](auto u, auto v, const char* what) {
+      auto hu = Kokkos::create_mirror_view_and_copy(HostSpace(), u);
+      auto hv = Kokkos::create_mirror_view_and_copy(HostSpace(), v);
+      ASSERT_EQ(hu.size(), hv.size()) << what;
+      for (std::size_t i = 0; i < hu.size(); ++i) ASSERT_EQ(hu.data()[i], hv.data()[i]) << what << " [" << i << "]";
+    };
+    same(a.mesh.volume, b.mesh.volume, "volume");
+    same(a.mesh.centroid, b.mesh.centroid, "centroid");
+    same(a.mesh.face_area, b.mesh.face_area, "face_area");
+    same(a.mesh.face_centroid, b.mesh.face_centroid, "face_centroid");
+  }
+}
+
+TEST(BuiltInParts, SamplesSortGivesEveryKeyItsGlobalPosition) {
+  // Keys with many ties (broken by gid), spread unevenly: rank r holds 3r + 1 of them.
+  const Communicator w = Communicator::world();
+  const int P = w.size(), me = w.rank();
+  std::vector<std::uint64_t> keys;
+  std::vector<gid_t> gids;
+  gid_t first = 0;
+  for (int r = 0; r < me; ++r) first += 3 * r + 1;
+  for (int i = 0; i < 3 * me + 1; ++i) {
+    const gid_t g = first + i;
+    keys.push_back(std::uint64_t((g * 7919) % 5));
+    gids.push_back(g);
+  }
+  gid_t n = 0;
+  for (int r = 0; r < P; ++r) n += 3 * r + 1;
+  const auto pos = global_positions(keys, gids, w);
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    gid_t expect = 0; // keys of every rank, recomputed: those before (key, gid)
+    for (gid_t h = 0; h < n; ++h) {
+      const std::uint64_t k = std::uint64_t((h * 7919) % 5);
+      if (k < keys[i] || (k == keys[i] && h < gids[i])) ++expect;
+    }
+    EXPECT_EQ(pos[i], expect) << "gid " << gids[i];
+  }
 }
 
 } // namespace

@@ -1,5 +1,7 @@
 #include "mesh/box_generator.hpp"
 
+#include <algorithm>
+
 #include "mesh/random.hpp"
 
 namespace fvproxy {
@@ -22,26 +24,29 @@ const char* kPatchNames[6] = {"xmin", "xmax", "ymin", "ymax", "zmin", "zmax"};
 
 class BoxClassifier final : public BoundaryClassifier {
 public:
-  BoxClassifier(const BoxIndex& idx, const BoxConfig& cfg) : idx_(idx) {
+  /// `cut`: the patch of faces on no box side (a piece's outer faces), -1 when there are none.
+  BoxClassifier(const BoxIndex& idx, const BoxConfig& cfg, int cut = -1) : idx_(idx), cut_(cut) {
     int p = 0;
     for (int a = 0; a < 3; ++a)
       for (int side = 0; side < 2; ++side) patch_[a][side] = cfg.periodic[a] ? -1 : p++;
   }
-  int patch_of(const HostMesh&, const index_t* nodes, int n) const override {
-    // All nodes of the face on one boundary plane.
+  int patch_of(const HostMesh& m, const index_t* nodes, int n) const override {
+    // All nodes of the face on one boundary plane (node ijk from the global id: a piece's nodes
+    // are numbered locally).
     for (int a = 0; a < 3; ++a)
       for (int side = 0; side < 2; ++side) {
         const int plane = side == 0 ? 0 : idx_.n[a];
         bool all = true;
-        for (int i = 0; i < n && all; ++i) all = idx_.ijk(nodes[i])[a] == plane;
-        if (all) return patch_[a][side];
+        for (int i = 0; i < n && all; ++i) all = idx_.ijk(static_cast<index_t>(m.node_gid[nodes[i]]))[a] == plane;
+        if (all && patch_[a][side] >= 0) return patch_[a][side];
       }
-    return -1;
+    return cut_;
   }
   std::string where() const override { return "(generated box: the face lies on no box side)"; }
 
 private:
   BoxIndex idx_;
+  int cut_;
   int patch_[3][2];
 };
 
@@ -54,38 +59,66 @@ std::vector<std::string> box_patch_names(const BoxConfig& cfg) {
   return names;
 }
 
-HostMesh generate_box(const BoxConfig& cfg) {
+namespace {
+
+/// The box's cells of `hexes` (ascending hex ids) and their nodes, numbered in ascending global
+/// id (all of them when `hexes` is null: node index = global id); with `cut`, the faces on no box
+/// side go to a last patch named kBoxCutPatch instead of being an error.
+HostMesh box_cells(const BoxConfig& cfg, const std::vector<gid_t>* hexes, bool cut) {
   const BoxIndex idx{cfg.cells};
   const int nx = cfg.cells[0], ny = cfg.cells[1], nz = cfg.cells[2];
   const double h[3] = {cfg.lengths[0] / nx, cfg.lengths[1] / ny, cfg.lengths[2] / nz};
+  const std::size_t nhex = hexes ? hexes->size() : std::size_t(nx) * ny * nz;
+  auto hex_at = [&](std::size_t k) { return hexes ? (*hexes)[k] : gid_t(k); };
+  auto wrapped = [&](index_t v) {
+    const auto ijk = idx.ijk(v);
+    int w[3] = {ijk[0], ijk[1], ijk[2]};
+    for (int a = 0; a < 3; ++a)
+      if (cfg.periodic[a] && ijk[a] == cfg.cells[a]) w[a] = 0;
+    return idx.node(w[0], w[1], w[2]);
+  };
   HostMesh m;
-  const std::size_t nn = std::size_t(nx + 1) * (ny + 1) * (nz + 1);
+  // Nodes: the corners of the hexes and their periodic partners, ascending.
+  std::vector<index_t> nodes; // global node index of each local node
+  if (hexes) {
+    nodes.reserve(nhex * 8);
+    for (std::size_t k = 0; k < nhex; ++k) {
+      const gid_t hx = hex_at(k);
+      const int i = int(hx % nx), j = int((hx / nx) % ny), l = int(hx / (gid_t(nx) * ny));
+      for (int c = 0; c < 8; ++c) {
+        const index_t v = idx.node(i + (c & 1), j + ((c >> 1) & 1), l + ((c >> 2) & 1));
+        nodes.push_back(v);
+        nodes.push_back(wrapped(v));
+      }
+    }
+    std::sort(nodes.begin(), nodes.end());
+    nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+  }
+  const std::size_t nn = hexes ? nodes.size() : std::size_t(nx + 1) * (ny + 1) * (nz + 1);
+  auto local = [&](index_t v) -> index_t {
+    if (!hexes) return v;
+    return static_cast<index_t>(std::lower_bound(nodes.begin(), nodes.end(), v) - nodes.begin());
+  };
   m.x.resize(3 * nn);
   m.node_gid.resize(nn);
   m.node_key.resize(nn);
-  for (int k = 0; k <= nz; ++k)
-    for (int j = 0; j <= ny; ++j)
-      for (int i = 0; i <= nx; ++i) {
-        const index_t v = idx.node(i, j, k);
-        const int ijk[3] = {i, j, k};
-        int wrapped[3] = {i, j, k};
-        for (int a = 0; a < 3; ++a)
-          if (cfg.periodic[a] && ijk[a] == cfg.cells[a]) wrapped[a] = 0;
-        const index_t key = idx.node(wrapped[0], wrapped[1], wrapped[2]);
-        m.node_gid[v] = v;
-        m.node_key[v] = key;
-        for (int a = 0; a < 3; ++a) {
-          double x = cfg.origin[a] + ijk[a] * h[a];
-          // Jitter from the partner-shared key: periodic partners move identically. Nodes on a
-          // boundary plane of axis a do not move along a (volumes and periodic matching stay exact).
-          const bool on_plane = ijk[a] == 0 || ijk[a] == cfg.cells[a];
-          if (cfg.perturb > 0 && !on_plane)
-            x += cfg.perturb * h[a] * uniform_pm1(cfg.seed, static_cast<std::uint64_t>(key) * 3 + a);
-          m.x[3 * std::size_t(v) + a] = x;
-        }
-      }
+  for (std::size_t u = 0; u < nn; ++u) {
+    const index_t v = hexes ? nodes[u] : static_cast<index_t>(u);
+    const auto ijk = idx.ijk(v);
+    const index_t key = wrapped(v);
+    m.node_gid[u] = v;
+    m.node_key[u] = local(key);
+    for (int a = 0; a < 3; ++a) {
+      double x = cfg.origin[a] + ijk[a] * h[a];
+      // Jitter from the partner-shared key: periodic partners move identically. Nodes on a
+      // boundary plane of axis a do not move along a (volumes and periodic matching stay exact).
+      const bool on_plane = ijk[a] == 0 || ijk[a] == cfg.cells[a];
+      if (cfg.perturb > 0 && !on_plane)
+        x += cfg.perturb * h[a] * uniform_pm1(cfg.seed, static_cast<std::uint64_t>(key) * 3 + a);
+      m.x[3 * u + a] = x;
+    }
+  }
 
-  const std::size_t nhex = std::size_t(nx) * ny * nz;
   const int per = cfg.element == ElementKind::tet ? 6 : cfg.element == ElementKind::prism ? 2 : 1;
   m.cell_type.reserve(nhex * per);
   m.cell_gid.reserve(nhex * per);
@@ -93,37 +126,49 @@ HostMesh generate_box(const BoxConfig& cfg) {
   m.cell_nodes.reserve(nhex * per * (cfg.element == ElementKind::hex ? 8 : cfg.element == ElementKind::tet ? 4 : 6));
   // Tet split: for each permutation (a,b,c) of the axes, the path 000 -> e_a -> e_a+e_b -> 111.
   static constexpr int perms[6][3] = {{0, 1, 2}, {1, 2, 0}, {2, 0, 1}, {0, 2, 1}, {2, 1, 0}, {1, 0, 2}};
-  for (int k = 0; k < nz; ++k)
-    for (int j = 0; j < ny; ++j)
-      for (int i = 0; i < nx; ++i) {
-        const gid_t hid = i + gid_t(nx) * (j + gid_t(ny) * k);
-        auto corner = [&](int dx, int dy, int dz) { return idx.node(i + dx, j + dy, k + dz); };
-        const index_t v[8] = {corner(0, 0, 0), corner(1, 0, 0), corner(1, 1, 0), corner(0, 1, 0),
-                              corner(0, 0, 1), corner(1, 0, 1), corner(1, 1, 1), corner(0, 1, 1)};
-        if (cfg.element == ElementKind::hex) {
-          m.add_cell(CellType::hex, v, hid);
-        } else if (cfg.element == ElementKind::prism) {
-          const index_t p0[6] = {v[0], v[1], v[2], v[4], v[5], v[6]};
-          const index_t p1[6] = {v[0], v[2], v[3], v[4], v[6], v[7]};
-          m.add_cell(CellType::prism, p0, 2 * hid);
-          m.add_cell(CellType::prism, p1, 2 * hid + 1);
-        } else {
-          for (int s = 0; s < 6; ++s) {
-            int d[3] = {0, 0, 0};
-            index_t t[4];
-            t[0] = corner(0, 0, 0);
-            for (int q = 0; q < 2; ++q) {
-              d[perms[s][q]] = 1;
-              t[q + 1] = corner(d[0], d[1], d[2]);
-            }
-            t[3] = corner(1, 1, 1);
-            if (s >= 3) std::swap(t[1], t[2]); // odd permutations: restore positive orientation
-            m.add_cell(CellType::tet, t, 6 * hid + s);
-          }
+  for (std::size_t q = 0; q < nhex; ++q) {
+    const gid_t hid = hex_at(q);
+    const int i = int(hid % nx), j = int((hid / nx) % ny), k = int(hid / (gid_t(nx) * ny));
+    auto corner = [&](int dx, int dy, int dz) { return local(idx.node(i + dx, j + dy, k + dz)); };
+    const index_t v[8] = {corner(0, 0, 0), corner(1, 0, 0), corner(1, 1, 0), corner(0, 1, 0),
+                          corner(0, 0, 1), corner(1, 0, 1), corner(1, 1, 1), corner(0, 1, 1)};
+    if (cfg.element == ElementKind::hex) {
+      m.add_cell(CellType::hex, v, hid);
+    } else if (cfg.element == ElementKind::prism) {
+      const index_t p0[6] = {v[0], v[1], v[2], v[4], v[5], v[6]};
+      const index_t p1[6] = {v[0], v[2], v[3], v[4], v[6], v[7]};
+      m.add_cell(CellType::prism, p0, 2 * hid);
+      m.add_cell(CellType::prism, p1, 2 * hid + 1);
+    } else {
+      for (int s = 0; s < 6; ++s) {
+        int d[3] = {0, 0, 0};
+        index_t t[4];
+        t[0] = corner(0, 0, 0);
+        for (int q2 = 0; q2 < 2; ++q2) {
+          d[perms[s][q2]] = 1;
+          t[q2 + 1] = corner(d[0], d[1], d[2]);
         }
+        t[3] = corner(1, 1, 1);
+        if (s >= 3) std::swap(t[1], t[2]); // odd permutations: restore positive orientation
+        m.add_cell(CellType::tet, t, 6 * hid + s);
       }
-  build_faces(m, box_patch_names(cfg), BoxClassifier(idx, cfg));
+    }
+  }
+  std::vector<std::string> names = box_patch_names(cfg);
+  const int cut_patch = cut ? static_cast<int>(names.size()) : -1;
+  if (cut) names.emplace_back(kBoxCutPatch);
+  build_faces(m, names, BoxClassifier(idx, cfg, cut_patch));
   return m;
+}
+
+} // namespace
+
+HostMesh generate_box(const BoxConfig& cfg) {
+  return box_cells(cfg, nullptr, false);
+}
+
+HostMesh generate_box_piece(const BoxConfig& cfg, const std::vector<gid_t>& hexes) {
+  return box_cells(cfg, &hexes, true);
 }
 
 } // namespace fvproxy

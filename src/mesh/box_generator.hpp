@@ -12,6 +12,17 @@ namespace fvproxy {
 /// xmin, xmax, ymin, ymax, zmin, zmax on the non-periodic axes.
 HostMesh generate_box(const BoxConfig& cfg);
 
+/// The name of the last patch of a box piece: the faces on no box side (the piece's outer faces).
+inline constexpr const char* kBoxCutPatch = "(piece boundary)";
+
+/// The cells of the hexes `hexes` (ascending hex ids h = i + nx (j + ny k)) of the box of
+/// `mesh.generate`, as generate_box makes them (bitwise the same coordinates, cell node orders and
+/// global ids), their nodes numbered in ascending global id with their periodic partners, faces
+/// built: the faces between two of its cells are the whole box's faces (same owner, node order
+/// and translation) as long as the cells are in the same order; faces on no box side form a last
+/// patch named kBoxCutPatch. For building a rank's part without the whole mesh (parallel/parts.hpp).
+HostMesh generate_box_piece(const BoxConfig& cfg, const std::vector<gid_t>& hexes);
+
 /// The patch names of a generated box, in patch order.
 std::vector<std::string> box_patch_names(const BoxConfig& cfg);
 

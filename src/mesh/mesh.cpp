@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "core/exact_sum.hpp"
 #include "core/kokkos_compat.hpp"
 
 namespace fvproxy {
@@ -187,12 +188,12 @@ void compute_geometry(Mesh& m) {
                        CellGeometry{m.node_x, m.shifts, m.cell_node_off, m.cell_nodes, m.cell_face_off, m.cell_faces,
                                     m.face_node_off, m.face_nodes, m.cell_face_sign, m.face_shift, m.volume,
                                     m.inv_volume, m.centroid});
-  const auto vol = m.volume;
-  real total = 0;
-  Kokkos::parallel_reduce(
-      "fvproxy::mesh::total_volume", Kokkos::RangePolicy<ExecSpace>(0, m.n_cells),
-      KOKKOS_LAMBDA(const index_t c, real& lsum) { lsum += vol(c); }, total);
-  m.global_volume = total;
+  // The exact sum of the cell volumes: the same bits in every cell order and, summed over the ranks
+  // (decompose), for every rank count.
+  const auto vol = Kokkos::create_mirror_view_and_copy(HostSpace(), m.volume);
+  ExactSum total;
+  for (index_t c = 0; c < m.n_cells; ++c) total.add(double(vol(c)));
+  m.global_volume = total.total();
   kc::fence("fvproxy::mesh::compute_geometry");
 }
 

@@ -22,7 +22,7 @@ struct Mesh {
   /// n_owned_faces = n_interior.
   index_t n_inner = 0, n_owned_faces = 0;
   gid_t n_global_cells = 0; ///< cells over every rank (= n_cells on one rank)
-  double global_volume = 0; ///< volume of the whole domain (sum over every rank's owned cells)
+  double global_volume = 0; ///< volume of the whole domain: the exact sum over every rank's owned cells, rounded once
   int dim = 3;              ///< spatial dimension (HostMesh::dim)
   index_t n_local() const { return n_cells + n_ghosts; }
 

@@ -28,7 +28,7 @@ template <class Curve> struct CurveProjection {
   }
 };
 
-template <class Curve> std::vector<std::uint64_t> project(const Mesh& m, const char* label) {
+CurveFrame frame_of(const Mesh& m) {
   const auto ctr = m.centroid;
   using MinMax = Kokkos::MinMax<real>;
   typename MinMax::value_type r[3];
@@ -40,16 +40,35 @@ template <class Curve> std::vector<std::uint64_t> project(const Mesh& m, const c
           if (ctr(c, d) > v.max_val) v.max_val = ctr(c, d);
         },
         MinMax(r[d]));
-  real ext = 0;
-  for (int d = 0; d < 3; ++d) ext = std::max(ext, r[d].max_val - r[d].min_val);
-  CurveProjection<Curve> p{m.centroid,
-                           View1<std::uint64_t>(std::string(label), m.n_cells),
-                           {r[0].min_val, r[1].min_val, r[2].min_val},
-                           ext > 0 ? real((1u << kCurveBits) - 1) / ext : real(0)};
+  const real lo[3] = {r[0].min_val, r[1].min_val, r[2].min_val}, hi[3] = {r[0].max_val, r[1].max_val, r[2].max_val};
+  return curve_frame(lo, hi);
+}
+
+template <class Curve> std::vector<std::uint64_t> project(const Mesh& m, const CurveFrame& f, const char* label) {
+  CurveProjection<Curve> p{
+      m.centroid, View1<std::uint64_t>(std::string(label), m.n_cells), {f.lo[0], f.lo[1], f.lo[2]}, f.scale};
   Kokkos::parallel_for(label, Kokkos::RangePolicy<ExecSpace>(0, m.n_cells), p);
   auto h = Kokkos::create_mirror_view_and_copy(HostSpace(), p.keys);
   return std::vector<std::uint64_t>(h.data(), h.data() + h.extent(0));
 }
+
+} // namespace
+
+CurveFrame curve_frame(const real lo[3], const real hi[3]) {
+  real ext = 0;
+  for (int d = 0; d < 3; ++d) ext = std::max(ext, hi[d] - lo[d]);
+  CurveFrame f;
+  for (int d = 0; d < 3; ++d) f.lo[d] = lo[d];
+  f.scale = ext > 0 ? real((1u << kCurveBits) - 1) / ext : real(0);
+  return f;
+}
+
+std::vector<std::uint64_t> curve_keys(const Mesh& mesh, Ordering curve, const CurveFrame& frame) {
+  if (curve == Ordering::hilbert) return project<HilbertKey>(mesh, frame, "fvproxy::mesh::hilbert_keys");
+  return project<MortonKey>(mesh, frame, "fvproxy::mesh::morton_keys");
+}
+
+namespace {
 
 std::vector<index_t> sort_by_key(const std::vector<std::uint64_t>& key, const std::vector<gid_t>& gid) {
   std::vector<index_t> p(key.size());
@@ -62,8 +81,7 @@ std::vector<index_t> sort_by_key(const std::vector<std::uint64_t>& key, const st
 } // namespace
 
 std::vector<std::uint64_t> curve_keys(const Mesh& mesh, Ordering curve) {
-  if (curve == Ordering::hilbert) return project<HilbertKey>(mesh, "fvproxy::mesh::hilbert_keys");
-  return project<MortonKey>(mesh, "fvproxy::mesh::morton_keys");
+  return curve_keys(mesh, curve, frame_of(mesh));
 }
 
 std::vector<index_t> rcm_permutation(const HostMesh& m) {

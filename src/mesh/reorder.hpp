@@ -15,8 +15,20 @@ namespace fvproxy {
 std::vector<index_t> ordering_permutation(const HostMesh& host, const Mesh& mesh, Ordering ordering,
                                           std::uint64_t seed);
 
-/// Space-filling-curve keys of the cell centroids (labelled kernel on the device).
+/// Space-filling-curve keys of the cell centroids (labelled kernel on the device), on the cube
+/// grid spanned by the centroids' bounding box.
 std::vector<std::uint64_t> curve_keys(const Mesh& mesh, Ordering curve);
+
+/// The grid of the curve keys: corner and cells per unit length (2^21 - 1 over the largest extent).
+struct CurveFrame {
+  real lo[3] = {0, 0, 0};
+  real scale = 0;
+};
+/// The frame of centroids bounded by [lo, hi] (per axis, as min and max of the centroids).
+CurveFrame curve_frame(const real lo[3], const real hi[3]);
+/// The keys of the owned cells of `mesh` on a given frame (a part of a mesh: the whole mesh's
+/// frame gives the whole mesh's keys, bitwise).
+std::vector<std::uint64_t> curve_keys(const Mesh& mesh, Ordering curve, const CurveFrame& frame);
 
 /// Reverse Cuthill-McKee on the cell adjacency graph (pseudo-peripheral start per component).
 std::vector<index_t> rcm_permutation(const HostMesh& host);

@@ -105,4 +105,14 @@ std::vector<std::string> Communicator::gather(const std::string& s, int root) co
   return out;
 }
 
+double exact_total(ExactSum& sum, const Communicator& comm) {
+  if (comm.size() > 1) {
+    std::vector<std::int64_t>& w = sum.words();
+    MPI_Allreduce(MPI_IN_PLACE, w.data(), static_cast<int>(w.size()), MPI_INT64_T, MPI_SUM, comm.raw());
+    sum.special() = comm.sum(sum.special());
+    sum.merged();
+  }
+  return sum.total();
+}
+
 } // namespace fvproxy

@@ -10,6 +10,7 @@
 
 #include <mpi.h>
 
+#include "core/exact_sum.hpp"
 #include "core/types.hpp"
 
 namespace fvproxy {
@@ -51,6 +52,9 @@ private:
   MPI_Comm comm_ = MPI_COMM_NULL;
   int rank_ = 0, size_ = 1;
 };
+
+/// `sum`'s total over every rank of `comm`: the same on every rank and for every rank count.
+double exact_total(ExactSum& sum, const Communicator& comm);
 
 /// The MPI datatype of fvproxy's `real`.
 inline MPI_Datatype mpi_real() {

@@ -4,8 +4,9 @@
 // ghosts' geometry from their owners, and the domain's totals (cells, volume) that set-up
 // formulas need (the same values as on one rank, bitwise).
 //
-// In this version every rank builds the global mesh first (the global-mesh memory per rank is the
-// scale-out issue's to remove) and keeps only its part on the device.
+// decompose() cuts the part out of the whole mesh, which every rank builds first; a generated box
+// with a curve or `blocks` partition is built in parts instead (decompose_in_parts: no rank ever
+// holds the whole mesh; parallel/parts.hpp). Both give the same local mesh, bitwise.
 #include <memory>
 
 #include "core/config.hpp"
@@ -28,5 +29,12 @@ struct Decomposition {
 /// `where`) when the mesh cannot be divided so (more ranks than cells, `blocks` that cannot).
 Decomposition decompose(const BuiltMesh& global, const MeshConfig& cfg, const Communicator& comm,
                         HaloVariant variant = HaloVariant::optimized, const std::string& where = "mpirun -np");
+
+/// The same part, built in parts (builds_in_parts(cfg) must hold): `partition.part` is empty,
+/// local.global_cell holds the rows of the whole ordered mesh, local.global_face is empty.
+/// `seconds`, when given, receives the build time (both steps of build_box_in_parts).
+Decomposition decompose_in_parts(const MeshConfig& cfg, const Communicator& comm,
+                                 HaloVariant variant = HaloVariant::optimized, const std::string& where = "mpirun -np",
+                                 double* seconds = nullptr);
 
 } // namespace fvproxy

@@ -1,0 +1,373 @@
+#include "parallel/parts.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <limits>
+#include <numeric>
+
+#include <Kokkos_Core.hpp>
+
+#include "core/error.hpp"
+#include "mesh/box_generator.hpp"
+#include "mesh/mesh.hpp"
+#include "mesh/reorder.hpp"
+
+namespace fvproxy {
+
+namespace {
+
+bool is_curve(Ordering o) {
+  return o == Ordering::zorder || o == Ordering::hilbert;
+}
+
+int cells_per_hex(const BoxConfig& b) {
+  return b.element == ElementKind::tet ? 6 : b.element == ElementKind::prism ? 2 : 1;
+}
+
+/// MPI_Alltoallv of trivially copyable records, grouped by destination rank (`counts` per rank).
+/// Returns the received records, grouped by source rank; `recv_counts` receives their counts.
+template <class T>
+std::vector<T> exchange(const std::vector<T>& send, const std::vector<int>& counts, const Communicator& comm,
+                        std::vector<int>* recv_counts = nullptr) {
+  const int P = comm.size();
+  std::vector<int> rc(P, 0);
+  MPI_Alltoall(counts.data(), 1, MPI_INT, rc.data(), 1, MPI_INT, comm.raw());
+  std::vector<int> sb(P, 0), sd(P, 0), rb(P, 0), rd(P, 0);
+  long long total = 0;
+  for (int r = 0; r < P; ++r) {
+    sb[r] = counts[r] * int(sizeof(T));
+    rb[r] = rc[r] * int(sizeof(T));
+    if (r > 0) sd[r] = sd[r - 1] + sb[r - 1], rd[r] = rd[r - 1] + rb[r - 1];
+    total += rc[r];
+  }
+  std::vector<T> recv(static_cast<std::size_t>(total));
+  MPI_Alltoallv(send.data(), sb.data(), sd.data(), MPI_BYTE, recv.data(), rb.data(), rd.data(), MPI_BYTE,
+                comm.raw());
+  if (recv_counts) *recv_counts = rc;
+  return recv;
+}
+
+/// First hex of rank r's slab: H r / P.
+gid_t slab_begin(gid_t H, int r, int P) {
+  return gid_t((__int128)H * r / P);
+}
+/// The rank whose slab holds hex h.
+int slab_owner(gid_t h, gid_t H, int P) {
+  int r = static_cast<int>((__int128)h * P / std::max<gid_t>(H, 1));
+  while (r + 1 < P && slab_begin(H, r + 1, P) <= h) ++r;
+  while (r > 0 && slab_begin(H, r, P) > h) --r;
+  return r;
+}
+
+/// The hexes within `layers` hexes (in each axis, periodic axes wrapped) of `hexes`, ascending.
+std::vector<gid_t> dilate(const BoxConfig& b, std::vector<gid_t> hexes, int layers) {
+  const gid_t nx = b.cells[0], ny = b.cells[1];
+  for (int a = 0; a < 3; ++a) {
+    std::vector<gid_t> out;
+    out.reserve(hexes.size() * (2 * layers + 1));
+    const gid_t n = b.cells[a];
+    for (const gid_t h : hexes) {
+      gid_t ijk[3] = {h % nx, (h / nx) % ny, h / (nx * ny)};
+      const gid_t c = ijk[a];
+      for (int d = -layers; d <= layers; ++d) {
+        gid_t v = c + d;
+        if (v < 0 || v >= n) {
+          if (!b.periodic[a]) continue;
+          v = (v % n + n) % n;
+        }
+        ijk[a] = v;
+        out.push_back(ijk[0] + nx * (ijk[1] + ny * ijk[2]));
+      }
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    hexes.swap(out);
+  }
+  return hexes;
+}
+
+/// Bounds (min, max per axis) of the centroids of `cells` of `m`, over every rank.
+CurveFrame global_frame(const Mesh& m, const std::vector<index_t>& cells, const Communicator& comm) {
+  const auto c = Kokkos::create_mirror_view_and_copy(HostSpace(), m.centroid);
+  std::vector<double> lo(3, std::numeric_limits<double>::infinity()), hi(3, -std::numeric_limits<double>::infinity());
+  for (const index_t k : cells)
+    for (int d = 0; d < 3; ++d) lo[d] = std::min(lo[d], double(c(k, d))), hi[d] = std::max(hi[d], double(c(k, d)));
+  comm.min(lo);
+  comm.max(hi);
+  const real l[3] = {real(lo[0]), real(lo[1]), real(lo[2])}, h[3] = {real(hi[0]), real(hi[1]), real(hi[2])};
+  return curve_frame(l, h);
+}
+
+/// `piece` reordered as the whole mesh is (mesh.reorder: none keeps the global-id order in which
+/// pieces are generated; a curve sorts by (key on the whole box's frame, global id)).
+void order_piece(HostMesh& piece, Mesh& device, Ordering reorder, const CurveFrame& frame) {
+  if (!is_curve(reorder)) return;
+  const auto key = curve_keys(device, reorder, frame);
+  std::vector<index_t> p(key.size());
+  std::iota(p.begin(), p.end(), 0);
+  std::sort(p.begin(), p.end(), [&](index_t a, index_t b) {
+    return key[a] != key[b] ? key[a] < key[b] : piece.cell_gid[a] < piece.cell_gid[b];
+  });
+  piece = permute_cells(piece, p);
+  device = upload(piece);
+}
+
+/// Local cells of `m` whose global id is in the sorted list `gids`.
+std::vector<index_t> cells_with_gids(const HostMesh& m, const std::vector<gid_t>& gids) {
+  std::vector<index_t> out;
+  for (index_t c = 0; c < m.n_cells(); ++c)
+    if (std::binary_search(gids.begin(), gids.end(), m.cell_gid[c])) out.push_back(c);
+  return out;
+}
+
+struct Place {
+  gid_t gid;
+  gid_t row; ///< index in the whole ordered mesh
+  int part;
+};
+
+} // namespace
+
+bool builds_in_parts(const MeshConfig& cfg) {
+  const bool partition_ok = cfg.partition == PartitionMethod::blocks || cfg.partition == PartitionMethod::hilbert ||
+                            cfg.partition == PartitionMethod::zorder;
+  const bool order_ok = cfg.reorder == Ordering::none || is_curve(cfg.reorder);
+  return cfg.generate.has_value() && partition_ok && order_ok;
+}
+
+std::vector<gid_t> global_positions(const std::vector<std::uint64_t>& keys, const std::vector<gid_t>& gids,
+                                    const Communicator& comm) {
+  const std::size_t n = keys.size();
+  using Rec = std::array<std::uint64_t, 3>; // key, gid, origin index
+  std::vector<Rec> mine(n);
+  for (std::size_t i = 0; i < n; ++i) mine[i] = {keys[i], std::uint64_t(gids[i]), std::uint64_t(i)};
+  auto less = [](const Rec& a, const Rec& b) { return a[0] != b[0] ? a[0] < b[0] : a[1] < b[1]; };
+  std::sort(mine.begin(), mine.end(), less);
+  const int P = comm.size();
+  std::vector<gid_t> pos(n);
+  if (P == 1) {
+    for (std::size_t i = 0; i < n; ++i) pos[mine[i][2]] = gid_t(i);
+    return pos;
+  }
+  // Splitters: P - 1 regular samples per rank, gathered and sorted, every P-th of them.
+  using Sample = std::array<std::uint64_t, 2>;
+  std::vector<Sample> samples;
+  if (n > 0)
+    for (int i = 1; i < P; ++i) {
+      const Rec& r = mine[std::size_t((__int128)i * n / P)];
+      samples.push_back({r[0], r[1]});
+    }
+  int count = static_cast<int>(samples.size() * 2);
+  std::vector<int> counts(P), displs(P, 0);
+  MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, comm.raw());
+  for (int r = 1; r < P; ++r) displs[r] = displs[r - 1] + counts[r - 1];
+  std::vector<Sample> all(std::size_t(displs[P - 1] + counts[P - 1]) / 2);
+  MPI_Allgatherv(samples.data(), count, MPI_UINT64_T, all.data(), counts.data(), displs.data(), MPI_UINT64_T,
+                 comm.raw());
+  std::sort(all.begin(), all.end());
+  std::vector<Sample> split;
+  for (int i = 1; i < P && !all.empty(); ++i) split.push_back(all[std::size_t((__int128)i * all.size() / P)]);
+  // Records to the rank of their splitter interval (mine is sorted: the intervals are contiguous).
+  std::vector<int> send_counts(P, 0);
+  {
+    std::size_t k = 0;
+    for (int r = 0; r < P; ++r) {
+      const std::size_t b = k;
+      while (k < n && (r == P - 1 || r >= int(split.size()) || Sample{mine[k][0], mine[k][1]} <= split[r])) ++k;
+      send_counts[r] = static_cast<int>(k - b);
+    }
+  }
+  std::vector<int> recv_counts;
+  std::vector<Rec> got = exchange(mine, send_counts, comm, &recv_counts);
+  // Global positions: this rank's interval starts after every lower rank's records.
+  std::vector<index_t> order(got.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::sort(order.begin(), order.end(), [&](index_t a, index_t b) { return less(got[a], got[b]); });
+  long long local = static_cast<long long>(got.size()), before = 0;
+  MPI_Exscan(&local, &before, 1, MPI_LONG_LONG, MPI_SUM, comm.raw());
+  if (comm.rank() == 0) before = 0;
+  std::vector<Sample> reply(got.size()); // (origin index, position), in the received order
+  for (std::size_t i = 0; i < order.size(); ++i) reply[order[i]] = {got[order[i]][2], std::uint64_t(before + i)};
+  const std::vector<Sample> back = exchange(reply, recv_counts, comm);
+  for (const Sample& s : back) pos[s[0]] = gid_t(s[1]);
+  return pos;
+}
+
+PartsMesh build_box_in_parts(const MeshConfig& cfg, const Communicator& comm, const std::string& where) {
+  if (!builds_in_parts(cfg))
+    throw RunError("error: build_box_in_parts: mesh.partition " + std::string(to_string(cfg.partition)) +
+                   " with mesh.reorder " + to_string(cfg.reorder) + " needs the whole mesh");
+  const BoxConfig& box = *cfg.generate;
+  const int P = comm.size(), me = comm.rank();
+  const int per = cells_per_hex(box);
+  const gid_t H = gid_t(box.cells[0]) * box.cells[1] * box.cells[2], n = H * per;
+  PartsMesh out;
+  out.n_global_cells = n;
+  out.partition.method = cfg.partition;
+  out.partition.parts = P;
+  if (P > n)
+    throw InputError(where, std::to_string(P) + " parts for " + std::to_string(n) + " cells",
+                     "every rank needs at least one cell: use fewer ranks or a finer mesh");
+  if (cfg.partition == PartitionMethod::blocks) {
+    std::array<bool, 3> periodic{box.periodic[0], box.periodic[1], box.periodic[2]};
+    out.partition.blocks = block_factors(P, box.cells, periodic);
+    if (out.partition.blocks[0] == 0)
+      throw InputError(where,
+                       "'blocks' cannot divide the box of " + std::to_string(box.cells[0]) + "x" +
+                           std::to_string(box.cells[1]) + "x" + std::to_string(box.cells[2]) + " hexes into " +
+                           std::to_string(P) + " boxes",
+                       "no px x py x pz = " + std::to_string(P) +
+                           " has every factor within its axis' cell count: use metis, hilbert or zorder");
+  }
+  const auto& B = out.partition.blocks;
+  auto block_part = [&](gid_t gid) {
+    const gid_t hex = gid / per;
+    const gid_t i = hex % box.cells[0], j = (hex / box.cells[0]) % box.cells[1],
+                l = hex / (gid_t(box.cells[0]) * box.cells[1]);
+    const int bi = static_cast<int>(i * B[0] / box.cells[0]), bj = static_cast<int>(j * B[1] / box.cells[1]),
+              bk = static_cast<int>(l * B[2] / box.cells[2]);
+    return bi + B[0] * (bj + B[1] * bk);
+  };
+  const bool curve_part = cfg.partition != PartitionMethod::blocks;
+  const bool curve_order = is_curve(cfg.reorder);
+  const Ordering part_curve = cfg.partition == PartitionMethod::hilbert ? Ordering::hilbert : Ordering::zorder;
+
+  // 1. The slab: places (part, row) of its cells; the directory.
+  Kokkos::Timer timer;
+  const gid_t slab0 = slab_begin(H, me, P), slab1 = slab_begin(H, me + 1, P);
+  std::vector<Place> directory; // the slab's cells, by gid
+  std::vector<Place> owned;     // this rank's cells (from the directory owners)
+  CurveFrame order_frame;
+  if (curve_part || curve_order) {
+    std::vector<gid_t> slab(std::size_t(slab1 - slab0));
+    std::iota(slab.begin(), slab.end(), slab0);
+    HostMesh piece = generate_box_piece(box, dilate(box, slab, 2));
+    Mesh dev = upload(piece);
+    auto in_slab = [&](const HostMesh& m) {
+      std::vector<index_t> c;
+      for (index_t k = 0; k < m.n_cells(); ++k)
+        if (m.cell_gid[k] >= slab0 * per && m.cell_gid[k] < slab1 * per) c.push_back(k);
+      return c;
+    };
+    std::vector<index_t> S = in_slab(piece);
+    directory.resize(S.size());
+    for (std::size_t i = 0; i < S.size(); ++i) directory[i] = {piece.cell_gid[S[i]], piece.cell_gid[S[i]], 0};
+    // directory is indexed by gid - slab0 * per: S follows the piece's order, sort it below.
+    auto gids_of = [&](const HostMesh& m, const std::vector<index_t>& cells) {
+      std::vector<gid_t> g(cells.size());
+      for (std::size_t i = 0; i < cells.size(); ++i) g[i] = m.cell_gid[cells[i]];
+      return g;
+    };
+    if (curve_order) {
+      order_frame = global_frame(dev, S, comm);
+      const auto key = curve_keys(dev, cfg.reorder, order_frame);
+      std::vector<std::uint64_t> k(S.size());
+      for (std::size_t i = 0; i < S.size(); ++i) k[i] = key[S[i]];
+      const auto row = global_positions(k, gids_of(piece, S), comm);
+      for (std::size_t i = 0; i < S.size(); ++i) directory[i].row = row[i];
+      order_piece(piece, dev, cfg.reorder, order_frame);
+    }
+    std::sort(directory.begin(), directory.end(), [](const Place& a, const Place& b) { return a.gid < b.gid; });
+    if (curve_part) {
+      S = in_slab(piece);
+      const CurveFrame pf = global_frame(dev, S, comm);
+      const auto key = curve_keys(dev, part_curve, pf);
+      std::vector<std::uint64_t> k(S.size());
+      for (std::size_t i = 0; i < S.size(); ++i) k[i] = key[S[i]];
+      const auto pos = global_positions(k, gids_of(piece, S), comm);
+      for (std::size_t i = 0; i < S.size(); ++i)
+        directory[std::size_t(piece.cell_gid[S[i]] - slab0 * per)].part = static_cast<int>((__int128)pos[i] * P / n);
+    } else {
+      for (Place& p : directory) p.part = block_part(p.gid);
+    }
+    // Every cell's place to its owner.
+    std::vector<Place> send(directory);
+    std::sort(send.begin(), send.end(), [](const Place& a, const Place& b) { return a.part < b.part; });
+    std::vector<int> counts(P, 0);
+    for (const Place& p : send) ++counts[p.part];
+    owned = exchange(send, counts, comm);
+    std::sort(owned.begin(), owned.end(), [](const Place& a, const Place& b) { return a.gid < b.gid; });
+  } else { // blocks in the generation order: everything closed-form
+    const auto& c = box.cells;
+    std::array<std::vector<gid_t>, 3> axis;
+    const int b3[3] = {me % B[0], (me / B[0]) % B[1], me / (B[0] * B[1])};
+    for (int a = 0; a < 3; ++a)
+      for (gid_t i = 0; i < c[a]; ++i)
+        if (int(i * B[a] / c[a]) == b3[a]) axis[a].push_back(i);
+    for (const gid_t k : axis[2])
+      for (const gid_t j : axis[1])
+        for (const gid_t i : axis[0])
+          for (int s = 0; s < per; ++s) {
+            const gid_t g = (i + c[0] * (j + gid_t(c[1]) * k)) * per + s;
+            owned.push_back({g, g, me});
+          }
+    std::sort(owned.begin(), owned.end(), [](const Place& a, const Place& b) { return a.gid < b.gid; });
+  }
+  out.seconds_sort = timer.seconds();
+  timer.reset();
+
+  // 2. This rank's piece: its hexes and two layers, ordered as the whole mesh.
+  std::vector<gid_t> own_gids(owned.size()), hexes;
+  for (std::size_t i = 0; i < owned.size(); ++i) own_gids[i] = owned[i].gid;
+  for (const gid_t g : own_gids)
+    if (hexes.empty() || hexes.back() != g / per) hexes.push_back(g / per);
+  hexes.erase(std::unique(hexes.begin(), hexes.end()), hexes.end()); // own_gids ascending: hexes too
+  HostMesh piece = generate_box_piece(box, dilate(box, hexes, 2));
+  Mesh dev = upload(piece);
+  order_piece(piece, dev, cfg.reorder, order_frame);
+  // Owned cells and the ghosts (the other cells sharing a face with one).
+  const index_t nc = piece.n_cells();
+  std::vector<int> part(nc, -1);
+  std::vector<index_t> own = cells_with_gids(piece, own_gids);
+  for (const index_t c : own) part[c] = me;
+  std::vector<gid_t> ghost_gids;
+  for (index_t f = 0; f < piece.n_interior; ++f) {
+    const index_t a = piece.face_owner[f], b = piece.face_neighbour[f];
+    if ((part[a] == me) != (part[b] == me)) ghost_gids.push_back(piece.cell_gid[part[a] == me ? b : a]);
+  }
+  std::sort(ghost_gids.begin(), ghost_gids.end());
+  ghost_gids.erase(std::unique(ghost_gids.begin(), ghost_gids.end()), ghost_gids.end());
+  // The ghosts' places: from the directory (closed-form for blocks in the generation order).
+  std::vector<Place> ghost_places(ghost_gids.size());
+  if (curve_part || curve_order) {
+    std::vector<gid_t> ask(ghost_gids);
+    std::vector<int> counts(P, 0);
+    for (const gid_t g : ask) ++counts[slab_owner(g / per, H, P)]; // ascending gids: ascending owners
+    std::vector<int> asked_counts;
+    const std::vector<gid_t> asked = exchange(ask, counts, comm, &asked_counts);
+    std::vector<Place> answer(asked.size());
+    for (std::size_t i = 0; i < asked.size(); ++i) answer[i] = directory[std::size_t(asked[i] - slab0 * per)];
+    ghost_places = exchange(answer, asked_counts, comm);
+  } else {
+    for (std::size_t i = 0; i < ghost_gids.size(); ++i)
+      ghost_places[i] = {ghost_gids[i], ghost_gids[i], block_part(ghost_gids[i])};
+  }
+  for (index_t c = 0; c < nc; ++c) {
+    const gid_t g = piece.cell_gid[c];
+    const auto it = std::lower_bound(ghost_gids.begin(), ghost_gids.end(), g);
+    if (it != ghost_gids.end() && *it == g) part[c] = ghost_places[std::size_t(it - ghost_gids.begin())].part;
+  }
+  out.local = extract_local(piece, part, me, P);
+  LocalMesh& l = out.local;
+  // The piece's outer faces belong to cells two layers out: never to an owned cell.
+  if (l.host.patches.empty() || l.host.patches.back().name != kBoxCutPatch ||
+      l.host.patches.back().begin != l.host.patches.back().end)
+    throw RunError("error: build_box_in_parts: an owned cell has a face on its piece's boundary");
+  l.host.patches.pop_back();
+  // Rows in the whole ordered mesh, instead of the piece's cells and faces.
+  for (std::size_t k = 0; k < l.global_cell.size(); ++k) {
+    const gid_t g = l.host.cell_gid[k];
+    const bool mine = k < std::size_t(l.n_owned);
+    const Place& p = mine ? *std::lower_bound(owned.begin(), owned.end(), g,
+                                              [](const Place& a, gid_t v) { return a.gid < v; })
+                          : ghost_places[std::size_t(std::lower_bound(ghost_gids.begin(), ghost_gids.end(), g) -
+                                                     ghost_gids.begin())];
+    l.global_cell[k] = static_cast<index_t>(p.row);
+  }
+  l.global_face.clear();
+  out.seconds_piece = timer.seconds();
+  return out;
+}
+
+} // namespace fvproxy

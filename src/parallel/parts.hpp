@@ -1,0 +1,53 @@
+#pragma once
+// A generated box built in parts (docs/parallel.md#built-in-parts): every rank generates only its
+// own cells, their ghosts and two layers of hexes around them, never the whole mesh, and ends with
+// the same local mesh that extract_local would cut from the whole mesh (the same cells in the same
+// order, the same faces with the same owners, node orders and translations, the same halo links),
+// so the solver's answer is bitwise that of one rank.
+//
+// How, on rank r of P (H hexes, n cells):
+//   1. the slab of hexes [H r/P, H (r+1)/P) (when the partition or the ordering follows a curve):
+//      its cells' centroid keys on the whole box's curve frame (min/max over the ranks), their
+//      global positions along the curve by a parallel sample sort: the cells' place in the ordered
+//      mesh (mesh.reorder) and their part (mesh.partition: equal contiguous pieces of the curve);
+//      `blocks` parts are closed-form. The slab keeps (part, ordered index) of its cells: the
+//      directory other ranks ask about their ghosts.
+//   2. the rank's own hexes (its cells' hexes) and two layers around them are generated, faces
+//      built, ordered as the whole mesh is; its cells, their ghosts (parts from the directory) and
+//      the faces between them are cut out with extract_local.
+// Two layers: a ghost's centroid (hence its key and its place in the order) needs all its faces,
+// which reach one hex further than the ghost itself.
+//
+// Which meshes: `mesh.generate` boxes with mesh.partition blocks, hilbert or zorder and
+// mesh.reorder none, zorder or hilbert (the orderings whose place is a sort key). METIS, `rcm`,
+// `random` and Gmsh files still need the whole mesh (decompose()).
+#include <vector>
+
+#include "core/config.hpp"
+#include "mesh/local_mesh.hpp"
+#include "mesh/partition.hpp"
+#include "parallel/communicator.hpp"
+
+namespace fvproxy {
+
+/// True when `cfg` can be built in parts (see above).
+bool builds_in_parts(const MeshConfig& cfg);
+
+struct PartsMesh {
+  LocalMesh local;     ///< global_cell: each local cell's row in the whole ordered mesh; global_face empty
+  Partition partition; ///< method, parts, blocks; `part` empty (no rank holds every cell's part)
+  gid_t n_global_cells = 0;
+  double seconds_sort = 0;  ///< step 1: slab, keys, sample sort, directory
+  double seconds_piece = 0; ///< step 2: own piece, faces, order, cut out
+};
+
+/// Rank comm.rank()'s part among comm.size(). Collective. InputError (naming `where`) when the
+/// box cannot be divided so (more ranks than cells, `blocks` that cannot).
+PartsMesh build_box_in_parts(const MeshConfig& cfg, const Communicator& comm, const std::string& where);
+
+/// The global position of each of this rank's `keys` (key, then global id; both unique together)
+/// in the order of every rank's keys: a parallel sample sort. Collective.
+std::vector<gid_t> global_positions(const std::vector<std::uint64_t>& keys, const std::vector<gid_t>& gids,
+                                    const Communicator& comm);
+
+} // namespace fvproxy
