@@ -29,6 +29,7 @@
 #include "operators/muscl/gradient.hpp"
 #include "operators/muscl/limiter.hpp"
 #include "parallel/decomposition.hpp"
+#include "parallel/parts.hpp"
 #include "parallel/placement.hpp"
 #include "physics/scalar_solution.hpp"
 #include "solver/boundary_conditions.hpp"
@@ -74,11 +75,21 @@ int cmd_bench(const CliArgs& cli) {
                      "run under mpirun -np N with N > 1, or name an operator");
 
   check_case_fits(cfg, MemoryUse::bench);
-  const BuiltMesh b = build_mesh(cfg.mesh);
-  // On several ranks: this rank's part, as `fvproxy run` divides the mesh (owned cells + ghosts).
+  // On several ranks: this rank's part, as `fvproxy run` divides the mesh (owned cells + ghosts),
+  // built in parts where it can be (no rank holds the whole mesh: docs/parallel.md#built-in-parts).
+  Kokkos::Timer build_timer;
+  std::optional<BuiltMesh> whole;
   std::optional<Decomposition> part;
-  if (several) part.emplace(decompose(b, cfg.mesh, comm, cfg.parallel.halo));
-  const Mesh& m = part ? part->mesh : b.device;
+  const bool in_parts = several && builds_in_parts(cfg.mesh);
+  if (in_parts) {
+    part.emplace(decompose_in_parts(cfg.mesh, comm, cfg.parallel.halo));
+  } else {
+    whole.emplace(build_mesh(cfg.mesh));
+    if (several) part.emplace(decompose(*whole, cfg.mesh, comm, cfg.parallel.halo));
+  }
+  const double build_seconds = comm.max(build_timer.seconds()); // the slowest rank's
+  const Mesh counts = whole ? whole->device : whole_mesh_counts(*part, comm); // the whole mesh's sizes
+  const Mesh& m = part ? part->mesh : whole->device;
   Halo* halo = part ? part->halo.get() : nullptr;
   const int n = cfg.physics.components;
   const CaseOperators setup(m, cfg);
@@ -102,7 +113,7 @@ int cmd_bench(const CliArgs& cli) {
   make_limiter(m, geom, cfg.operators.muscl, n, range)->compute(u, ub, grad, lim);
   if (halo) halo->exchange(std::vector<View2<real>>{grad, lim});
 
-  const CostModel model = cost_model(b.device, cfg); // the whole mesh's bytes
+  const CostModel model = cost_model(counts, cfg); // the whole mesh's bytes
   const bool limited = cfg.operators.convection.order == 2 && cfg.operators.muscl.limiter != Limiter::none;
 
   // What one exchange per stage moves: the state, plus the gradients and the limiter values when the
@@ -195,7 +206,8 @@ int cmd_bench(const CliArgs& cli) {
   if (cli.json) {
     nlohmann::json j;
     j["case"] = cfg.name;
-    j["cells"] = b.device.n_cells;
+    j["cells"] = counts.n_global_cells;
+    j["mesh_build"] = {{"seconds", build_seconds}, {"in_parts", in_parts}};
     j["components"] = n;
     j["repeat"] = cli.repeat;
     j["build"] = to_json(info);
@@ -217,8 +229,10 @@ int cmd_bench(const CliArgs& cli) {
     return 0;
   }
   std::printf("fvproxy bench: case %s, %d cells, %d component(s), median of %d, %s on %s, Kokkos %s\n",
-              cfg.name.c_str(), b.device.n_cells, n, cli.repeat, info.default_execution_space.c_str(),
-              info.device.c_str(), info.kokkos_version.c_str());
+              cfg.name.c_str(), static_cast<int>(counts.n_global_cells), n, cli.repeat,
+              info.default_execution_space.c_str(), info.device.c_str(), info.kokkos_version.c_str());
+  std::printf("  mesh %s in %.2f s (slowest rank)\n", in_parts ? "built in parts" : "built whole on every rank",
+              build_seconds);
   if (several) {
     std::printf("  on %d ranks (partition %s); each rank times its own part, every call started together; ms is the "
                 "slowest rank's median, GB/s the whole mesh's bytes over it; operators without the halo exchange "

@@ -15,7 +15,7 @@ std::string usage() {
   fvproxy info [--json]
       version, git revision, Kokkos version and backends, device, MPI and HDF5 versions
   fvproxy mesh CASE.yaml [--set KEY=VALUE]... [--json] [--compare-orderings] [--print-config] [--write FILE.h5]
-                     [--partition N [--compare-partitions]]
+                     [--partition N [--compare-partitions]] [--in-parts]
       build the case's mesh and print its report (counts, volumes, non-orthogonality, locality);
       --write saves it as HDF5 with an XDMF beside it (FILE.xdmf) for ParaView
   fvproxy run CASE.yaml [--set KEY=VALUE]... [--output-dir DIR] [--restart FILE.h5] [--quiet] [--profile]
@@ -39,6 +39,9 @@ options:
   --compare-orderings    report the locality metrics of every cell ordering side by side
   --partition N          mesh: report the quality of mesh.partition's division into N parts (no mpirun)
   --compare-partitions   mesh: with --partition N, the report for every partition method
+  --in-parts             mesh: under mpirun, each rank builds only its part (a generated box with a
+                         blocks, hilbert or zorder partition); reports the build time and each
+                         rank's cells and memory instead of the mesh report
   --print-config         print the resolved configuration (defaults filled in) as YAML and exit
   --output-dir DIR       run: where the output goes (overrides output.dir); perf: the results folder
   --restart FILE.h5      run: continue from a checkpoint toward the case's steps or end_time
@@ -206,6 +209,9 @@ CliArgs parse_cli(const std::vector<std::string>& args) {
     } else if (a == "--compare-orderings") {
       allowed(a, {"mesh"});
       c.compare_orderings = true;
+    } else if (a == "--in-parts") {
+      allowed(a, {"mesh"});
+      c.in_parts = true;
     } else if (a == "--compare-partitions") {
       allowed(a, {"mesh"});
       c.compare_partitions = true;

@@ -13,6 +13,8 @@
 #include <iostream>
 
 #include <Kokkos_Core.hpp>
+#include <sys/resource.h>
+
 #include <nlohmann/json.hpp>
 
 #include "core/build_info.hpp"
@@ -24,6 +26,8 @@
 #include "io/xdmf.hpp"
 #include "mesh/build.hpp"
 #include "mesh/partition.hpp"
+#include "parallel/decomposition.hpp"
+#include "parallel/parts.hpp"
 #include "mesh/reorder.hpp"
 #include "mesh/report.hpp"
 #include "parallel/communicator.hpp"
@@ -129,6 +133,65 @@ void partition_report(const CliArgs& cli, const ConfigSource& src, const CaseCon
               "part and stage)\n");
 }
 
+/// `fvproxy mesh CASE --in-parts` (under mpirun): every rank builds its part only; the build's
+/// times (slowest rank), throughput and each rank's cells, neighbours and peak host memory.
+int mesh_in_parts(const CliArgs& cli, const CaseConfig& cfg, const Communicator& comm) {
+  if (!cli.write.empty() || cli.compare_orderings || cli.partition > 0)
+    throw InputError("--in-parts", "does not combine with --write, --compare-orderings or --partition",
+                     "it reports how the parts were built, not the whole mesh");
+  if (!builds_in_parts(cfg.mesh))
+    throw InputError(cfg.mesh.partition_where.empty() ? "--in-parts" : cfg.mesh.partition_where,
+                     "this mesh cannot be built in parts (mesh.partition " + std::string(to_string(cfg.mesh.partition)) +
+                         ", mesh.reorder " + to_string(cfg.mesh.reorder) + (cfg.mesh.generate ? "" : ", a mesh file") +
+                         ")",
+                     "--in-parts builds a generated box (mesh.generate) with mesh.partition blocks, hilbert or zorder "
+                     "and mesh.reorder none, zorder or hilbert");
+  comm.barrier();
+  Kokkos::Timer timer;
+  const Decomposition d = decompose_in_parts(cfg.mesh, comm, cfg.parallel.halo);
+  const double mine = timer.seconds();
+  struct rusage ru {};
+  getrusage(RUSAGE_SELF, &ru);
+  nlohmann::json me = {{"rank", comm.rank()},
+                       {"owned_cells", d.mesh.n_cells},
+                       {"ghost_cells", d.mesh.n_ghosts},
+                       {"neighbours", d.local.links.size()},
+                       {"seconds", mine},
+                       {"seconds_sort", d.seconds_sort},
+                       {"seconds_piece", d.seconds_piece},
+                       {"seconds_device", d.seconds_device},
+                       {"peak_host_bytes", double(ru.ru_maxrss) * 1024.0}};
+  const double slowest = comm.max(mine);
+  const std::vector<std::string> all = comm.gather(me.dump());
+  if (comm.rank() != 0) return 0;
+  nlohmann::json j;
+  j["case"] = cfg.name;
+  j["ranks"] = comm.size();
+  j["cells"] = d.mesh.n_global_cells;
+  j["partition"] = to_string(cfg.mesh.partition);
+  j["ordering"] = to_string(cfg.mesh.reorder);
+  j["seconds"] = slowest;
+  j["cells_per_second"] = slowest > 0 ? double(d.mesh.n_global_cells) / slowest : 0.0;
+  j["build"] = to_json(build_info());
+  for (const auto& s : all) j["per_rank"].push_back(nlohmann::json::parse(s));
+  if (cli.json) {
+    std::cout << j.dump(2) << '\n';
+    return 0;
+  }
+  std::printf("case %s: generated box of %lld cells built in parts on %d ranks (partition %s, ordering %s)\n",
+              cfg.name.c_str(), static_cast<long long>(d.mesh.n_global_cells), comm.size(),
+              to_string(cfg.mesh.partition), to_string(cfg.mesh.reorder));
+  std::printf("  %.3f s (slowest rank), %.3g cells/s\n", slowest, j["cells_per_second"].get<double>());
+  std::printf("  %5s %12s %10s %10s %9s %9s %9s %9s %12s\n", "rank", "owned", "ghosts", "neighbours", "seconds",
+              "sort", "piece", "device", "peak host");
+  for (const auto& p : j["per_rank"])
+    std::printf("  %5d %12lld %10lld %10d %9.3f %9.3f %9.3f %9.3f %10.1f MB\n", p["rank"].get<int>(),
+                p["owned_cells"].get<long long>(), p["ghost_cells"].get<long long>(), p["neighbours"].get<int>(),
+                p["seconds"].get<double>(), p["seconds_sort"].get<double>(), p["seconds_piece"].get<double>(),
+                p["seconds_device"].get<double>(), p["peak_host_bytes"].get<double>() / 1e6);
+  return 0;
+}
+
 int cmd_mesh(const CliArgs& cli) {
   ConfigSource src = ConfigSource::from_file(cli.positional[0]);
   for (const auto& s : cli.sets) src.apply_set(s);
@@ -144,6 +207,7 @@ int cmd_mesh(const CliArgs& cli) {
     std::cout << out.c_str() << '\n';
     return 0;
   }
+  if (cli.in_parts) return mesh_in_parts(cli, cfg, comm);
   check_case_fits(cfg, cli.compare_orderings ? MemoryUse::mesh_compare
                        : cli.write.empty()   ? MemoryUse::mesh
                                              : MemoryUse::mesh_write);

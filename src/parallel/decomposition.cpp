@@ -37,11 +37,13 @@ Decomposition decompose(const BuiltMesh& global, const MeshConfig& cfg, const Co
 
 
 Decomposition decompose_in_parts(const MeshConfig& cfg, const Communicator& comm, HaloVariant variant,
-                                 const std::string& where, double* seconds) {
-  Kokkos::Timer timer;
+                                 const std::string& where) {
   Decomposition d;
   PartsMesh p =
       build_box_in_parts(cfg, comm, where == "mpirun -np" ? where + " " + std::to_string(comm.size()) : where);
+  Kokkos::Timer timer;
+  d.seconds_sort = p.seconds_sort;
+  d.seconds_piece = p.seconds_piece;
   d.partition = std::move(p.partition);
   d.local = std::move(p.local);
   finish_part(d, comm, variant);
@@ -51,8 +53,25 @@ Decomposition decompose_in_parts(const MeshConfig& cfg, const Communicator& comm
   ExactSum total;
   for (index_t c = 0; c < d.mesh.n_cells; ++c) total.add(double(vol(c)));
   d.mesh.global_volume = exact_total(total, comm);
-  if (seconds) *seconds = timer.seconds();
+  d.seconds_device = timer.seconds();
   return d;
+}
+
+Mesh whole_mesh_counts(const Decomposition& d, const Communicator& comm) {
+  const Mesh& m = d.mesh;
+  const std::int64_t owned_faces = comm.sum(std::int64_t(m.n_owned_faces));
+  const std::int64_t cross = comm.sum(std::int64_t(m.n_interior - m.n_owned_faces)); // each seen by two ranks
+  const std::int64_t boundary = comm.sum(std::int64_t(m.n_faces - m.n_interior));
+  Mesh w;
+  w.n_cells = static_cast<index_t>(m.n_global_cells);
+  w.n_global_cells = m.n_global_cells;
+  w.n_interior = static_cast<index_t>(owned_faces + cross / 2);
+  w.n_faces = static_cast<index_t>(owned_faces + cross / 2 + boundary);
+  w.n_inner = w.n_cells;
+  w.n_owned_faces = w.n_interior;
+  w.global_volume = m.global_volume;
+  w.dim = m.dim;
+  return w;
 }
 
 } // namespace fvproxy

@@ -23,6 +23,8 @@ struct Decomposition {
   LocalMesh local;
   Mesh mesh;                  ///< this rank's part on the device: n_cells owned, n_ghosts ghosts
   std::unique_ptr<Halo> halo; ///< fills ghost rows of any cell array
+  /// Built in parts: the times of its steps on this rank (parallel/parts.hpp), seconds.
+  double seconds_sort = 0, seconds_piece = 0, seconds_device = 0;
 };
 
 /// This rank's part of `global` (built from `cfg`) among comm.size() ranks. InputError (naming
@@ -30,11 +32,14 @@ struct Decomposition {
 Decomposition decompose(const BuiltMesh& global, const MeshConfig& cfg, const Communicator& comm,
                         HaloVariant variant = HaloVariant::optimized, const std::string& where = "mpirun -np");
 
+/// A Mesh holding only the whole mesh's sizes (n_cells = n_global_cells, n_interior, n_faces, from
+/// every rank's part: a face between two ranks counted once), no arrays: for the cost models.
+/// Collective.
+Mesh whole_mesh_counts(const Decomposition& d, const Communicator& comm);
+
 /// The same part, built in parts (builds_in_parts(cfg) must hold): `partition.part` is empty,
 /// local.global_cell holds the rows of the whole ordered mesh, local.global_face is empty.
-/// `seconds`, when given, receives the build time (both steps of build_box_in_parts).
 Decomposition decompose_in_parts(const MeshConfig& cfg, const Communicator& comm,
-                                 HaloVariant variant = HaloVariant::optimized, const std::string& where = "mpirun -np",
-                                 double* seconds = nullptr);
+                                 HaloVariant variant = HaloVariant::optimized, const std::string& where = "mpirun -np");
 
 } // namespace fvproxy

@@ -6,7 +6,9 @@
 #  2. bench (text): one table;
 #  3. mesh --write: the same mesh.h5 and XDMF as one rank writes (h5diff: datasets and attributes),
 #     every rank exits 0, one report;
-#  4. mesh: one report.
+#  4. mesh: one report;
+#  5. mesh --in-parts --json: every rank built its part only (owned cells add up, bench built in parts
+#     says so), and a case that cannot be built in parts is refused (exit 2, naming why).
 set -u
 mpiexec="$1"; fv="$2"; in="$3"; out="$4"
 fail() { echo "FAIL: $*"; exit 1; }
@@ -54,4 +56,24 @@ cmp -s "$out/one/m.xdmf" "$out/two/m.xdmf" || fail "the XDMF files differ"
 mpi "$fv" mesh "$in/default.yaml" "${small[@]}" >"$out/mesh.log" 2>&1 || fail "mesh on 2 ranks: $(tail -n 5 "$out/mesh.log")"
 n=$(grep -c "^case default:" "$out/mesh.log")
 [[ $n == 1 ]] || fail "mesh on 2 ranks: $n reports, expected 1"
-echo "OK: bench (per-rank and slowest-rank times), mesh --write (the one-rank file) and mesh on 2 ranks"
+
+# 5. mesh --in-parts
+mpi "$fv" mesh "$in/default.yaml" "${small[@]}" --set mesh.partition=hilbert --in-parts --json >"$out/parts.json" \
+  2>"$out/parts.err" || fail "mesh --in-parts on 2 ranks: exit $?: $(tail -n 5 "$out/parts.err")"
+python3 - "$out/parts.json" <<'PY' || fail "mesh --in-parts --json on 2 ranks"
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j["ranks"] == 2 and j["cells"] == 6 * 4 ** 3 and j["partition"] == "hilbert", j
+assert sum(p["owned_cells"] for p in j["per_rank"]) == j["cells"], j["per_rank"]
+assert all(p["ghost_cells"] > 0 and p["neighbours"] == 1 and p["peak_host_bytes"] > 0 for p in j["per_rank"]), j
+assert j["seconds"] > 0 and j["cells_per_second"] > 0, j
+PY
+mpi "$fv" bench "$in/bench.yaml" "${small[@]}" --set mesh.partition=zorder --repeat 1 --operators convection \
+  >"$out/bench_parts.txt" 2>&1 || fail "bench built in parts: $(tail -n 5 "$out/bench_parts.txt")"
+grep -q "mesh built in parts" "$out/bench_parts.txt" || fail "bench on 2 ranks with zorder: not built in parts"
+mpi "$fv" mesh "$in/default.yaml" "${small[@]}" --set mesh.partition=metis --in-parts >"$out/parts_metis.log" 2>&1
+rc=$?
+[[ $rc == 2 ]] || fail "mesh --in-parts with metis: exit $rc, expected 2"
+grep -q "cannot be built in parts (mesh.partition metis" "$out/parts_metis.log" || fail "mesh --in-parts with metis: no reason"
+
+echo "OK: bench (per-rank and slowest-rank times), mesh --write (the one-rank file), mesh and mesh --in-parts on 2 ranks"
