@@ -29,6 +29,7 @@
 #include "mesh/build.hpp"
 #include "parallel/communicator.hpp"
 #include "parallel/decomposition.hpp"
+#include "parallel/parts.hpp"
 #include "parallel/mpi_environment.hpp"
 #include "solver/simulation.hpp"
 
@@ -236,30 +237,49 @@ int cmd_run(const CliArgs& cli) {
                 cfg.source_file.c_str(), info.default_execution_space.c_str(), info.device.c_str(),
                 info.kokkos_version.c_str(), info.real_type.c_str());
   std::fflush(stdout);
+  // On N ranks, a mesh that can be built in parts is (no rank holds the whole mesh:
+  // docs/parallel.md#built-in-parts), except for a restart, which still reads the whole checkpoint
+  // against the whole mesh; otherwise every rank builds the whole mesh and keeps its part.
+  const bool in_parts = comm.size() > 1 && builds_in_parts(cfg.mesh) && cli.restart.empty();
   BuiltMesh b;
+  std::optional<Decomposition> part;
   try {
-    b = build_mesh(cfg.mesh);
+    if (in_parts) {
+      Kokkos::Timer build;
+      part.emplace(decompose_in_parts(cfg.mesh, comm, cfg.parallel.halo));
+      const double seconds = comm.max(build.seconds());
+      const BoxConfig& g = *cfg.mesh.generate;
+      if (talk)
+        std::printf("  mesh: generated %s box %dx%dx%d, %lld cells, ordering %s, built in parts on %d ranks (%.2f s, "
+                    "slowest rank)\n",
+                    to_string(g.element), g.cells[0], g.cells[1], g.cells[2],
+                    static_cast<long long>(part->mesh.n_global_cells), to_string(cfg.mesh.reorder), comm.size(),
+                    seconds);
+    } else {
+      b = build_mesh(cfg.mesh);
+    }
   } catch (const InputError&) {
     throw;
   } catch (const std::exception& e) {
     throw RunError(std::string("fvproxy run: error: building the mesh failed\n") + e.what());
   }
-  if (talk)
+  if (talk && !in_parts)
     std::printf("  mesh: %s, %d cells, %d faces, ordering %s (%.2f s + %.2f s reorder)\n", b.source.c_str(),
                 b.device.n_cells, b.device.n_faces, to_string(cfg.mesh.reorder), b.seconds_build, b.seconds_reorder);
   // On N ranks: this rank's part (docs/parallel.md); every rank holds the global mesh meanwhile.
-  std::optional<Decomposition> part;
-  if (comm.size() > 1) {
-    part.emplace(decompose(b, cfg.mesh, comm, cfg.parallel.halo));
-    if (talk) {
-      const PartitionQuality q = partition_quality(b.host, part->partition, 0);
+  if (comm.size() > 1 && !in_parts) part.emplace(decompose(b, cfg.mesh, comm, cfg.parallel.halo));
+  if (part) {
+    // The partition's numbers from every rank's part (no rank needs the whole mesh for them).
+    const long long owned = part->mesh.n_cells, ghosts = part->mesh.n_ghosts;
+    const long long cut = comm.sum(std::int64_t(part->mesh.n_interior - part->mesh.n_owned_faces)) / 2;
+    const double mean = double(part->mesh.n_global_cells) / comm.size();
+    const long long owned_min = comm.min(std::int64_t(owned)), owned_max = comm.max(std::int64_t(owned));
+    const long long ghosts_min = comm.min(std::int64_t(ghosts)), ghosts_max = comm.max(std::int64_t(ghosts));
+    if (talk)
       std::printf("  ranks: %d, partition %s: owned cells %lld..%lld (imbalance %.3f), ghosts %lld..%lld, %lld faces "
                   "cut\n",
-                  comm.size(), to_string(cfg.mesh.partition), *std::min_element(q.owned.begin(), q.owned.end()),
-                  *std::max_element(q.owned.begin(), q.owned.end()), q.imbalance,
-                  *std::min_element(q.ghosts.begin(), q.ghosts.end()),
-                  *std::max_element(q.ghosts.begin(), q.ghosts.end()), q.edge_cut);
-    }
+                  comm.size(), to_string(cfg.mesh.partition), owned_min, owned_max, double(owned_max) / mean,
+                  ghosts_min, ghosts_max, cut);
   }
 
   std::optional<RestartPoint> restart;
@@ -274,8 +294,9 @@ int cmd_run(const CliArgs& cli) {
     }
   }
 
-  OutputSeries series(cfg.output_dir, cfg, b.host, file_metadata(cfg));
-  if (part)
+  OutputSeries series = in_parts ? OutputSeries(cfg.output_dir, cfg, part->local, comm, file_metadata(cfg))
+                                 : OutputSeries(cfg.output_dir, cfg, b.host, file_metadata(cfg));
+  if (part && !in_parts)
     series.set_decomposition(comm, std::vector<index_t>(part->local.global_cell.begin(),
                                                         part->local.global_cell.begin() + part->mesh.n_cells));
   series.write_mesh();

@@ -5,12 +5,89 @@
 #include <cstdio>
 #include <numeric>
 
+#include <mpi.h>
+
 #include "core/error.hpp"
 #include "io/field_file.hpp"
 
 namespace fvproxy {
 
+namespace {
+
+std::uint64_t mix_word(std::uint64_t h, std::int64_t v) {
+  h = (h ^ static_cast<std::uint64_t>(v)) * 0xbf58476d1ce4e5b9ULL;
+  return h ^ (h >> 31);
+}
+
+/// The order-independent fingerprint's parts over cells [0, n_cells) of `m`: the bounding box of
+/// their nodes, then the wrapping sum of one hash per cell (its global id, type, node global ids
+/// and node positions to 1e-9 of the extent).
+struct FingerprintParts {
+  double lo[3] = {1e300, 1e300, 1e300}, hi[3] = {-1e300, -1e300, -1e300};
+  void bound(const HostMesh& m, index_t n_cells) {
+    for (index_t c = 0; c < n_cells; ++c)
+      for (index_t i = m.cell_node_off[c]; i < m.cell_node_off[c + 1]; ++i)
+        for (int d = 0; d < 3; ++d) {
+          const double x = m.x[3 * std::size_t(m.cell_nodes[i]) + d];
+          lo[d] = std::min(lo[d], x), hi[d] = std::max(hi[d], x);
+        }
+  }
+  std::uint64_t sum(const HostMesh& m, index_t n_cells) const {
+    double extent = 0;
+    for (int d = 0; d < 3; ++d) extent = std::max(extent, hi[d] - lo[d]);
+    const double scale = extent > 0 ? 1e9 / extent : 1.0;
+    std::uint64_t s = 0;
+    for (index_t c = 0; c < n_cells; ++c) {
+      std::uint64_t h = 0x9e3779b97f4a7c15ULL;
+      h = mix_word(h, m.cell_gid[c]);
+      h = mix_word(h, static_cast<std::int64_t>(m.cell_type[c]));
+      for (index_t i = m.cell_node_off[c]; i < m.cell_node_off[c + 1]; ++i) {
+        const index_t k = m.cell_nodes[i];
+        h = mix_word(h, m.node_gid[k]);
+        for (int d = 0; d < 3; ++d) h = mix_word(h, std::llround((m.x[3 * std::size_t(k) + d] - lo[d]) * scale));
+      }
+      s += h;
+    }
+    return s;
+  }
+};
+
+std::string finish_fingerprint(std::int64_t cells, std::int64_t nodes, std::uint64_t sum) {
+  std::uint64_t h = 0x9e3779b97f4a7c15ULL;
+  h = mix_word(h, cells);
+  h = mix_word(h, nodes);
+  h = mix_word(h, static_cast<std::int64_t>(sum));
+  char buf[20];
+  std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
+  return buf;
+}
+
+} // namespace
+
 std::string mesh_fingerprint(const HostMesh& m) {
+  FingerprintParts p;
+  p.bound(m, m.n_cells());
+  return finish_fingerprint(m.n_cells(), m.n_nodes(), p.sum(m, m.n_cells()));
+}
+
+std::string mesh_fingerprint_of_parts(const HostMesh& part, index_t n_owned, const Communicator& comm) {
+  FingerprintParts p;
+  p.bound(part, n_owned);
+  std::vector<double> lo(p.lo, p.lo + 3), hi(p.hi, p.hi + 3);
+  comm.min(lo);
+  comm.max(hi);
+  for (int d = 0; d < 3; ++d) p.lo[d] = lo[d], p.hi[d] = hi[d];
+  const std::uint64_t mine = p.sum(part, n_owned);
+  std::uint64_t sum = mine;
+  if (comm.size() > 1) MPI_Allreduce(&mine, &sum, 1, MPI_UINT64_T, MPI_SUM, comm.raw()); // wraps: mod 2^64
+  std::int64_t max_node = -1;
+  for (index_t c = 0; c < n_owned; ++c)
+    for (index_t i = part.cell_node_off[c]; i < part.cell_node_off[c + 1]; ++i)
+      max_node = std::max<std::int64_t>(max_node, part.node_gid[part.cell_nodes[i]]);
+  return finish_fingerprint(comm.sum(std::int64_t(n_owned)), comm.max(max_node) + 1, sum);
+}
+
+std::string mesh_fingerprint_sequential(const HostMesh& m) {
   // Word-wise mixing (multiply-xorshift), one word per value: a few ns per value.
   std::uint64_t h = 0x9e3779b97f4a7c15ULL;
   auto mix = [&h](std::int64_t v) {
@@ -102,7 +179,8 @@ RestartPoint read_restart(const std::string& path, const CaseConfig& cfg, const 
     throw InputError(where, "the checkpoint is of another mesh: " + std::to_string(f.cell_gid.size()) +
                                 " cells, the case's mesh has " + std::to_string(mesh.n_cells()));
   const std::string fp = mesh_fingerprint(mesh);
-  if (f.strings["mesh_fingerprint"] != fp)
+  // Checkpoints of earlier versions hold the sequential fingerprint (still accepted).
+  if (f.strings["mesh_fingerprint"] != fp && f.strings["mesh_fingerprint"] != mesh_fingerprint_sequential(mesh))
     throw InputError(where, "the checkpoint is of another mesh (same cell count, different cells or nodes)",
                      "mesh fingerprint " + f.strings["mesh_fingerprint"] + " in the file, " + fp + " for the case");
   // Global id -> the file's row.

@@ -5,13 +5,23 @@
 
 #include "core/config.hpp"
 #include "mesh/host_mesh.hpp"
+#include "parallel/communicator.hpp"
 #include "solver/simulation.hpp"
 
 namespace fvproxy {
 
-/// A hash (16 hex digits) of the mesh independent of its ordering: every cell's global id, type,
-/// node global ids and node positions (to 1e-9 of the mesh's extent), in global-id order.
+/// A hash (16 hex digits) of the mesh independent of its ordering and of how it is divided: one
+/// hash per cell (its global id, type, node global ids and node positions to 1e-9 of the extent of
+/// the cells' nodes), summed (mod 2^64), with the cell and node counts. Stored in checkpoints.
 std::string mesh_fingerprint(const HostMesh& m);
+
+/// The same hash from every rank's part (its first `n_owned` cells; node count: the largest node
+/// global id + 1, as for a generated box). Collective.
+std::string mesh_fingerprint_of_parts(const HostMesh& part, index_t n_owned, const Communicator& comm);
+
+/// The fingerprint of checkpoints written before (cells mixed in sequence in global-id order):
+/// still accepted by read_restart.
+std::string mesh_fingerprint_sequential(const HostMesh& m);
 
 /// Reads `path` for a restart of `cfg` on `mesh`. InputError naming the file for a missing,
 /// damaged or foreign file, or a checkpoint of another mesh, component count or real type.

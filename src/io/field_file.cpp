@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <numeric>
 #include <sstream>
 
 #include "core/error.hpp"
@@ -156,45 +157,96 @@ void append_xdmf_cell(const HostMesh& m, index_t c, std::vector<std::int64_t>& o
   }
 }
 
+namespace {
+
+/// Node rows of the mesh file: the nodes in ascending global id (row = the id itself when the ids
+/// are 0..n-1), so that a mesh built in parts, whose ranks know only global ids, writes the same
+/// rows as the whole mesh.
+std::vector<index_t> node_rows(const HostMesh& m) {
+  const index_t n = m.n_nodes();
+  std::vector<index_t> row(n, -1);
+  bool dense = true;
+  for (index_t v = 0; v < n && dense; ++v) {
+    const gid_t g = m.node_gid[v];
+    if (g < 0 || g >= n)
+      dense = false;
+    else
+      row[v] = static_cast<index_t>(g);
+  }
+  if (!dense) {
+    std::vector<index_t> order(n);
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(), [&](index_t a, index_t b) { return m.node_gid[a] < m.node_gid[b]; });
+    for (index_t k = 0; k < n; ++k) row[order[k]] = k;
+  }
+  return row;
+}
+
+} // namespace
+
+void append_xdmf_nodes(CellType t, const index_t* n, const std::vector<index_t>& row, std::vector<std::int64_t>& out) {
+  out.push_back(xdmf_cell_code(t));
+  if (t == CellType::prism) {
+    static constexpr int order[6] = {0, 2, 1, 3, 5, 4};
+    for (int i : order) out.push_back(row[n[i]]);
+  } else {
+    for (int i = 0; i < element_info(t).n_nodes; ++i) out.push_back(row[n[i]]);
+  }
+}
+
 MeshFileInfo write_mesh_file(const std::string& path, const HostMesh& m, const FileMetadata& meta, const MeshSlice& s,
                              const Communicator& comm) {
   const index_t c0 = s.cell_begin, c1 = end_or(s.cell_end, m.n_cells());
   const index_t n0 = s.node_begin, n1 = end_or(s.node_end, m.n_nodes());
-  std::vector<std::int64_t> topo, cgid, ngid;
-  std::vector<std::uint8_t> types;
+  const std::vector<index_t> row = node_rows(m);
+  std::vector<index_t> node_at(m.n_nodes()); // row -> node
+  for (index_t v = 0; v < m.n_nodes(); ++v) node_at[row[v]] = v;
+  MeshFileRows r;
   for (index_t c = c0; c < c1; ++c) {
-    append_xdmf_cell(m, c, topo);
-    types.push_back(static_cast<std::uint8_t>(m.cell_type[c]));
-    cgid.push_back(m.cell_gid[c]);
+    append_xdmf_nodes(m.cell_type[c], m.cell_nodes.data() + m.cell_node_off[c], row, r.topology);
+    r.types.push_back(static_cast<std::uint8_t>(m.cell_type[c]));
+    r.cell_gid.push_back(m.cell_gid[c]);
   }
-  std::vector<double> x(m.x.begin() + 3 * std::size_t(n0), m.x.begin() + 3 * std::size_t(n1));
-  ngid.assign(m.node_gid.begin() + n0, m.node_gid.begin() + n1);
+  for (index_t k = n0; k < n1; ++k) {
+    const index_t v = node_at[k];
+    r.x.insert(r.x.end(), m.x.begin() + 3 * std::size_t(v), m.x.begin() + 3 * std::size_t(v) + 3);
+    r.node_gid.push_back(m.node_gid[v]);
+  }
+  for (const Patch& p : m.patches) {
+    r.patch_names.push_back(p.name);
+    r.patch_topology.emplace_back();
+    r.patch_owner.emplace_back();
+    const index_t n = p.end - p.begin;
+    const index_t piece0 = p.begin + index_t(std::int64_t(n) * s.part / s.parts);
+    const index_t piece1 = p.begin + index_t(std::int64_t(n) * (s.part + 1) / s.parts);
+    const index_t f0 = std::max(piece0, p.begin + s.face_begin);
+    const index_t f1 = std::min(piece1, s.face_end < 0 ? p.end : p.begin + s.face_end);
+    for (index_t fc = f0; fc < f1; ++fc) {
+      const index_t nn = m.face_node_off[fc + 1] - m.face_node_off[fc];
+      r.patch_topology.back().push_back(nn == 3 ? 4 : 5); // XDMF triangle / quadrilateral
+      for (index_t i = m.face_node_off[fc]; i < m.face_node_off[fc + 1]; ++i)
+        r.patch_topology.back().push_back(row[m.face_nodes[i]]);
+      r.patch_owner.back().push_back(m.cell_gid[m.face_owner[fc]]);
+    }
+  }
+  return write_mesh_rows(path, r, meta, comm);
+}
 
+MeshFileInfo write_mesh_rows(const std::string& path, const MeshFileRows& r, const FileMetadata& meta,
+                             const Communicator& comm) {
   MeshFileInfo info;
   try {
     h5::AtomicFile af(path, comm);
     h5::File& f = af.file();
     CheckedAttributes attrs = write_header(f, "mesh", meta);
-    f.write("/mesh/nodes", x, 3);
-    f.write("/mesh/topology", topo);
-    f.write("/mesh/cell_types", types);
-    f.write("/cells/global_id", cgid);
-    f.write("/nodes/global_id", ngid);
-    for (const Patch& p : m.patches) {
-      std::vector<std::int64_t> ptopo, owner;
-      const index_t n = p.end - p.begin;
-      const index_t piece0 = p.begin + index_t(std::int64_t(n) * s.part / s.parts);
-      const index_t piece1 = p.begin + index_t(std::int64_t(n) * (s.part + 1) / s.parts);
-      const index_t f0 = std::max(piece0, p.begin + s.face_begin);
-      const index_t f1 = std::min(piece1, s.face_end < 0 ? p.end : p.begin + s.face_end);
-      for (index_t fc = f0; fc < f1; ++fc) {
-        const index_t nn = m.face_node_off[fc + 1] - m.face_node_off[fc];
-        ptopo.push_back(nn == 3 ? 4 : 5); // XDMF triangle / quadrilateral
-        for (index_t i = m.face_node_off[fc]; i < m.face_node_off[fc + 1]; ++i) ptopo.push_back(m.face_nodes[i]);
-        owner.push_back(m.cell_gid[m.face_owner[fc]]);
-      }
-      f.write("/patches/" + p.name + "/topology", ptopo);
-      f.write("/patches/" + p.name + "/cell_global_id", owner);
+    f.write("/mesh/nodes", r.x, 3);
+    f.write("/mesh/topology", r.topology);
+    f.write("/mesh/cell_types", r.types);
+    f.write("/cells/global_id", r.cell_gid);
+    f.write("/nodes/global_id", r.node_gid);
+    for (std::size_t p = 0; p < r.patch_names.size(); ++p) {
+      f.write("/patches/" + r.patch_names[p] + "/topology", r.patch_topology[p]);
+      f.write("/patches/" + r.patch_names[p] + "/cell_global_id", r.patch_owner[p]);
     }
     info.cells = f.shape("/cells/global_id")[0];
     info.nodes = f.shape("/nodes/global_id")[0];

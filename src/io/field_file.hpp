@@ -52,10 +52,27 @@ int xdmf_cell_code(CellType t);
 /// Appends cell c's XDMF entry (code, then its nodes) to `out`.
 void append_xdmf_cell(const HostMesh& m, index_t c, std::vector<std::int64_t>& out);
 
+/// Appends a cell's XDMF entry (code, then the rows `row` gives its nodes, XDMF's node order).
+void append_xdmf_nodes(CellType t, const index_t* nodes, const std::vector<index_t>& row, std::vector<std::int64_t>& out);
+
 /// Sizes an XDMF file needs to describe the mesh file.
 struct MeshFileInfo {
   std::int64_t cells = 0, nodes = 0, topology_length = 0;
 };
+
+/// One rank's rows of each mesh.h5 dataset; the file holds every rank's rows after the lower ranks'.
+/// Node rows are the nodes in ascending global id (topologies refer to them).
+struct MeshFileRows {
+  std::vector<double> x; ///< 3 per node
+  std::vector<std::int64_t> node_gid, topology, cell_gid;
+  std::vector<std::uint8_t> types;
+  std::vector<std::string> patch_names; ///< every patch, on every rank, in patch order
+  std::vector<std::vector<std::int64_t>> patch_topology, patch_owner;
+};
+
+/// Writes mesh.h5 from each rank's rows (collective, atomic). Returns the totals over the ranks.
+MeshFileInfo write_mesh_rows(const std::string& path, const MeshFileRows& rows, const FileMetadata& meta,
+                             const Communicator& comm = Communicator::world());
 
 /// Writes mesh.h5 (collective, atomic). Returns the totals over the ranks.
 MeshFileInfo write_mesh_file(const std::string& path, const HostMesh& m, const FileMetadata& meta,

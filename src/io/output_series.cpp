@@ -1,6 +1,7 @@
 #include "io/output_series.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <filesystem>
 
@@ -8,6 +9,7 @@
 #include "io/checkpoint.hpp"
 #include "io/field_file.hpp"
 #include "io/output_file.hpp"
+#include "mesh/local_mesh.hpp"
 
 namespace fvproxy {
 
@@ -44,6 +46,165 @@ index_t block_start(index_t n, int r, int parts) {
   return static_cast<index_t>(std::int64_t(n) * r / parts);
 }
 
+namespace {
+
+/// The rank whose block [block_start(n, r, P), block_start(n, r + 1, P)) holds row g.
+int block_of(std::int64_t g, std::int64_t n, int P) {
+  int w = static_cast<int>(g * P / std::max<std::int64_t>(n, 1));
+  while (w + 1 < P && block_start(index_t(n), w + 1, P) <= g) ++w;
+  while (w > 0 && block_start(index_t(n), w, P) > g) --w;
+  return w;
+}
+
+/// MPI_Alltoallv of trivially copyable records to the ranks `dest` names; the received ones.
+template <class T> std::vector<T> route(std::vector<T> recs, const std::vector<int>& dest, const Communicator& comm) {
+  const int P = comm.size();
+  std::vector<int> sc(P, 0), rc(P, 0), sd(P, 0), rd(P, 0);
+  for (int d : dest) ++sc[d];
+  std::vector<T> out(recs.size());
+  {
+    std::vector<int> at(P, 0);
+    for (int r = 1; r < P; ++r) at[r] = at[r - 1] + sc[r - 1];
+    for (std::size_t i = 0; i < recs.size(); ++i) out[std::size_t(at[dest[i]]++)] = recs[i];
+  }
+  MPI_Alltoall(sc.data(), 1, MPI_INT, rc.data(), 1, MPI_INT, comm.raw());
+  long long total = 0;
+  for (int r = 0; r < P; ++r) {
+    total += rc[r];
+    sc[r] *= int(sizeof(T));
+    rc[r] *= int(sizeof(T));
+    if (r > 0) sd[r] = sd[r - 1] + sc[r - 1], rd[r] = rd[r - 1] + rc[r - 1];
+  }
+  std::vector<T> in(static_cast<std::size_t>(total));
+  MPI_Alltoallv(out.data(), sc.data(), sd.data(), MPI_BYTE, in.data(), rc.data(), rd.data(), MPI_BYTE, comm.raw());
+  return in;
+}
+
+} // namespace
+
+MeshFileRows mesh_rows_of_parts(const LocalMesh& l, const Communicator& comm) {
+  const HostMesh& h = l.host;
+  const int P = comm.size(), me = comm.rank();
+  const index_t no = l.n_owned;
+  const std::int64_t G = comm.sum(std::int64_t(no));
+  std::int64_t max_node = -1;
+  for (index_t c = 0; c < no; ++c)
+    for (index_t k = h.cell_node_off[c]; k < h.cell_node_off[c + 1]; ++k)
+      max_node = std::max<std::int64_t>(max_node, h.node_gid[h.cell_nodes[k]]);
+  const std::int64_t N = comm.max(max_node) + 1;
+  std::vector<index_t> gid_row(h.n_nodes()); // node rows: the global ids (checked dense below)
+  for (index_t v = 0; v < h.n_nodes(); ++v) gid_row[v] = static_cast<index_t>(h.node_gid[v]);
+  MeshFileRows r;
+  bool bad = false;
+  const std::int64_t row0 = block_start(index_t(G), me, P), row1 = block_start(index_t(G), me + 1, P);
+
+  // Cells to the ranks writing their rows.
+  struct CellRec {
+    std::int64_t row, gid;
+    std::int32_t type, n;
+    std::int64_t topo[1 + kMaxCellNodes];
+  };
+  std::vector<CellRec> cells(static_cast<std::size_t>(no));
+  std::vector<int> dest(cells.size());
+  for (index_t c = 0; c < no; ++c) {
+    std::vector<std::int64_t> t;
+    append_xdmf_nodes(h.cell_type[c], h.cell_nodes.data() + h.cell_node_off[c], gid_row, t);
+    CellRec& x = cells[std::size_t(c)];
+    x.row = l.global_cell[c];
+    x.gid = h.cell_gid[c];
+    x.type = static_cast<std::int32_t>(h.cell_type[c]);
+    x.n = static_cast<std::int32_t>(t.size());
+    std::copy(t.begin(), t.end(), x.topo);
+    dest[std::size_t(c)] = block_of(x.row, G, P);
+  }
+  std::vector<CellRec> got = route(std::move(cells), dest, comm);
+  std::sort(got.begin(), got.end(), [](const CellRec& a, const CellRec& b) { return a.row < b.row; });
+  bad = bad || std::int64_t(got.size()) != row1 - row0;
+  for (std::size_t i = 0; i < got.size() && !bad; ++i) {
+    bad = got[i].row != row0 + std::int64_t(i);
+    r.topology.insert(r.topology.end(), got[i].topo, got[i].topo + got[i].n);
+    r.types.push_back(static_cast<std::uint8_t>(got[i].type));
+    r.cell_gid.push_back(got[i].gid);
+  }
+
+  // Nodes to the ranks writing their rows (ascending global id); a node shared by several ranks
+  // arrives from each, with the same coordinates.
+  struct NodeRec {
+    std::int64_t gid;
+    double x[3];
+  };
+  std::vector<char> used(h.n_nodes(), 0);
+  for (index_t c = 0; c < no; ++c)
+    for (index_t k = h.cell_node_off[c]; k < h.cell_node_off[c + 1]; ++k) used[h.cell_nodes[k]] = 1;
+  std::vector<NodeRec> nodes;
+  dest.clear();
+  for (index_t v = 0; v < h.n_nodes(); ++v)
+    if (used[v]) {
+      nodes.push_back({h.node_gid[v], {h.x[3 * std::size_t(v)], h.x[3 * std::size_t(v) + 1], h.x[3 * std::size_t(v) + 2]}});
+      dest.push_back(block_of(h.node_gid[v], N, P));
+    }
+  std::vector<NodeRec> gotn = route(std::move(nodes), dest, comm);
+  std::sort(gotn.begin(), gotn.end(), [](const NodeRec& a, const NodeRec& b) { return a.gid < b.gid; });
+  const std::int64_t n0 = block_start(index_t(N), me, P), n1 = block_start(index_t(N), me + 1, P);
+  std::int64_t next = n0;
+  for (const NodeRec& x : gotn) {
+    if (x.gid < next) continue; // a copy from another rank
+    if (x.gid != next) {
+      bad = true; // a node id no owned cell uses: node ids are not dense
+      break;
+    }
+    r.x.insert(r.x.end(), x.x, x.x + 3);
+    r.node_gid.push_back(x.gid);
+    ++next;
+  }
+  bad = bad || next != n1;
+
+  // Boundary faces to the ranks writing their owners' rows: each patch in (owner row, order among
+  // the owner's faces of the patch), the whole mesh's order.
+  struct FaceRec {
+    std::int32_t patch, seq, n, pad;
+    std::int64_t row, owner_gid;
+    std::int64_t topo[1 + kMaxFaceNodes];
+  };
+  std::vector<FaceRec> faces;
+  dest.clear();
+  for (std::size_t p = 0; p < h.patches.size(); ++p) {
+    index_t prev = -1;
+    int seq = 0;
+    for (index_t f = h.patches[p].begin; f < h.patches[p].end; ++f) {
+      const index_t o = h.face_owner[f];
+      seq = o == prev ? seq + 1 : 0;
+      prev = o;
+      FaceRec x{};
+      x.patch = static_cast<std::int32_t>(p);
+      x.seq = seq;
+      x.row = l.global_cell[o];
+      x.owner_gid = h.cell_gid[o];
+      const index_t nn = h.face_node_off[f + 1] - h.face_node_off[f];
+      x.n = static_cast<std::int32_t>(nn + 1);
+      x.topo[0] = nn == 3 ? 4 : 5;
+      for (index_t i = 0; i < nn; ++i) x.topo[1 + i] = h.node_gid[h.face_nodes[h.face_node_off[f] + i]];
+      faces.push_back(x);
+      dest.push_back(block_of(x.row, G, P));
+    }
+  }
+  std::vector<FaceRec> gotf = route(std::move(faces), dest, comm);
+  std::sort(gotf.begin(), gotf.end(), [](const FaceRec& a, const FaceRec& b) {
+    return a.patch != b.patch ? a.patch < b.patch : a.row != b.row ? a.row < b.row : a.seq < b.seq;
+  });
+  for (const Patch& p : h.patches) r.patch_names.push_back(p.name);
+  r.patch_topology.resize(h.patches.size());
+  r.patch_owner.resize(h.patches.size());
+  for (const FaceRec& x : gotf) {
+    r.patch_topology[std::size_t(x.patch)].insert(r.patch_topology[std::size_t(x.patch)].end(), x.topo, x.topo + x.n);
+    r.patch_owner[std::size_t(x.patch)].push_back(x.owner_gid);
+  }
+  if (comm.any(bad))
+    throw RunError("error: the ranks' parts do not give every cell row and every node id (0..n-1) exactly once "
+                   "(mesh file written from parts)");
+  return r;
+}
+
 std::string step_file_name(const std::string& prefix, long long step) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "_%06lld.h5", step);
@@ -64,6 +225,11 @@ std::string OutputSeries::mesh_path() const {
 }
 
 void OutputSeries::write_mesh() {
+  if (local_) { // built in parts: every row from its owner (mesh_rows_of_parts)
+    mesh_info_ = write_mesh_rows(mesh_path(), mesh_rows_of_parts(*local_, *comm_), meta_, *comm_);
+    write_xdmf();
+    return;
+  }
   // Decomposed: every rank holds the global mesh and writes its block of it (cells and nodes
   // [r*n/P, (r+1)*n/P), the same share of each patch's faces).
   MeshSlice slice;
@@ -105,10 +271,28 @@ void OutputSeries::adopt_existing(long long step) {
   write_xdmf();
 }
 
+OutputSeries::OutputSeries(const std::string& dir, const CaseConfig& cfg, const LocalMesh& local,
+                           const Communicator& comm, FileMetadata meta)
+    : OutputSeries(dir, cfg, local.host, std::move(meta)) {
+  local_ = &local;
+  const std::int64_t G = comm.sum(std::int64_t(local.n_owned));
+  set_decomposition(comm, std::vector<index_t>(local.global_cell.begin(), local.global_cell.begin() + local.n_owned),
+                    std::vector<gid_t>(local.host.cell_gid.begin(), local.host.cell_gid.begin() + local.n_owned),
+                    static_cast<index_t>(G));
+}
+
 void OutputSeries::set_decomposition(const Communicator& comm, std::vector<index_t> global_of_owned) {
+  std::vector<gid_t> gids(global_of_owned.size());
+  for (std::size_t c = 0; c < gids.size(); ++c)
+    gids[c] = global_of_owned[c] >= 0 && global_of_owned[c] < mesh_.n_cells() ? mesh_.cell_gid[global_of_owned[c]] : -1;
+  set_decomposition(comm, std::move(global_of_owned), gids, mesh_.n_cells());
+}
+
+void OutputSeries::set_decomposition(const Communicator& comm, std::vector<index_t> global_of_owned,
+                                     const std::vector<gid_t>& gid_of_owned, index_t n_global) {
   comm_ = comm;
   const int P = comm.size(), me = comm.rank();
-  const index_t G = mesh_.n_cells();
+  const index_t G = n_global;
   row_begin_ = block_start(G, me, P);
   row_end_ = block_start(G, me + 1, P);
   // The rank writing global row g: the block holding it.
@@ -130,7 +314,7 @@ void OutputSeries::set_decomposition(const Communicator& comm, std::vector<index
   send_displs_.assign(P, 0);
   for (int r = 1; r < P; ++r) send_displs_[r] = send_displs_[r - 1] + send_counts_[r - 1];
   send_rows_.assign(std::size_t(send_displs_.back() + send_counts_.back()), 0);
-  std::vector<std::int64_t> send_gid(send_rows_.size());
+  std::vector<std::int64_t> send_gid(send_rows_.size()), send_cell_gid(send_rows_.size());
   {
     std::vector<int> at = send_displs_;
     for (index_t c = 0; c < index_t(global_of_owned.size()); ++c) {
@@ -139,6 +323,7 @@ void OutputSeries::set_decomposition(const Communicator& comm, std::vector<index
       const int slot = at[writer(g)]++;
       send_rows_[slot] = c;
       send_gid[slot] = g;
+      send_cell_gid[slot] = gid_of_owned[c];
     }
   }
   recv_counts_.assign(P, 0);
@@ -146,12 +331,16 @@ void OutputSeries::set_decomposition(const Communicator& comm, std::vector<index
   recv_displs_.assign(P, 0);
   for (int r = 1; r < P; ++r) recv_displs_[r] = recv_displs_[r - 1] + recv_counts_[r - 1];
   std::vector<std::int64_t> recv_gid(std::size_t(recv_displs_.back() + recv_counts_.back()));
+  std::vector<std::int64_t> recv_cell_gid(recv_gid.size());
   MPI_Alltoallv(send_gid.data(), send_counts_.data(), send_displs_.data(), MPI_INT64_T, recv_gid.data(),
+                recv_counts_.data(), recv_displs_.data(), MPI_INT64_T, comm.raw());
+  MPI_Alltoallv(send_cell_gid.data(), send_counts_.data(), send_displs_.data(), MPI_INT64_T, recv_cell_gid.data(),
                 recv_counts_.data(), recv_displs_.data(), MPI_INT64_T, comm.raw());
   // Each row of the block received exactly once; its owner is the `rank` field.
   const index_t n_block = row_end_ - row_begin_;
   recv_block_row_.assign(recv_gid.size(), 0);
   rank_of_row_.assign(std::size_t(n_block), real(-1));
+  block_gid_.assign(std::size_t(n_block), -1);
   for (int src = 0; src < P; ++src)
     for (int i = recv_displs_[src]; i < recv_displs_[src] + recv_counts_[src]; ++i) {
       const index_t row = static_cast<index_t>(recv_gid[i] - row_begin_);
@@ -161,6 +350,7 @@ void OutputSeries::set_decomposition(const Communicator& comm, std::vector<index
       }
       recv_block_row_[i] = row;
       rank_of_row_[row] = real(src);
+      block_gid_[row] = recv_cell_gid[i];
     }
   bad = bad || recv_gid.size() != std::size_t(n_block);
   if (comm.any(bad))
@@ -210,7 +400,7 @@ std::string OutputSeries::write_step_file(FieldFile header, const std::string& p
       cols.push_back(comm_ ? rank_of_row_.data() : zeros.data());
     else
       cols.push_back(comm_ ? block[j++].data() : &h(0, ks[j++]));
-  write_field_file(path, header, n_block, mesh_.cell_gid.data() + (comm_ ? row_begin_ : 0), cols);
+  write_field_file(path, header, n_block, comm_ ? block_gid_.data() : mesh_.cell_gid.data(), cols);
   return path;
 }
 
@@ -233,7 +423,8 @@ std::string OutputSeries::write_checkpoint(long long step, double time, ConstVie
   header.numbers["total_steps"] = double(info.total_steps);
   header.numbers["components"] = cfg_.physics.components;
   header.vectors["conservation_initial"] = info.conservation_initial;
-  if (fingerprint_.empty()) fingerprint_ = mesh_fingerprint(mesh_); // once: O(cells log cells)
+  if (fingerprint_.empty()) // once: O(cells)
+    fingerprint_ = local_ ? mesh_fingerprint_of_parts(mesh_, local_->n_owned, *comm_) : mesh_fingerprint(mesh_);
   header.strings["mesh_fingerprint"] = fingerprint_;
   header.strings["case"] = cfg_.name;
   const std::string path = write_step_file(header, "checkpoint", step, time, u, all_fields_);

@@ -13,6 +13,7 @@
 #include "io/field_file.hpp"
 #include "io/xdmf.hpp"
 #include "mesh/host_mesh.hpp"
+#include "mesh/local_mesh.hpp"
 #include "parallel/communicator.hpp"
 #include "solver/simulation.hpp"
 
@@ -20,6 +21,11 @@ namespace fvproxy {
 
 /// The first of the rows [start(r), start(r+1)) that part r of `parts` holds of n rows: n*r/parts.
 index_t block_start(index_t n, int r, int parts);
+/// This rank's rows of mesh.h5 from the ranks' parts of a mesh built in parts (no whole mesh):
+/// owned cells' rows from local.global_cell, node rows their global ids (which must be 0..n-1, all
+/// used: a generated box), boundary faces in the whole mesh's order. The same rows, bitwise, as
+/// write_mesh_file of the whole mesh with the cell blocks of OutputSeries. Collective.
+MeshFileRows mesh_rows_of_parts(const LocalMesh& local, const Communicator& comm);
 /// "fields_000012.h5" style names (6 digits, more when the step needs them).
 std::string step_file_name(const std::string& prefix, long long step);
 /// The files "<prefix>_<digits>.h5" of `dir` as (step, path), by step (none when `dir` is not a
@@ -30,6 +36,11 @@ class OutputSeries {
 public:
   /// `mesh` must outlive the series; `meta` is stored in every file.
   OutputSeries(const std::string& dir, const CaseConfig& cfg, const HostMesh& mesh, FileMetadata meta);
+  /// A mesh built in parts (parallel/parts.hpp): no rank holds the whole mesh; `local` (which must
+  /// outlive the series) is this rank's part, local.global_cell its owned cells' rows. The files are
+  /// those of the whole mesh, byte for byte. Collective; no set_decomposition needed.
+  OutputSeries(const std::string& dir, const CaseConfig& cfg, const LocalMesh& local, const Communicator& comm,
+               FileMetadata meta);
 
   /// On N ranks (each holding the global `mesh` and computing its part of it): `global_of_owned`
   /// lists the global cell (row of `mesh`) of each of this rank's owned cells, in its storage order.
@@ -37,6 +48,9 @@ public:
   /// writes the rows [r*G/P, (r+1)*G/P) of each dataset, which MPI_Alltoallv brings to it from
   /// their owners (one message per pair of ranks and file). Collective.
   void set_decomposition(const Communicator& comm, std::vector<index_t> global_of_owned);
+  /// The same with the owned cells' global ids given (the series' mesh is not the whole mesh).
+  void set_decomposition(const Communicator& comm, std::vector<index_t> global_of_owned,
+                         const std::vector<gid_t>& gid_of_owned, index_t n_global);
   /// Writes mesh.h5 (and an XDMF with the series so far).
   void write_mesh();
   /// After a restart from step `step`: the fields files already in the folder up to that step
@@ -58,7 +72,8 @@ private:
                               ConstView2<real> u, const std::vector<std::string>& names) const;
   std::string dir_;
   const CaseConfig& cfg_;
-  const HostMesh& mesh_;
+  const HostMesh& mesh_;          ///< the whole mesh, or this rank's part when local_ is set
+  const LocalMesh* local_ = nullptr; ///< built in parts
   FileMetadata meta_;
   MeshFileInfo mesh_info_;
   std::vector<std::string> all_fields_; ///< u0, u1, ...: every component (checkpoints)
@@ -72,6 +87,7 @@ private:
   std::vector<int> send_counts_, send_displs_, recv_counts_, recv_displs_;
   std::vector<index_t> recv_block_row_; ///< each received value's row in this rank's block
   std::vector<real> rank_of_row_;       ///< the `rank` field of this rank's block (the owner)
+  std::vector<gid_t> block_gid_;        ///< the global id of each row of this rank's block
 };
 
 } // namespace fvproxy

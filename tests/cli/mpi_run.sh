@@ -3,7 +3,9 @@
 #  1. run.deterministic on 2 and 3 ranks (metis, hilbert, blocks): every output file holds the same
 #     cells and values as the one-rank run's (fvproxy compare --rtol 0 --atol 0), one summary.json
 #     (rank 0) with the global cell count; with metis every file (mesh.h5, fields, checkpoints, the
-#     XDMF) is byte for byte the one-rank run's (cmp);
+#     XDMF) is byte for byte the one-rank run's (cmp); hilbert and blocks build the box in parts, and
+#     with hilbert every file is byte for byte the one-rank run's of the same case; a zorder run says
+#     it built the mesh in parts;
 #  2. the references default, sphere_in_box and hybrid_channel under mpirun -np 3 match (1e-10);
 #  3. restart across rank counts: checkpoints written on 2 and 3 ranks, continued on 3 and 1 (2 -> 3,
 #     2 -> 1, 3 -> 1), end bitwise where the uninterrupted one-rank run ends (byte for byte files);
@@ -44,8 +46,12 @@ bytes() { # A_DIR B_DIR [MIN]: every .h5 and .xdmf file of A is in B, byte for b
   [[ $n -ge ${3:-2} ]] || fail "only $n files compared in $1"
 }
 
-# 1. deterministic runs, bitwise per global id; with metis (the default) the same files, bytes and all
+# 1. deterministic runs, bitwise per global id; with metis (the default) the same files, bytes and all;
+#    with hilbert and blocks the box is built in parts (no rank holds the whole mesh), and with
+#    hilbert the files are the one-rank run's of the same case, bytes and all
 run_in "$out/one" "$fv" run "$in/default.yaml" "${small[@]}" "${ck[@]}" 2>/dev/null || fail "one rank failed"
+run_in "$out/one_hilbert" "$fv" run "$in/default.yaml" "${small[@]}" "${ck[@]}" --set mesh.partition=hilbert \
+  2>/dev/null || fail "one rank (hilbert) failed"
 for np in 2 3; do
   for method in metis hilbert blocks; do
     d="$out/np${np}_$method"
@@ -53,11 +59,17 @@ for np in 2 3; do
       >"$d.log" 2>&1 || fail "$np ranks, $method: exit $?: $(grep -v Kokkos "$d.log" | tail -n 5)"
     same "$out/one/o" "$d/o"
     [[ $method != metis ]] || bytes "$out/one/o" "$d/o" 12 # mesh, 6 fields, 4 checkpoints, XDMF
+    [[ $method != hilbert ]] || bytes "$out/one_hilbert/o" "$d/o" 12 # built in parts
     cells=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['cells'])" "$d/o/summary.json")
     [[ $cells == 1296 ]] || fail "$np ranks: summary.json cells = $cells, expected 1296"
     ! grep -q "MPI_ABORT" "$d.log" || fail "$np ranks: MPI_Abort"
   done
 done
+
+mpi 2 "$fv" run "$in/default.yaml" --set "mesh.generate.cells=[4,4,4]" --set "time={steps: 2, cfl: 0.4}" \
+  --set mesh.partition=zorder --output-dir "$out/parts_said" >"$out/parts_said.log" 2>&1 ||
+  fail "2 ranks, zorder: $(grep -v Kokkos "$out/parts_said.log" | tail -n 5)"
+grep -q "built in parts on 2 ranks" "$out/parts_said.log" || fail "2 ranks, zorder: the mesh was not built in parts"
 
 # 2. references under 3 ranks (the default variants: atomic scatters on some backends, so 1e-10; the
 #    references are double results: a float build is compared at float's 1e-4, as regress.sh does)
