@@ -389,8 +389,7 @@ TEST(DistributedRun, EqualsOneRankPerGlobalId) {
 /// curve and `blocks`, each ordering that is a sort key.
 std::vector<MeshConfig> boxes_in_parts() {
   std::vector<MeshConfig> out;
-  auto box = [&](ElementKind e, std::array<int, 3> cells, std::array<bool, 3> periodic, Ordering o,
-                 PartitionMethod p) {
+  auto box = [&](ElementKind e, std::array<int, 3> cells, std::array<bool, 3> periodic, Ordering o, PartitionMethod p) {
     MeshConfig m;
     m.generate = BoxConfig{};
     m.generate->cells = cells;
@@ -460,7 +459,8 @@ TEST(BuiltInParts, SameLocalMeshAsCutFromTheWholeMesh) {
       EXPECT_EQ(x.links[k].ghost_end, y.links[k].ghost_end);
     }
     std::map<gid_t, std::array<double, 3>> xn;
-    for (index_t v = 0; v < x.host.n_nodes(); ++v) xn[x.host.node_gid[v]] = {x.host.x[3 * v], x.host.x[3 * v + 1], x.host.x[3 * v + 2]};
+    for (index_t v = 0; v < x.host.n_nodes(); ++v)
+      xn[x.host.node_gid[v]] = {x.host.x[3 * v], x.host.x[3 * v + 1], x.host.x[3 * v + 2]};
     for (index_t v = 0; v < y.host.n_nodes(); ++v) {
       const auto it = xn.find(y.host.node_gid[v]);
       ASSERT_NE(it, xn.end()) << "node gid " << y.host.node_gid[v];

@@ -87,7 +87,7 @@ int cmd_bench(const CliArgs& cli) {
     whole.emplace(build_mesh(cfg.mesh));
     if (several) part.emplace(decompose(*whole, cfg.mesh, comm, cfg.parallel.halo));
   }
-  const double build_seconds = comm.max(build_timer.seconds()); // the slowest rank's
+  const double build_seconds = comm.max(build_timer.seconds());               // the slowest rank's
   const Mesh counts = whole ? whole->device : whole_mesh_counts(*part, comm); // the whole mesh's sizes
   const Mesh& m = part ? part->mesh : whole->device;
   Halo* halo = part ? part->halo.get() : nullptr;

@@ -11,7 +11,7 @@ struct CliArgs {
   std::vector<std::string> positional;
   std::vector<std::string> sets; ///< --set KEY=VALUE, in order
   bool json = false, compare_orderings = false, compare_partitions = false, print_config = false, help = false;
-  bool in_parts = false; ///< mesh --in-parts
+  bool in_parts = false;               ///< mesh --in-parts
   std::string operators, variants;     ///< bench: comma-separated lists
   int repeat = 20;                     ///< bench
   std::string output_dir, restart;     ///< run

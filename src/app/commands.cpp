@@ -26,11 +26,11 @@
 #include "io/xdmf.hpp"
 #include "mesh/build.hpp"
 #include "mesh/partition.hpp"
-#include "parallel/decomposition.hpp"
-#include "parallel/parts.hpp"
 #include "mesh/reorder.hpp"
 #include "mesh/report.hpp"
 #include "parallel/communicator.hpp"
+#include "parallel/decomposition.hpp"
+#include "parallel/parts.hpp"
 #include "solver/scalar_solver.hpp"
 
 namespace fvproxy {
@@ -141,9 +141,9 @@ int mesh_in_parts(const CliArgs& cli, const CaseConfig& cfg, const Communicator&
                      "it reports how the parts were built, not the whole mesh");
   if (!builds_in_parts(cfg.mesh))
     throw InputError(cfg.mesh.partition_where.empty() ? "--in-parts" : cfg.mesh.partition_where,
-                     "this mesh cannot be built in parts (mesh.partition " + std::string(to_string(cfg.mesh.partition)) +
-                         ", mesh.reorder " + to_string(cfg.mesh.reorder) + (cfg.mesh.generate ? "" : ", a mesh file") +
-                         ")",
+                     "this mesh cannot be built in parts (mesh.partition " +
+                         std::string(to_string(cfg.mesh.partition)) + ", mesh.reorder " + to_string(cfg.mesh.reorder) +
+                         (cfg.mesh.generate ? "" : ", a mesh file") + ")",
                      "--in-parts builds a generated box (mesh.generate) with mesh.partition blocks, hilbert or zorder "
                      "and mesh.reorder none, zorder or hilbert");
   comm.barrier();
@@ -182,8 +182,8 @@ int mesh_in_parts(const CliArgs& cli, const CaseConfig& cfg, const Communicator&
               cfg.name.c_str(), static_cast<long long>(d.mesh.n_global_cells), comm.size(),
               to_string(cfg.mesh.partition), to_string(cfg.mesh.reorder));
   std::printf("  %.3f s (slowest rank), %.3g cells/s\n", slowest, j["cells_per_second"].get<double>());
-  std::printf("  %5s %12s %10s %10s %9s %9s %9s %9s %12s\n", "rank", "owned", "ghosts", "neighbours", "seconds",
-              "sort", "piece", "device", "peak host");
+  std::printf("  %5s %12s %10s %10s %9s %9s %9s %9s %12s\n", "rank", "owned", "ghosts", "neighbours", "seconds", "sort",
+              "piece", "device", "peak host");
   for (const auto& p : j["per_rank"])
     std::printf("  %5d %12lld %10lld %10d %9.3f %9.3f %9.3f %9.3f %10.1f MB\n", p["rank"].get<int>(),
                 p["owned_cells"].get<long long>(), p["ghost_cells"].get<long long>(), p["neighbours"].get<int>(),

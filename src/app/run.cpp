@@ -29,8 +29,8 @@
 #include "mesh/build.hpp"
 #include "parallel/communicator.hpp"
 #include "parallel/decomposition.hpp"
-#include "parallel/parts.hpp"
 #include "parallel/mpi_environment.hpp"
+#include "parallel/parts.hpp"
 #include "solver/simulation.hpp"
 
 namespace fvproxy {

@@ -53,7 +53,8 @@ int xdmf_cell_code(CellType t);
 void append_xdmf_cell(const HostMesh& m, index_t c, std::vector<std::int64_t>& out);
 
 /// Appends a cell's XDMF entry (code, then the rows `row` gives its nodes, XDMF's node order).
-void append_xdmf_nodes(CellType t, const index_t* nodes, const std::vector<index_t>& row, std::vector<std::int64_t>& out);
+void append_xdmf_nodes(CellType t, const index_t* nodes, const std::vector<index_t>& row,
+                       std::vector<std::int64_t>& out);
 
 /// Sizes an XDMF file needs to describe the mesh file.
 struct MeshFileInfo {

@@ -140,7 +140,8 @@ MeshFileRows mesh_rows_of_parts(const LocalMesh& l, const Communicator& comm) {
   dest.clear();
   for (index_t v = 0; v < h.n_nodes(); ++v)
     if (used[v]) {
-      nodes.push_back({h.node_gid[v], {h.x[3 * std::size_t(v)], h.x[3 * std::size_t(v) + 1], h.x[3 * std::size_t(v) + 2]}});
+      nodes.push_back(
+          {h.node_gid[v], {h.x[3 * std::size_t(v)], h.x[3 * std::size_t(v) + 1], h.x[3 * std::size_t(v) + 2]}});
       dest.push_back(block_of(h.node_gid[v], N, P));
     }
   std::vector<NodeRec> gotn = route(std::move(nodes), dest, comm);

@@ -72,7 +72,7 @@ private:
                               ConstView2<real> u, const std::vector<std::string>& names) const;
   std::string dir_;
   const CaseConfig& cfg_;
-  const HostMesh& mesh_;          ///< the whole mesh, or this rank's part when local_ is set
+  const HostMesh& mesh_;             ///< the whole mesh, or this rank's part when local_ is set
   const LocalMesh* local_ = nullptr; ///< built in parts
   FileMetadata meta_;
   MeshFileInfo mesh_info_;

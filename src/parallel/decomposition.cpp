@@ -35,7 +35,6 @@ Decomposition decompose(const BuiltMesh& global, const MeshConfig& cfg, const Co
   return d;
 }
 
-
 Decomposition decompose_in_parts(const MeshConfig& cfg, const Communicator& comm, HaloVariant variant,
                                  const std::string& where) {
   Decomposition d;

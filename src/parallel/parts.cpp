@@ -27,9 +27,8 @@ int cells_per_hex(const BoxConfig& b) {
 
 /// MPI_Alltoallv of trivially copyable records, grouped by destination rank (`counts` per rank).
 /// Returns the received records, grouped by source rank; `recv_counts` receives their counts.
-template <class T>
-std::vector<T> exchange(const std::vector<T>& send, const std::vector<int>& counts, const Communicator& comm,
-                        std::vector<int>* recv_counts = nullptr) {
+template <class T> std::vector<T> exchange(const std::vector<T>& send, const std::vector<int>& counts,
+                                           const Communicator& comm, std::vector<int>* recv_counts = nullptr) {
   const int P = comm.size();
   std::vector<int> rc(P, 0);
   MPI_Alltoall(counts.data(), 1, MPI_INT, rc.data(), 1, MPI_INT, comm.raw());
@@ -42,8 +41,7 @@ std::vector<T> exchange(const std::vector<T>& send, const std::vector<int>& coun
     total += rc[r];
   }
   std::vector<T> recv(static_cast<std::size_t>(total));
-  MPI_Alltoallv(send.data(), sb.data(), sd.data(), MPI_BYTE, recv.data(), rb.data(), rd.data(), MPI_BYTE,
-                comm.raw());
+  MPI_Alltoallv(send.data(), sb.data(), sd.data(), MPI_BYTE, recv.data(), rb.data(), rd.data(), MPI_BYTE, comm.raw());
   if (recv_counts) *recv_counts = rc;
   return recv;
 }
@@ -359,10 +357,10 @@ PartsMesh build_box_in_parts(const MeshConfig& cfg, const Communicator& comm, co
   for (std::size_t k = 0; k < l.global_cell.size(); ++k) {
     const gid_t g = l.host.cell_gid[k];
     const bool mine = k < std::size_t(l.n_owned);
-    const Place& p = mine ? *std::lower_bound(owned.begin(), owned.end(), g,
-                                              [](const Place& a, gid_t v) { return a.gid < v; })
-                          : ghost_places[std::size_t(std::lower_bound(ghost_gids.begin(), ghost_gids.end(), g) -
-                                                     ghost_gids.begin())];
+    const Place& p =
+        mine
+            ? *std::lower_bound(owned.begin(), owned.end(), g, [](const Place& a, gid_t v) { return a.gid < v; })
+            : ghost_places[std::size_t(std::lower_bound(ghost_gids.begin(), ghost_gids.end(), g) - ghost_gids.begin())];
     l.global_cell[k] = static_cast<index_t>(p.row);
   }
   l.global_face.clear();

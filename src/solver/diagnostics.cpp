@@ -6,8 +6,8 @@
 
 #include <mpi.h>
 
-#include "core/kokkos_compat.hpp"
 #include "core/exact_sum.hpp"
+#include "core/kokkos_compat.hpp"
 #include "operators/muscl/limiter.hpp"
 
 namespace fvproxy {
