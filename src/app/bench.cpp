@@ -74,7 +74,7 @@ int cmd_bench(const CliArgs& cli) {
     throw InputError("--operators", "halo: one rank has no halo exchange to time",
                      "run under mpirun -np N with N > 1, or name an operator");
 
-  check_case_fits(cfg, MemoryUse::bench);
+  check_case_fits(cfg, MemoryUse::bench, comm.size());
   // On several ranks: this rank's part, as `fvproxy run` divides the mesh (owned cells + ghosts),
   // built in parts where it can be (no rank holds the whole mesh: docs/parallel.md#built-in-parts).
   Kokkos::Timer build_timer;

@@ -1,6 +1,7 @@
 #include "app/memory_check.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <limits>
 #include <sstream>
@@ -10,6 +11,7 @@
 #include "core/error.hpp"
 #include "core/types.hpp"
 #include "mesh/memory_estimate.hpp"
+#include "parallel/parts.hpp"
 #include "solver/scalar_solver.hpp"
 
 namespace fvproxy {
@@ -25,9 +27,21 @@ std::string count_text(double v) {
 
 } // namespace
 
-std::string check_case_fits(const CaseConfig& cfg, MemoryUse use) {
-  const MeshCounts c = mesh_counts(cfg.mesh);
+std::string check_case_fits(const CaseConfig& cfg, MemoryUse use, int ranks) {
+  MeshCounts c = mesh_counts(cfg.mesh);
   if (!c.known) return "";
+  if (ranks > 1 && builds_in_parts(cfg.mesh)) {
+    // Built in parts: a rank holds its share and, at most, its hexes' piece (two layers around
+    // them: ((s + 4) / s)^3 for a part of s^3 hexes, on the host; less on the device).
+    const double per = c.cells / std::max(1.0, double(cfg.mesh.generate->cells[0]) * cfg.mesh.generate->cells[1] *
+                                                   cfg.mesh.generate->cells[2]);
+    const double s = std::max(1.0, std::cbrt(c.cells / per / ranks));
+    const double share = std::min(1.0, std::pow((s + 4) / s, 3) / ranks);
+    for (double* v : {&c.cells, &c.nodes, &c.faces, &c.interior_faces, &c.cell_nodes, &c.face_nodes}) *v *= share;
+    char buf[96];
+    std::snprintf(buf, sizeof buf, " (built in parts: a rank's share, %.3g of it)", share);
+    c.what += buf;
+  }
   const std::string where = cfg.mesh.generate ? "mesh.generate.cells" : cfg.mesh.file_as_written;
 
   // Local indices are 32-bit (index_t): every count and every CSR offset must fit.
@@ -43,8 +57,8 @@ std::string check_case_fits(const CaseConfig& cfg, MemoryUse use) {
       throw InputError(where,
                        "the mesh is too large for 32-bit local indices: " + count_text(n) + " " + what + " (at most " +
                            count_text(limit) + " per rank)",
-                       c.what + "; use fewer cells (domain decomposition, which spreads a mesh over ranks, does "
-                                "not exist yet)");
+                       c.what + "; use fewer cells, or more ranks with a mesh that is built in parts "
+                                "(docs/parallel.md#built-in-parts)");
 
   const double R = sizeof(real), N = cfg.physics.components, C = c.cells;
   double work_device = 0, work_host = 0;

@@ -19,7 +19,9 @@ enum class MemoryUse {
 /// and refuses it — InputError naming mesh.generate.cells or the mesh file, with the estimate and
 /// the memory available — when it cannot fit, or when the mesh has more entities than 32-bit
 /// local indices can number. Takes well under a second: nothing is allocated. Returns the
-/// estimate as one line ("" when the mesh's counts are unknown).
-std::string check_case_fits(const CaseConfig& cfg, MemoryUse use);
+/// estimate as one line ("" when the mesh's counts are unknown). On `ranks` ranks a mesh built in
+/// parts (parallel/parts.hpp) is estimated per rank: its share with the two-layer piece around it;
+/// any other mesh is built whole on every rank.
+std::string check_case_fits(const CaseConfig& cfg, MemoryUse use, int ranks = 1);
 
 } // namespace fvproxy

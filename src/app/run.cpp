@@ -220,8 +220,9 @@ int cmd_run(const CliArgs& cli) {
   if (!cli.output_dir.empty()) cfg.output_dir = cli.output_dir;
   const bool profile = cli.profile || cfg.run.profile;
   cfg.run.profile = profile;
-  check_case_fits(cfg, MemoryUse::run); // before anything is built or created
   const Communicator comm = Communicator::world();
+  // Before anything is built or created (per rank when the mesh is built in parts).
+  check_case_fits(cfg, MemoryUse::run, cli.restart.empty() ? comm.size() : 1);
   const bool root = comm.rank() == 0;
   const std::string key = cli.output_dir.empty() ? "output.dir" : "--output-dir";
   // Both collective: rank 0 creates and locks the folder, every rank learns the outcome.

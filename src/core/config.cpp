@@ -383,10 +383,14 @@ BoxConfig parse_generate(const Reader& r, const YAML::Node& g, const std::string
     b.element = r.enum_value(g["element"], path + ".element",
                              std::vector<ElementKind>{ElementKind::hex, ElementKind::tet, ElementKind::prism});
   const double per_hex = b.element == ElementKind::tet ? 6.0 : b.element == ElementKind::prism ? 2.0 : 1.0;
+  // Cell rows and node ids of the whole box are 32-bit (index_t); what one rank holds is checked
+  // against the local limits with the rank count (app/memory_check.cpp).
   const double total = per_hex * double(b.cells[0]) * b.cells[1] * b.cells[2];
-  if (total > double(std::numeric_limits<std::int32_t>::max()) / 8)
+  const double nodes = double(b.cells[0] + 1) * (b.cells[1] + 1) * (b.cells[2] + 1);
+  if (std::max(total, nodes) > double(std::numeric_limits<std::int32_t>::max()))
     r.fail(cells, path + ".cells", "too many cells for 32-bit local indices",
-           "(" + std::to_string(static_cast<long long>(total)) + " cells; at most 268435455 per rank)");
+           "(" + std::to_string(static_cast<long long>(total)) + " cells, " +
+               std::to_string(static_cast<long long>(nodes)) + " nodes; at most 2147483647 of each in the whole box)");
   if (g["lengths"]) {
     b.lengths = r.vec3(g["lengths"], path + ".lengths");
     for (std::size_t i = 0; i < 3; ++i)
