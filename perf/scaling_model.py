@@ -184,7 +184,7 @@ LINKS = {
 
 def scenario(name, **kw):
     """A machine and software configuration of the model; every field documented in model.md."""
-    s = dict(name=name, G=8, staged=True, intra="shm", inter="ib400", h=0.8, f_off=None, k_launch=2.0,
+    s = dict(name=name, G=8, staged=True, intra="shm", inter="ib400", h=0.8, f_off=None, k_launch=None,
              exchanges=EXCHANGES, alpha_coll=3e-6)
     s.update(kw)
     return s
@@ -197,10 +197,15 @@ SCENARIOS = [
     scenario("CUDA-aware + GPUDirect, 4 GPU/node, IB 200", G=4, staged=False, intra="nvlink", inter="ib200"),
     scenario("today, no overlap (h = 0)", G=8, staged=True, intra="shm", h=0.0),
     scenario("today, rank placement unaware of nodes (f_off = 1)", G=8, staged=True, intra="shm", f_off=1.0),
-    scenario("CUDA-aware, 1 exchange per stage, launch overhead as 1 rank", G=8, staged=False, intra="nvlink",
-             exchanges=[5], k_launch=1.0),
+    scenario("CUDA-aware, decomposed launch overhead as 1 rank (k = 1)", G=8, staged=False, intra="nvlink",
+             k_launch=1.0),
+    scenario("CUDA-aware, k = 1, 1 exchange per stage", G=8, staged=False, intra="nvlink", exchanges=[5],
+             k_launch=1.0),
 ]
 MAIN = [0, 2]  # the scenarios of the plots
+# Decomposed over one-rank kernel launches per step (OUT/kernel_counts.json, `kernels`); the per-step
+# overhead L is taken to scale with them. Set by cmd_model.
+K_LAUNCH = {"value": None}
 
 
 def wls_affine(xs, ys):
@@ -271,7 +276,7 @@ def step_time(sc, gpu, N, P, part):
     c, L1 = gpu["c"], gpu["L"]
     n_ideal = N / P
     b = dict(compute=c * n_ideal, imbalance=c * (part["n_max"] - n_ideal),
-             overhead=L1 * (sc["k_launch"] if P > 1 else 1.0), staging=0.0, latency=0.0, bandwidth=0.0,
+             overhead=L1 * ((sc["k_launch"] or K_LAUNCH["value"]) if P > 1 else 1.0), staging=0.0, latency=0.0, bandwidth=0.0,
              hidden=0.0, collective=0.0)
     if P > 1:
         m = part["neighbours_max"]
@@ -309,7 +314,7 @@ def shared_gpu_time(gpu, shared, N, R, halo, part):
     exchange costs every rank a context switch (sigma, fitted); halo rows staged through pinned
     memory (optimized) or whole arrays through pageable host memory (naive); host MPI between them."""
     c, L1 = gpu["c"], gpu["L"]
-    t = c * N + R * L1 * (1 if (R == 1 or halo == "naive") else 2.0)
+    t = c * N + R * L1 * (1 if (R == 1 or halo == "naive") else K_LAUNCH["value"])
     if R == 1:
         return t
     E = len(EXCHANGES)
@@ -354,6 +359,11 @@ def cmd_model(args):
         for k in ("cells_per_part", "imbalance", "ghost_fraction", "ghosts_mean", "neighbours_mean"):
             r[k] = float(r[k])
     res = {"partition_fit": {}, "validation": [], "predictions": {}, "crossovers": [], "parameters": {}}
+    with open(os.path.join(out, "kernel_counts.json")) as f:
+        kc = json.load(f)
+    K_LAUNCH["value"] = kc["ratio"]
+    res["parameters"]["kernel_launches_per_step"] = {"1 rank": kc["1"]["calls_per_step"],
+                                                     "2 ranks": kc["2"]["calls_per_step"], "ratio": kc["ratio"]}
     md = []
 
     # --- 2a. the surface-to-volume law, per method; fit on the smaller parts, verified on the larger
@@ -527,8 +537,9 @@ def cmd_model(args):
                                                                                  below["bandwidth"]))
                 losses["bandwidth"] += below["hidden"] * (below["bandwidth"] / max(1e-30, below["latency"] +
                                                                                      below["bandwidth"]))
-                if kind == "strong":  # the one-GPU overhead L is in T1 too: count only the extra
-                    losses["overhead"] -= gpu["L"]
+                # the loss is T(P) - T1 / P (strong) or T(P) - T1 (weak); T1 holds one overhead L,
+                # which strong scaling spreads over the P GPUs
+                losses["overhead"] -= gpu["L"] / below["P"] if kind == "strong" else gpu["L"]
                 tot = sum(max(0, x) for x in losses.values())
                 why = ", ".join("%s %.0f%%" % (k, 100 * x / tot) for k, x in
                                 sorted(losses.items(), key=lambda kv: -kv[1]) if x > 0.05 * tot)
@@ -554,7 +565,7 @@ def cmd_model(args):
     md.append("\\* the case does not fit in the P GPUs' memory (%d bytes per cell, 80 GB per GPU)." % BYTES_PER_CELL)
     md.append("")
     md.append("#### Where efficiency drops below 50%, and what the step's loss is made of there\n")
-    md.append("| scenario | case | first P below 50% | cells per GPU there | loss over the ideal c N / P (share) |")
+    md.append("| scenario | case | first P below 50% | cells per GPU there | what the lost time is (share of T(P) - T1/P, strong; T(P) - T1, weak) |")
     md.append("| --- | --- | --- | --- | --- |")
     for x in res["crossovers"]:
         md.append("| %s | %s | %s | %s | %s |" % (
@@ -581,10 +592,10 @@ def cmd_model(args):
               "off-node share of a rank's halo | decomposed launch overhead | exchanges per stage (values/ghost) |")
     md.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
     for sc in SCENARIOS:
-        md.append("| %s | %d | %s | %s | %s | %.1f | %s | %.1f L | %s |" % (
+        md.append("| %s | %d | %s | %s | %s | %.1f | %s | %.2f L | %s |" % (
             sc["name"], sc["G"], "yes (PCIe)" if sc["staged"] else "no", sc["intra"], sc["inter"], sc["h"],
             "%.2f" % sc["f_off"] if sc["f_off"] is not None else "G^(-1/3) = %.2f" % sc["G"] ** (-1 / 3),
-            sc["k_launch"], ", ".join(str(v) for v in sc["exchanges"])))
+            sc["k_launch"] or K_LAUNCH["value"], ", ".join(str(v) for v in sc["exchanges"])))
     md.append("")
     md.append("| link | latency | bandwidth | source |")
     md.append("| --- | --- | --- | --- |")
@@ -701,6 +712,33 @@ def plots(out, res, prow, laws, vrows):
     plt.close(fig)
 
 
+def cmd_kernels(args):
+    """Kernel launches per step on 1 and on 2 ranks (`fvproxy run --profile`, a small mesh): the ratio
+    scales the one-rank per-step overhead L to the decomposed step's (kernel counts do not depend on
+    the backend, so the host build counts them)."""
+    os.makedirs(args.out, exist_ok=True)
+    env = dict(os.environ, OMP_NUM_THREADS="1", OMP_PROC_BIND="false", OMPI_ALLOW_RUN_AS_ROOT="1",
+               OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+    steps = 16
+    res = {}
+    for ranks in (1, 2):
+        d = os.path.join(args.out, "kernels-np%d" % ranks)
+        cmd = (["mpirun", "-np", str(ranks), "--oversubscribe", "--bind-to", "none"] if ranks > 1 else []) + [
+            args.fvproxy, "run", args.case, "--set", "mesh.generate.cells=[12,12,12]", "--set",
+            "time={steps: %d, cfl: 0.5}" % steps, "--profile", "--quiet", "--output-dir", d]
+        subprocess.run(cmd, env=env, check=True, capture_output=True)
+        with open(os.path.join(d, "summary.json")) as f:
+            t = json.load(f)["timers"]
+        res[str(ranks)] = {"calls_per_step": sum(v["calls"] for v in t.values()) / steps,
+                           "kernels": {k: v["calls"] / steps for k, v in t.items()}}
+        subprocess.run(["rm", "-rf", d])
+    res["ratio"] = res["2"]["calls_per_step"] / res["1"]["calls_per_step"]
+    res["command"] = "fvproxy run inputs/default.yaml (12^3 x 6 tets, %d steps) --profile on 1 and 2 ranks" % steps
+    with open(os.path.join(args.out, "kernel_counts.json"), "w") as f:
+        json.dump(res, f, indent=1)
+    print(json.dumps(res, indent=1))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -710,11 +748,17 @@ def main():
     p.add_argument("--case", default=os.path.join(ROOT, "inputs/default.yaml"))
     p.add_argument("--timeout", type=int, default=900, help="seconds per fvproxy mesh call")
     p.add_argument("--fresh", action="store_true", help="start over instead of resuming OUT/partitions.csv")
+    k = sub.add_parser("kernels", help="kernel launches per step on 1 and 2 ranks: OUT/kernel_counts.json")
+    k.add_argument("--out", required=True)
+    k.add_argument("--fvproxy", default="build/host/fvproxy")
+    k.add_argument("--case", default=os.path.join(ROOT, "inputs/default.yaml"))
     m = sub.add_parser("model", help="fits, validation, predictions, plots: OUT/model.md, model.json, *.png")
     m.add_argument("--out", required=True)
     args = ap.parse_args()
     if args.cmd == "partitions":
         cmd_partitions(args)
+    elif args.cmd == "kernels":
+        cmd_kernels(args)
     else:
         cmd_model(args)
 
