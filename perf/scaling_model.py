@@ -16,23 +16,26 @@ docs/parallel.md#scaling-model), OUT/model.json (parameters, fits, validation, p
 the plots OUT/*.png. Plots need matplotlib (`apt-get install python3-matplotlib`); without it the
 tables are still written.
 
-The model of one time step on P ranks (one GPU each unless said otherwise), per rank r:
+The model of one time step on P ranks (one GPU each), on the slowest rank (docs/parallel.md#scaling-model):
 
-    T(P)     = S * sum_e [ t_work,e + t_exposed,e ]  + t_step          (S stages, exchanges e per stage)
-    t_work   = L + c * n_max                                            (whole step: L per step, c per cell)
-    n_max    = imbalance * N / P                                        (the slowest rank's owned cells)
-    t_msg,e  = m * alpha + B_e / beta + t_stage,e                       (m messages = neighbours)
-    B_e      = ghosts_max * v_e * 8 bytes                                (v_e values per ghost in exchange e)
-    t_stage,e= 2 * (alpha_copy + B_e / beta_pcie)     (halo rows through host memory, not CUDA-aware;
-                                                     0 with CUDA-aware MPI / GPUDirect)
-    hidden_e = min(h * t_net,e, t_inner,e)            (h: hidden fraction; the network part only, and no
-                                                     more than the inner cells' work of that exchange)
-    t_exposed,e = t_msg,e - hidden_e
-    t_step   = (ceil(log2 P)) * alpha_coll             (the per-step flag reduction, a tree of latencies)
+    T(P)       = L_P + c * n_max + S * sum_e (t_stage,e + t_net,e - t_hidden,e) + t_coll
+    n_max      = imbalance * N / P                      (owned cells of the largest part)
+    L_P        = L (P = 1), k * L (P > 1)               (per-step overhead; k = launches per step,
+                                                          decomposed / one rank: `kernels`)
+    B_e        = ghosts_max * v_e * 8 bytes             (v = 1: the state; 4: gradients + limiter)
+    t_stage,e  = 2 * (alpha_pcie + B_e / beta_pcie)     (staged through host memory: MPI not
+                                                          CUDA-aware; 0 with CUDA-aware MPI)
+    t_net,e    = max(m_on alpha_on + (1-f) B_e / beta_on, m_off alpha_off + f B_e / beta_off)
+    t_hidden,e = min(h * t_net,e, w_e * (c n_max / S) * (1 - frontier / n_max))
+    t_coll     = (1 + 3/16) * ceil(log2 P) * alpha_coll (the per-step flag reduction, and every 16
+                                                          steps the failure check's three)
 
-Halo figures come from the partition report (docs/parallel.md#partitioning): ghosts (max, mean),
-neighbours (max, mean), imbalance; extrapolated with ghosts = a * n^(2/3), neighbours = constant,
-imbalance = constant, fitted at fixed cells per part n.
+c and L are fitted on the one-rank H100 runs (L + c n); halo figures come from the partition report
+(docs/parallel.md#partitioning): ghosts (max, mean), neighbours (max), imbalance, extrapolated with
+ghosts = a * n^(2/3), neighbours = min(P - 1, m_max), imbalance = constant, fitted at about fixed
+cells per part n; f = G^(-1/3) of a rank's halo leaves its node of G GPUs (node-aware placement).
+The measured points of the validation use their own partitions (the `measured` rows) and, for
+ranks sharing one GPU (time-sliced), shared_gpu_time; for CPU ranks, cpu_time.
 """
 import argparse
 import csv
