@@ -63,7 +63,7 @@ SWEEP = [
     (256000, [2, 4, 8, 16]),
 ]
 # The meshes of the measured runs (nx, ny, nz of the default case's tet box) and their part counts.
-MEASURED_MESHES = [((36, 36, 40), [2]), ((6, 6, 6), [2, 4]), ((12, 12, 12), [2, 4]), ((24, 24, 24), [2, 4]),
+MEASURED_MESHES = [((36, 36, 40), [2, 4, 8, 16]), ((6, 6, 6), [2, 4]), ((12, 12, 12), [2, 4]), ((24, 24, 24), [2, 4]),
                    ((48, 48, 48), [2, 4]), ((72, 72, 72), [2, 4]), ((112, 112, 112), [2, 4])]
 
 FIELDS = ["set", "nx", "ny", "nz", "cells", "parts", "method", "cells_per_part", "imbalance", "edge_cut",
@@ -162,6 +162,10 @@ MEASURED = [
     ("devvm loaded", "cpu", "devvm-mpi-12x12x12", "out", "2-core VM under load 2-8 (other builds), fd45736"),
     ("devvm loaded", "cpu", "devvm-mpi-24x24x24", "out", "2-core VM under load 2-8 (other builds), fd45736"),
     ("devvm loaded", "cpu", "devvm-mpi-48x48x48", "out", "2-core VM under load 2-8 (other builds), fd45736"),
+    ("Xeon 16 cores", "cpu", "xeon16/cpu16-mpi-36x36x40", "out",
+     "the GPU machine's 16-core Xeon VM, idle, one core per rank, host build 51ba60f-dirty, median of 3"),
+    ("Xeon 16 cores", "cpu", "xeon16/cpu16-mpi-36x36x40-r5", "out",
+     "the GPU machine's 16-core Xeon VM, idle, one core per rank, host build 51ba60f-dirty, median of 5"),
     ("H100 shared", "gpu", "perf/results/2026-11-24-h100-mpi", "root", "H100, R ranks time-share it, fd4ea2e"),
     ("H100 shared", "gpu", "h100/gpu-mpi-6x6x6", "out", "H100, R ranks time-share it, fd4ea2e"),
     ("H100 shared", "gpu", "h100/gpu-mpi-12x12x12", "out", "H100, R ranks time-share it, fd4ea2e"),
@@ -503,7 +507,7 @@ def cmd_model(args):
             v["label"], v["cells"], v["ranks"], v["halo"], fmt_ms(v["ms"] * 1e-3), fmt_ms(v["model_ms"] * 1e-3),
             100 * v["error"], v["role"], v["source"].replace("perf/results/", "")))
     md.append("")
-    for grp in ("devvm idle", "devvm loaded", "H100 shared"):
+    for grp in ("devvm idle", "devvm loaded", "Xeon 16 cores", "H100 shared"):
         errs = [abs(v["error"]) for v in vrows if v["label"] == grp and v["role"] == "validation"]
         if errs:
             md.append("- %s: %d validation points, |error| median %.0f%%, max %.0f%%" % (
@@ -698,7 +702,7 @@ def plots(out, res, prow, laws, vrows):
     plt.close(fig)
     # validation
     fig, ax = plt.subplots(figsize=(6, 5))
-    for lab, mk in (("devvm idle", "o"), ("devvm loaded", "^"), ("H100 shared", "s")):
+    for lab, mk in (("devvm idle", "o"), ("devvm loaded", "^"), ("Xeon 16 cores", "D"), ("H100 shared", "s")):
         vs = [v for v in vrows if v["label"] == lab]
         ax.scatter([v["ms"] for v in vs], [v["model_ms"] for v in vs], marker=mk, label=lab, s=16)
     lo = min(min(v["ms"], v["model_ms"]) for v in vrows) / 1.5
