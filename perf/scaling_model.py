@@ -622,6 +622,32 @@ def cmd_model(args):
         plots(out, res, prow, laws, vrows)
     except ImportError as e:
         print("scaling_model.py: no plots (%s); apt-get install python3-matplotlib" % e, file=sys.stderr)
+    if args.check:
+        sys.exit(check(res))
+
+
+def check(res):
+    """The claims docs/parallel.md makes of the model, as conditions (exit 1 when one fails): the
+    halo law holds on the parts it was not fitted on, the idle VM's CPU ranks and the 4 ranks
+    sharing the H100 at the two smallest sizes are predicted within 10 %."""
+    fails = []
+    fit = res["partition_fit"]["metis"]
+    for e in fit["check_errors"]:
+        if abs(e["error"]) > 0.25:
+            fails.append("halo law off by %+.0f%% at %d cells per part, %d parts" % (
+                100 * e["error"], e["cells_per_part"], e["parts"]))
+    if not 0.55 < fit["free_exponent_max"] < 0.75:
+        fails.append("free exponent %.3f, not near 2/3" % fit["free_exponent_max"])
+    for v in res["validation"]:
+        tight = (v["label"] == "devvm idle" and v["ranks"] > 1) or (
+            v["label"] == "H100 shared" and v["ranks"] == 4 and v["halo"] == "optimized" and v["cells"] < 20000)
+        if tight and abs(v["error"]) > 0.10:
+            fails.append("%s, %d cells, %d ranks, %s: model %+.0f%%" % (
+                v["label"], v["cells"], v["ranks"], v["halo"], 100 * v["error"]))
+    for f in fails:
+        print("scaling_model.py check: " + f, file=sys.stderr)
+    print("scaling_model.py check: %s" % ("FAILED" if fails else "ok"), file=sys.stderr)
+    return 1 if fails else 0
 
 
 def plots(out, res, prow, laws, vrows):
@@ -702,9 +728,15 @@ def plots(out, res, prow, laws, vrows):
     plt.close(fig)
     # validation
     fig, ax = plt.subplots(figsize=(6, 5))
-    for lab, mk in (("devvm idle", "o"), ("devvm loaded", "^"), ("Xeon 16 cores", "D"), ("H100 shared", "s")):
-        vs = [v for v in vrows if v["label"] == lab]
-        ax.scatter([v["ms"] for v in vs], [v["model_ms"] for v in vs], marker=mk, label=lab, s=16)
+    for i, (lab, mk) in enumerate((("devvm idle", "o"), ("devvm loaded", "^"), ("Xeon 16 cores", "D"),
+                                   ("H100 shared", "s"))):
+        col = "C%d" % i
+        vs = [v for v in vrows if v["label"] == lab and v["role"] == "validation"]
+        ax.scatter([v["ms"] for v in vs], [v["model_ms"] for v in vs], marker=mk, color=col, s=16,
+                   label=lab + " (validation)")
+        vs = [v for v in vrows if v["label"] == lab and v["role"] != "validation"]
+        ax.scatter([v["ms"] for v in vs], [v["model_ms"] for v in vs], marker=mk, facecolors="none",
+                   edgecolors=col, s=16, label=lab + " (calibration, fit)")
     lo = min(min(v["ms"], v["model_ms"]) for v in vrows) / 1.5
     hi = max(max(v["ms"], v["model_ms"]) for v in vrows) * 1.5
     ax.plot([lo, hi], [lo, hi], "k-", lw=0.8)
@@ -712,7 +744,8 @@ def plots(out, res, prow, laws, vrows):
     ax.set_yscale("log")
     ax.set_xlabel("measured ms / step")
     ax.set_ylabel("model ms / step")
-    ax.legend(fontsize=8)
+    ax.set_title("model vs measured, every point")
+    ax.legend(fontsize=7)
     ax.grid(alpha=0.3)
     fig.tight_layout()
     fig.savefig(os.path.join(out, "validation.png"), dpi=110)
@@ -761,6 +794,8 @@ def main():
     k.add_argument("--case", default=os.path.join(ROOT, "inputs/default.yaml"))
     m = sub.add_parser("model", help="fits, validation, predictions, plots: OUT/model.md, model.json, *.png")
     m.add_argument("--out", required=True)
+    m.add_argument("--check", action="store_true",
+                   help="exit 1 unless the halo law and the tight validation points hold (see check())")
     args = ap.parse_args()
     if args.cmd == "partitions":
         cmd_partitions(args)
