@@ -14,6 +14,7 @@
 #include <Kokkos_Core.hpp>
 #include <gtest/gtest.h>
 
+#include "core/error.hpp"
 #include "mesh/build.hpp"
 #include "mesh/local_mesh.hpp"
 #include "mesh/partition.hpp"
@@ -410,6 +411,71 @@ std::vector<MeshConfig> boxes_in_parts() {
   return out;
 }
 
+/// Two decompositions of one mesh hold the same local mesh, bitwise: cells, faces (by their cells'
+/// and nodes' global ids), halo links, node positions, geometry and the domain's totals.
+void expect_same_part(const Decomposition& a, const Decomposition& b) {
+  const LocalMesh &x = a.local, &y = b.local;
+  ASSERT_EQ(x.n_owned, y.n_owned);
+  ASSERT_EQ(x.n_inner, y.n_inner);
+  ASSERT_EQ(x.n_owned_faces, y.n_owned_faces);
+  ASSERT_EQ(x.host.n_cells(), y.host.n_cells());
+  ASSERT_EQ(x.host.n_faces(), y.host.n_faces());
+  ASSERT_EQ(x.host.n_interior, y.host.n_interior);
+  EXPECT_EQ(x.host.cell_gid, y.host.cell_gid);
+  EXPECT_EQ(x.host.cell_type, y.host.cell_type);
+  EXPECT_EQ(x.global_cell, y.global_cell); // rows of the whole ordered mesh
+  EXPECT_EQ(x.host.face_node_off, y.host.face_node_off);
+  EXPECT_EQ(x.host.cell_face_off, y.host.cell_face_off);
+  EXPECT_EQ(x.host.cell_faces, y.host.cell_faces);
+  EXPECT_EQ(x.host.cell_face_sign, y.host.cell_face_sign);
+  auto gids = [](const HostMesh& m, index_t f) {
+    std::vector<gid_t> v;
+    for (index_t k = m.face_node_off[f]; k < m.face_node_off[f + 1]; ++k) v.push_back(m.node_gid[m.face_nodes[k]]);
+    return v;
+  };
+  auto cell = [](const HostMesh& m, index_t c) { return c < 0 ? gid_t(-1) : m.cell_gid[c]; };
+  for (index_t f = 0; f < x.host.n_faces(); ++f) {
+    ASSERT_EQ(cell(x.host, x.host.face_owner[f]), cell(y.host, y.host.face_owner[f])) << "face " << f;
+    ASSERT_EQ(cell(x.host, x.host.face_neighbour[f]), cell(y.host, y.host.face_neighbour[f])) << "face " << f;
+    ASSERT_EQ(gids(x.host, f), gids(y.host, f)) << "face " << f;
+    ASSERT_EQ(x.host.shifts[x.host.face_shift[f]], y.host.shifts[y.host.face_shift[f]]) << "face " << f;
+  }
+  ASSERT_EQ(x.host.patches.size(), y.host.patches.size());
+  for (std::size_t p = 0; p < x.host.patches.size(); ++p) {
+    EXPECT_EQ(x.host.patches[p].name, y.host.patches[p].name);
+    EXPECT_EQ(x.host.patches[p].begin, y.host.patches[p].begin);
+    EXPECT_EQ(x.host.patches[p].end, y.host.patches[p].end);
+  }
+  ASSERT_EQ(x.links.size(), y.links.size());
+  for (std::size_t k = 0; k < x.links.size(); ++k) {
+    EXPECT_EQ(x.links[k].rank, y.links[k].rank);
+    EXPECT_EQ(x.links[k].send, y.links[k].send);
+    EXPECT_EQ(x.links[k].ghost_begin, y.links[k].ghost_begin);
+    EXPECT_EQ(x.links[k].ghost_end, y.links[k].ghost_end);
+  }
+  std::map<gid_t, std::array<double, 3>> xn;
+  for (index_t v = 0; v < x.host.n_nodes(); ++v)
+    xn[x.host.node_gid[v]] = {x.host.x[3 * v], x.host.x[3 * v + 1], x.host.x[3 * v + 2]};
+  for (index_t v = 0; v < y.host.n_nodes(); ++v) {
+    const auto it = xn.find(y.host.node_gid[v]);
+    ASSERT_NE(it, xn.end()) << "node gid " << y.host.node_gid[v];
+    EXPECT_EQ(it->second, (std::array<double, 3>{y.host.x[3 * v], y.host.x[3 * v + 1], y.host.x[3 * v + 2]}));
+  }
+  // The geometry on the device, ghosts included (from their owners), and the domain's totals.
+  EXPECT_EQ(a.mesh.n_global_cells, b.mesh.n_global_cells);
+  EXPECT_EQ(a.mesh.global_volume, b.mesh.global_volume);
+  auto same = [](auto u, auto v, const char* what) {
+    auto hu = Kokkos::create_mirror_view_and_copy(HostSpace(), u);
+    auto hv = Kokkos::create_mirror_view_and_copy(HostSpace(), v);
+    ASSERT_EQ(hu.size(), hv.size()) << what;
+    for (std::size_t i = 0; i < hu.size(); ++i) ASSERT_EQ(hu.data()[i], hv.data()[i]) << what << " [" << i << "]";
+  };
+  same(a.mesh.volume, b.mesh.volume, "volume");
+  same(a.mesh.centroid, b.mesh.centroid, "centroid");
+  same(a.mesh.face_area, b.mesh.face_area, "face_area");
+  same(a.mesh.face_centroid, b.mesh.face_centroid, "face_centroid");
+}
+
 TEST(BuiltInParts, SameLocalMeshAsCutFromTheWholeMesh) {
   const Communicator w = Communicator::world();
   for (const MeshConfig& mc : boxes_in_parts()) {
@@ -417,68 +483,46 @@ TEST(BuiltInParts, SameLocalMeshAsCutFromTheWholeMesh) {
                  to_string(mc.partition) + " partition");
     ASSERT_TRUE(builds_in_parts(mc));
     const BuiltMesh g = build_mesh(mc);
-    const Decomposition a = decompose(g, mc, w);
-    const Decomposition b = decompose_in_parts(mc, w);
-    const LocalMesh &x = a.local, &y = b.local;
-    ASSERT_EQ(x.n_owned, y.n_owned);
-    ASSERT_EQ(x.n_inner, y.n_inner);
-    ASSERT_EQ(x.n_owned_faces, y.n_owned_faces);
-    ASSERT_EQ(x.host.n_cells(), y.host.n_cells());
-    ASSERT_EQ(x.host.n_faces(), y.host.n_faces());
-    ASSERT_EQ(x.host.n_interior, y.host.n_interior);
-    EXPECT_EQ(x.host.cell_gid, y.host.cell_gid);
-    EXPECT_EQ(x.host.cell_type, y.host.cell_type);
-    EXPECT_EQ(x.global_cell, y.global_cell); // rows of the whole ordered mesh
-    EXPECT_EQ(x.host.face_node_off, y.host.face_node_off);
-    EXPECT_EQ(x.host.cell_face_off, y.host.cell_face_off);
-    EXPECT_EQ(x.host.cell_faces, y.host.cell_faces);
-    EXPECT_EQ(x.host.cell_face_sign, y.host.cell_face_sign);
-    auto gids = [](const HostMesh& m, index_t f) {
-      std::vector<gid_t> v;
-      for (index_t k = m.face_node_off[f]; k < m.face_node_off[f + 1]; ++k) v.push_back(m.node_gid[m.face_nodes[k]]);
-      return v;
-    };
-    auto cell = [](const HostMesh& m, index_t c) { return c < 0 ? gid_t(-1) : m.cell_gid[c]; };
-    for (index_t f = 0; f < x.host.n_faces(); ++f) {
-      ASSERT_EQ(cell(x.host, x.host.face_owner[f]), cell(y.host, y.host.face_owner[f])) << "face " << f;
-      ASSERT_EQ(cell(x.host, x.host.face_neighbour[f]), cell(y.host, y.host.face_neighbour[f])) << "face " << f;
-      ASSERT_EQ(gids(x.host, f), gids(y.host, f)) << "face " << f;
-      ASSERT_EQ(x.host.shifts[x.host.face_shift[f]], y.host.shifts[y.host.face_shift[f]]) << "face " << f;
+    expect_same_part(decompose(g, mc, w), decompose_in_parts(mc, w));
+  }
+}
+
+TEST(BuiltOnRank0, SameLocalMeshAsCutByEveryRank) {
+  // Rank 0 builds and partitions, sends each rank its part: the part every rank cuts from its own
+  // whole mesh, for a Gmsh file and a box, with METIS and a curve.
+  const Communicator w = Communicator::world();
+  for (MeshConfig mc : meshes())
+    for (PartitionMethod p : {PartitionMethod::metis, PartitionMethod::hilbert}) {
+      mc.partition = p;
+      SCOPED_TRACE((mc.generate ? std::string("box") : mc.file) + ", " + to_string(p));
+      const BuiltMesh g = build_mesh(mc);
+      const Decomposition a = decompose(g, mc, w);
+      BuiltMesh kept;
+      const Decomposition b = decompose_from_root(mc, w, HaloVariant::optimized, "test", &kept);
+      expect_same_part(a, b);
+      EXPECT_EQ(b.local.n_global_nodes, g.host.n_nodes());
+      ASSERT_EQ(std::size_t(b.local.host.n_nodes()), b.local.node_row.size());
+      const auto rows = node_file_rows(g.host);
+      std::map<gid_t, index_t> row_of;
+      for (index_t v = 0; v < g.host.n_nodes(); ++v) row_of[g.host.node_gid[v]] = rows[v];
+      for (index_t v = 0; v < b.local.host.n_nodes(); ++v)
+        ASSERT_EQ(b.local.node_row[v], row_of.at(b.local.host.node_gid[v]));
+      EXPECT_EQ(kept.host.n_cells(), w.rank() == 0 ? g.host.n_cells() : 0); // the whole mesh on rank 0 only
     }
-    ASSERT_EQ(x.host.patches.size(), y.host.patches.size());
-    for (std::size_t p = 0; p < x.host.patches.size(); ++p) {
-      EXPECT_EQ(x.host.patches[p].name, y.host.patches[p].name);
-      EXPECT_EQ(x.host.patches[p].begin, y.host.patches[p].begin);
-      EXPECT_EQ(x.host.patches[p].end, y.host.patches[p].end);
+  // An error on rank 0 (more ranks than cells) is raised on every rank, with rank 0's message.
+  MeshConfig tiny;
+  tiny.generate = BoxConfig{};
+  tiny.generate->cells = {1, 1, 1};
+  if (w.size() > 1) {
+    try {
+      decompose_from_root(tiny, w, HaloVariant::optimized, "test");
+      ADD_FAILURE() << "no error";
+    } catch (const InputError& e) {
+      EXPECT_NE(std::string(e.what()).find("test: error: " + std::to_string(w.size()) + " parts for 1 cells"),
+                std::string::npos)
+          << e.what();
+      EXPECT_EQ(e.where(), "test");
     }
-    ASSERT_EQ(x.links.size(), y.links.size());
-    for (std::size_t k = 0; k < x.links.size(); ++k) {
-      EXPECT_EQ(x.links[k].rank, y.links[k].rank);
-      EXPECT_EQ(x.links[k].send, y.links[k].send);
-      EXPECT_EQ(x.links[k].ghost_begin, y.links[k].ghost_begin);
-      EXPECT_EQ(x.links[k].ghost_end, y.links[k].ghost_end);
-    }
-    std::map<gid_t, std::array<double, 3>> xn;
-    for (index_t v = 0; v < x.host.n_nodes(); ++v)
-      xn[x.host.node_gid[v]] = {x.host.x[3 * v], x.host.x[3 * v + 1], x.host.x[3 * v + 2]};
-    for (index_t v = 0; v < y.host.n_nodes(); ++v) {
-      const auto it = xn.find(y.host.node_gid[v]);
-      ASSERT_NE(it, xn.end()) << "node gid " << y.host.node_gid[v];
-      EXPECT_EQ(it->second, (std::array<double, 3>{y.host.x[3 * v], y.host.x[3 * v + 1], y.host.x[3 * v + 2]}));
-    }
-    // The geometry on the device, ghosts included (from their owners), and the domain's totals.
-    EXPECT_EQ(a.mesh.n_global_cells, b.mesh.n_global_cells);
-    EXPECT_EQ(a.mesh.global_volume, b.mesh.global_volume);
-    auto same = [](auto u, auto v, const char* what) {
-      auto hu = Kokkos::create_mirror_view_and_copy(HostSpace(), u);
-      auto hv = Kokkos::create_mirror_view_and_copy(HostSpace(), v);
-      ASSERT_EQ(hu.size(), hv.size()) << what;
-      for (std::size_t i = 0; i < hu.size(); ++i) ASSERT_EQ(hu.data()[i], hv.data()[i]) << what << " [" << i << "]";
-    };
-    same(a.mesh.volume, b.mesh.volume, "volume");
-    same(a.mesh.centroid, b.mesh.centroid, "centroid");
-    same(a.mesh.face_area, b.mesh.face_area, "face_area");
-    same(a.mesh.face_centroid, b.mesh.face_centroid, "face_centroid");
   }
 }
 

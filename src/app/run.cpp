@@ -242,6 +242,9 @@ int cmd_run(const CliArgs& cli) {
   // docs/parallel.md#built-in-parts), except for a restart, which still reads the whole checkpoint
   // against the whole mesh; otherwise every rank builds the whole mesh and keeps its part.
   const bool in_parts = comm.size() > 1 && builds_in_parts(cfg.mesh) && cli.restart.empty();
+  // Any other mesh on N ranks: built and partitioned on rank 0, each rank sent its part (no other
+  // rank holds the whole mesh); a restart still needs the whole mesh on every rank.
+  const bool from_root = comm.size() > 1 && !in_parts && cli.restart.empty();
   BuiltMesh b;
   std::optional<Decomposition> part;
   try {
@@ -256,6 +259,16 @@ int cmd_run(const CliArgs& cli) {
                     to_string(g.element), g.cells[0], g.cells[1], g.cells[2],
                     static_cast<long long>(part->mesh.n_global_cells), to_string(cfg.mesh.reorder), comm.size(),
                     seconds);
+    } else if (from_root) {
+      Kokkos::Timer build;
+      part.emplace(decompose_from_root(cfg.mesh, comm, cfg.parallel.halo, "mpirun -np", &b));
+      const double seconds = comm.max(build.seconds());
+      if (talk)
+        std::printf("  mesh: %s, %lld cells, %d faces, ordering %s, built on rank 0 and sent in parts to %d ranks "
+                    "(%.2f s + %.2f s reorder there, %.2f s in all)\n",
+                    b.source.c_str(), static_cast<long long>(part->mesh.n_global_cells), b.device.n_faces,
+                    to_string(cfg.mesh.reorder), comm.size(), b.seconds_build, b.seconds_reorder, seconds);
+      b = BuiltMesh{}; // rank 0 keeps nothing of the whole mesh either
     } else {
       b = build_mesh(cfg.mesh);
     }
@@ -264,11 +277,11 @@ int cmd_run(const CliArgs& cli) {
   } catch (const std::exception& e) {
     throw RunError(std::string("fvproxy run: error: building the mesh failed\n") + e.what());
   }
-  if (talk && !in_parts)
+  if (talk && !part)
     std::printf("  mesh: %s, %d cells, %d faces, ordering %s (%.2f s + %.2f s reorder)\n", b.source.c_str(),
                 b.device.n_cells, b.device.n_faces, to_string(cfg.mesh.reorder), b.seconds_build, b.seconds_reorder);
   // On N ranks: this rank's part (docs/parallel.md); every rank holds the global mesh meanwhile.
-  if (comm.size() > 1 && !in_parts) part.emplace(decompose(b, cfg.mesh, comm, cfg.parallel.halo));
+  if (comm.size() > 1 && !part) part.emplace(decompose(b, cfg.mesh, comm, cfg.parallel.halo));
   if (part) {
     // The partition's numbers from every rank's part (no rank needs the whole mesh for them).
     const long long owned = part->mesh.n_cells, ghosts = part->mesh.n_ghosts;
@@ -295,9 +308,10 @@ int cmd_run(const CliArgs& cli) {
     }
   }
 
-  OutputSeries series = in_parts ? OutputSeries(cfg.output_dir, cfg, part->local, comm, file_metadata(cfg))
-                                 : OutputSeries(cfg.output_dir, cfg, b.host, file_metadata(cfg));
-  if (part && !in_parts)
+  const bool whole_elsewhere = in_parts || from_root; // no rank holds the whole mesh now
+  OutputSeries series = whole_elsewhere ? OutputSeries(cfg.output_dir, cfg, part->local, comm, file_metadata(cfg))
+                                        : OutputSeries(cfg.output_dir, cfg, b.host, file_metadata(cfg));
+  if (part && !whole_elsewhere)
     series.set_decomposition(comm, std::vector<index_t>(part->local.global_cell.begin(),
                                                         part->local.global_cell.begin() + part->mesh.n_cells));
   series.write_mesh();

@@ -11,9 +11,14 @@ class InputError : public std::runtime_error {
 public:
   /// `where` names the file:line, file offset or key path; `what` says what is wrong.
   InputError(const std::string& where, const std::string& what, const std::string& detail = {});
+  /// The same error again from its full message (another rank's, received).
+  static InputError from_message(const std::string& message, const std::string& where);
   const std::string& where() const { return where_; }
 
 private:
+  struct Composed {};
+  InputError(Composed, const std::string& message, const std::string& where)
+      : std::runtime_error(message), where_(where) {}
   std::string where_;
 };
 

@@ -70,7 +70,8 @@ std::string mesh_fingerprint(const HostMesh& m) {
   return finish_fingerprint(m.n_cells(), m.n_nodes(), p.sum(m, m.n_cells()));
 }
 
-std::string mesh_fingerprint_of_parts(const HostMesh& part, index_t n_owned, const Communicator& comm) {
+std::string mesh_fingerprint_of_parts(const HostMesh& part, index_t n_owned, std::int64_t n_nodes,
+                                      const Communicator& comm) {
   FingerprintParts p;
   p.bound(part, n_owned);
   std::vector<double> lo(p.lo, p.lo + 3), hi(p.hi, p.hi + 3);
@@ -80,11 +81,7 @@ std::string mesh_fingerprint_of_parts(const HostMesh& part, index_t n_owned, con
   const std::uint64_t mine = p.sum(part, n_owned);
   std::uint64_t sum = mine;
   if (comm.size() > 1) MPI_Allreduce(&mine, &sum, 1, MPI_UINT64_T, MPI_SUM, comm.raw()); // wraps: mod 2^64
-  std::int64_t max_node = -1;
-  for (index_t c = 0; c < n_owned; ++c)
-    for (index_t i = part.cell_node_off[c]; i < part.cell_node_off[c + 1]; ++i)
-      max_node = std::max<std::int64_t>(max_node, part.node_gid[part.cell_nodes[i]]);
-  return finish_fingerprint(comm.sum(std::int64_t(n_owned)), comm.max(max_node) + 1, sum);
+  return finish_fingerprint(comm.sum(std::int64_t(n_owned)), n_nodes, sum);
 }
 
 std::string mesh_fingerprint_sequential(const HostMesh& m) {

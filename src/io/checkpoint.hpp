@@ -15,9 +15,10 @@ namespace fvproxy {
 /// the cells' nodes), summed (mod 2^64), with the cell and node counts. Stored in checkpoints.
 std::string mesh_fingerprint(const HostMesh& m);
 
-/// The same hash from every rank's part (its first `n_owned` cells; node count: the largest node
-/// global id + 1, as for a generated box). Collective.
-std::string mesh_fingerprint_of_parts(const HostMesh& part, index_t n_owned, const Communicator& comm);
+/// The same hash from every rank's part (its first `n_owned` cells), the whole mesh having
+/// `n_nodes` nodes. Collective.
+std::string mesh_fingerprint_of_parts(const HostMesh& part, index_t n_owned, std::int64_t n_nodes,
+                                      const Communicator& comm);
 
 /// The fingerprint of checkpoints written before (cells mixed in sequence in global-id order):
 /// still accepted by read_restart.

@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "mesh/local_mesh.hpp"
 
 namespace fvproxy {
 
@@ -157,33 +158,6 @@ void append_xdmf_cell(const HostMesh& m, index_t c, std::vector<std::int64_t>& o
   }
 }
 
-namespace {
-
-/// Node rows of the mesh file: the nodes in ascending global id (row = the id itself when the ids
-/// are 0..n-1), so that a mesh built in parts, whose ranks know only global ids, writes the same
-/// rows as the whole mesh.
-std::vector<index_t> node_rows(const HostMesh& m) {
-  const index_t n = m.n_nodes();
-  std::vector<index_t> row(n, -1);
-  bool dense = true;
-  for (index_t v = 0; v < n && dense; ++v) {
-    const gid_t g = m.node_gid[v];
-    if (g < 0 || g >= n)
-      dense = false;
-    else
-      row[v] = static_cast<index_t>(g);
-  }
-  if (!dense) {
-    std::vector<index_t> order(n);
-    std::iota(order.begin(), order.end(), 0);
-    std::sort(order.begin(), order.end(), [&](index_t a, index_t b) { return m.node_gid[a] < m.node_gid[b]; });
-    for (index_t k = 0; k < n; ++k) row[order[k]] = k;
-  }
-  return row;
-}
-
-} // namespace
-
 void append_xdmf_nodes(CellType t, const index_t* n, const std::vector<index_t>& row, std::vector<std::int64_t>& out) {
   out.push_back(xdmf_cell_code(t));
   if (t == CellType::prism) {
@@ -198,7 +172,7 @@ MeshFileInfo write_mesh_file(const std::string& path, const HostMesh& m, const F
                              const Communicator& comm) {
   const index_t c0 = s.cell_begin, c1 = end_or(s.cell_end, m.n_cells());
   const index_t n0 = s.node_begin, n1 = end_or(s.node_end, m.n_nodes());
-  const std::vector<index_t> row = node_rows(m);
+  const std::vector<index_t> row = node_file_rows(m);
   std::vector<index_t> node_at(m.n_nodes()); // row -> node
   for (index_t v = 0; v < m.n_nodes(); ++v) node_at[row[v]] = v;
   MeshFileRows r;

@@ -87,13 +87,10 @@ MeshFileRows mesh_rows_of_parts(const LocalMesh& l, const Communicator& comm) {
   const int P = comm.size(), me = comm.rank();
   const index_t no = l.n_owned;
   const std::int64_t G = comm.sum(std::int64_t(no));
-  std::int64_t max_node = -1;
-  for (index_t c = 0; c < no; ++c)
-    for (index_t k = h.cell_node_off[c]; k < h.cell_node_off[c + 1]; ++k)
-      max_node = std::max<std::int64_t>(max_node, h.node_gid[h.cell_nodes[k]]);
-  const std::int64_t N = comm.max(max_node) + 1;
-  std::vector<index_t> gid_row(h.n_nodes()); // node rows: the global ids (checked dense below)
-  for (index_t v = 0; v < h.n_nodes(); ++v) gid_row[v] = static_cast<index_t>(h.node_gid[v]);
+  const std::int64_t N = l.n_global_nodes;
+  std::vector<index_t> gid_row(l.node_row); // node rows: given, or the global ids
+  if (gid_row.empty())
+    for (index_t v = 0; v < h.n_nodes(); ++v) gid_row.push_back(static_cast<index_t>(h.node_gid[v]));
   MeshFileRows r;
   bool bad = false;
   const std::int64_t row0 = block_start(index_t(G), me, P), row1 = block_start(index_t(G), me + 1, P);
@@ -130,7 +127,7 @@ MeshFileRows mesh_rows_of_parts(const LocalMesh& l, const Communicator& comm) {
   // Nodes to the ranks writing their rows (ascending global id); a node shared by several ranks
   // arrives from each, with the same coordinates.
   struct NodeRec {
-    std::int64_t gid;
+    std::int64_t row, gid;
     double x[3];
   };
   std::vector<char> used(h.n_nodes(), 0);
@@ -140,18 +137,19 @@ MeshFileRows mesh_rows_of_parts(const LocalMesh& l, const Communicator& comm) {
   dest.clear();
   for (index_t v = 0; v < h.n_nodes(); ++v)
     if (used[v]) {
-      nodes.push_back(
-          {h.node_gid[v], {h.x[3 * std::size_t(v)], h.x[3 * std::size_t(v) + 1], h.x[3 * std::size_t(v) + 2]}});
-      dest.push_back(block_of(h.node_gid[v], N, P));
+      nodes.push_back({gid_row[v],
+                       h.node_gid[v],
+                       {h.x[3 * std::size_t(v)], h.x[3 * std::size_t(v) + 1], h.x[3 * std::size_t(v) + 2]}});
+      dest.push_back(block_of(gid_row[v], N, P));
     }
   std::vector<NodeRec> gotn = route(std::move(nodes), dest, comm);
-  std::sort(gotn.begin(), gotn.end(), [](const NodeRec& a, const NodeRec& b) { return a.gid < b.gid; });
+  std::sort(gotn.begin(), gotn.end(), [](const NodeRec& a, const NodeRec& b) { return a.row < b.row; });
   const std::int64_t n0 = block_start(index_t(N), me, P), n1 = block_start(index_t(N), me + 1, P);
   std::int64_t next = n0;
   for (const NodeRec& x : gotn) {
-    if (x.gid < next) continue; // a copy from another rank
-    if (x.gid != next) {
-      bad = true; // a node id no owned cell uses: node ids are not dense
+    if (x.row < next) continue; // a copy from another rank
+    if (x.row != next) {
+      bad = true; // a node row that no owned cell uses
       break;
     }
     r.x.insert(r.x.end(), x.x, x.x + 3);
@@ -184,7 +182,7 @@ MeshFileRows mesh_rows_of_parts(const LocalMesh& l, const Communicator& comm) {
       const index_t nn = h.face_node_off[f + 1] - h.face_node_off[f];
       x.n = static_cast<std::int32_t>(nn + 1);
       x.topo[0] = nn == 3 ? 4 : 5;
-      for (index_t i = 0; i < nn; ++i) x.topo[1 + i] = h.node_gid[h.face_nodes[h.face_node_off[f] + i]];
+      for (index_t i = 0; i < nn; ++i) x.topo[1 + i] = gid_row[h.face_nodes[h.face_node_off[f] + i]];
       faces.push_back(x);
       dest.push_back(block_of(x.row, G, P));
     }
@@ -201,8 +199,8 @@ MeshFileRows mesh_rows_of_parts(const LocalMesh& l, const Communicator& comm) {
     r.patch_owner[std::size_t(x.patch)].push_back(x.owner_gid);
   }
   if (comm.any(bad))
-    throw RunError("error: the ranks' parts do not give every cell row and every node id (0..n-1) exactly once "
-                   "(mesh file written from parts)");
+    throw RunError("error: the ranks' parts do not give every cell row and every node row exactly once (mesh file "
+                   "written from parts)");
   return r;
 }
 
@@ -425,7 +423,8 @@ std::string OutputSeries::write_checkpoint(long long step, double time, ConstVie
   header.numbers["components"] = cfg_.physics.components;
   header.vectors["conservation_initial"] = info.conservation_initial;
   if (fingerprint_.empty()) // once: O(cells)
-    fingerprint_ = local_ ? mesh_fingerprint_of_parts(mesh_, local_->n_owned, *comm_) : mesh_fingerprint(mesh_);
+    fingerprint_ = local_ ? mesh_fingerprint_of_parts(mesh_, local_->n_owned, local_->n_global_nodes, *comm_)
+                          : mesh_fingerprint(mesh_);
   header.strings["mesh_fingerprint"] = fingerprint_;
   header.strings["case"] = cfg_.name;
   const std::string path = write_step_file(header, "checkpoint", step, time, u, all_fields_);

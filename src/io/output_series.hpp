@@ -22,8 +22,8 @@ namespace fvproxy {
 /// The first of the rows [start(r), start(r+1)) that part r of `parts` holds of n rows: n*r/parts.
 index_t block_start(index_t n, int r, int parts);
 /// This rank's rows of mesh.h5 from the ranks' parts of a mesh built in parts (no whole mesh):
-/// owned cells' rows from local.global_cell, node rows their global ids (which must be 0..n-1, all
-/// used: a generated box), boundary faces in the whole mesh's order. The same rows, bitwise, as
+/// owned cells' rows from local.global_cell, node rows from local.node_row (or the global ids),
+/// boundary faces in the whole mesh's order; every node of the mesh must belong to a cell. The same rows, bitwise, as
 /// write_mesh_file of the whole mesh with the cell blocks of OutputSeries. Collective.
 MeshFileRows mesh_rows_of_parts(const LocalMesh& local, const Communicator& comm);
 /// "fields_000012.h5" style names (6 digits, more when the step needs them).

@@ -15,6 +15,7 @@ LocalMesh extract_local(const HostMesh& g, const std::vector<int>& part, int ran
   LocalMesh l;
   l.rank = rank;
   l.ranks = ranks;
+  l.n_global_nodes = g.n_nodes();
   // Classify owned cells (frontier: a face to another part) and find the ghosts.
   std::vector<char> frontier(nc, 0), ghost(nc, 0);
   for (index_t f = 0; f < g.n_interior; ++f) {
@@ -123,6 +124,27 @@ LocalMesh extract_local(const HostMesh& g, const std::vector<int>& part, int ran
     it->send.push_back(c);
   }
   return l;
+}
+
+std::vector<index_t> node_file_rows(const HostMesh& m) {
+  const index_t n = m.n_nodes();
+  std::vector<index_t> row(n, -1);
+  std::vector<char> seen(n, 0);
+  bool dense = true;
+  for (index_t v = 0; v < n && dense; ++v) {
+    const gid_t g = m.node_gid[v];
+    if (g < 0 || g >= n || seen[g])
+      dense = false;
+    else
+      row[v] = static_cast<index_t>(g), seen[g] = 1;
+  }
+  if (!dense) {
+    std::vector<index_t> order(n);
+    std::iota(order.begin(), order.end(), 0);
+    std::sort(order.begin(), order.end(), [&](index_t a, index_t b) { return m.node_gid[a] < m.node_gid[b]; });
+    for (index_t k = 0; k < n; ++k) row[order[k]] = k;
+  }
+  return row;
 }
 
 } // namespace fvproxy

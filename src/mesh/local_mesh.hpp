@@ -40,8 +40,16 @@ struct LocalMesh {
   std::vector<HaloLink> links;      ///< one per neighbour rank, by rank
   std::vector<index_t> global_cell; ///< local cell -> cell of the global mesh
   std::vector<index_t> global_face; ///< local face -> face of the global mesh
+  /// Local node -> its row in mesh files (node_file_rows of the global mesh); empty: the node's
+  /// global id (a generated box, whose ids are 0..n-1).
+  std::vector<index_t> node_row;
+  std::int64_t n_global_nodes = 0; ///< nodes of the global mesh
   index_t n_ghosts() const { return host.n_cells() - n_owned; }
 };
+
+/// The row of each node in mesh files: the nodes in ascending global id (the id itself when the ids
+/// are 0..n-1), so that ranks that know only their part's nodes write the same rows.
+std::vector<index_t> node_file_rows(const HostMesh& m);
 
 /// Extracts rank `rank`'s part (cells with part[c] == rank) of `global` among `ranks` parts.
 /// With one rank the result is `global` itself, bitwise (all cells inner, same order).

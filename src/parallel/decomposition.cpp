@@ -1,5 +1,11 @@
 #include "parallel/decomposition.hpp"
 
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <limits>
+
+#include "core/error.hpp"
 #include "core/exact_sum.hpp"
 #include "parallel/parts.hpp"
 
@@ -20,6 +26,165 @@ void finish_part(Decomposition& d, const Communicator& comm, HaloVariant variant
 }
 
 } // namespace
+
+namespace {
+
+/// A local mesh as bytes (vectors: their length, then their elements) and back.
+struct Bytes {
+  std::vector<char> b;
+  std::size_t at = 0;
+  template <class T> void put(const T& x) {
+    const char* p = reinterpret_cast<const char*>(&x);
+    b.insert(b.end(), p, p + sizeof(T));
+  }
+  template <class T> void put(const std::vector<T>& v) {
+    put(std::uint64_t(v.size()));
+    const char* p = reinterpret_cast<const char*>(v.data());
+    b.insert(b.end(), p, p + v.size() * sizeof(T));
+  }
+  void put(const std::string& s) { put(std::vector<char>(s.begin(), s.end())); }
+  template <class T> void get(T& x) {
+    std::memcpy(&x, b.data() + at, sizeof(T));
+    at += sizeof(T);
+  }
+  template <class T> void get(std::vector<T>& v) {
+    std::uint64_t n = 0;
+    get(n);
+    v.resize(n);
+    std::memcpy(static_cast<void*>(v.data()), b.data() + at, n * sizeof(T));
+    at += n * sizeof(T);
+  }
+  void get(std::string& s) {
+    std::vector<char> v;
+    get(v);
+    s.assign(v.begin(), v.end());
+  }
+};
+
+template <class F> void each_field(LocalMesh& l, F&& f) {
+  HostMesh& h = l.host;
+  f(h.dim), f(h.x), f(h.node_gid), f(h.node_key), f(h.cell_type), f(h.cell_node_off), f(h.cell_nodes), f(h.cell_gid),
+      f(h.face_node_off), f(h.face_nodes), f(h.face_owner), f(h.face_neighbour), f(h.face_shift), f(h.shifts),
+      f(h.n_interior), f(h.cell_face_off), f(h.cell_faces), f(h.cell_face_sign);
+  f(l.rank), f(l.ranks), f(l.n_owned), f(l.n_inner), f(l.n_owned_faces), f(l.global_cell), f(l.global_face),
+      f(l.node_row), f(l.n_global_nodes);
+}
+
+std::vector<char> pack(LocalMesh& l) {
+  Bytes out;
+  each_field(l, [&](auto& x) { out.put(x); });
+  out.put(std::uint64_t(l.host.patches.size()));
+  for (const Patch& p : l.host.patches) out.put(p.name), out.put(p.begin), out.put(p.end);
+  out.put(std::uint64_t(l.links.size()));
+  for (const HaloLink& k : l.links) out.put(k.rank), out.put(k.send), out.put(k.ghost_begin), out.put(k.ghost_end);
+  return std::move(out.b);
+}
+
+LocalMesh unpack(std::vector<char> bytes) {
+  Bytes in{std::move(bytes), 0};
+  LocalMesh l;
+  each_field(l, [&](auto& x) { in.get(x); });
+  std::uint64_t n = 0;
+  in.get(n);
+  l.host.patches.resize(n);
+  for (Patch& p : l.host.patches) in.get(p.name), in.get(p.begin), in.get(p.end);
+  in.get(n);
+  l.links.resize(n);
+  for (HaloLink& k : l.links) in.get(k.rank), in.get(k.send), in.get(k.ghost_begin), in.get(k.ghost_end);
+  return l;
+}
+
+constexpr std::size_t kChunk = std::size_t(1) << 30; // MPI counts are int
+
+void send_bytes(const std::vector<char>& b, int to, const Communicator& comm) {
+  const std::uint64_t n = b.size();
+  MPI_Send(&n, 1, MPI_UINT64_T, to, 7, comm.raw());
+  for (std::size_t at = 0; at < b.size(); at += kChunk)
+    MPI_Send(b.data() + at, static_cast<int>(std::min(kChunk, b.size() - at)), MPI_BYTE, to, 8, comm.raw());
+}
+
+std::vector<char> recv_bytes(int from, const Communicator& comm) {
+  std::uint64_t n = 0;
+  MPI_Recv(&n, 1, MPI_UINT64_T, from, 7, comm.raw(), MPI_STATUS_IGNORE);
+  std::vector<char> b(n);
+  for (std::size_t at = 0; at < b.size(); at += kChunk)
+    MPI_Recv(b.data() + at, static_cast<int>(std::min(kChunk, b.size() - at)), MPI_BYTE, from, 8, comm.raw(),
+             MPI_STATUS_IGNORE);
+  return b;
+}
+
+} // namespace
+
+Decomposition decompose_from_root(const MeshConfig& cfg, const Communicator& comm, HaloVariant variant,
+                                  const std::string& where, BuiltMesh* root_mesh) {
+  const int P = comm.size(), me = comm.rank();
+  const std::string w = where == "mpirun -np" ? where + " " + std::to_string(P) : where;
+  Decomposition d;
+  BuiltMesh b;
+  // Rank 0 builds and partitions; an error there is every rank's (same message, same exit code).
+  std::string failure; // "2<where>\n<message>" for InputError, "1<message>" otherwise
+  std::int64_t totals[2] = {0, 0};
+  double volume = 0;
+  if (me == 0) {
+    try {
+      b = build_mesh(cfg);
+      const BoxConfig* box = cfg.generate ? &*cfg.generate : nullptr;
+      d.partition = partition_cells(b.host, b.device, cfg.partition, P, box, w);
+      totals[0] = b.device.n_cells;
+      totals[1] = b.host.n_nodes();
+      volume = b.device.global_volume;
+    } catch (const InputError& e) {
+      failure = "2" + e.where() + "\n" + e.what();
+    } catch (const std::exception& e) {
+      failure = "1" + std::string(e.what());
+    }
+  }
+  failure = comm.broadcast(failure);
+  if (!failure.empty()) {
+    if (failure[0] == '2') {
+      const std::size_t nl = failure.find('\n');
+      throw InputError::from_message(failure.substr(nl + 1), failure.substr(1, nl - 1));
+    }
+    throw RunError(failure.substr(1));
+  }
+  MPI_Bcast(totals, 2, MPI_INT64_T, 0, comm.raw());
+  MPI_Bcast(&volume, 1, MPI_DOUBLE, 0, comm.raw());
+  if (me == 0) {
+    // The local nodes' rows in the mesh file (node global id -> row: the whole mesh's).
+    const std::vector<index_t> rows = node_file_rows(b.host);
+    std::vector<std::pair<gid_t, index_t>> row_of(std::size_t(b.host.n_nodes()));
+    for (index_t v = 0; v < b.host.n_nodes(); ++v) row_of[std::size_t(v)] = {b.host.node_gid[v], rows[v]};
+    std::sort(row_of.begin(), row_of.end());
+    auto part_of = [&](int r) {
+      LocalMesh l = extract_local(b.host, d.partition.part, r, P);
+      l.node_row.resize(std::size_t(l.host.n_nodes()));
+      for (index_t v = 0; v < l.host.n_nodes(); ++v)
+        l.node_row[std::size_t(v)] =
+            std::lower_bound(row_of.begin(), row_of.end(), std::make_pair(l.host.node_gid[v], index_t(-1)))->second;
+      return l;
+    };
+    for (int r = 1; r < P; ++r) {
+      LocalMesh l = part_of(r);
+      send_bytes(pack(l), r, comm);
+    }
+    d.local = part_of(0);
+  } else {
+    d.local = unpack(recv_bytes(0, comm));
+  }
+  // Every rank learns the partition's method and block factors (not the cells' parts).
+  const PartitionMethod method = cfg.partition;
+  std::array<int, 3> blocks = d.partition.blocks;
+  MPI_Bcast(blocks.data(), 3, MPI_INT, 0, comm.raw());
+  d.partition.method = method;
+  d.partition.parts = P;
+  d.partition.blocks = blocks;
+  if (me != 0) d.partition.part.clear();
+  finish_part(d, comm, variant);
+  d.mesh.n_global_cells = totals[0];
+  d.mesh.global_volume = volume;
+  if (root_mesh && me == 0) *root_mesh = std::move(b);
+  return d;
+}
 
 Decomposition decompose(const BuiltMesh& global, const MeshConfig& cfg, const Communicator& comm, HaloVariant variant,
                         const std::string& where) {

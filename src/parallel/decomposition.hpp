@@ -32,6 +32,14 @@ struct Decomposition {
 Decomposition decompose(const BuiltMesh& global, const MeshConfig& cfg, const Communicator& comm,
                         HaloVariant variant = HaloVariant::optimized, const std::string& where = "mpirun -np");
 
+/// The same part, the whole mesh built on rank 0 alone (`root_mesh`, there: kept for the caller),
+/// partitioned there (every method) and each rank's local mesh sent to it: no other rank holds the
+/// whole mesh (docs/parallel.md#built-on-rank-0). local.node_row holds the mesh file's node rows.
+/// An error building or partitioning (InputError, RunError) is raised on every rank. Collective.
+Decomposition decompose_from_root(const MeshConfig& cfg, const Communicator& comm,
+                                  HaloVariant variant = HaloVariant::optimized, const std::string& where = "mpirun -np",
+                                  BuiltMesh* root_mesh = nullptr);
+
 /// A Mesh holding only the whole mesh's sizes (n_cells = n_global_cells, n_interior, n_faces, from
 /// every rank's part: a face between two ranks counted once), no arrays: for the cost models.
 /// Collective.

@@ -364,6 +364,7 @@ PartsMesh build_box_in_parts(const MeshConfig& cfg, const Communicator& comm, co
     l.global_cell[k] = static_cast<index_t>(p.row);
   }
   l.global_face.clear();
+  l.n_global_nodes = std::int64_t(box.cells[0] + 1) * (box.cells[1] + 1) * (box.cells[2] + 1); // ids 0..n-1
   out.seconds_piece = timer.seconds();
   return out;
 }
