@@ -98,6 +98,7 @@ def main():
     os.makedirs(os.path.join(args.out, "runs"), exist_ok=True)
     halos = ("naive", "optimized") + (("staged",) if args.staged else ())
     configs = [(1, "optimized")] + [(int(r), h) for r in args.ranks.split(",") for h in halos]
+    load_before = os.getloadavg()  # the machine may be shared: its load is part of the measurement
     rows = []
     for ranks, halo in configs:
         per_step, figs, last = [], [], None
@@ -129,6 +130,9 @@ def main():
     base = rows[0]["step_ms_median"]
     for r in rows:
         r["speedup_vs_1_rank"] = base / r["step_ms_median"]
+    load_after = os.getloadavg()
+    load = "load average (1, 5, 15 min) %.2f %.2f %.2f before, %.2f %.2f %.2f after; %d CPUs" % (
+        load_before + load_after + (os.cpu_count(),))
     fields = []
     for r in rows:
         fields += [k for k in r if k not in fields]
@@ -137,7 +141,7 @@ def main():
         w.writeheader()
         w.writerows(rows)
     with open(os.path.join(args.out, "results.json"), "w") as f:
-        json.dump({"args": vars(args), "build": last.get("build", {}), "rows": rows}, f, indent=1)
+        json.dump({"args": vars(args), "build": last.get("build", {}), "load": load, "rows": rows}, f, indent=1)
     lines = ["| ranks | halo | ms / step (median of %d) | speedup vs 1 rank | per stage: state msgs / kB | per stage: "
              "grad+lim msgs / kB | pack / wait / unpack / in flight (s, whole run, slowest rank) | hidden: state / "
              "grad+lim / all (mean over ranks; min) |" % args.repeat, "| --- | --- | --- | --- | --- | --- | --- | --- |"]
@@ -156,10 +160,12 @@ def main():
         f.write("# mpi_halo.py: %s, %s cells, %d steps\n\n" % (args.case, rows[0]["cells"], args.steps))
         f.write("host %s, device %s, backend %s, Kokkos %s, %s, git %s\n\n" % (
             rows[0]["host"], rows[0]["device"], rows[0]["backend"], rows[0]["kokkos"], rows[0]["mpi"], rows[0]["git"]))
+        f.write("%s\n\n" % load)
         f.write("\n".join(lines) + "\n\nHalo transport per configuration (summary.json operators.halo):\n\n")
         for r in rows[1:]:
             f.write("- np %d %s: %s\n" % (r["ranks"], r["halo"], r["transport"]))
     print("\n".join(lines))
+    print(load)
 
 
 if __name__ == "__main__":
