@@ -6,11 +6,15 @@
 // the range of ghost rows it owns here, so a received message is one contiguous block of rows.
 // One packed message per neighbour per exchange, whatever the number of arrays it fills.
 //
-//   start({a, b, ...})  packs the rows to send of every array, copies them to the host staging
-//                       buffer, posts MPI_Irecv/MPI_Isend;
-//   finish()            waits, copies the received block to the device, unpacks into the ghost rows.
+//   start({a, b, ...})  posts MPI_Irecv, packs the rows to send of every array and posts MPI_Isend
+//                       (when staging, per neighbour: pack, copy to the host beside the next pack,
+//                       send as soon as the block is there);
+//   poll()              lets MPI progress the messages and timestamps their arrival;
+//   finish()            waits (staging: each received block to the device as it arrives), unpacks
+//                       into the ghost rows.
 //
-// Work on owned cells that reads no ghost (the inner cells) can run between the two.
+// Work on owned cells that reads no ghost (the inner cells) can run between start and finish, with
+// polls between its kernels. Every exchange is counted per kind (HaloStats, docs/parallel.md#halo-statistics).
 //
 // Variants (parallel.halo.variant), the same A/B idea as the operators:
 //   naive      the honest first port: the whole array copied to the host, packed and unpacked
@@ -115,7 +119,7 @@ public:
   const HaloStats& stats() const { return stats_; }
 
 private:
-  struct Instances; ///< the execution space instances of the staging pipeline (pack, copy)
+  struct Instances; ///< the staging pipeline's side execution space instance (the copies)
   void post_receives(int columns, real* recv);
   void post_send(std::size_t j, int columns, real* send);
   void pack(std::size_t j, const ExecSpace& on); ///< neighbour j's rows of every array into its block
