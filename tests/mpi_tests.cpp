@@ -7,6 +7,9 @@
 
 #include <array>
 #include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <initializer_list>
 #include <limits>
 #include <map>
 #include <tuple>
@@ -140,6 +143,126 @@ TEST(Halo, SeveralArraysInOneMessage) {
       for (index_t c = 0; c < l.host.n_cells(); ++c)
         for (int k = 0; k < cols; ++k)
           ASSERT_EQ(h(c, k), tag(l.host.cell_gid[c], k) * real(cols)) << "cell gid " << l.host.cell_gid[c];
+    }
+  }
+}
+
+/// Arrays of `cols` columns each, owned rows tagged by global id, ghost rows NaN.
+std::vector<View2<real>> tagged_arrays(const LocalMesh& l, std::initializer_list<int> cols) {
+  std::vector<View2<real>> arrays;
+  for (int nc : cols) {
+    View2<real> a("a", l.host.n_cells(), nc);
+    auto h = Kokkos::create_mirror_view(a);
+    for (index_t c = 0; c < l.host.n_cells(); ++c)
+      for (int k = 0; k < nc; ++k)
+        h(c, k) = c < l.n_owned ? tag(l.host.cell_gid[c], k) * real(nc) : std::numeric_limits<real>::quiet_NaN();
+    Kokkos::deep_copy(a, h);
+    arrays.push_back(a);
+  }
+  return arrays;
+}
+
+TEST(Halo, StagedAndDirectPathsFillBitwiseIdenticalGhostRows) {
+  // The staging pipeline (per-neighbour pack, device-to-host copy beside the next pack, each send
+  // posted as soon as its block is on the host; received blocks copied back as they arrive) forced
+  // on this host build, against MPI on the packed buffers directly: the same ghost rows, bit for
+  // bit, and each its owner's value. Both the arrival seen by poll() (copies queued there) and the
+  // arrival waited for in finish().
+  const Communicator w = Communicator::world();
+  for (const MeshConfig& mc : meshes()) {
+    const BuiltMesh b = build_mesh(mc);
+    for (PartitionMethod method : {PartitionMethod::metis, PartitionMethod::hilbert}) {
+      const Partition p = partition_cells(b.host, b.device, method, w.size(), nullptr, "test");
+      const LocalMesh l = extract_local(b.host, p.part, w.rank(), w.size());
+      Halo direct(l, w, HaloVariant::optimized);
+      Halo staged(l, w, HaloVariant::optimized, HaloTransport::staged);
+      EXPECT_FALSE(staged.device_direct());
+      EXPECT_NE(staged.transport().find("staged"), std::string::npos);
+      for (bool polled : {false, true})
+        for (std::initializer_list<int> cols : {std::initializer_list<int>{1}, {5}, {6, 2}, {3}}) {
+          SCOPED_TRACE(std::string(mc.generate ? "tets" : "gmsh") + ", " + to_string(method) + ", " +
+                       std::to_string(cols.size()) + " arrays of " + std::to_string(*cols.begin()) + "..., " +
+                       (polled ? "polled" : "waited"));
+          std::vector<std::vector<View2<real>>> out;
+          for (Halo* h : {&direct, &staged}) {
+            out.push_back(tagged_arrays(l, cols));
+            h->start(out.back(), HaloKind::state);
+            if (polled && h->neighbours() > 0)
+              while (!h->arrived()) h->poll();
+            h->finish();
+          }
+          for (std::size_t i = 0; i < out[0].size(); ++i) {
+            const auto a = Kokkos::create_mirror_view_and_copy(HostSpace(), out[0][i]);
+            const auto s = Kokkos::create_mirror_view_and_copy(HostSpace(), out[1][i]);
+            const int nc = static_cast<int>(a.extent(1));
+            for (index_t c = l.n_owned; c < l.host.n_cells(); ++c)
+              for (int k = 0; k < nc; ++k) {
+                ASSERT_EQ(std::memcmp(&a(c, k), &s(c, k), sizeof(real)), 0) << "ghost gid " << l.host.cell_gid[c];
+                ASSERT_EQ(s(c, k), tag(l.host.cell_gid[c], k) * real(nc)) << "ghost gid " << l.host.cell_gid[c];
+              }
+          }
+        }
+      EXPECT_EQ(staged.stats().values_sent, direct.stats().values_sent);
+      EXPECT_EQ(staged.stats().messages, direct.stats().messages);
+    }
+  }
+}
+
+TEST(Halo, CountsPerKindAndTheFractionHidden) {
+  // Each exchange is filed under its kind (the totals are their sums): exchanges, messages, values
+  // and bytes exactly what the lists say. The naive halo hides nothing (its messages fly only while
+  // it blocks); the staged path waited for long after the messages arrived hides nearly all.
+  const Communicator w = Communicator::world();
+  const BuiltMesh b = build_mesh(meshes()[0]);
+  const Partition p = partition_cells(b.host, b.device, PartitionMethod::metis, w.size(), nullptr, "test");
+  const LocalMesh l = extract_local(b.host, p.part, w.rank(), w.size());
+  for (HaloVariant variant : {HaloVariant::naive, HaloVariant::optimized}) {
+    for (HaloTransport transport : {HaloTransport::automatic, HaloTransport::staged}) {
+      SCOPED_TRACE(std::string(to_string(variant)) + (transport == HaloTransport::staged ? ", staged" : ""));
+      Halo halo(l, w, variant, transport);
+      const long long rows = halo.rows_sent(), nb = halo.neighbours(), any = nb > 0 ? 1 : 0;
+      for (int stage = 0; stage < 3; ++stage) {
+        halo.exchange(tagged_arrays(l, {2}), HaloKind::state);
+        halo.start(tagged_arrays(l, {6, 2}), HaloKind::gradient_limiter);
+        while (nb > 0 && variant == HaloVariant::optimized && !halo.arrived()) halo.poll();
+        MPI_Barrier(w.raw());
+        const double t = MPI_Wtime();
+        while (MPI_Wtime() - t < 0.02) { // the inner cells' work, long after the messages arrived
+        }
+        halo.finish();
+      }
+      halo.exchange(tagged_arrays(l, {3}));
+      const HaloStats& s = halo.stats();
+      const HaloCounters &st = s.of(HaloKind::state), &gl = s.of(HaloKind::gradient_limiter),
+                         &ot = s.of(HaloKind::other);
+      EXPECT_EQ(st.exchanges, 3 * any);
+      EXPECT_EQ(gl.exchanges, 3 * any);
+      EXPECT_EQ(ot.exchanges, any);
+      EXPECT_EQ(st.messages, 3 * nb);
+      EXPECT_EQ(gl.messages, 3 * nb);
+      EXPECT_EQ(st.values_sent, 3 * 2 * rows);
+      EXPECT_EQ(gl.values_sent, 3 * 8 * rows);
+      EXPECT_EQ(gl.bytes_sent, gl.values_sent * static_cast<long long>(sizeof(real)));
+      EXPECT_EQ(s.exchanges, st.exchanges + gl.exchanges + ot.exchanges);
+      EXPECT_EQ(s.bytes_sent, st.bytes_sent + gl.bytes_sent + ot.bytes_sent);
+      EXPECT_DOUBLE_EQ(s.seconds_wait, st.seconds_wait + gl.seconds_wait + ot.seconds_wait);
+      EXPECT_DOUBLE_EQ(s.seconds_in_flight, st.seconds_in_flight + gl.seconds_in_flight + ot.seconds_in_flight);
+      if (nb == 0) {
+        EXPECT_EQ(s.fraction_hidden(), 0.0);
+        continue;
+      }
+      EXPECT_GT(gl.seconds_in_flight, 0.0);
+      if (variant == HaloVariant::naive) {
+        EXPECT_EQ(s.seconds_wait, s.seconds_in_flight);
+        EXPECT_EQ(s.fraction_hidden(), 0.0);
+      } else if (transport == HaloTransport::staged) {
+        // in flight until the staged values are on the device, in finish(): the wait included
+        EXPECT_GE(gl.seconds_in_flight, 3 * 0.02);
+        EXPECT_GT(gl.fraction_hidden(), 0.9) << gl.seconds_wait << " s exposed of " << gl.seconds_in_flight;
+      } else {
+        // seen arrived by poll(): finish() waits for nothing
+        EXPECT_LT(gl.seconds_wait, 0.02);
+      }
     }
   }
 }
@@ -374,6 +497,14 @@ TEST(DistributedRun, EqualsOneRankPerGlobalId) {
   expect_same_run(with({"operators.muscl.scatter=atomic", "operators.convection.scatter=atomic",
                         "operators.diffusion.scatter=atomic", "mesh.reorder=random"}),
                   "atomic scatters, overlapped halo, random numbering", false, tol);
+  // The staging path forced (FVPROXY_HALO_STAGING=1, read by every Halo): bitwise the same.
+  {
+    struct Staging { // set for this block only, also when it throws
+      Staging() { setenv("FVPROXY_HALO_STAGING", "1", 1); }
+      ~Staging() { unsetenv("FVPROXY_HALO_STAGING"); }
+    } staging;
+    expect_same_run(with({"run.deterministic=true"}), "deterministic, staged halo", true, 0);
+  }
   // A Gmsh mesh with inflow, outflow and Dirichlet walls (boundary faces on several ranks).
   ConfigSource src = ConfigSource::from_file(test::source_path("inputs/hybrid_channel.yaml"));
   src.apply_set("time={steps: 5, cfl: 0.4}");
@@ -549,6 +680,30 @@ TEST(BuiltInParts, SamplesSortGivesEveryKeyItsGlobalPosition) {
       if (k < keys[i] || (k == keys[i] && h < gids[i])) ++expect;
     }
     EXPECT_EQ(pos[i], expect) << "gid " << gids[i];
+  }
+}
+
+TEST(DistributedRun, FilesEachStagesExchangesUnderTheirKind) {
+  // Per Runge-Kutta stage one state exchange and one of the gradients and limiter values, in both
+  // halo variants; the decomposition's geometry exchanges are "other".
+  const Communicator w = Communicator::world();
+  for (const char* hv : {"naive", "optimized"}) {
+    SCOPED_TRACE(hv);
+    const CaseConfig cfg = test::case_from(
+        test::kPeriodicBlob, {"mesh.generate.cells=[5,5,4]", "time.steps=4", std::string("parallel.halo.variant=") + hv});
+    const BuiltMesh g = build_mesh(cfg.mesh);
+    Decomposition d = decompose(g, cfg.mesh, w, cfg.parallel.halo);
+    const HaloStats before = d.halo->stats();
+    const RunSummary r = run_simulation(cfg, d.mesh, RunHooks{}, true, nullptr, w, d.halo.get());
+    ASSERT_FALSE(r.failure.has_value());
+    HaloStats s = d.halo->stats();
+    s -= before;
+    const long long any = d.halo->neighbours() > 0 ? 1 : 0, stages = 3 * r.steps; // SSP-RK3
+    EXPECT_EQ(s.of(HaloKind::state).exchanges, any * stages);
+    EXPECT_EQ(s.of(HaloKind::gradient_limiter).exchanges, any * stages);
+    EXPECT_EQ(s.of(HaloKind::other).exchanges, 0);
+    EXPECT_EQ(before.of(HaloKind::other).exchanges, 3 * any); // volumes, their inverses, centroids
+    EXPECT_EQ(s.of(HaloKind::gradient_limiter).values_sent, any * stages * d.halo->rows_sent() * 8); // (3 + 1) x 2 components
   }
 }
 

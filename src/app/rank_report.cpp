@@ -32,23 +32,65 @@ nlohmann::json to_json(const RankPlacement& p) {
   return j;
 }
 
+nlohmann::json halo_json(const HaloStats& h) {
+  auto counters = [](const HaloCounters& c) {
+    return nlohmann::json{{"exchanges", c.exchanges},
+                          {"messages", c.messages},
+                          {"values_sent", c.values_sent},
+                          {"bytes_sent", c.bytes_sent},
+                          {"seconds_pack", c.seconds_pack},
+                          {"seconds_wait", c.seconds_wait},
+                          {"seconds_unpack", c.seconds_unpack},
+                          {"seconds_in_flight", c.seconds_in_flight},
+                          {"fraction_hidden", c.fraction_hidden()}};
+  };
+  // One state exchange per Runge-Kutta stage (rate evaluation): the stages of the run.
+  const long long stages = h.of(HaloKind::state).exchanges;
+  nlohmann::json j = counters(h);
+  j["stages"] = stages;
+  for (HaloKind k : {HaloKind::state, HaloKind::gradient_limiter}) {
+    const HaloCounters& c = h.of(k);
+    const double s = stages > 0 ? double(stages) : 1.0;
+    nlohmann::json kj = counters(c);
+    kj["per_stage"] = {{"exchanges", double(c.exchanges) / s},      {"messages", double(c.messages) / s},
+                       {"bytes_sent", double(c.bytes_sent) / s},    {"seconds_pack", c.seconds_pack / s},
+                       {"seconds_wait", c.seconds_wait / s},        {"seconds_unpack", c.seconds_unpack / s},
+                       {"seconds_in_flight", c.seconds_in_flight / s}};
+    j[to_string(k)] = kj;
+  }
+  return j;
+}
+
+nlohmann::json over_ranks_tree(const std::vector<nlohmann::json>& v) {
+  if (v.empty()) return nlohmann::json::object();
+  if (v[0].is_number()) {
+    std::vector<double> x;
+    for (const auto& e : v) x.push_back(e.get<double>());
+    return over_ranks(x);
+  }
+  nlohmann::json out = nlohmann::json::object();
+  if (!v[0].is_object()) return out;
+  for (const auto& [key, first] : v[0].items()) {
+    std::vector<nlohmann::json> col;
+    for (const auto& e : v) col.push_back(e.at(key));
+    out[key] = over_ranks_tree(col);
+  }
+  return out;
+}
+
 nlohmann::json gather_run_report(const Communicator& comm, const RankRun& mine) {
   // Each rank's own numbers as one JSON text, gathered on rank 0.
   nlohmann::json me = to_json(rank_placement(comm));
   me["owned_cells"] = mine.owned;
   me["ghost_cells"] = mine.ghosts;
   HaloStats h = mine.halo ? mine.halo->stats() : HaloStats{};
-  h.exchanges -= mine.halo_before.exchanges, h.messages -= mine.halo_before.messages;
-  h.values_sent -= mine.halo_before.values_sent, h.seconds_pack -= mine.halo_before.seconds_pack;
-  h.seconds_wait -= mine.halo_before.seconds_wait, h.seconds_unpack -= mine.halo_before.seconds_unpack;
+  h -= mine.halo_before;
   me["seconds"] = {{"setup", mine.setup},
                    {"time_loop", mine.time_loop},
                    {"io", mine.io},
                    {"halo_wait", h.seconds_wait},
                    {"busy", std::max(0.0, mine.time_loop - mine.io - h.seconds_wait)}};
-  me["halo"] = {{"exchanges", h.exchanges},       {"messages", h.messages},
-                {"values_sent", h.values_sent},   {"seconds_pack", h.seconds_pack},
-                {"seconds_wait", h.seconds_wait}, {"seconds_unpack", h.seconds_unpack}};
+  me["halo"] = halo_json(h);
   nlohmann::json kernels = nlohmann::json::object();
   for (const auto& k : mine.kernels) kernels[k.label] = {k.calls, k.seconds};
   const std::vector<std::string> all = comm.gather(nlohmann::json{{"me", me}, {"kernels", kernels}}.dump());
@@ -99,15 +141,39 @@ nlohmann::json gather_run_report(const Communicator& comm, const RankRun& mine) 
     out["timers"][label] = t;
     out["timer_order"].push_back(label);
   }
-  auto hal = [&](const char* k) { return column([k](const nlohmann::json& x) { return x["halo"][k].get<double>(); }); };
-  out["halo"] = {{"variant", mine.halo ? to_string(mine.halo->variant()) : "none"},
-                 {"exchanges", over_ranks(hal("exchanges"))},
-                 {"messages", over_ranks(hal("messages"))},
-                 {"values_sent", over_ranks(hal("values_sent"))},
-                 {"seconds_pack", over_ranks(hal("seconds_pack"))},
-                 {"seconds_wait", over_ranks(hal("seconds_wait"))},
-                 {"seconds_unpack", over_ranks(hal("seconds_unpack"))}};
+  std::vector<nlohmann::json> halos;
+  for (const auto& x : out["ranks"]) halos.push_back(x["halo"]);
+  out["halo"] = over_ranks_tree(halos);
+  out["halo"]["variant"] = mine.halo ? to_string(mine.halo->variant()) : "none";
   return out;
+}
+
+void print_halo_report(const nlohmann::json& j) {
+  if (j["ranks"].size() < 2) return;
+  const auto& h = j["halo"];
+  auto mmm = [](const nlohmann::json& s, double scale, int digits) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "%.*f / %.*f / %.*f", digits, scale * s["min"].get<double>(), digits,
+                  scale * s["mean"].get<double>(), digits, scale * s["max"].get<double>());
+    return std::string(buf);
+  };
+  std::printf("  halo exchange (%s; %.0f stages; min / mean / max over ranks):\n", h["variant"].get<std::string>().c_str(),
+              h["stages"]["max"].get<double>());
+  std::printf("    %-16s %-16s %-24s %-24s %-24s %-24s %s\n", "per stage", "messages", "kB sent", "pack ms", "wait ms",
+              "unpack ms", "hidden");
+  for (const char* k : {"state", "gradient_limiter"}) {
+    const auto& c = h[k];
+    if (c["exchanges"]["max"].get<double>() == 0) continue;
+    const auto& s = c["per_stage"];
+    std::printf("    %-16s %-16s %-24s %-24s %-24s %-24s %s\n", k, mmm(s["messages"], 1, 0).c_str(),
+                mmm(s["bytes_sent"], 1e-3, 1).c_str(), mmm(s["seconds_pack"], 1e3, 3).c_str(),
+                mmm(s["seconds_wait"], 1e3, 3).c_str(), mmm(s["seconds_unpack"], 1e3, 3).c_str(),
+                mmm(c["fraction_hidden"], 1, 2).c_str());
+  }
+  std::printf("    whole run: pack %s s; wait (exposed) %s s; unpack %s s; in flight %s s; fraction hidden %s\n",
+              mmm(h["seconds_pack"], 1, 4).c_str(), mmm(h["seconds_wait"], 1, 4).c_str(),
+              mmm(h["seconds_unpack"], 1, 4).c_str(), mmm(h["seconds_in_flight"], 1, 4).c_str(),
+              mmm(h["fraction_hidden"], 1, 2).c_str());
 }
 
 void print_run_report(const nlohmann::json& j, bool profile) {
@@ -139,6 +205,7 @@ void print_run_report(const nlohmann::json& j, bool profile) {
                 stat(j["phases"]["setup"]).c_str(), stat(j["phases"]["time_loop"]).c_str(),
                 stat(j["phases"]["io"]).c_str());
   }
+  print_halo_report(j);
   if (!profile) return;
   const auto& timers = j["timers"];
   if (!timers.empty()) {
@@ -166,16 +233,6 @@ void print_run_report(const nlohmann::json& j, bool profile) {
                     total > 0 ? 100 * t["max"].get<double>() / total : 0.0);
       }
     }
-  }
-  const auto& h = j["halo"];
-  if (several) {
-    std::printf("  halo exchange (%s; per rank: %.0f exchanges, %.0f..%.0f messages, %.0f..%.0f values sent), "
-                "seconds min / mean / max:\n",
-                h["variant"].get<std::string>().c_str(), h["exchanges"]["max"].get<double>(),
-                h["messages"]["min"].get<double>(), h["messages"]["max"].get<double>(),
-                h["values_sent"]["min"].get<double>(), h["values_sent"]["max"].get<double>());
-    std::printf("    pack %s\n    wait %s\n    unpack %s\n", stat(h["seconds_pack"]).c_str(),
-                stat(h["seconds_wait"]).c_str(), stat(h["seconds_unpack"]).c_str());
   }
 }
 

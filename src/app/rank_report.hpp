@@ -23,6 +23,15 @@ nlohmann::json over_ranks(const std::vector<double>& v);
 /// host, local_rank, device, device_id (null on the host), pci_bus_id (null on the host).
 nlohmann::json to_json(const RankPlacement& p);
 
+/// The halo counters of summary.json's per-rank "halo" (docs/output.md#json-output): the totals,
+/// "stages" (the run's Runge-Kutta stages: its state exchanges) and per kind of exchange ("state",
+/// "gradient_limiter") the same counters with "per_stage" (each divided by the stages).
+nlohmann::json halo_json(const HaloStats& h);
+
+/// The same tree of objects as each rank's, every number replaced by over_ranks of its values
+/// (keys: those of the first rank's).
+nlohmann::json over_ranks_tree(const std::vector<nlohmann::json>& per_rank);
+
 /// What one rank measured in a run.
 struct RankRun {
   long long owned = 0, ghosts = 0;
@@ -36,8 +45,12 @@ struct RankRun {
 /// of summary.json); null on the other ranks.
 nlohmann::json gather_run_report(const Communicator& comm, const RankRun& mine);
 
+/// The halo block of the end-of-run summary (several ranks): per stage and kind of exchange the
+/// messages, kB, pack / wait / unpack ms and the fraction hidden, then the whole run's seconds.
+void print_halo_report(const nlohmann::json& report);
+
 /// The per-rank table of the end-of-run summary (several ranks), the kernel timers over ranks and
-/// the halo timers (with `profile`).
+/// the halo report (print_halo_report).
 void print_run_report(const nlohmann::json& report, bool profile);
 
 } // namespace fvproxy

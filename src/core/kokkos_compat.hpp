@@ -3,6 +3,7 @@
 // another Kokkos version means editing this header alone.
 #include <Kokkos_Core.hpp>
 #include <string>
+#include <type_traits>
 
 #if !defined(KOKKOS_VERSION)
 #error "Kokkos_Core.hpp did not define KOKKOS_VERSION"
@@ -58,5 +59,45 @@ inline std::string kokkos_version_string() {
   std::snprintf(buf, sizeof buf, "%d.%d.%02d", major, minor, patch);
   return buf;
 }
+
+/// A second instance of the execution space `Exec` whose work may run beside the default
+/// instance's (its own stream on CUDA): the halo's staging copies run on it while the next
+/// neighbour's block is packed on the default instance (docs/parallel.md#halo-exchange). Kokkos
+/// 4.x: `partition_space`; Kokkos 3.4 has none: on CUDA a non-blocking stream of our own
+/// (destroyed with this object; Kokkos 3.4's default instance may use the legacy default stream,
+/// which a blocking stream would wait for), on host backends the default instance (host kernels
+/// and copies run in the calling thread anyway).
+template <class Exec>
+class SideInstance {
+public:
+  SideInstance() {
+#if KOKKOS_VERSION >= 40000
+    instance_ = Kokkos::Experimental::partition_space(Exec(), 1)[0];
+#elif defined(KOKKOS_ENABLE_CUDA)
+    if constexpr (std::is_same_v<Exec, Kokkos::Cuda>) {
+      cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking);
+      instance_ = Exec(stream_);
+    }
+#endif
+  }
+  SideInstance(const SideInstance&) = delete;
+  SideInstance& operator=(const SideInstance&) = delete;
+  ~SideInstance() {
+    instance_.fence();
+#if KOKKOS_VERSION < 40000 && defined(KOKKOS_ENABLE_CUDA)
+    if (stream_) {
+      instance_ = Exec(); // drop the instance that uses the stream before destroying it
+      cudaStreamDestroy(stream_);
+    }
+#endif
+  }
+  const Exec& get() const { return instance_; }
+
+private:
+  Exec instance_{};
+#if KOKKOS_VERSION < 40000 && defined(KOKKOS_ENABLE_CUDA)
+  cudaStream_t stream_ = nullptr;
+#endif
+};
 
 } // namespace fvproxy::kc

@@ -119,7 +119,7 @@ void ScalarSolver::rate(ConstView2<real> u, real t, View2<real> rhs) {
   if (gradient_) gradient_->compute(u, ub_, grad_);
   if (limiter_) limiter_->compute(u, ub_, grad_, lim_);
   if (halo_) // the neighbours' gradients and limiter values, for the reconstruction across faces
-    if (const auto a = reconstruction_arrays(); !a.empty()) halo_->exchange(a);
+    if (const auto a = reconstruction_arrays(); !a.empty()) halo_->exchange(a, HaloKind::gradient_limiter);
   if (convection_) convection_->apply(u, ub_, grad_, lim_, rhs);
   if (diffusion_) diffusion_->apply(u, ub_, grad_, rhs);
 }
@@ -134,17 +134,22 @@ std::vector<View2<real>> ScalarSolver::reconstruction_arrays() const {
 void ScalarSolver::overlapped_rate(real t) {
   // docs/parallel.md#overlap: each exchange's messages fly while the inner part (the owned cells
   // and faces that read no ghost row) is computed; the frontier part follows its finish().
-  halo_->start({u_});
+  // Between the inner kernels poll() lets MPI progress the messages and timestamps their arrival
+  // (the halo's in-flight time: docs/parallel.md#halo-statistics).
+  halo_->start({u_}, HaloKind::state);
   bc_.apply(u_, t, ub_); // boundary faces belong to owned cells
   fill("fvproxy::solver::zero_rate", rhs_, real(0));
+  halo_->poll();
   if (gradient_) gradient_->compute(u_, ub_, grad_, Part::inner);
+  halo_->poll();
   if (limiter_) limiter_->compute(u_, ub_, grad_, lim_, Part::inner);
   halo_->finish();
   if (gradient_) gradient_->compute(u_, ub_, grad_, Part::frontier);
   if (limiter_) limiter_->compute(u_, ub_, grad_, lim_, Part::frontier);
   const auto arrays = reconstruction_arrays();
-  if (!arrays.empty()) halo_->start(arrays);
+  if (!arrays.empty()) halo_->start(arrays, HaloKind::gradient_limiter);
   if (convection_) convection_->apply(u_, ub_, grad_, lim_, rhs_, Part::inner);
+  if (!arrays.empty()) halo_->poll();
   if (diffusion_) diffusion_->apply(u_, ub_, grad_, rhs_, Part::inner);
   if (!arrays.empty()) halo_->finish();
   if (convection_) convection_->apply(u_, ub_, grad_, lim_, rhs_, Part::frontier);
@@ -159,7 +164,7 @@ void ScalarSolver::step(real t, real dt, long long step, bool check) {
     if (overlap) {
       overlapped_rate(ts);
     } else {
-      if (halo_) halo_->exchange(u_); // the neighbours' state
+      if (halo_) halo_->exchange(u_, HaloKind::state); // the neighbours' state
       rate(u_, ts, rhs_);
     }
     stage_update(un_, u_, rhs_, static_cast<real>(stages_[s].a), dt, check && s + 1 == stages_.size(), step, check_,

@@ -14,6 +14,11 @@ np = int(sys.argv[4]) if len(sys.argv) > 4 else 1
 launch = [sys.argv[3], "-np", str(np), "--oversubscribe", "--bind-to", "none"] if len(sys.argv) > 4 else []
 
 
+COUNTERS = ["exchanges", "messages", "values_sent", "bytes_sent", "seconds_pack", "seconds_wait", "seconds_unpack",
+            "seconds_in_flight", "fraction_hidden"]
+REAL_BYTES = 8  # sizeof(real): set from summary.json's build below
+
+
 def stat(s):  # {"min", "mean", "max", "slowest_rank"} over ranks
     assert set(s) == {"min", "mean", "max", "slowest_rank"}, s
     assert s["min"] <= s["mean"] * (1 + 1e-12) + 1e-300 and s["mean"] <= s["max"] * (1 + 1e-12) + 1e-300, s
@@ -33,9 +38,23 @@ def per_rank(j, profiled):
         s = r["seconds"]
         assert set(s) == {"setup", "time_loop", "io", "halo_wait", "busy"}, s
         assert s["time_loop"] > 0 and s["setup"] > 0 and 0 <= s["busy"] <= s["time_loop"], s
-        assert set(r["halo"]) == {"exchanges", "messages", "values_sent", "seconds_pack", "seconds_wait",
-                                  "seconds_unpack"}, r["halo"]
-        assert (r["ghost_cells"] > 0) == (np > 1) and (r["halo"]["exchanges"] > 0) == (np > 1), r
+        h = r["halo"]
+        assert set(h) == set(COUNTERS) | {"stages", "state", "gradient_limiter"}, h
+        for kind in ["state", "gradient_limiter"]:
+            assert set(h[kind]) == set(COUNTERS) | {"per_stage"}, h[kind]
+            assert set(h[kind]["per_stage"]) == set(COUNTERS) - {"values_sent", "fraction_hidden"}, h[kind]
+        for c in [h, h["state"], h["gradient_limiter"]]:
+            assert set(c) - {"stages", "state", "gradient_limiter", "per_stage"} == set(COUNTERS), c
+            assert 0 <= c["fraction_hidden"] <= 1 and c["bytes_sent"] == c["values_sent"] * REAL_BYTES, c
+            assert c["seconds_wait"] <= c["seconds_in_flight"] * (1 + 1e-9) + 1e-12, c  # exposed within in flight
+        assert (r["ghost_cells"] > 0) == (np > 1) and (h["exchanges"] > 0) == (np > 1), r
+        if np > 1:  # one state and one gradient + limiter exchange per stage (SSP-RK3: 3 stages per step)
+            assert h["stages"] == h["state"]["exchanges"] == h["gradient_limiter"]["exchanges"] == 3 * j["steps"], h
+            assert h["state"]["per_stage"]["exchanges"] == 1 and h["state"]["per_stage"]["messages"] >= 1, h
+            # the gradients and limiter values: 3N + N values per row sent, against the state's N
+            assert h["gradient_limiter"]["per_stage"]["bytes_sent"] == 4 * h["state"]["per_stage"]["bytes_sent"], h
+            assert h["exchanges"] == 2 * h["stages"] and h["bytes_sent"] == sum(
+                h[k]["bytes_sent"] for k in ("state", "gradient_limiter")), h
     assert sum(r["owned_cells"] for r in ranks) == j["cells"], ranks
     assert set(j["phases"]) == {"setup", "time_loop", "io", "busy"}
     for v in j["phases"].values():
@@ -44,8 +63,13 @@ def per_rank(j, profiled):
     assert j["slowest_rank"]["busy_seconds"] == j["phases"]["busy"]["max"]
     h = j["halo"]
     assert h["variant"] == ("optimized" if np > 1 else "none"), h
-    for k in ["exchanges", "messages", "values_sent", "seconds_pack", "seconds_wait", "seconds_unpack"]:
+    for k in COUNTERS + ["stages"]:
         stat(h[k])
+    for kind in ["state", "gradient_limiter"]:
+        for k in COUNTERS:
+            stat(h[kind][k])
+        for v in h[kind]["per_stage"].values():
+            stat(v)
     if np > 1:  # per stage two exchanges: the state, then the gradients and limiter values in one message
         # (SSP-RK3: 3 stages per step)
         assert h["exchanges"]["min"] == h["exchanges"]["max"] == 2 * 3 * j["steps"], h
@@ -85,6 +109,7 @@ with tempfile.TemporaryDirectory() as d:
     want = {"summary.json", "mesh.h5", "default.xdmf", "fields_%06d.h5" % j["steps"]}
     assert set(os.listdir(out)) == want, os.listdir(out)
     assert j["files"] == {"fields": ["fields_%06d.h5" % j["steps"]], "checkpoints": []}, j["files"]
+    REAL_BYTES = 8 if j["build"]["real"] == "double" else 4
     per_rank(j, False)
 
     p = subprocess.run(launch + [exe, "run", case, "--profile", "--output-dir", out] + small, capture_output=True,
@@ -99,5 +124,6 @@ with tempfile.TemporaryDirectory() as d:
     per_rank(j, True)
     if np > 1:
         assert "ranks: %d; slowest: rank" % np in p.stdout and "halo exchange (optimized" in p.stdout, p.stdout
+        assert "gradient_limiter" in p.stdout and "fraction hidden" in p.stdout, p.stdout
         assert "fvproxy::parallel::halo_pack" in t, t
 print("OK")
