@@ -7,7 +7,7 @@ Decomposition decompose(const BuiltMesh& global, const MeshConfig& cfg, const Co
   Decomposition d;
   const BoxConfig* box = cfg.generate ? &*cfg.generate : nullptr;
   d.partition = partition_cells(global.host, global.device, cfg.partition, comm.size(), box,
-                                where == "mpirun -np" ? where + " " + std::to_string(comm.size()) : where);
+                                where == "mpirun -np" ? where + " " + std::to_string(comm.size()) : where, &comm);
   d.local = extract_local(global.host, d.partition.part, comm.rank(), comm.size());
   d.mesh = upload(d.local.host, d.local.n_owned);
   d.mesh.n_inner = d.local.n_inner;
