@@ -21,6 +21,23 @@ namespace {
 // The imbalance PT-Scotch may leave: 3%, METIS' default (ufactor 30) for a k-way partition.
 constexpr double kBalance = 0.03;
 
+// Above this many parts the sequential partition is recursive bisection alone. Scotch's default
+// strategy (SCOTCH_stratGraphMapBuild) coarsens to 20 vertices per part, bisects recursively and
+// refines the k parts while uncoarsening; that k-way refinement's cost grows with the parts:
+// 2,531,250 tets took 13 s at 128 parts, 26 s at 1024 and 176 s at 4096 on one core, against
+// 4.9, 6.6 and 10.8 s for recursive bisection, whose edge cut is 6% larger at 128 and 1024 parts
+// and 4.5% at 4096 (perf/results/2026-11-24-devvm-partition/README.md).
+constexpr int kKwayMaxParts = 1024;
+
+/// Scotch's own recursive-bisection framework (its "<RECU>" with one multilevel bisection per step
+/// instead of the best of two: half the time for a 1% larger cut at 4096 parts).
+std::string recursive_bisection(double bal) {
+  const std::string b = std::to_string(bal);
+  const std::string bisect = "m{vert=120,low=h{pass=10}f{bal=" + b + ",move=120},asc=b{bnd=f{bal=" + b +
+                             ",move=120},org=f{bal=" + b + ",move=120}}}";
+  return "r{job=t,map=t,poli=S,bal=" + b + ",sep=" + bisect + "}";
+}
+
 std::string counts(gid_t n, int parts) {
   return std::to_string(n) + " vertices in " + std::to_string(parts) + " parts";
 }
@@ -135,8 +152,11 @@ std::vector<int> ptscotch_parts_one_process(const DistGraph& g, int parts) {
     failed = "SCOTCH_graphBuild";
   else if (SCOTCH_graphCheck(&graph) != 0)
     failed = "SCOTCH_graphCheck (the graph is not symmetric, or its weights differ both ways)";
-  else if (SCOTCH_stratGraphMapBuild(&strat.s, SCOTCH_STRATDEFAULT, SCOTCH_Num(parts), kBalance) != 0)
+  else if (parts <= kKwayMaxParts &&
+           SCOTCH_stratGraphMapBuild(&strat.s, SCOTCH_STRATDEFAULT, SCOTCH_Num(parts), kBalance) != 0)
     failed = "SCOTCH_stratGraphMapBuild";
+  else if (parts > kKwayMaxParts && SCOTCH_stratGraphMap(&strat.s, recursive_bisection(kBalance).c_str()) != 0)
+    failed = "SCOTCH_stratGraphMap (recursive bisection)";
   else {
     SCOTCH_Graph bound; // the graph in the one-thread, fixed-seed context
     if (SCOTCH_contextBindGraph(&ctx.c, &graph, &bound) != 0)
