@@ -11,12 +11,13 @@ Partitioning). Each row (method, N) gives the seconds the partition took (`secon
 and its report (`seconds_quality`), the whole command's wall time (shared by the N's rows: mesh
 build + every method), and the report: imbalance, edge cut, ghost fraction, neighbours max/mean,
 halo values and bytes per part and stage max/mean (bytes = values x sizeof(real)), empty parts.
+Each command runs --repeat times (the partitions must agree); every time is the minimum over them.
 Every row records the machine, the backend, the Kokkos and MPI versions and the git revision
 (`fvproxy info --json`). The CSV feeds the scaling model (one row per method and N).
 
     /usr/bin/python3 perf/partition_scale.py --out perf/results/<date>-<machine>-partition
     # options: --fvproxy build/host/fvproxy --case inputs/default.yaml --cells 75,75,75
-    #          --parts 2,16,128,1024,4096 --mpirun-ranks 0 (ptscotch also on R ranks: mpirun -np R)
+    #          --parts 2,16,128,1024,4096 --repeat 2 --mpirun-ranks 0 (ptscotch also on R ranks together)
 
 Writes OUT/results.csv, OUT/results.json and OUT/README.md (the tables), and keeps each command's
 JSON under OUT/runs/.
@@ -63,6 +64,8 @@ def main():
     ap.add_argument("--mpirun-ranks", type=int, default=0,
                     help="also compute ptscotch on this many ranks together (mpirun -np R fvproxy mesh ...)")
     ap.add_argument("--mpirun", default="mpirun --oversubscribe --bind-to none")
+    ap.add_argument("--repeat", type=int, default=2,
+                    help="commands per N; each time is the minimum over them (a shared machine's noise)")
     args = ap.parse_args()
     os.makedirs(os.path.join(args.out, "runs"), exist_ok=True)
     info = json.loads(subprocess.run([args.fvproxy, "info", "--json"], env=env(), capture_output=True, text=True,
@@ -79,11 +82,18 @@ def main():
             configs.append((args.mpirun_ranks, ["--set", "mesh.partition=ptscotch"]))
         for ranks, extra in configs:
             cmd = (args.mpirun.split() + ["-np", str(ranks)] if ranks > 1 else []) + base + ["--partition", str(n)] + extra
-            j, wall = run(cmd, os.path.join(args.out, "runs", "parts%d-ranks%d.json" % (n, ranks)))
-            builds[(n, ranks)] = j.get("seconds", {})  # the mesh's build and reorder seconds
-            for q in j.get("partitions") or [j["partition"]]:
+            reps = [run(cmd, os.path.join(args.out, "runs", "parts%d-ranks%d-%d.json" % (n, ranks, i)))
+                    for i in range(args.repeat)]
+            j, _ = reps[0]
+            wall = min(w for _, w in reps)
+            builds[(n, ranks)] = [r.get("seconds", {}) for r, _ in reps]  # the mesh's build and reorder seconds
+            for qi, q in enumerate(j.get("partitions") or [j["partition"]]):
+                again = [(r.get("partitions") or [r["partition"]])[qi] for r, _ in reps]
+                if any(a["edge_cut"] != q["edge_cut"] or a["imbalance"] != q["imbalance"] for a in again):
+                    sys.exit("partition_scale.py: %s at %d parts differs between runs" % (q["method"], n))
                 row = {"method": q["method"], "parts": n, "ranks": ranks, "cells": j.get("cells"),
-                       "seconds": q["seconds"], "seconds_quality": q["seconds_quality"], "command_seconds": wall,
+                       "seconds": min(a["seconds"] for a in again),
+                       "seconds_quality": min(a["seconds_quality"] for a in again), "command_seconds": wall,
                        "imbalance": q["imbalance"], "edge_cut": q["edge_cut"], "ghost_fraction": q["ghost_fraction"],
                        "neighbours_max": q["neighbours"]["max"], "neighbours_mean": q["neighbours"]["mean"],
                        "halo_values_max": q["halo_values_per_stage"]["max"],
@@ -121,9 +131,10 @@ def main():
             r["halo_bytes_mean"], r["empty_parts"]))
     with open(os.path.join(args.out, "README.md"), "w") as f:
         f.write("# partition_scale.py: %s, cells [%s] (%s cells)\n\n" % (args.case, args.cells, rows[0]["cells"]))
-        f.write("host %s, CPU %s, backend %s (OMP_NUM_THREADS=1), Kokkos %s, %s, real %s, git %s\n\n" % (
-            machine["host"], machine["device"], machine["backend"], machine["kokkos"], machine["mpi"],
-            machine["real"], machine["git"]))
+        f.write("host %s, CPU %s, backend %s (OMP_NUM_THREADS=1), Kokkos %s, %s, real %s, git %s; each time the "
+                "minimum of %d commands\n\n" % (machine["host"], machine["device"], machine["backend"],
+                                                 machine["kokkos"], machine["mpi"], machine["real"], machine["git"],
+                                                 args.repeat))
         f.write("\n".join(lines) + "\n")
     print("\n".join(lines))
 
