@@ -27,9 +27,10 @@ cp scripts/device-run.sh "$out/scripts/" 2>/dev/null || true
 cp -r tests/data tests/cli tests/reference "$out/tests/"
 # Shared libraries: every non-system library the binaries need, except Open MPI's and the C/C++
 # runtime (present there): verified set of docs/gpu.md#the-toolchain-step-by-step, plus libmetis.so.5
-# (Debian ships METIS shared only). CUDA's runtime must be the 11.8 one
+# (Debian ships METIS shared only) and PT-Scotch's libptscotch-7.0.so and libptscotcherr-7.0.so
+# (libscotch* too, should a binary ever need the sequential library). CUDA's runtime must be the 11.8 one
 # we built with; Open MPI and its hwloc/libevent come from that machine.
-keep='libcudart|libhdf5|libyaml-cpp|libsz|libaec|libmetis'
+keep='libcudart|libhdf5|libyaml-cpp|libsz|libaec|libmetis|libptscotch|libscotch'
 for exe in "$out"/bin/*; do
   ldd "$exe" | awk '/=> \//{print $1" "$3}' | while read -r name path; do
     if [[ "$name" =~ $keep ]]; then

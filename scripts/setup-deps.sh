@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs everything fvproxy needs on Debian bookworm, idempotently:
-#   1. apt packages (compiler, CMake, Ninja, OpenMPI, parallel HDF5, yaml-cpp, GoogleTest, METIS, ...)
+#   1. apt packages (compiler, CMake, Ninja, OpenMPI, parallel HDF5, yaml-cpp, GoogleTest, METIS, PT-Scotch, ...)
 #   2. Kokkos 3.4.01 (Serial + OpenMP), built from Debian's `trilinos` source package and installed
 #      into a cache outside the repository, keyed by its configuration.
 # Prints, as its last line, `KOKKOS_ROOT=<prefix>` so callers (Makefile, CI) can pick it up.
@@ -19,7 +19,7 @@ APT_PACKAGES=(
   libhdf5-openmpi-dev hdf5-tools
   libyaml-cpp-dev nlohmann-json3-dev
   googletest libgtest-dev
-  libmetis-dev
+  libmetis-dev libptscotch-dev libscotch-dev
   clang-format-14
   python3 python3-h5py python3-meshio python3-matplotlib python3-numpy
 )

@@ -2,13 +2,17 @@
 // process: coverage, determinism, balance, exact report numbers on a box, ghosts = face
 // neighbours in other parts, send lists = the neighbours' receive lists, and geometry of every
 // owned cell bitwise that of the global mesh (P = 1 reproduces the global mesh exactly).
+#include <algorithm>
 #include <map>
 #include <set>
 
+#include "core/error.hpp"
 #include "core/kokkos_compat.hpp"
 #include "mesh/build.hpp"
 #include "mesh/local_mesh.hpp"
 #include "mesh/partition.hpp"
+#include "mesh/ptscotch.hpp"
+#include "parallel/communicator.hpp"
 #include "test_helpers.hpp"
 
 namespace fvproxy {
@@ -42,7 +46,8 @@ std::vector<Case> meshes() {
 }
 
 std::vector<PartitionMethod> methods_for(const MeshConfig& c) {
-  std::vector<PartitionMethod> m{PartitionMethod::metis, PartitionMethod::hilbert, PartitionMethod::zorder};
+  std::vector<PartitionMethod> m{PartitionMethod::metis, PartitionMethod::ptscotch, PartitionMethod::hilbert,
+                                 PartitionMethod::zorder};
   if (c.generate) m.push_back(PartitionMethod::blocks);
   return m;
 }
@@ -70,7 +75,7 @@ TEST(Partition, CoversEveryCellDeterministicallyAndBalanced) {
         if (method == PartitionMethod::hilbert || method == PartitionMethod::zorder) {
           EXPECT_LE(q.imbalance, std::ceil(ideal) / ideal + 1e-12);
         }
-        if (method == PartitionMethod::metis) {
+        if (method == PartitionMethod::metis || method == PartitionMethod::ptscotch) {
           EXPECT_LE(q.imbalance, 1.1);
         }
         // The report's edge cut is the number of interior faces between parts.
@@ -148,6 +153,171 @@ TEST(Partition, BadRequestsAreRefused) {
   test::expect_input_error(
       [&] { partition_cells(bb.host, bb.device, PartitionMethod::blocks, 5, &*box.generate, "mesh.partition"); },
       {"'blocks' cannot divide the box of 3x3x3 hexes into 5 boxes"});
+}
+
+/// The report's numbers counted the slow, obvious way: per part the set of ghost cells and of
+/// neighbour parts.
+TEST(Partition, QualityCountsGhostsAndNeighboursOnce) {
+  for (const Case& mc : meshes()) {
+    const BuiltMesh b = build_mesh(mc.cfg);
+    const HostMesh& m = b.host;
+    for (int P : {2, 3, 7}) {
+      SCOPED_TRACE(mc.name + ", P = " + std::to_string(P));
+      const Partition p = partition_cells(m, b.device, PartitionMethod::metis, P, nullptr, "test");
+      const PartitionQuality q = partition_quality(m, p, 5);
+      std::vector<std::set<index_t>> ghosts(P);
+      std::vector<std::set<int>> neighbours(P);
+      for (index_t f = 0; f < m.n_interior; ++f) {
+        const index_t a = m.face_owner[f], c = m.face_neighbour[f];
+        if (p.part[a] == p.part[c]) continue;
+        ghosts[p.part[a]].insert(c);
+        ghosts[p.part[c]].insert(a);
+        neighbours[p.part[a]].insert(p.part[c]);
+        neighbours[p.part[c]].insert(p.part[a]);
+      }
+      long long total = 0;
+      for (int r = 0; r < P; ++r) {
+        EXPECT_EQ(q.ghosts[r], (long long)ghosts[r].size()) << "part " << r;
+        EXPECT_EQ(q.neighbours[r], (int)neighbours[r].size()) << "part " << r;
+        total += ghosts[r].size();
+      }
+      EXPECT_DOUBLE_EQ(q.ghost_fraction, double(total) / m.n_cells());
+      EXPECT_EQ(q.halo_values_max, 5 * *std::max_element(q.ghosts.begin(), q.ghosts.end()));
+      EXPECT_EQ(q.halo_bytes_max, q.halo_values_max * (long long)sizeof(real));
+      EXPECT_DOUBLE_EQ(q.halo_bytes_mean, q.halo_values_mean * sizeof(real));
+    }
+  }
+}
+
+TEST(CellGraph, IsTheSymmetricFaceGraphWeightedByFaceCounts) {
+  for (const Case& mc : meshes()) {
+    SCOPED_TRACE(mc.name);
+    const BuiltMesh b = build_mesh(mc.cfg);
+    const HostMesh& m = b.host;
+    const index_t n = m.n_cells();
+    std::map<std::pair<index_t, index_t>, gid_t> faces; // (cell, neighbour) -> faces between them
+    for (index_t f = 0; f < m.n_interior; ++f) {
+      const index_t a = m.face_owner[f], c = m.face_neighbour[f];
+      if (a == c) continue;
+      ++faces[{a, c}];
+      ++faces[{c, a}];
+    }
+    const DistGraph g = cell_graph(m, 0, n);
+    ASSERT_EQ(g.xadj.size(), std::size_t(n) + 1);
+    std::map<std::pair<index_t, index_t>, gid_t> edges;
+    for (index_t v = 0; v < n; ++v) {
+      EXPECT_TRUE(std::is_sorted(g.adjncy.begin() + g.xadj[v], g.adjncy.begin() + g.xadj[v + 1]));
+      for (gid_t k = g.xadj[v]; k < g.xadj[v + 1]; ++k)
+        EXPECT_TRUE(edges.emplace(std::pair<index_t, index_t>{v, index_t(g.adjncy[k])}, g.adjwgt[k]).second);
+    }
+    EXPECT_EQ(edges, faces);
+    // A slice numbers its vertices and neighbours globally: the same rows.
+    const DistGraph s = cell_graph(m, n / 3, 2 * n / 3);
+    EXPECT_EQ(s.vtx_begin, n / 3);
+    EXPECT_EQ(s.n_local(), 2 * n / 3 - n / 3);
+    for (gid_t v = 0; v < s.n_local(); ++v) {
+      const gid_t gv = s.vtx_begin + v;
+      EXPECT_TRUE(std::equal(s.adjncy.begin() + s.xadj[v], s.adjncy.begin() + s.xadj[v + 1],
+                             g.adjncy.begin() + g.xadj[gv], g.adjncy.begin() + g.xadj[gv + 1]));
+      EXPECT_TRUE(std::equal(s.adjwgt.begin() + s.xadj[v], s.adjwgt.begin() + s.xadj[v + 1],
+                             g.adjwgt.begin() + g.xadj[gv], g.adjwgt.begin() + g.xadj[gv + 1]));
+    }
+  }
+}
+
+/// A chain of n vertices (edge weights w), whole, on this process.
+DistGraph chain(gid_t n, gid_t w) {
+  DistGraph g;
+  g.vtx_end = n;
+  for (gid_t v = 0; v < n; ++v) {
+    if (v > 0) g.adjncy.push_back(v - 1);
+    if (v + 1 < n) g.adjncy.push_back(v + 1);
+    g.xadj.push_back(gid_t(g.adjncy.size()));
+  }
+  g.adjwgt.assign(g.adjncy.size(), w);
+  return g;
+}
+
+TEST(Ptscotch, OneProcessPartitionsAGraph) {
+  // A chain of 400 vertices in 4 parts: every part non-empty, within 3% of 100, and the cut small
+  // (a chain cut into 4 pieces has 3 cut edges; Scotch may leave a few more).
+  const DistGraph g = chain(400, 1);
+  const std::vector<int> part = ptscotch_parts_one_process(g, 4);
+  ASSERT_EQ(part.size(), 400u);
+  std::vector<int> owned(4, 0);
+  int cut = 0;
+  for (std::size_t v = 0; v < part.size(); ++v) {
+    ASSERT_GE(part[v], 0);
+    ASSERT_LT(part[v], 4);
+    ++owned[part[v]];
+    if (v > 0) cut += part[v] != part[v - 1];
+  }
+  for (int r = 0; r < 4; ++r) {
+    EXPECT_GT(owned[r], 0);
+    EXPECT_LE(owned[r], 103);
+  }
+  EXPECT_LE(cut, 6);
+  EXPECT_EQ(ptscotch_parts_one_process(g, 4), part) << "not deterministic";
+  EXPECT_EQ(ptscotch_parts_one_process(g, 1), std::vector<int>(400, 0));
+  // Without MPI (this program never initializes it) the communicator is one rank: the same path.
+  EXPECT_EQ(ptscotch_parts(g, 4, Communicator::self()), part);
+}
+
+TEST(Ptscotch, ManyPartsByRecursiveBisection) {
+  // Above 1024 parts the sequential strategy is recursive bisection alone: a 40^3 grid graph in
+  // 2000 parts of 32 vertices, each non-empty and within 10% of the mean, the same twice.
+  const gid_t L = 40, n = L * L * L;
+  DistGraph g;
+  g.vtx_end = n;
+  for (gid_t v = 0; v < n; ++v) {
+    const gid_t i = v % L, j = (v / L) % L, k = v / (L * L);
+    for (gid_t u : {k > 0 ? v - L * L : -1, j > 0 ? v - L : -1, i > 0 ? v - 1 : -1, i + 1 < L ? v + 1 : -1,
+                    j + 1 < L ? v + L : -1, k + 1 < L ? v + L * L : -1})
+      if (u >= 0) g.adjncy.push_back(u);
+    g.xadj.push_back(gid_t(g.adjncy.size()));
+  }
+  const int parts = 2000;
+  const std::vector<int> part = ptscotch_parts_one_process(g, parts);
+  std::vector<int> owned(parts, 0);
+  for (int r : part) {
+    ASSERT_GE(r, 0);
+    ASSERT_LT(r, parts);
+    ++owned[r];
+  }
+  EXPECT_GT(*std::min_element(owned.begin(), owned.end()), 0);
+  EXPECT_LE(*std::max_element(owned.begin(), owned.end()), 1.1 * n / parts);
+  EXPECT_EQ(ptscotch_parts_one_process(g, parts), part) << "not deterministic";
+}
+
+TEST(Ptscotch, BadGraphsAreRefused) {
+  auto refused = [](const DistGraph& g, int parts, const std::string& fragment) {
+    try {
+      ptscotch_parts_one_process(g, parts);
+      ADD_FAILURE() << "accepted: expected '" << fragment << "'";
+    } catch (const RunError& e) {
+      EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
+    }
+  };
+  DistGraph g = chain(10, 1);
+  DistGraph out = g;
+  out.adjncy[3] = 10;
+  refused(out, 2, "neighbour 10 outside 0..9");
+  DistGraph self = g;
+  self.adjncy[0] = 0;
+  refused(self, 2, "vertex 0 is its own neighbour");
+  DistGraph asym = g;
+  asym.adjwgt[0] = 2; // 0 -> 1 weighs 2, 1 -> 0 weighs 1
+  refused(asym, 2, "SCOTCH_graphCheck");
+  DistGraph shifted = g;
+  shifted.vtx_begin = 1;
+  shifted.vtx_end = 11;
+  refused(shifted, 2, "must start at vertex 0");
+  DistGraph short_xadj = g;
+  short_xadj.xadj.pop_back();
+  refused(short_xadj, 2, "xadj has 10 entries for 10 vertices");
+  DistGraph weights = g;
+  weights.adjwgt.pop_back();
+  refused(weights, 2, "adjwgt has");
 }
 
 /// Device geometry of a host mesh, copied back.

@@ -61,7 +61,17 @@ int cmd_info(const CliArgs& cli) {
   return 0;
 }
 
-nlohmann::json partition_json(const PartitionQuality& q, const Partition& p) {
+/// One row of the partition report: the division, its quality and what computing each took.
+struct PartitionRow {
+  Partition p;
+  PartitionQuality q;
+  double seconds = 0;         ///< partition_cells
+  double seconds_quality = 0; ///< partition_quality
+  int ranks = 1;              ///< the ranks that computed it together (ptscotch)
+};
+
+nlohmann::json partition_json(const PartitionRow& row) {
+  const PartitionQuality& q = row.q;
   nlohmann::json j = {{"method", q.method},
                       {"parts", q.parts},
                       {"imbalance", q.imbalance},
@@ -70,20 +80,26 @@ nlohmann::json partition_json(const PartitionQuality& q, const Partition& p) {
                       {"neighbours", {{"max", q.neighbours_max}, {"mean", q.neighbours_mean}}},
                       {"values_per_ghost", q.values_per_ghost},
                       {"halo_values_per_stage", {{"max", q.halo_values_max}, {"mean", q.halo_values_mean}}},
+                      {"halo_bytes_per_stage", {{"max", q.halo_bytes_max}, {"mean", q.halo_bytes_mean}}},
                       {"owned",
                        {{"min", *std::min_element(q.owned.begin(), q.owned.end())},
                         {"max", *std::max_element(q.owned.begin(), q.owned.end())}}},
                       {"ghosts",
                        {{"min", *std::min_element(q.ghosts.begin(), q.ghosts.end())},
                         {"max", *std::max_element(q.ghosts.begin(), q.ghosts.end())}}},
-                      {"empty_parts", q.empty_parts}};
-  if (p.method == PartitionMethod::blocks) j["blocks"] = p.blocks;
+                      {"empty_parts", q.empty_parts},
+                      {"seconds", row.seconds},
+                      {"seconds_quality", row.seconds_quality}};
+  if (row.p.method == PartitionMethod::blocks) j["blocks"] = row.p.blocks;
+  if (row.p.method == PartitionMethod::ptscotch) j["ranks"] = row.ranks;
   return j;
 }
 
-/// `fvproxy mesh --partition N [--compare-partitions]`: the partition report, text or JSON.
+/// `fvproxy mesh --partition N [--compare-partitions]`: the partition report. Computed on every
+/// rank (ptscotch is computed by the ranks together, as `fvproxy run` on as many ranks computes it),
+/// printed by rank 0: text, or into `j`.
 void partition_report(const CliArgs& cli, const ConfigSource& src, const CaseConfig& cfg, const BuiltMesh& b,
-                      nlohmann::json* j) {
+                      const Communicator& comm, nlohmann::json* j) {
   // Values per ghost from the case's physics and operators when it has them; else the defaults'
   // (one component, second-order limited convection: the state, its gradient and limiter).
   int values = 5;
@@ -96,41 +112,55 @@ void partition_report(const CliArgs& cli, const ConfigSource& src, const CaseCon
   const BoxConfig* box = cfg.mesh.generate ? &*cfg.mesh.generate : nullptr;
   std::vector<PartitionMethod> methods{cfg.mesh.partition};
   if (cli.compare_partitions) methods = all_partition_methods();
-  std::vector<std::pair<Partition, PartitionQuality>> rows;
+  std::vector<PartitionRow> rows;
   std::vector<std::string> skipped;
   for (PartitionMethod m : methods) {
     if (m == PartitionMethod::blocks && !box) {
       skipped.push_back("blocks (for generated boxes only)");
       continue;
     }
-    Partition p = partition_cells(b.host, b.device, m, cli.partition, box, "--partition");
-    PartitionQuality q = partition_quality(b.host, p, values);
-    rows.emplace_back(std::move(p), std::move(q));
+    PartitionRow row;
+    Kokkos::Timer t;
+    row.p = partition_cells(b.host, b.device, m, cli.partition, box, "--partition", &comm);
+    row.seconds = t.seconds();
+    t.reset();
+    row.q = partition_quality(b.host, row.p, values);
+    row.seconds_quality = t.seconds();
+    row.ranks = comm.size();
+    rows.push_back(std::move(row));
   }
+  if (comm.rank() != 0) return;
   if (j) {
     if (!cli.compare_partitions) {
-      (*j)["partition"] = partition_json(rows[0].second, rows[0].first);
+      (*j)["partition"] = partition_json(rows[0]);
     } else {
       (*j)["partitions"] = nlohmann::json::array();
-      for (const auto& [p, q] : rows) (*j)["partitions"].push_back(partition_json(q, p));
+      for (const PartitionRow& row : rows) (*j)["partitions"].push_back(partition_json(row));
     }
     return;
   }
-  std::printf("\npartition into %d parts (values per ghost per stage: %d, from %s)\n", cli.partition, values,
-              values_from.c_str());
-  std::printf("  %-13s %10s %10s %10s %10s %14s %14s %14s\n", "method", "imbalance", "edge cut", "ghosts/n",
-              "neigh max", "neigh mean", "halo max", "halo mean");
-  for (const auto& [p, q] : rows) {
+  std::printf("\npartition into %d parts (values per ghost per stage: %d, from %s; %zu-byte reals)\n", cli.partition,
+              values, values_from.c_str(), sizeof(real));
+  std::printf("  %-13s %10s %10s %10s %6s %8s %12s %12s %8s\n", "method", "imbalance", "edge cut", "ghosts/n", "neigh",
+              "neigh", "halo bytes", "halo bytes", "seconds");
+  std::printf("  %-13s %10s %10s %10s %6s %8s %12s %12s %8s\n", "", "", "", "", "max", "mean", "max", "mean", "");
+  for (const PartitionRow& row : rows) {
+    const PartitionQuality& q = row.q;
     std::string name = q.method;
-    if (p.method == PartitionMethod::blocks)
-      name += " " + std::to_string(p.blocks[0]) + "x" + std::to_string(p.blocks[1]) + "x" + std::to_string(p.blocks[2]);
-    std::printf("  %-13s %10.4f %10lld %10.4f %10d %14.2f %14lld %14.1f%s\n", name.c_str(), q.imbalance, q.edge_cut,
-                q.ghost_fraction, q.neighbours_max, q.neighbours_mean, q.halo_values_max, q.halo_values_mean,
+    if (row.p.method == PartitionMethod::blocks)
+      name += " " + std::to_string(row.p.blocks[0]) + "x" + std::to_string(row.p.blocks[1]) + "x" +
+              std::to_string(row.p.blocks[2]);
+    std::printf("  %-13s %10.4f %10lld %10.4f %6d %8.2f %12lld %12.1f %8.2f%s\n", name.c_str(), q.imbalance, q.edge_cut,
+                q.ghost_fraction, q.neighbours_max, q.neighbours_mean, q.halo_bytes_max, q.halo_bytes_mean,
+                row.seconds + row.seconds_quality,
                 q.empty_parts ? ("  (" + std::to_string(q.empty_parts) + " empty parts)").c_str() : "");
   }
   for (const auto& s : skipped) std::printf("  skipped: %s\n", s.c_str());
-  std::printf("  (imbalance: max/mean owned cells; edge cut: faces between parts; halo: values received per "
-              "part and stage)\n");
+  const std::string together =
+      comm.size() > 1 ? "; ptscotch computed by the " + std::to_string(comm.size()) + " ranks together" : "";
+  std::printf("  (imbalance: max/mean owned cells; edge cut: faces between parts; halo bytes: received per part and "
+              "stage;\n   seconds: computing the partition and this report%s)\n",
+              together.c_str());
 }
 
 /// `fvproxy mesh CASE --in-parts` (under mpirun): every rank builds its part only; the build's
@@ -236,22 +266,24 @@ int cmd_mesh(const CliArgs& cli) {
     if (!root) slice = MeshSlice{0, 0, 0, 0, 0, 0};
     const MeshFileInfo info = write_mesh_file(h5.string(), b.host, file_metadata(cfg), slice);
     if (root) write_atomically(xdmf, xdmf_mesh_text(h5.filename().string(), info), "fvproxy mesh");
-    comm.barrier(); // every rank returns once the files are there
-    if (!root) return 0;
-    if (!cli.json)
+    comm.barrier(); // every rank goes on once the files are there
+    if (root && !cli.json)
       std::cout << "wrote " << h5.string() << " and " << xdmf.string() << " (" << info.cells << " cells)\n";
   }
+  if (root && !cli.json) {
+    std::cout << "case " << cfg.name << ": " << b.source << ", ordering " << r.ordering << "\n\n" << to_text(r);
+    std::cout.flush();
+  }
+  // The partition report: computed on every rank (ptscotch by the ranks together), printed by rank 0.
+  nlohmann::json partition;
+  if (cli.partition > 0) partition_report(cli, src, cfg, b, comm, cli.json ? &partition : nullptr);
   if (!root) return 0;
   if (cli.json) {
     nlohmann::json j = to_json(r);
     j["case"] = cfg.name;
     j["source"] = b.source;
-    if (cli.partition > 0) partition_report(cli, src, cfg, b, &j);
+    for (const auto& [key, value] : partition.items()) j[key] = value;
     std::cout << j.dump(2) << '\n';
-  } else {
-    std::cout << "case " << cfg.name << ": " << b.source << ", ordering " << r.ordering << "\n\n" << to_text(r);
-    std::cout.flush();
-    if (cli.partition > 0) partition_report(cli, src, cfg, b, nullptr);
   }
   return 0;
 }

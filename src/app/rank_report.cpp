@@ -52,9 +52,9 @@ nlohmann::json halo_json(const HaloStats& h) {
     const HaloCounters& c = h.of(k);
     const double s = stages > 0 ? double(stages) : 1.0;
     nlohmann::json kj = counters(c);
-    kj["per_stage"] = {{"exchanges", double(c.exchanges) / s},      {"messages", double(c.messages) / s},
-                       {"bytes_sent", double(c.bytes_sent) / s},    {"seconds_pack", c.seconds_pack / s},
-                       {"seconds_wait", c.seconds_wait / s},        {"seconds_unpack", c.seconds_unpack / s},
+    kj["per_stage"] = {{"exchanges", double(c.exchanges) / s},        {"messages", double(c.messages) / s},
+                       {"bytes_sent", double(c.bytes_sent) / s},      {"seconds_pack", c.seconds_pack / s},
+                       {"seconds_wait", c.seconds_wait / s},          {"seconds_unpack", c.seconds_unpack / s},
                        {"seconds_in_flight", c.seconds_in_flight / s}};
     j[to_string(k)] = kj;
   }
@@ -157,8 +157,8 @@ void print_halo_report(const nlohmann::json& j) {
                   scale * s["mean"].get<double>(), digits, scale * s["max"].get<double>());
     return std::string(buf);
   };
-  std::printf("  halo exchange (%s; %.0f stages; min / mean / max over ranks):\n", h["variant"].get<std::string>().c_str(),
-              h["stages"]["max"].get<double>());
+  std::printf("  halo exchange (%s; %.0f stages; min / mean / max over ranks):\n",
+              h["variant"].get<std::string>().c_str(), h["stages"]["max"].get<double>());
   std::printf("    %-16s %-16s %-24s %-24s %-24s %-24s %s\n", "per stage", "messages", "kB sent", "pack ms", "wait ms",
               "unpack ms", "hidden");
   for (const char* k : {"state", "gradient_limiter"}) {

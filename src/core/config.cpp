@@ -56,13 +56,15 @@ const char* to_string(PartitionMethod m) {
   case PartitionMethod::hilbert: return "hilbert";
   case PartitionMethod::zorder: return "zorder";
   case PartitionMethod::blocks: return "blocks";
+  case PartitionMethod::ptscotch: return "ptscotch";
   }
   return "?";
 }
 
 const std::vector<PartitionMethod>& all_partition_methods() {
   static const std::vector<PartitionMethod> all{PartitionMethod::metis, PartitionMethod::hilbert,
-                                                PartitionMethod::zorder, PartitionMethod::blocks};
+                                                PartitionMethod::zorder, PartitionMethod::blocks,
+                                                PartitionMethod::ptscotch};
   return all;
 }
 

@@ -15,7 +15,7 @@ namespace fvproxy {
 enum class ElementKind { hex, tet, prism };
 enum class Ordering { none, zorder, hilbert, rcm, random };
 /// How the cells are divided between MPI ranks (mesh.partition).
-enum class PartitionMethod { metis, hilbert, zorder, blocks };
+enum class PartitionMethod { metis, hilbert, zorder, blocks, ptscotch };
 
 const char* to_string(ElementKind e);
 const char* to_string(Ordering o);

@@ -67,8 +67,7 @@ inline std::string kokkos_version_string() {
 /// (destroyed with this object; Kokkos 3.4's default instance may use the legacy default stream,
 /// which a blocking stream would wait for), on host backends the default instance (host kernels
 /// and copies run in the calling thread anyway).
-template <class Exec>
-class SideInstance {
+template <class Exec> class SideInstance {
 public:
   SideInstance() {
 #if KOKKOS_VERSION >= 40000
@@ -91,7 +90,9 @@ public:
     }
 #endif
   }
-  const Exec& get() const { return instance_; }
+  const Exec& get() const {
+    return instance_;
+  }
 
 private:
   Exec instance_{};

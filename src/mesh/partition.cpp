@@ -1,13 +1,14 @@
 #include "mesh/partition.hpp"
 
 #include <metis.h>
+#include <mpi.h>
 
 #include <algorithm>
 #include <numeric>
-#include <set>
 #include <utility>
 
 #include "core/error.hpp"
+#include "mesh/ptscotch.hpp"
 #include "mesh/reorder.hpp"
 
 namespace fvproxy {
@@ -24,31 +25,14 @@ std::vector<int> contiguous_pieces(const std::vector<index_t>& order, int parts)
 
 std::vector<int> metis_parts(const HostMesh& m, int parts) {
   const index_t n = m.n_cells();
-  // Dual graph: one edge per pair of face-sharing cells, weighted by the number of shared faces
+  // The cell graph: one edge per pair of face-sharing cells, weighted by the number of shared faces
   // (a cell pair can share a direct and a periodic face); METIS needs no self loops or duplicates.
-  std::vector<std::vector<std::pair<index_t, idx_t>>> adj(n);
-  for (index_t f = 0; f < m.n_interior; ++f) {
-    const index_t a = m.face_owner[f], b = m.face_neighbour[f];
-    if (a == b) continue;
-    adj[a].emplace_back(b, 1);
-    adj[b].emplace_back(a, 1);
-  }
-  std::vector<idx_t> xadj(n + 1, 0), adjncy, adjwgt;
-  adjncy.reserve(2 * std::size_t(m.n_interior));
-  adjwgt.reserve(2 * std::size_t(m.n_interior));
-  for (index_t c = 0; c < n; ++c) {
-    auto& l = adj[c];
-    std::sort(l.begin(), l.end());
-    for (std::size_t k = 0; k < l.size(); ++k) {
-      if (k > 0 && l[k].first == l[k - 1].first) {
-        ++adjwgt.back();
-        continue;
-      }
-      adjncy.push_back(static_cast<idx_t>(l[k].first));
-      adjwgt.push_back(1);
-    }
-    xadj[c + 1] = static_cast<idx_t>(adjncy.size());
-    std::vector<std::pair<index_t, idx_t>>().swap(l);
+  std::vector<idx_t> xadj, adjncy, adjwgt;
+  {
+    const DistGraph g = cell_graph(m, 0, n);
+    xadj.assign(g.xadj.begin(), g.xadj.end());
+    adjncy.assign(g.adjncy.begin(), g.adjncy.end());
+    adjwgt.assign(g.adjwgt.begin(), g.adjwgt.end());
   }
   idx_t nv = static_cast<idx_t>(n), ncon = 1, np = static_cast<idx_t>(parts), objval = 0;
   idx_t options[METIS_NOPTIONS];
@@ -65,6 +49,25 @@ std::vector<int> metis_parts(const HostMesh& m, int parts) {
                                                          : "error") +
                    ") for " + std::to_string(n) + " cells in " + std::to_string(parts) + " parts");
   return std::vector<int>(part.begin(), part.end());
+}
+
+/// PT-Scotch on the ranks of `comm` (each its contiguous slice of the cells), every cell's part on
+/// every rank; sequential Scotch on this process alone without a communicator.
+std::vector<int> ptscotch_global(const HostMesh& m, int parts, const Communicator* comm) {
+  const index_t n = m.n_cells();
+  if (!comm || comm->size() == 1) return ptscotch_parts_one_process(cell_graph(m, 0, n), parts);
+  const int S = comm->size();
+  auto first = [&](int r) { return static_cast<index_t>(static_cast<gid_t>(n) * r / S); };
+  const std::vector<int> mine =
+      ptscotch_parts(cell_graph(m, first(comm->rank()), first(comm->rank() + 1)), parts, *comm);
+  std::vector<int> count(S), displ(S), part(n);
+  for (int r = 0; r < S; ++r) {
+    count[r] = first(r + 1) - first(r);
+    displ[r] = first(r);
+  }
+  MPI_Allgatherv(mine.data(), static_cast<int>(mine.size()), MPI_INT, part.data(), count.data(), displ.data(), MPI_INT,
+                 comm->raw());
+  return part;
 }
 
 long long faces_cut(const std::array<int, 3>& f, const std::array<int, 3>& c, const std::array<bool, 3>& periodic) {
@@ -101,7 +104,7 @@ std::array<int, 3> block_factors(int parts, const std::array<int, 3>& cells, con
 }
 
 Partition partition_cells(const HostMesh& host, const Mesh& device, PartitionMethod method, int parts,
-                          const BoxConfig* box, const std::string& where) {
+                          const BoxConfig* box, const std::string& where, const Communicator* comm) {
   Partition p;
   p.method = method;
   p.parts = parts;
@@ -113,12 +116,13 @@ Partition partition_cells(const HostMesh& host, const Mesh& device, PartitionMet
   if (method == PartitionMethod::blocks && !box)
     throw InputError(where, "mesh.partition 'blocks' divides a generated box; this mesh is read from a file",
                      "use metis, hilbert or zorder");
-  if (parts == 1) { // METIS divides by zero for one part: never call it then
+  if (parts == 1) { // METIS divides by zero for one part: never call it (nor Scotch) then
     p.part.assign(n, 0);
     return p;
   }
   switch (method) {
   case PartitionMethod::metis: p.part = metis_parts(host, parts); break;
+  case PartitionMethod::ptscotch: p.part = ptscotch_global(host, parts, comm); break;
   case PartitionMethod::hilbert:
   case PartitionMethod::zorder: {
     const Ordering curve = method == PartitionMethod::hilbert ? Ordering::hilbert : Ordering::zorder;
@@ -162,27 +166,42 @@ PartitionQuality partition_quality(const HostMesh& m, const Partition& p, int va
   q.neighbours.assign(P, 0);
   q.cut_faces.assign(P, 0);
   for (int r : p.part) ++q.owned[r];
-  // (part, ghost cell) and (part, neighbour part) pairs, each once.
-  std::vector<std::pair<int, index_t>> ghost_pairs;
-  std::vector<std::pair<int, int>> part_pairs;
   for (index_t f = 0; f < m.n_interior; ++f) {
-    const index_t a = m.face_owner[f], b = m.face_neighbour[f];
-    const int pa = p.part[a], pb = p.part[b];
+    const int pa = p.part[m.face_owner[f]], pb = p.part[m.face_neighbour[f]];
     if (pa == pb) continue;
     ++q.edge_cut;
     ++q.cut_faces[pa];
     ++q.cut_faces[pb];
-    ghost_pairs.emplace_back(pa, b);
-    ghost_pairs.emplace_back(pb, a);
-    part_pairs.emplace_back(pa, pb);
-    part_pairs.emplace_back(pb, pa);
   }
-  std::sort(ghost_pairs.begin(), ghost_pairs.end());
-  ghost_pairs.erase(std::unique(ghost_pairs.begin(), ghost_pairs.end()), ghost_pairs.end());
-  for (const auto& g : ghost_pairs) ++q.ghosts[g.first];
-  std::sort(part_pairs.begin(), part_pairs.end());
-  part_pairs.erase(std::unique(part_pairs.begin(), part_pairs.end()), part_pairs.end());
-  for (const auto& g : part_pairs) ++q.neighbours[g.first];
+  // Each part's cells (a counting sort), then per part the other parts' cells and the parts next to
+  // its cells, each counted once through a stamp: O(cells + faces) whatever the number of parts.
+  const index_t nc = m.n_cells();
+  std::vector<index_t> first(std::size_t(P) + 1, 0), cells(nc);
+  for (int r = 0; r < P; ++r) first[r + 1] = first[r] + static_cast<index_t>(q.owned[r]);
+  {
+    std::vector<index_t> fill(first.begin(), first.end() - 1);
+    for (index_t c = 0; c < nc; ++c) cells[fill[p.part[c]]++] = c;
+  }
+  std::vector<int> cell_seen(nc, -1), part_seen(P, -1);
+  for (int r = 0; r < P; ++r)
+    for (index_t i = first[r]; i < first[r + 1]; ++i) {
+      const index_t c = cells[i];
+      for (index_t k = m.cell_face_off[c]; k < m.cell_face_off[c + 1]; ++k) {
+        const index_t f = m.cell_faces[k];
+        if (f >= m.n_interior) continue;
+        const index_t other = m.face_owner[f] == c ? m.face_neighbour[f] : m.face_owner[f];
+        const int po = p.part[other];
+        if (po == r) continue;
+        if (cell_seen[other] != r) {
+          cell_seen[other] = r;
+          ++q.ghosts[r];
+        }
+        if (part_seen[po] != r) {
+          part_seen[po] = r;
+          ++q.neighbours[r];
+        }
+      }
+    }
   const double n = static_cast<double>(m.n_cells());
   const long long max_owned = *std::max_element(q.owned.begin(), q.owned.end());
   q.imbalance = max_owned / (n / P);
@@ -191,6 +210,8 @@ PartitionQuality partition_quality(const HostMesh& m, const Partition& p, int va
   q.neighbours_mean = std::accumulate(q.neighbours.begin(), q.neighbours.end(), 0.0) / P;
   q.halo_values_max = *std::max_element(q.ghosts.begin(), q.ghosts.end()) * values_per_ghost;
   q.halo_values_mean = std::accumulate(q.ghosts.begin(), q.ghosts.end(), 0.0) * values_per_ghost / P;
+  q.halo_bytes_max = q.halo_values_max * static_cast<long long>(sizeof(real));
+  q.halo_bytes_mean = q.halo_values_mean * static_cast<double>(sizeof(real));
   q.empty_parts = static_cast<int>(std::count(q.owned.begin(), q.owned.end(), 0LL));
   return q;
 }

@@ -1,7 +1,9 @@
 #pragma once
 // Dividing the cells of a mesh between MPI ranks (mesh.partition), and the quality of a division.
-// No MPI here: every rank computes the same partition of the same global mesh (deterministic), and
-// `fvproxy mesh --partition N` reports one for any N without mpirun.
+// Every rank computes the same partition of the same global mesh (deterministic), and
+// `fvproxy mesh --partition N` reports one for any N without mpirun. Only ptscotch may use MPI: the
+// ranks of a communicator compute it together (each from a slice of the cell graph) and every rank
+// receives the whole vector.
 //
 // Methods (docs/parallel.md#partitioning):
 //   metis    k-way partition of the cell dual graph (interior faces, periodic ones included; two
@@ -9,7 +11,9 @@
 //            METIS minimizes is the number of faces between parts), METIS 5.1, fixed seed;
 //   hilbert, zorder  equal contiguous pieces of the cells sorted along the curve (ties by gid);
 //   blocks   px x py x pz boxes of a generated box's hexes (the best balanced factorization,
-//            then the one with the fewest faces between parts), each hex's cells together.
+//            then the one with the fewest faces between parts), each hex's cells together;
+//   ptscotch the same cell graph as metis, partitioned by PT-Scotch 7 (mesh/ptscotch.hpp), fixed
+//            seed; the partition depends on the number of ranks that compute it.
 #include <array>
 #include <string>
 #include <vector>
@@ -19,6 +23,8 @@
 #include "mesh/mesh.hpp"
 
 namespace fvproxy {
+
+class Communicator; // parallel/communicator.hpp
 
 struct Partition {
   PartitionMethod method = PartitionMethod::metis;
@@ -31,8 +37,12 @@ struct Partition {
 /// `box` is the generator's configuration of a generated mesh (nullptr for a file): `blocks` needs
 /// it. InputError (naming `where`) for more parts than cells, or `blocks` that cannot divide the
 /// box (more parts than hexes, or a mesh read from a file).
+/// `comm`: for ptscotch, the ranks that compute the partition together (collective: each holds the
+/// same global mesh and calls this with the same arguments; rank r of S partitions the cell graph's
+/// slice [r n / S, (r + 1) n / S) and every rank gets every cell's part); nullptr (and a one-rank
+/// communicator): this process alone, sequential Scotch. The other methods ignore it.
 Partition partition_cells(const HostMesh& host, const Mesh& device, PartitionMethod method, int parts,
-                          const BoxConfig* box, const std::string& where);
+                          const BoxConfig* box, const std::string& where, const Communicator* comm = nullptr);
 
 /// The px x py x pz factorization of `parts` for a box of `cells` hexes with the smallest largest
 /// block (balance first), then the fewest faces cut (a periodic axis cut p times, else p - 1);
@@ -56,11 +66,14 @@ struct PartitionQuality {
   int values_per_ghost = 0;      ///< values a ghost receives per Runge-Kutta stage
   long long halo_values_max = 0; ///< per part and stage: ghosts x values_per_ghost
   double halo_values_mean = 0;
+  long long halo_bytes_max = 0; ///< per part and stage: halo values x sizeof(real)
+  double halo_bytes_mean = 0;
   int empty_parts = 0; ///< parts with no cell
 };
 
 /// `values_per_ghost`: what one ghost cell receives per stage (the state, and the gradients and
-/// limiter values when the operators use them: docs/parallel.md#halo-exchange).
+/// limiter values when the operators use them: docs/parallel.md#halo-exchange). O(cells + faces)
+/// for any number of parts.
 PartitionQuality partition_quality(const HostMesh& host, const Partition& p, int values_per_ghost);
 
 } // namespace fvproxy

@@ -7,6 +7,7 @@
 
 #include "core/error.hpp"
 #include "core/exact_sum.hpp"
+#include "mesh/ptscotch.hpp"
 #include "parallel/parts.hpp"
 
 namespace fvproxy {
@@ -122,6 +123,8 @@ Decomposition decompose_from_root(const MeshConfig& cfg, const Communicator& com
   Decomposition d;
   BuiltMesh b;
   // Rank 0 builds and partitions; an error there is every rank's (same message, same exit code).
+  // PT-Scotch partitions on every rank: rank 0 hands out slices of the cell graph.
+  const bool distributed = cfg.partition == PartitionMethod::ptscotch && P > 1;
   std::string failure; // "2<where>\n<message>" for InputError, "1<message>" otherwise
   std::int64_t totals[2] = {0, 0};
   double volume = 0;
@@ -129,7 +132,13 @@ Decomposition decompose_from_root(const MeshConfig& cfg, const Communicator& com
     try {
       b = build_mesh(cfg);
       const BoxConfig* box = cfg.generate ? &*cfg.generate : nullptr;
-      d.partition = partition_cells(b.host, b.device, cfg.partition, P, box, w);
+      if (distributed) { // partitioned below by every rank; the checks partition_cells makes first
+        if (P > b.host.n_cells())
+          throw InputError(w, std::to_string(P) + " parts for " + std::to_string(b.host.n_cells()) + " cells",
+                           "every rank needs at least one cell: use fewer ranks or a finer mesh");
+      } else {
+        d.partition = partition_cells(b.host, b.device, cfg.partition, P, box, w);
+      }
       totals[0] = b.device.n_cells;
       totals[1] = b.host.n_nodes();
       volume = b.device.global_volume;
@@ -149,6 +158,31 @@ Decomposition decompose_from_root(const MeshConfig& cfg, const Communicator& com
   }
   MPI_Bcast(totals, 2, MPI_INT64_T, 0, comm.raw());
   MPI_Bcast(&volume, 1, MPI_DOUBLE, 0, comm.raw());
+  if (distributed) {
+    // Rank r gets the cells [n r/P, n (r+1)/P) of the graph, every rank partitions, rank 0 gathers.
+    const gid_t n = totals[0];
+    auto slice = [&](int r) { return static_cast<index_t>(n * r / P); };
+    DistGraph g;
+    if (me == 0) {
+      for (int r = 1; r < P; ++r) {
+        const DistGraph x = cell_graph(b.host, slice(r), slice(r + 1));
+        Bytes out;
+        out.put(x.vtx_begin), out.put(x.vtx_end), out.put(x.xadj), out.put(x.adjncy), out.put(x.adjwgt);
+        send_bytes(out.b, r, comm);
+      }
+      g = cell_graph(b.host, 0, slice(1));
+    } else {
+      Bytes in{recv_bytes(0, comm), 0};
+      in.get(g.vtx_begin), in.get(g.vtx_end), in.get(g.xadj), in.get(g.adjncy), in.get(g.adjwgt);
+    }
+    const std::vector<int> mine = ptscotch_parts(g, P, comm);
+    std::vector<int> counts(P), displs(P, 0);
+    for (int r = 0; r < P; ++r) counts[r] = static_cast<int>(slice(r + 1) - slice(r));
+    for (int r = 1; r < P; ++r) displs[r] = displs[r - 1] + counts[r - 1];
+    if (me == 0) d.partition.part.assign(std::size_t(n), 0);
+    MPI_Gatherv(mine.data(), static_cast<int>(mine.size()), MPI_INT, d.partition.part.data(), counts.data(),
+                displs.data(), MPI_INT, 0, comm.raw());
+  }
   if (me == 0) {
     // The local nodes' rows in the mesh file (node global id -> row: the whole mesh's).
     const std::vector<index_t> rows = node_file_rows(b.host);
@@ -191,7 +225,7 @@ Decomposition decompose(const BuiltMesh& global, const MeshConfig& cfg, const Co
   Decomposition d;
   const BoxConfig* box = cfg.generate ? &*cfg.generate : nullptr;
   d.partition = partition_cells(global.host, global.device, cfg.partition, comm.size(), box,
-                                where == "mpirun -np" ? where + " " + std::to_string(comm.size()) : where);
+                                where == "mpirun -np" ? where + " " + std::to_string(comm.size()) : where, &comm);
   d.local = extract_local(global.host, d.partition.part, comm.rank(), comm.size());
   finish_part(d, comm, variant);
   // The domain's totals as the global mesh has them (bitwise the one-rank values).

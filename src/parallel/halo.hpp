@@ -48,9 +48,9 @@ struct HaloCounters {
   long long messages = 0; ///< sent
   long long values_sent = 0;
   long long bytes_sent = 0;
-  double seconds_pack = 0;   ///< in start(): packing, device-to-host staging copies, posting the messages
-  double seconds_wait = 0;   ///< exposed wait: the caller blocked until the received values were ready
-  double seconds_unpack = 0; ///< in finish(): the unpack kernels, after the values are ready
+  double seconds_pack = 0;      ///< in start(): packing, device-to-host staging copies, posting the messages
+  double seconds_wait = 0;      ///< exposed wait: the caller blocked until the received values were ready
+  double seconds_unpack = 0;    ///< in finish(): the unpack kernels, after the values are ready
   double seconds_in_flight = 0; ///< from the first message posted to the received values seen ready
   /// 1 - seconds_wait / seconds_in_flight (0 without exchanges), clamped to [0, 1].
   double fraction_hidden() const;
@@ -136,7 +136,7 @@ private:
   View1<index_t> send_index_;                                   ///< the same on the device
   View1<real> send_dev_, recv_dev_;                             ///< packed values on the device (optimized)
   Kokkos::View<real*, HostStagingSpace> send_host_, recv_host_; ///< staging buffers
-  std::vector<MPI_Request> requests_; ///< the receives (one per neighbour), then the sends
+  std::vector<MPI_Request> requests_;                           ///< the receives (one per neighbour), then the sends
   std::unique_ptr<Instances> instances_;
   std::vector<char> copied_; ///< staging: per neighbour, whether its received block is queued for the device
   bool in_flight_ = false;

@@ -1,0 +1,294 @@
+#include "mesh/ptscotch.hpp"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <limits>
+#include <string>
+
+// Debian's default Scotch headers (/usr/include/scotch, found by cmake/FindPTScotch.cmake): the
+// 32-bit SCOTCH_Num build, as the libptscotch.so beside them (checked below at run time).
+#include <ptscotch.h>
+#include <scotch.h>
+
+#include "core/error.hpp"
+
+namespace fvproxy {
+
+namespace {
+
+// The imbalance PT-Scotch may leave: 3%, METIS' default (ufactor 30) for a k-way partition.
+constexpr double kBalance = 0.03;
+
+// Above this many parts the sequential partition is recursive bisection alone. Scotch's default
+// strategy (SCOTCH_stratGraphMapBuild) coarsens to 20 vertices per part, bisects recursively and
+// refines the k parts while uncoarsening; that k-way refinement's cost grows with the parts:
+// 2,531,250 tets took 13 s at 128 parts, 26 s at 1024 and 176 s at 4096 on one core, against
+// 4.9, 6.6 and 10.8 s for recursive bisection, whose edge cut is 6% larger at 128 and 1024 parts
+// and 4.5% at 4096 (perf/results/2026-11-24-devvm-partition/README.md).
+constexpr int kKwayMaxParts = 1024;
+
+/// Scotch's own recursive-bisection framework (its "<RECU>" with one multilevel bisection per step
+/// instead of the best of two: half the time for a 1% larger cut at 4096 parts).
+std::string recursive_bisection(double bal) {
+  const std::string b = std::to_string(bal);
+  const std::string bisect = "m{vert=120,low=h{pass=10}f{bal=" + b + ",move=120},asc=b{bnd=f{bal=" + b +
+                             ",move=120},org=f{bal=" + b + ",move=120}}}";
+  return "r{job=t,map=t,poli=S,bal=" + b + ",sep=" + bisect + "}";
+}
+
+std::string counts(gid_t n, int parts) {
+  return std::to_string(n) + " vertices in " + std::to_string(parts) + " parts";
+}
+
+/// The library's SCOTCH_Num is the header's (a 64-bit library with this 32-bit header would read
+/// every array wrong).
+void check_library() {
+  if (SCOTCH_numSizeof() != int(sizeof(SCOTCH_Num)))
+    throw RunError("error: the PT-Scotch library's SCOTCH_Num has " + std::to_string(SCOTCH_numSizeof()) +
+                   " bytes, its header's " + std::to_string(sizeof(SCOTCH_Num)) +
+                   ": fvproxy was linked with another Scotch build than the one it was compiled with");
+}
+
+/// A Scotch execution context with one thread and its own generator seeded with a fixed value, so
+/// that a partition depends neither on the run nor on the machine's core count (Scotch 7 splits
+/// the recursive bipartitions over as many threads as there are cores by default, each branch with
+/// its own random generator).
+struct Context {
+  SCOTCH_Context c;
+  Context() {
+    if (SCOTCH_contextInit(&c) != 0) throw RunError("error: SCOTCH_contextInit failed");
+    if (SCOTCH_contextRandomClone(&c) != 0 || SCOTCH_contextOptionSetNum(&c, SCOTCH_OPTIONNUMDETERMINISTIC, 1) != 0 ||
+        SCOTCH_contextOptionSetNum(&c, SCOTCH_OPTIONNUMRANDOMFIXEDSEED, 1) != 0 ||
+        SCOTCH_contextThreadSpawn(&c, 1, nullptr) != 0) {
+      SCOTCH_contextExit(&c);
+      throw RunError("error: could not set up a one-thread, fixed-seed Scotch context");
+    }
+    SCOTCH_contextRandomSeed(&c, 1);
+  }
+  ~Context() { SCOTCH_contextExit(&c); }
+  Context(const Context&) = delete;
+  Context& operator=(const Context&) = delete;
+};
+
+struct Strategy {
+  SCOTCH_Strat s;
+  Strategy() {
+    if (SCOTCH_stratInit(&s) != 0) throw RunError("error: SCOTCH_stratInit failed");
+  }
+  ~Strategy() { SCOTCH_stratExit(&s); }
+  Strategy(const Strategy&) = delete;
+  Strategy& operator=(const Strategy&) = delete;
+};
+
+template <class To, class From> std::vector<To> narrow(const std::vector<From>& v) {
+  return std::vector<To>(v.begin(), v.end());
+}
+
+/// Checks of one rank's slice that need no communication; "" when it is well formed.
+std::string local_problem(const DistGraph& g, gid_t n_global) {
+  const gid_t n = g.n_local();
+  if (n < 0) return "vtx_end " + std::to_string(g.vtx_end) + " < vtx_begin " + std::to_string(g.vtx_begin);
+  if (gid_t(g.xadj.size()) != n + 1)
+    return "xadj has " + std::to_string(g.xadj.size()) + " entries for " + std::to_string(n) +
+           " vertices (needs n + 1)";
+  if (g.xadj[0] != 0 || g.xadj[n] != gid_t(g.adjncy.size()))
+    return "xadj must run from 0 to the size of adjncy (" + std::to_string(g.adjncy.size()) + ")";
+  for (gid_t v = 0; v < n; ++v)
+    if (g.xadj[v + 1] < g.xadj[v]) return "xadj decreases at local vertex " + std::to_string(v);
+  if (!g.adjwgt.empty() && g.adjwgt.size() != g.adjncy.size())
+    return "adjwgt has " + std::to_string(g.adjwgt.size()) + " entries, adjncy " + std::to_string(g.adjncy.size());
+  for (gid_t v = 0; v < n; ++v)
+    for (gid_t k = g.xadj[v]; k < g.xadj[v + 1]; ++k) {
+      const gid_t u = g.adjncy[k];
+      if (u < 0 || u >= n_global)
+        return "vertex " + std::to_string(g.vtx_begin + v) + " has neighbour " + std::to_string(u) + " outside 0.." +
+               std::to_string(n_global - 1);
+      if (u == g.vtx_begin + v) return "vertex " + std::to_string(u) + " is its own neighbour";
+    }
+  for (gid_t w : g.adjwgt)
+    if (w < 1 || w > gid_t(std::numeric_limits<SCOTCH_Num>::max()))
+      return "an edge weight is " + std::to_string(w) + " (must be >= 1 and fit SCOTCH_Num)";
+  const auto max_num = gid_t(std::numeric_limits<SCOTCH_Num>::max());
+  if (n_global > max_num || gid_t(g.adjncy.size()) > max_num)
+    return std::to_string(n_global) + " vertices and " + std::to_string(g.adjncy.size()) +
+           " local edge ends: more than Scotch's " + std::to_string(sizeof(SCOTCH_Num) * 8) +
+           "-bit SCOTCH_Num holds (Debian's 64-bit build is libptscotch in scotch-int64/)";
+  return "";
+}
+
+std::vector<int> to_parts(const std::vector<SCOTCH_Num>& p, int parts, const char* who) {
+  std::vector<int> out(p.size());
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    if (p[i] < 0 || p[i] >= parts)
+      throw RunError(std::string("error: ") + who + " returned part " + std::to_string(p[i]) + " of " +
+                     std::to_string(parts));
+    out[i] = static_cast<int>(p[i]);
+  }
+  return out;
+}
+
+} // namespace
+
+std::vector<int> ptscotch_parts_one_process(const DistGraph& g, int parts) {
+  if (parts < 1) throw RunError("error: ptscotch_parts: " + std::to_string(parts) + " parts");
+  if (g.vtx_begin != 0)
+    throw RunError("error: ptscotch_parts on one process: the graph must start at vertex 0, not " +
+                   std::to_string(g.vtx_begin));
+  const gid_t n = g.n_local();
+  if (const std::string e = local_problem(g, n); !e.empty()) throw RunError("error: ptscotch_parts: " + e);
+  if (parts == 1) return std::vector<int>(std::size_t(n), 0);
+  check_library();
+  std::vector<SCOTCH_Num> verttab = narrow<SCOTCH_Num>(g.xadj), edgetab = narrow<SCOTCH_Num>(g.adjncy),
+                          edlotab = narrow<SCOTCH_Num>(g.adjwgt), parttab(std::size_t(n), 0);
+  SCOTCH_Graph graph;
+  if (SCOTCH_graphInit(&graph) != 0) throw RunError("error: SCOTCH_graphInit failed");
+  Context ctx;
+  Strategy strat;
+  std::string failed;
+  if (SCOTCH_graphBuild(&graph, 0, SCOTCH_Num(n), verttab.data(), nullptr, nullptr, nullptr, SCOTCH_Num(edgetab.size()),
+                        edgetab.data(), edlotab.empty() ? nullptr : edlotab.data()) != 0)
+    failed = "SCOTCH_graphBuild";
+  else if (SCOTCH_graphCheck(&graph) != 0)
+    failed = "SCOTCH_graphCheck (the graph is not symmetric, or its weights differ both ways)";
+  else if (parts <= kKwayMaxParts &&
+           SCOTCH_stratGraphMapBuild(&strat.s, SCOTCH_STRATDEFAULT, SCOTCH_Num(parts), kBalance) != 0)
+    failed = "SCOTCH_stratGraphMapBuild";
+  else if (parts > kKwayMaxParts && SCOTCH_stratGraphMap(&strat.s, recursive_bisection(kBalance).c_str()) != 0)
+    failed = "SCOTCH_stratGraphMap (recursive bisection)";
+  else {
+    SCOTCH_Graph bound; // the graph in the one-thread, fixed-seed context
+    if (SCOTCH_contextBindGraph(&ctx.c, &graph, &bound) != 0)
+      failed = "SCOTCH_contextBindGraph";
+    else {
+      if (SCOTCH_graphPart(&bound, SCOTCH_Num(parts), &strat.s, parttab.data()) != 0) failed = "SCOTCH_graphPart";
+      SCOTCH_graphExit(&bound);
+    }
+  }
+  SCOTCH_graphExit(&graph);
+  if (!failed.empty()) throw RunError("error: " + failed + " failed for " + counts(n, parts));
+  return to_parts(parttab, parts, "SCOTCH_graphPart");
+}
+
+std::vector<int> ptscotch_parts(const DistGraph& g, int parts, const Communicator& comm) {
+  if (comm.size() == 1) return ptscotch_parts_one_process(g, parts);
+  const MPI_Comm c = comm.raw();
+  const int P = comm.size(), rank = comm.rank();
+  // Every rank's range, then every check's outcome on every rank before any rank goes on: a rank
+  // that threw alone would leave the others waiting in PT-Scotch's collectives.
+  const long long mine[2] = {g.vtx_begin, g.vtx_end};
+  std::vector<long long> ranges(2 * std::size_t(P));
+  MPI_Allgather(mine, 2, MPI_LONG_LONG, ranges.data(), 2, MPI_LONG_LONG, c);
+  std::string problem;
+  for (int r = 0; r < P && problem.empty(); ++r)
+    if (ranges[2 * r] != (r == 0 ? 0 : ranges[2 * r - 1]) || ranges[2 * r + 1] < ranges[2 * r])
+      problem = "rank " + std::to_string(r) + " holds vertices [" + std::to_string(ranges[2 * r]) + ", " +
+                std::to_string(ranges[2 * r + 1]) + "): the ranges must follow each other from 0 in rank order";
+  const gid_t n_global = ranges[2 * std::size_t(P) - 1];
+  int my_parts[2] = {parts, -parts}, all_parts[2] = {0, 0};
+  MPI_Allreduce(my_parts, all_parts, 2, MPI_INT, MPI_MAX, c);
+  if (problem.empty() && (all_parts[0] != -all_parts[1])) problem = "the ranks ask for different numbers of parts";
+  if (problem.empty() && parts < 1) problem = std::to_string(parts) + " parts";
+  if (problem.empty() && parts > n_global) problem = counts(n_global, parts) + ": more parts than vertices";
+  std::string mine_problem = problem.empty() ? local_problem(g, n_global) : "";
+  int bad = mine_problem.empty() ? 0 : 1, any_bad = 0;
+  MPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, c);
+  if (!problem.empty()) throw RunError("error: ptscotch_parts: " + problem);
+  if (any_bad) {
+    // The lowest failing rank's message, on every rank.
+    int first = bad ? rank : P, lowest = P;
+    MPI_Allreduce(&first, &lowest, 1, MPI_INT, MPI_MIN, c);
+    int len = rank == lowest ? int(mine_problem.size()) : 0;
+    MPI_Bcast(&len, 1, MPI_INT, lowest, c);
+    mine_problem.resize(std::size_t(len));
+    MPI_Bcast(mine_problem.data(), len, MPI_CHAR, lowest, c);
+    throw RunError("error: ptscotch_parts: rank " + std::to_string(lowest) + ": " + mine_problem);
+  }
+  if (parts == 1) return std::vector<int>(std::size_t(g.n_local()), 0);
+  check_library();
+
+  const gid_t n = g.n_local();
+  std::vector<SCOTCH_Num> vertloctab = narrow<SCOTCH_Num>(g.xadj), edgeloctab = narrow<SCOTCH_Num>(g.adjncy),
+                          edloloctab = narrow<SCOTCH_Num>(g.adjwgt), partloctab(std::size_t(n) + 1, 0);
+  // Edge weights are given on every rank or on none (PT-Scotch checks): where some rank has them, a
+  // rank without (no edges, or all 1) passes ones. Never a null array where one is expected, even
+  // on a rank without vertices.
+  int has_weights = g.adjwgt.empty() ? 0 : 1, any_weights = 0;
+  MPI_Allreduce(&has_weights, &any_weights, 1, MPI_INT, MPI_MAX, c);
+  if (any_weights && edloloctab.empty()) edloloctab.assign(std::max<std::size_t>(g.adjncy.size(), 1), 1);
+  if (edgeloctab.empty()) edgeloctab.push_back(0);
+  SCOTCH_Dgraph graph;
+  if (SCOTCH_dgraphInit(&graph, c) != 0) throw RunError("error: SCOTCH_dgraphInit failed");
+  Context ctx;
+  Strategy strat;
+  std::string failed;
+  const auto edges = SCOTCH_Num(g.adjncy.size());
+  if (SCOTCH_dgraphBuild(&graph, 0, SCOTCH_Num(n), SCOTCH_Num(n), vertloctab.data(), nullptr, nullptr, nullptr, edges,
+                         edges, edgeloctab.data(), nullptr, any_weights ? edloloctab.data() : nullptr) != 0)
+    failed = "SCOTCH_dgraphBuild";
+  int ok = failed.empty() ? 1 : 0, all_ok = 0;
+  MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, c);
+  if (all_ok && SCOTCH_dgraphCheck(&graph) != 0)
+    failed = "SCOTCH_dgraphCheck (the graph is not symmetric, or its weights differ both ways)";
+  ok = failed.empty() ? 1 : 0;
+  MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, c);
+  if (all_ok &&
+      SCOTCH_stratDgraphMapBuild(&strat.s, SCOTCH_STRATDEFAULT, SCOTCH_Num(P), SCOTCH_Num(parts), kBalance) != 0)
+    failed = "SCOTCH_stratDgraphMapBuild";
+  ok = failed.empty() ? 1 : 0;
+  MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, c);
+  if (all_ok) {
+    SCOTCH_Dgraph bound; // the graph in the one-thread, fixed-seed context
+    if (SCOTCH_contextBindDgraph(&ctx.c, &graph, &bound) != 0) {
+      failed = "SCOTCH_contextBindDgraph";
+    } else {
+      if (SCOTCH_dgraphPart(&bound, SCOTCH_Num(parts), &strat.s, partloctab.data()) != 0) failed = "SCOTCH_dgraphPart";
+      SCOTCH_dgraphExit(&bound);
+    }
+  }
+  SCOTCH_dgraphExit(&graph);
+  ok = failed.empty() ? 1 : 0;
+  MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, c);
+  if (!all_ok)
+    throw RunError("error: " + (failed.empty() ? std::string("PT-Scotch") : failed) + " failed for " +
+                   counts(n_global, parts) + " on " + std::to_string(P) + " ranks" +
+                   (failed.empty() ? " (on another rank)" : ""));
+  partloctab.resize(std::size_t(n));
+  return to_parts(partloctab, parts, "SCOTCH_dgraphPart");
+}
+
+DistGraph cell_graph(const HostMesh& m, index_t begin, index_t end) {
+  DistGraph g;
+  g.vtx_begin = begin;
+  g.vtx_end = end;
+  g.xadj.assign(std::size_t(end - begin) + 1, 0);
+  std::size_t ends = 0;
+  for (index_t c = begin; c < end; ++c) ends += std::size_t(m.cell_face_off[c + 1] - m.cell_face_off[c]);
+  g.adjncy.reserve(ends);
+  g.adjwgt.reserve(ends);
+  std::vector<index_t> nb; // this cell's neighbours through its interior faces, with repeats
+  for (index_t c = begin; c < end; ++c) {
+    nb.clear();
+    for (index_t k = m.cell_face_off[c]; k < m.cell_face_off[c + 1]; ++k) {
+      const index_t f = m.cell_faces[k];
+      if (f >= m.n_interior) continue;
+      const index_t a = m.face_owner[f], b = m.face_neighbour[f];
+      if (a == b) continue; // a periodic face of a cell with itself: no edge
+      nb.push_back(a == c ? b : a);
+    }
+    std::sort(nb.begin(), nb.end());
+    for (std::size_t k = 0; k < nb.size(); ++k) {
+      if (k > 0 && nb[k] == nb[k - 1]) {
+        ++g.adjwgt.back(); // two cells sharing a direct and a periodic face: one edge of weight 2
+        continue;
+      }
+      g.adjncy.push_back(nb[k]);
+      g.adjwgt.push_back(1);
+    }
+    g.xadj[std::size_t(c - begin) + 1] = gid_t(g.adjncy.size());
+  }
+  return g;
+}
+
+} // namespace fvproxy

@@ -1,0 +1,52 @@
+#pragma once
+// The cell graph of a mesh, distributed over MPI ranks, and its partition by PT-Scotch 7 (Debian's
+// libptscotch: mesh.partition: ptscotch, docs/parallel.md#partitioning).
+//
+// A DistGraph is how PT-Scotch and ParMETIS take a graph: its n vertices are numbered 0..n-1, rank r
+// holds the contiguous range [vtx_begin, vtx_end) of them (rank 0 from 0, each rank's range right
+// after the previous rank's: the ranges' starts are ParMETIS' vtxdist), with their adjacency in CSR
+// form in global vertex numbers. The graph must be symmetric (u lists v once, with the weight v
+// gives u), without self loops. A rank may hold no vertex.
+//
+// ptscotch_parts is collective over the communicator; with several ranks the result depends on
+// their number (PT-Scotch's distributed coarsening), not on the run: the same graph on the same
+// number of ranks gives the same parts (fixed seed, one thread per rank). On one rank (or without
+// MPI) it runs the sequential Scotch partitioner contained in libptscotch.
+//
+// Only the Communicator's inline accessors (its MPI_Comm, rank, size) are used here, so that
+// fvproxy_mesh needs MPI but not fvproxy_parallel.
+#include <vector>
+
+#include "core/types.hpp"
+#include "mesh/host_mesh.hpp"
+#include "parallel/communicator.hpp"
+
+namespace fvproxy {
+
+struct DistGraph {
+  gid_t vtx_begin = 0;        ///< this rank's first vertex (global number)
+  gid_t vtx_end = 0;          ///< one past its last
+  std::vector<gid_t> xadj{0}; ///< CSR offsets into adjncy: (vtx_end - vtx_begin) + 1 entries, xadj[0] = 0
+  std::vector<gid_t> adjncy;  ///< neighbours of each local vertex, global numbers, each at most once
+  std::vector<gid_t> adjwgt;  ///< edge weights (>= 1) as adjncy (the number of faces two cells share); empty: all 1
+  gid_t n_local() const { return vtx_end - vtx_begin; }
+};
+
+/// The part (0..parts-1) of each of this rank's vertices, by PT-Scotch (SCOTCH_dgraphPart, default
+/// strategy, 3% imbalance allowed, fixed seed). Collective over `comm`: every rank calls it with its
+/// own slice of the same graph and the same `parts`. RunError on every rank for an inconsistent
+/// graph (ranges that do not follow each other, a neighbour out of range, sizes that disagree, more
+/// vertices or edges than SCOTCH_Num holds) or a Scotch failure. parts == 1: all zero, no Scotch.
+std::vector<int> ptscotch_parts(const DistGraph& g, int parts, const Communicator& comm);
+
+/// The same on this process alone (the whole graph: vtx_begin = 0): sequential Scotch
+/// (SCOTCH_graphPart). ptscotch_parts on a one-rank communicator calls this.
+std::vector<int> ptscotch_parts_one_process(const DistGraph& g, int parts);
+
+/// The cell graph of cells [begin, end) of `m` (vertex = cell index in `m`): an edge between two
+/// cells sharing an interior face (periodic ones included), weighted by the number of faces they
+/// share; each cell's neighbours in ascending order. `cell_graph(m, 0, m.n_cells())` is the whole
+/// graph (the one METIS partitions).
+DistGraph cell_graph(const HostMesh& m, index_t begin, index_t end);
+
+} // namespace fvproxy
