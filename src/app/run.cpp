@@ -264,14 +264,15 @@ int cmd_run(const CliArgs& cli) {
 
   std::optional<RestartPoint> restart;
   if (!cli.restart.empty()) {
-    restart = read_restart(cli.restart, cfg, b.host);
-    if (part) { // the global state, in the global mesh's order, to this rank's owned cells
-      for (auto& column : restart->state) {
-        std::vector<real> mine(std::size_t(part->mesh.n_cells));
-        for (index_t c = 0; c < part->mesh.n_cells; ++c) mine[c] = column[part->local.global_cell[c]];
-        column.swap(mine);
-      }
-    }
+    // Each rank reads its block of the file's rows and receives its owned cells' (io/checkpoint.hpp).
+    RestartCells cells;
+    if (part)
+      cells.gid.assign(part->local.host.cell_gid.begin(), part->local.host.cell_gid.begin() + part->mesh.n_cells);
+    else
+      cells.gid = b.host.cell_gid;
+    cells.global_cells = b.host.n_cells();
+    cells.fingerprint = mesh_fingerprint(b.host);
+    restart = read_restart(cli.restart, cfg, cells, comm);
   }
 
   OutputSeries series(cfg.output_dir, cfg, b.host, file_metadata(cfg));
