@@ -23,6 +23,7 @@
 #include "app/rank_report.hpp"
 #include "core/build_info.hpp"
 #include "core/error.hpp"
+#include "core/memory_peaks.hpp"
 #include "io/checkpoint.hpp"
 #include "io/output_file.hpp"
 #include "io/output_series.hpp"
@@ -143,6 +144,7 @@ nlohmann::json summary_json(const RunSummary& r, const CaseConfig& cfg, const nl
   j["phases"] = report["phases"];
   j["slowest_rank"] = report["slowest_rank"];
   j["ranks"] = report["ranks"];
+  j["memory"] = report["memory"];
   j["memory_bytes"] = r.memory_bytes;
   for (const auto& [op, what] : r.operators) j["operators"][op] = what;
   j["cfl"] = {{"max_rate", r.cfl.max_rate}, {"limiting_cell", r.cfl.limiting_cell}, {"dt", r.cfl.dt}};
@@ -213,6 +215,7 @@ FileMetadata file_metadata(const CaseConfig& cfg) {
 
 int cmd_run(const CliArgs& cli) {
   Kokkos::Timer since_start;
+  MemoryTracker::start(); // Kokkos allocations from here on (the summary's memory peaks)
   ConfigSource src = ConfigSource::from_file(cli.positional[0]);
   for (const auto& s : cli.sets) src.apply_set(s);
   CaseConfig cfg = parse_case(src);
@@ -325,6 +328,7 @@ int cmd_run(const CliArgs& cli) {
   mine.kernels = r.timers;
   mine.halo = part ? part->halo.get() : nullptr;
   mine.halo_before = halo_before;
+  mine.memory = MemoryTracker::now();
   const nlohmann::json report = gather_run_report(comm, mine);
   if (root) write_atomically(summary_path, summary_json(r, cfg, report).dump(2) + "\n", "fvproxy run");
   if (r.failure) {
