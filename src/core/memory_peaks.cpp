@@ -28,7 +28,8 @@ const char* device_space_name() {
   return Kokkos::DefaultExecutionSpace::memory_space::name();
 }
 
-void on_allocate(const Kokkos_Profiling_SpaceHandle space, const char* label, const void* ptr, const std::uint64_t size) {
+void on_allocate(const Kokkos_Profiling_SpaceHandle space, const char* label, const void* ptr,
+                 const std::uint64_t size) {
   Counts& c = counts();
   if (std::strcmp(space.name, device_space_name()) == 0) {
     std::lock_guard<std::mutex> g(c.lock);
@@ -75,7 +76,7 @@ MemoryPeaks MemoryTracker::now() {
     m.device_peak_bytes = c.device_peak;
   }
   m.device_space = device_space_name();
-  rusage u {};
+  rusage u{};
   if (getrusage(RUSAGE_SELF, &u) == 0) m.host_peak_bytes = std::uint64_t(u.ru_maxrss) * 1024; // Linux: KiB
   return m;
 }
