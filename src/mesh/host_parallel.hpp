@@ -30,7 +30,8 @@ template <class F> void parallel_for(const char* label, std::int64_t n, const F&
     for (std::int64_t i = 0; i < n; ++i) f(i);
     return;
   }
-  Kokkos::parallel_for(label, Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace, Kokkos::IndexType<std::int64_t>>(0, n),
+  Kokkos::parallel_for(label,
+                       Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace, Kokkos::IndexType<std::int64_t>>(0, n),
                        [&](const std::int64_t i) { f(i); });
   Kokkos::DefaultHostExecutionSpace().fence();
 }
@@ -41,9 +42,8 @@ template <class F> void for_pieces(const char* label, std::int64_t n, int parts,
     body(0, std::int64_t(0), n);
     return;
   }
-  Kokkos::parallel_for(label, Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, parts), [&](const int t) {
-    body(t, n * t / parts, n * (t + 1) / parts);
-  });
+  Kokkos::parallel_for(label, Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, parts),
+                       [&](const int t) { body(t, n * t / parts, n * (t + 1) / parts); });
   Kokkos::DefaultHostExecutionSpace().fence();
 }
 
@@ -72,8 +72,8 @@ template <class T> T exclusive_scan(std::vector<T>& v) {
 namespace detail {
 
 /// How many of the first `i` outputs of the stable merge of a (na) and b (nb) come from a.
-template <class It, class Less> std::int64_t co_rank(std::int64_t i, It a, std::int64_t na, It b, std::int64_t nb,
-                                                     const Less& less) {
+template <class It, class Less>
+std::int64_t co_rank(std::int64_t i, It a, std::int64_t na, It b, std::int64_t nb, const Less& less) {
   std::int64_t lo = std::max<std::int64_t>(0, i - nb), hi = std::min(i, na);
   while (lo < hi) {
     const std::int64_t j = lo + (hi - lo) / 2, k = i - j;
