@@ -3,7 +3,9 @@
 #include <map>
 
 #include "mesh/box_generator.hpp"
+#include "mesh/build.hpp"
 #include "mesh/gmsh_reader.hpp"
+#include "mesh/host_parallel.hpp"
 #include "mesh/reorder.hpp"
 #include "mesh/report.hpp"
 #include "mesh/space_filling_curves.hpp"
@@ -174,6 +176,106 @@ TEST(SpaceFillingCurves, HilbertVisitsNeighboursInTurn) {
     int dist = 0;
     for (int d = 0; d < 3; ++d) dist += std::abs(pts[n].second[d] - pts[n - 1].second[d]);
     ASSERT_EQ(dist, 1) << "keys " << pts[n - 1].first << " -> " << pts[n].first;
+  }
+}
+
+} // namespace
+} // namespace fvproxy
+
+// --- the mesh build on host threads (mesh/host_parallel.hpp) -------------------------------------
+
+namespace fvproxy {
+namespace {
+
+TEST(HostParallel, SortIsStdStableSortOnAnyThreadCount) {
+  // Many ties (stability shows) and sizes around the pieces' bounds.
+  for (const std::size_t n : {std::size_t(40000), std::size_t(100003), std::size_t(262144)}) {
+    std::vector<std::pair<int, int>> v(n);
+    for (std::size_t i = 0; i < n; ++i) v[i] = {int((i * 2654435761u) % 977), int(i)};
+    auto by_first = [](const std::pair<int, int>& a, const std::pair<int, int>& b) { return a.first < b.first; };
+    auto want = v;
+    std::stable_sort(want.begin(), want.end(), by_first);
+    for (const int t : {1, 2, 3, 8, 13}) {
+      host::threads_override() = t;
+      auto got = v;
+      host::parallel_sort(got, by_first, "fvproxy::test::sort");
+      host::threads_override() = 0;
+      EXPECT_EQ(got, want) << n << " values, " << t << " threads";
+    }
+  }
+}
+
+TEST(HostParallel, ExclusiveScan) {
+  std::vector<std::int64_t> v(200001);
+  for (std::size_t i = 0; i < v.size(); ++i) v[i] = std::int64_t(i % 7);
+  auto want = v;
+  std::int64_t s = 0;
+  for (auto& x : want) {
+    const std::int64_t y = x;
+    x = s;
+    s += y;
+  }
+  for (const int t : {1, 3, 8}) {
+    host::threads_override() = t;
+    auto got = v;
+    EXPECT_EQ(host::exclusive_scan(got), s);
+    host::threads_override() = 0;
+    EXPECT_EQ(got, want) << t << " threads";
+  }
+}
+
+/// Every array of two host meshes, bitwise.
+void expect_same_mesh(const HostMesh& a, const HostMesh& b, const std::string& what) {
+  SCOPED_TRACE(what);
+  EXPECT_EQ(a.x, b.x);
+  EXPECT_EQ(a.node_gid, b.node_gid);
+  EXPECT_EQ(a.node_key, b.node_key);
+  EXPECT_EQ(a.cell_type, b.cell_type);
+  EXPECT_EQ(a.cell_gid, b.cell_gid);
+  EXPECT_EQ(a.cell_node_off, b.cell_node_off);
+  EXPECT_EQ(a.cell_nodes, b.cell_nodes);
+  EXPECT_EQ(a.face_node_off, b.face_node_off);
+  EXPECT_EQ(a.face_nodes, b.face_nodes);
+  EXPECT_EQ(a.face_owner, b.face_owner);
+  EXPECT_EQ(a.face_neighbour, b.face_neighbour);
+  EXPECT_EQ(a.face_shift, b.face_shift);
+  EXPECT_EQ(a.shifts, b.shifts);
+  EXPECT_EQ(a.n_interior, b.n_interior);
+  EXPECT_EQ(a.cell_face_off, b.cell_face_off);
+  EXPECT_EQ(a.cell_faces, b.cell_faces);
+  EXPECT_EQ(a.cell_face_sign, b.cell_face_sign);
+  ASSERT_EQ(a.patches.size(), b.patches.size());
+  for (std::size_t p = 0; p < a.patches.size(); ++p) {
+    EXPECT_EQ(a.patches[p].name, b.patches[p].name);
+    EXPECT_EQ(a.patches[p].begin, b.patches[p].begin);
+    EXPECT_EQ(a.patches[p].end, b.patches[p].end);
+  }
+}
+
+TEST(HostParallel, MeshesAreTheSameOnAnyThreadCount) {
+  // Large enough that the face records (> 2^15) take the parallel sort.
+  std::vector<std::pair<std::string, MeshConfig>> cases;
+  for (const ElementKind e : {ElementKind::tet, ElementKind::hex, ElementKind::prism}) {
+    MeshConfig mc;
+    mc.generate = BoxConfig{};
+    mc.generate->element = e;
+    mc.generate->cells = e == ElementKind::hex ? std::array<int, 3>{26, 24, 22} : std::array<int, 3>{17, 15, 13};
+    mc.generate->perturb = 0.2;
+    mc.generate->periodic = {true, false, true};
+    for (const Ordering o : {Ordering::zorder, Ordering::rcm}) {
+      mc.reorder = o;
+      cases.emplace_back(to_string(e) + std::string(" ") + to_string(o), mc);
+    }
+  }
+  for (const auto& [what, mc] : cases) {
+    host::threads_override() = 1;
+    const BuiltMesh one = build_mesh(mc);
+    for (const int t : {2, 5}) {
+      host::threads_override() = t;
+      const BuiltMesh many = build_mesh(mc);
+      expect_same_mesh(one.host, many.host, what + ", " + std::to_string(t) + " threads");
+    }
+    host::threads_override() = 0;
   }
 }
 

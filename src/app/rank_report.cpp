@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <map>
 
+#include "mesh/memory_estimate.hpp"
+
 namespace fvproxy {
 
 nlohmann::json over_ranks(const std::vector<double>& v) {
@@ -91,6 +93,14 @@ nlohmann::json gather_run_report(const Communicator& comm, const RankRun& mine) 
                    {"halo_wait", h.seconds_wait},
                    {"busy", std::max(0.0, mine.time_loop - mine.io - h.seconds_wait)}};
   me["halo"] = halo_json(h);
+  // Peaks per owned cell: what a rank needs per cell it computes (ghosts, and the whole mesh where
+  // this rank builds it, included in the bytes).
+  const double per = mine.owned > 0 ? 1.0 / double(mine.owned) : 0.0;
+  me["memory"] = {{"device_space", mine.memory.device_space},
+                  {"device_peak_bytes", mine.memory.device_peak_bytes},
+                  {"host_peak_bytes", mine.memory.host_peak_bytes},
+                  {"device_bytes_per_cell", double(mine.memory.device_peak_bytes) * per},
+                  {"host_bytes_per_cell", double(mine.memory.host_peak_bytes) * per}};
   nlohmann::json kernels = nlohmann::json::object();
   for (const auto& k : mine.kernels) kernels[k.label] = {k.calls, k.seconds};
   const std::vector<std::string> all = comm.gather(nlohmann::json{{"me", me}, {"kernels", kernels}}.dump());
@@ -141,6 +151,14 @@ nlohmann::json gather_run_report(const Communicator& comm, const RankRun& mine) 
     out["timers"][label] = t;
     out["timer_order"].push_back(label);
   }
+  auto mem = [&](const char* k) {
+    return column([k](const nlohmann::json& x) { return x["memory"][k].get<double>(); });
+  };
+  out["memory"] = {{"device_space", mine.memory.device_space},
+                   {"device_peak_bytes", over_ranks(mem("device_peak_bytes"))},
+                   {"host_peak_bytes", over_ranks(mem("host_peak_bytes"))},
+                   {"device_bytes_per_cell", over_ranks(mem("device_bytes_per_cell"))},
+                   {"host_bytes_per_cell", over_ranks(mem("host_bytes_per_cell"))}};
   std::vector<nlohmann::json> halos;
   for (const auto& x : out["ranks"]) halos.push_back(x["halo"]);
   out["halo"] = over_ranks_tree(halos);
@@ -185,6 +203,29 @@ void print_run_report(const nlohmann::json& j, bool profile) {
                   s["max"].get<double>(), s["slowest_rank"].get<int>());
     return std::string(buf);
   };
+  {
+    const auto& m = j["memory"];
+    auto bytes = [&](const char* k) {
+      const auto& s = m[k];
+      if (!several) return bytes_text(s["max"].get<double>());
+      return bytes_text(s["min"].get<double>()) + " / " + bytes_text(s["mean"].get<double>()) + " / " +
+             bytes_text(s["max"].get<double>()) + " (rank " + std::to_string(s["slowest_rank"].get<int>()) + ")";
+    };
+    auto per_cell = [&](const char* k) {
+      const auto& s = m[k];
+      char buf[96];
+      if (several)
+        std::snprintf(buf, sizeof buf, "%.0f / %.0f / %.0f", s["min"].get<double>(), s["mean"].get<double>(),
+                      s["max"].get<double>());
+      else
+        std::snprintf(buf, sizeof buf, "%.0f", s["max"].get<double>());
+      return std::string(buf);
+    };
+    std::printf("  memory%s: device (Kokkos, %s space) peak %s = %s B/cell; host peak (resident) %s = %s B/cell\n",
+                several ? " per rank, min / mean / max" : "", m["device_space"].get<std::string>().c_str(),
+                bytes("device_peak_bytes").c_str(), per_cell("device_bytes_per_cell").c_str(),
+                bytes("host_peak_bytes").c_str(), per_cell("host_bytes_per_cell").c_str());
+  }
   if (several) {
     std::printf("  ranks: %zu; slowest: rank %d (busy %.4f s = %s)\n", ranks.size(),
                 j["slowest_rank"]["rank"].get<int>(), j["slowest_rank"]["busy_seconds"].get<double>(),

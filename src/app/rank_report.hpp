@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/kernel_profiler.hpp"
+#include "core/memory_peaks.hpp"
 #include "parallel/communicator.hpp"
 #include "parallel/halo.hpp"
 #include "parallel/placement.hpp"
@@ -39,18 +40,19 @@ struct RankRun {
   std::vector<KernelTime> kernels; ///< with --profile
   const Halo* halo = nullptr;      ///< none on one rank
   HaloStats halo_before;           ///< its counters before the run (set-up exchanges), left out
+  MemoryPeaks memory;              ///< peaks (core/memory_peaks.hpp)
 };
 
-/// Collective. On rank 0: {"ranks": [...], "phases", "slowest_rank", "timers", "halo"} (the keys
-/// of summary.json); null on the other ranks.
+/// Collective. On rank 0: {"ranks": [...], "phases", "slowest_rank", "timers", "halo", "memory"}
+/// (the keys of summary.json); null on the other ranks.
 nlohmann::json gather_run_report(const Communicator& comm, const RankRun& mine);
 
 /// The halo block of the end-of-run summary (several ranks): per stage and kind of exchange the
 /// messages, kB, pack / wait / unpack ms and the fraction hidden, then the whole run's seconds.
 void print_halo_report(const nlohmann::json& report);
 
-/// The per-rank table of the end-of-run summary (several ranks), the kernel timers over ranks and
-/// the halo report (print_halo_report).
+/// The memory line, the per-rank table of the end-of-run summary (several ranks), the kernel timers
+/// over ranks and the halo report (print_halo_report).
 void print_run_report(const nlohmann::json& report, bool profile);
 
 } // namespace fvproxy

@@ -23,6 +23,7 @@
 #include "app/rank_report.hpp"
 #include "core/build_info.hpp"
 #include "core/error.hpp"
+#include "core/memory_peaks.hpp"
 #include "io/checkpoint.hpp"
 #include "io/output_file.hpp"
 #include "io/output_series.hpp"
@@ -144,6 +145,7 @@ nlohmann::json summary_json(const RunSummary& r, const CaseConfig& cfg, const nl
   j["phases"] = report["phases"];
   j["slowest_rank"] = report["slowest_rank"];
   j["ranks"] = report["ranks"];
+  j["memory"] = report["memory"];
   j["memory_bytes"] = r.memory_bytes;
   for (const auto& [op, what] : r.operators) j["operators"][op] = what;
   j["cfl"] = {{"max_rate", r.cfl.max_rate}, {"limiting_cell", r.cfl.limiting_cell}, {"dt", r.cfl.dt}};
@@ -214,6 +216,7 @@ FileMetadata file_metadata(const CaseConfig& cfg) {
 
 int cmd_run(const CliArgs& cli) {
   Kokkos::Timer since_start;
+  MemoryTracker::start(); // Kokkos allocations from here on (the summary's memory peaks)
   ConfigSource src = ConfigSource::from_file(cli.positional[0]);
   for (const auto& s : cli.sets) src.apply_set(s);
   CaseConfig cfg = parse_case(src);
@@ -222,7 +225,7 @@ int cmd_run(const CliArgs& cli) {
   cfg.run.profile = profile;
   const Communicator comm = Communicator::world();
   // Before anything is built or created (per rank when the mesh is built in parts).
-  check_case_fits(cfg, MemoryUse::run, cli.restart.empty() ? comm.size() : 1);
+  check_case_fits(cfg, MemoryUse::run, comm.size());
   const bool root = comm.rank() == 0;
   const std::string key = cli.output_dir.empty() ? "output.dir" : "--output-dir";
   // Both collective: rank 0 creates and locks the folder, every rank learns the outcome.
@@ -239,14 +242,14 @@ int cmd_run(const CliArgs& cli) {
                 info.kokkos_version.c_str(), info.real_type.c_str());
   std::fflush(stdout);
   // On N ranks, a mesh that can be built in parts is (no rank holds the whole mesh:
-  // docs/parallel.md#built-in-parts), except for a restart, which still reads the whole checkpoint
-  // against the whole mesh; otherwise every rank builds the whole mesh and keeps its part.
-  const bool in_parts = comm.size() > 1 && builds_in_parts(cfg.mesh) && cli.restart.empty();
+  // docs/parallel.md#built-in-parts).
+  const bool in_parts = comm.size() > 1 && builds_in_parts(cfg.mesh);
   // Any other mesh on N ranks: built and partitioned on rank 0, each rank sent its part (no other
-  // rank holds the whole mesh); a restart still needs the whole mesh on every rank.
-  const bool from_root = comm.size() > 1 && !in_parts && cli.restart.empty();
+  // rank holds the whole mesh).
+  const bool from_root = comm.size() > 1 && !in_parts;
   BuiltMesh b;
   std::optional<Decomposition> part;
+  std::string legacy_fingerprint;
   try {
     if (in_parts) {
       Kokkos::Timer build;
@@ -268,6 +271,9 @@ int cmd_run(const CliArgs& cli) {
                     "(%.2f s + %.2f s reorder there, %.2f s in all)\n",
                     b.source.c_str(), static_cast<long long>(part->mesh.n_global_cells), b.device.n_faces,
                     to_string(cfg.mesh.reorder), comm.size(), b.seconds_build, b.seconds_reorder, seconds);
+      // A restart from a checkpoint of an earlier version needs the whole mesh's older fingerprint.
+      if (!cli.restart.empty())
+        legacy_fingerprint = comm.broadcast(comm.rank() == 0 ? mesh_fingerprint_sequential(b.host) : "");
       b = BuiltMesh{}; // rank 0 keeps nothing of the whole mesh either
     } else {
       b = build_mesh(cfg.mesh);
@@ -298,14 +304,22 @@ int cmd_run(const CliArgs& cli) {
 
   std::optional<RestartPoint> restart;
   if (!cli.restart.empty()) {
-    restart = read_restart(cli.restart, cfg, b.host);
-    if (part) { // the global state, in the global mesh's order, to this rank's owned cells
-      for (auto& column : restart->state) {
-        std::vector<real> mine(std::size_t(part->mesh.n_cells));
-        for (index_t c = 0; c < part->mesh.n_cells; ++c) mine[c] = column[part->local.global_cell[c]];
-        column.swap(mine);
-      }
+    // Each rank reads its block of the file's rows and receives its owned cells' (io/checkpoint.hpp).
+    // No rank needs the whole mesh: the fingerprint comes from the parts.
+    RestartCells cells;
+    if (part) {
+      cells.gid.assign(part->local.host.cell_gid.begin(), part->local.host.cell_gid.begin() + part->mesh.n_cells);
+      cells.global_cells = part->mesh.n_global_cells;
+      cells.fingerprint =
+          mesh_fingerprint_of_parts(part->local.host, part->local.n_owned, part->local.n_global_nodes, comm);
+      cells.legacy_fingerprint = legacy_fingerprint;
+    } else {
+      cells.gid = b.host.cell_gid;
+      cells.global_cells = b.host.n_cells();
+      cells.fingerprint = mesh_fingerprint(b.host);
+      cells.legacy_fingerprint = mesh_fingerprint_sequential(b.host);
     }
+    restart = read_restart(cli.restart, cfg, cells, comm);
   }
 
   const bool whole_elsewhere = in_parts || from_root; // no rank holds the whole mesh now
@@ -360,6 +374,7 @@ int cmd_run(const CliArgs& cli) {
   mine.kernels = r.timers;
   mine.halo = part ? part->halo.get() : nullptr;
   mine.halo_before = halo_before;
+  mine.memory = MemoryTracker::now();
   const nlohmann::json report = gather_run_report(comm, mine);
   if (root) write_atomically(summary_path, summary_json(r, cfg, report).dump(2) + "\n", "fvproxy run");
   if (r.failure) {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <numeric>
+#include <type_traits>
 
 #include <mpi.h>
 
@@ -60,6 +61,49 @@ std::string finish_fingerprint(std::int64_t cells, std::int64_t nodes, std::uint
   char buf[20];
   std::snprintf(buf, sizeof buf, "%016llx", static_cast<unsigned long long>(h));
   return buf;
+}
+
+/// `out[d]` to rank d, for every d; returns what every rank sent here, by source rank, and how
+/// many values came from each (`counts`). One MPI_Alltoall of the counts, one MPI_Alltoallv.
+template <class T>
+std::vector<T> exchange(const Communicator& comm, const std::vector<std::vector<T>>& out, std::vector<int>& counts) {
+  const int P = comm.size();
+  counts.assign(P, 0);
+  if (P == 1) {
+    counts[0] = static_cast<int>(out[0].size());
+    return out[0];
+  }
+  static_assert(std::is_same_v<T, std::int64_t> || std::is_same_v<T, double> || std::is_same_v<T, int>);
+  const MPI_Datatype type = std::is_same_v<T, double> ? MPI_DOUBLE : std::is_same_v<T, int> ? MPI_INT : MPI_INT64_T;
+  std::vector<int> send_counts(P), send_off(P + 1, 0), recv_off(P + 1, 0);
+  for (int d = 0; d < P; ++d) {
+    send_counts[d] = static_cast<int>(out[d].size());
+    send_off[d + 1] = send_off[d] + send_counts[d];
+  }
+  MPI_Alltoall(send_counts.data(), 1, MPI_INT, counts.data(), 1, MPI_INT, comm.raw());
+  for (int d = 0; d < P; ++d) recv_off[d + 1] = recv_off[d] + counts[d];
+  std::vector<T> send(static_cast<std::size_t>(send_off[P])), recv(static_cast<std::size_t>(recv_off[P]));
+  for (int d = 0; d < P; ++d) std::copy(out[d].begin(), out[d].end(), send.begin() + send_off[d]);
+  MPI_Alltoallv(send.data(), send_counts.data(), send_off.data(), type, recv.data(), counts.data(), recv_off.data(),
+                type, comm.raw());
+  return recv;
+}
+
+/// The directory rank of global id g.
+int directory_of(gid_t g, int P) {
+  return static_cast<int>(static_cast<std::uint64_t>(g) % static_cast<std::uint64_t>(P));
+}
+
+/// The lowest failing rank's message as an InputError about `where` on every rank, when `what` is
+/// not empty on any rank.
+void agree(const Communicator& comm, const std::string& where, const std::string& what) {
+  if (comm.size() == 1) {
+    if (!what.empty()) throw InputError(where, what);
+    return;
+  }
+  const std::int64_t none = comm.size();
+  const std::int64_t first = comm.min(what.empty() ? none : std::int64_t(comm.rank()));
+  if (first != none) throw InputError(where, comm.broadcast(what, static_cast<int>(first)));
 }
 
 } // namespace
@@ -132,8 +176,9 @@ std::string mesh_fingerprint_sequential(const HostMesh& m) {
   return buf;
 }
 
-RestartPoint read_restart(const std::string& path, const CaseConfig& cfg, const HostMesh& mesh) {
-  FieldFile f = read_field_file(path);
+RestartPoint read_restart(const std::string& path, const CaseConfig& cfg, const RestartCells& cells,
+                          const Communicator& comm, RestartRead* read) {
+  FieldFile f = read_field_file_block(path, comm);
   const std::string where = "--restart " + path;
   if (f.kind != "checkpoint")
     throw InputError(where, "this is a fields file, not a checkpoint",
@@ -172,18 +217,15 @@ RestartPoint read_restart(const std::string& path, const CaseConfig& cfg, const 
         "the checkpoint holds " + std::to_string(f.names.size()) + " fields (u0, u1, ...)");
   if (!f.strings.count("mesh_fingerprint") || !f.vectors.count("conservation_initial"))
     throw InputError(where, "the checkpoint lacks its mesh fingerprint or conserved totals (damaged?)");
-  if (f.cell_gid.size() != std::size_t(mesh.n_cells()))
-    throw InputError(where, "the checkpoint is of another mesh: " + std::to_string(f.cell_gid.size()) +
-                                " cells, the case's mesh has " + std::to_string(mesh.n_cells()));
-  const std::string fp = mesh_fingerprint(mesh);
-  // Checkpoints of earlier versions hold the sequential fingerprint (still accepted).
-  if (f.strings["mesh_fingerprint"] != fp && f.strings["mesh_fingerprint"] != mesh_fingerprint_sequential(mesh))
+  if (f.rows_total != cells.global_cells)
+    throw InputError(where, "the checkpoint is of another mesh: " + std::to_string(f.rows_total) +
+                                " cells, the case's mesh has " + std::to_string(cells.global_cells));
+  // Checkpoints of earlier versions hold the sequential fingerprint (accepted where it is known).
+  if (f.strings["mesh_fingerprint"] != cells.fingerprint &&
+      (cells.legacy_fingerprint.empty() || f.strings["mesh_fingerprint"] != cells.legacy_fingerprint))
     throw InputError(where, "the checkpoint is of another mesh (same cell count, different cells or nodes)",
-                     "mesh fingerprint " + f.strings["mesh_fingerprint"] + " in the file, " + fp + " for the case");
-  // Global id -> the file's row.
-  std::vector<std::pair<gid_t, index_t>> file_rows(f.cell_gid.size());
-  for (std::size_t i = 0; i < f.cell_gid.size(); ++i) file_rows[i] = {f.cell_gid[i], static_cast<index_t>(i)};
-  std::sort(file_rows.begin(), file_rows.end());
+                     "mesh fingerprint " + f.strings["mesh_fingerprint"] + " in the file, " + cells.fingerprint +
+                         " for the case");
   RestartPoint r;
   r.file = path;
   r.step = f.step;
@@ -193,15 +235,97 @@ RestartPoint read_restart(const std::string& path, const CaseConfig& cfg, const 
   r.conservation_initial = f.vectors["conservation_initial"];
   if (int(r.conservation_initial.size()) != components)
     throw InputError(where, "the checkpoint's conserved totals do not match its components (damaged?)");
-  r.state.assign(components, std::vector<real>(mesh.n_cells()));
-  for (index_t c = 0; c < mesh.n_cells(); ++c) {
-    const auto it = std::lower_bound(file_rows.begin(), file_rows.end(), std::make_pair(mesh.cell_gid[c], index_t(0)));
-    if (it == file_rows.end() || it->first != mesh.cell_gid[c])
-      throw InputError(where, "the checkpoint has no cell of global id " + std::to_string(mesh.cell_gid[c]));
-    for (int k = 0; k < components; ++k) r.state[k][c] = static_cast<real>(f.values[k][it->second]);
+
+  // Everything above is the same on every rank (the same attributes); from here each rank's rows
+  // differ, and so may its errors: each step ends with an agreement.
+  const int P = comm.size();
+  const std::size_t block = f.cell_gid.size();
+  std::vector<int> counts;
+  // 1. The directory: who owns each global id (this rank's cells, sent to their directory rank).
+  std::vector<std::vector<std::int64_t>> out(P);
+  for (gid_t g : cells.gid) out[directory_of(g, P)].push_back(g);
+  const std::vector<std::int64_t> owned_here = exchange(comm, out, counts);
+  std::vector<std::pair<gid_t, int>> directory;
+  directory.reserve(owned_here.size());
+  for (int src = 0, i = 0; src < P; ++src)
+    for (int k = 0; k < counts[src]; ++k) directory.emplace_back(owned_here[i++], src);
+  std::sort(directory.begin(), directory.end());
+  std::string error;
+  for (std::size_t i = 1; i < directory.size() && error.empty(); ++i)
+    if (directory[i].first == directory[i - 1].first)
+      error = "cell " + std::to_string(directory[i].first) + " (global id) is owned by ranks " +
+              std::to_string(directory[i - 1].second) + " and " + std::to_string(directory[i].second);
+  agree(comm, where, error);
+  // 2. The owner of each row of this rank's block, asked of the directory.
+  for (auto& o : out) o.clear();
+  for (std::size_t i = 0; i < block; ++i) out[directory_of(f.cell_gid[i], P)].push_back(f.cell_gid[i]);
+  const std::vector<std::int64_t> asked = exchange(comm, out, counts);
+  std::vector<std::vector<int>> answers(P);
+  for (int src = 0, i = 0; src < P; ++src)
+    for (int k = 0; k < counts[src]; ++k, ++i) {
+      const auto it = std::lower_bound(directory.begin(), directory.end(), std::make_pair(asked[i], -1));
+      const bool found = it != directory.end() && it->first == asked[i];
+      if (!found && error.empty())
+        error = "the checkpoint has a cell of global id " + std::to_string(asked[i]) + " that the mesh lacks";
+      answers[src].push_back(found ? it->second : -1);
+    }
+  agree(comm, where, error);
+  const std::vector<int> owner_by_directory = exchange(comm, answers, counts);
+  // Back in the order asked: per directory rank, this block's rows in row order.
+  std::vector<int> next(P + 1, 0);
+  for (int d = 0; d < P; ++d) next[d + 1] = next[d] + counts[d];
+  // 3. Each row, its global id and its values, to its owner.
+  std::vector<std::vector<std::int64_t>> gids(P);
+  std::vector<std::vector<double>> values(P);
+  for (std::size_t i = 0; i < block; ++i) {
+    const int owner = owner_by_directory[next[directory_of(f.cell_gid[i], P)]++];
+    gids[owner].push_back(f.cell_gid[i]);
+    for (int k = 0; k < components; ++k) values[owner].push_back(f.values[k][i]);
   }
-  (void)cfg;
+  f.values.clear();
+  std::vector<std::vector<double>>().swap(f.values); // the block's values are in `values` now
+  const std::vector<std::int64_t> got_gid = exchange(comm, gids, counts);
+  gids.clear();
+  const std::vector<double> got = exchange(comm, values, counts);
+  // Into this rank's storage order, by global id.
+  std::vector<std::pair<gid_t, index_t>> mine(cells.gid.size());
+  for (std::size_t c = 0; c < cells.gid.size(); ++c) mine[c] = {cells.gid[c], static_cast<index_t>(c)};
+  std::sort(mine.begin(), mine.end());
+  std::vector<char> filled(cells.gid.size(), 0);
+  r.state.assign(components, std::vector<real>(cells.gid.size()));
+  for (std::size_t i = 0; i < got_gid.size() && error.empty(); ++i) {
+    const auto it = std::lower_bound(mine.begin(), mine.end(), std::make_pair(got_gid[i], index_t(0)));
+    if (it == mine.end() || it->first != got_gid[i]) {
+      error = "internal: cell " + std::to_string(got_gid[i]) + " (global id) reached a rank that does not own it";
+      break;
+    }
+    if (filled[it->second]) {
+      error = "the checkpoint holds cell " + std::to_string(got_gid[i]) + " (global id) twice (damaged?)";
+      break;
+    }
+    filled[it->second] = 1;
+    for (int k = 0; k < components; ++k)
+      r.state[k][it->second] = static_cast<real>(got[i * std::size_t(components) + std::size_t(k)]);
+  }
+  for (std::size_t c = 0; c < cells.gid.size() && error.empty(); ++c)
+    if (!filled[c]) error = "the checkpoint has no cell of global id " + std::to_string(cells.gid[c]);
+  agree(comm, where, error);
+  if (read) {
+    read->file_rows = f.rows_total;
+    read->row_begin = f.row_begin;
+    read->row_end = f.row_begin + static_cast<std::int64_t>(block);
+    read->rows_received = static_cast<std::int64_t>(got_gid.size());
+  }
   return r;
+}
+
+RestartPoint read_restart(const std::string& path, const CaseConfig& cfg, const HostMesh& mesh) {
+  RestartCells cells;
+  cells.gid = mesh.cell_gid;
+  cells.global_cells = mesh.n_cells();
+  cells.fingerprint = mesh_fingerprint(mesh);
+  cells.legacy_fingerprint = mesh_fingerprint_sequential(mesh);
+  return read_restart(path, cfg, cells, Communicator::self());
 }
 
 } // namespace fvproxy

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <numeric>
 #include <sstream>
+#include <type_traits>
 
 #include "core/error.hpp"
 #include "mesh/local_mesh.hpp"
@@ -255,12 +256,27 @@ void write_field_file(const std::string& path, const FieldFile& h, index_t n, co
   }
 }
 
-FieldFile read_field_file(const std::string& path, const std::vector<std::string>& fields, bool skip_missing) {
+namespace {
+
+/// The lowest failing rank's message, as an InputError about `path` on every rank, when `error` is
+/// not empty on any rank (one reduction; nothing on one rank but the throw).
+void agree_on_read(const Communicator& comm, const std::string& path, const std::string& error) {
+  const std::int64_t none = comm.size();
+  const std::int64_t first =
+      comm.size() == 1 ? (error.empty() ? none : 0) : comm.min(error.empty() ? none : std::int64_t(comm.rank()));
+  if (first == none) return;
+  const std::string why = comm.size() == 1 ? error : comm.broadcast(error, int(first));
+  throw InputError(path, "cannot read this HDF5 file (damaged, truncated or not written by fvproxy)", why);
+}
+
+/// read_field_file() whole (`comm` null), or this rank's block of rows over `comm`.
+FieldFile read_fields(const std::string& path, const std::vector<std::string>& fields, bool skip_missing,
+                      const Communicator* comm) {
   FieldFile r;
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) throw InputError(path, "no such file");
   try {
-    const h5::File f = h5::File::open(path);
+    const h5::File f = comm ? h5::File::open(path, *comm) : h5::File::open(path);
     if (!f.has_attribute("/", "format_version") || !f.exists("/cells/global_id"))
       throw InputError(path, "not an fvproxy fields or checkpoint file",
                        "it has no format_version attribute or no /cells/global_id dataset");
@@ -289,7 +305,30 @@ FieldFile read_field_file(const std::string& path, const std::vector<std::string
       throw InputError(path, "root attribute 'time' is " + text_of(r.time) + ", not a finite number");
     if (r.step < 0) throw InputError(path, "root attribute 'step' is " + std::to_string(r.step) + ", negative");
     r.real_type = f.attribute_string("/", "real");
-    r.cell_gid = f.read<std::int64_t>("/cells/global_id");
+    // Whole: every row. By block: rows [rank·G/P, (rank+1)·G/P) of the G rows, P ranks, as the
+    // writers lay out their blocks (docs/parallel.md#output-files).
+    const auto gid_shape = f.shape("/cells/global_id");
+    if (gid_shape.size() != 1) throw InputError(path, "/cells/global_id is not a list of cells");
+    r.rows_total = gid_shape[0];
+    const int part = comm ? comm->rank() : 0, parts = comm ? comm->size() : 1;
+    r.row_begin = r.rows_total * part / parts;
+    const std::int64_t rows = r.rows_total * (part + 1) / parts - r.row_begin;
+    // A block read fails on the ranks whose rows are damaged (Fletcher-32 per chunk): every rank
+    // learns it before its next collective read.
+    auto read_block = [&](const std::string& name, auto& out) {
+      if (!comm) {
+        out = f.read<typename std::decay_t<decltype(out)>::value_type>(name);
+        return;
+      }
+      std::string error;
+      try {
+        out = f.read_rows<typename std::decay_t<decltype(out)>::value_type>(name, r.row_begin, rows);
+      } catch (const h5::H5Failure& e) {
+        error = e.what();
+      }
+      agree_on_read(*comm, path, error);
+    };
+    read_block("/cells/global_id", r.cell_gid);
     const std::vector<std::string> present = f.members("/fields");
     r.names = fields.empty() ? present : fields;
     if (skip_missing)
@@ -304,10 +343,13 @@ FieldFile read_field_file(const std::string& path, const std::vector<std::string
         for (const auto& p : present) list += (list.empty() ? "" : ", ") + p;
         throw InputError(path, "no field '" + name + "'", "fields in the file: " + (list.empty() ? "none" : list));
       }
-      r.values.push_back(f.read<double>("/fields/" + name));
-      if (r.values.back().size() != r.cell_gid.size())
-        throw InputError(path, "field " + name + " has " + std::to_string(r.values.back().size()) + " values for " +
-                                   std::to_string(r.cell_gid.size()) + " cells");
+      const auto shape = f.shape("/fields/" + name);
+      if (shape.size() != 1 || shape[0] != r.rows_total)
+        throw InputError(path, "field " + name + " has " + std::to_string(shape.empty() ? 0 : shape[0]) +
+                                   (shape.size() == 1 ? "" : " rows of") + " values for " +
+                                   std::to_string(r.rows_total) + " cells");
+      r.values.emplace_back();
+      read_block("/fields/" + name, r.values.back());
     }
     for (const char* k : {"dt", "total_steps", "components"})
       if (f.has_attribute("/", k)) r.numbers[k] = f.attribute_double("/", k);
@@ -323,6 +365,17 @@ FieldFile read_field_file(const std::string& path, const std::vector<std::string
     throw InputError(path, "cannot read this HDF5 file (damaged, truncated or not written by fvproxy)", w);
   }
   return r;
+}
+
+} // namespace
+
+FieldFile read_field_file(const std::string& path, const std::vector<std::string>& fields, bool skip_missing) {
+  return read_fields(path, fields, skip_missing, nullptr);
+}
+
+FieldFile read_field_file_block(const std::string& path, const Communicator& comm,
+                                const std::vector<std::string>& fields) {
+  return read_fields(path, fields, false, &comm);
 }
 
 } // namespace fvproxy

@@ -79,12 +79,15 @@ MeshFileInfo write_mesh_rows(const std::string& path, const MeshFileRows& rows, 
 MeshFileInfo write_mesh_file(const std::string& path, const HostMesh& m, const FileMetadata& meta,
                              const MeshSlice& slice = {}, const Communicator& comm = Communicator::world());
 
-/// A fields or checkpoint file, as written (this rank's cells) or as read (all cells).
+/// A fields or checkpoint file, as written (this rank's cells) or as read (all cells, or one
+/// rank's block of rows).
 struct FieldFile {
   std::string kind = "fields"; ///< fields | checkpoint
   double time = 0;
   std::int64_t step = 0;
   std::vector<gid_t> cell_gid;
+  std::int64_t rows_total = 0;             ///< as read: the file's cells (rows)
+  std::int64_t row_begin = 0;              ///< as read: the first row of cell_gid and values
   std::vector<std::string> names;          ///< u0, u1, ...
   std::vector<std::vector<double>> values; ///< as read (converted to double; exact for float)
   std::string real_type;                   ///< "double" | "float" as stored
@@ -105,5 +108,12 @@ void write_field_file(const std::string& path, const FieldFile& header, index_t 
 /// read; a missing one is an InputError listing those present, or with `skip_missing` left out.
 FieldFile read_field_file(const std::string& path, const std::vector<std::string>& fields = {},
                           bool skip_missing = false);
+
+/// The same checks, but each rank of `comm` reads only its block of the file's G rows, rows
+/// [rank·G/P, (rank+1)·G/P) of /cells/global_id and of the fields (one collective hyperslab per
+/// dataset, the writers' layout in reverse; `row_begin` and `rows_total` say which); collective.
+/// A damaged block (a Fletcher-32 failure on some rank) is an InputError on every rank.
+FieldFile read_field_file_block(const std::string& path, const Communicator& comm,
+                                const std::vector<std::string>& fields = {});
 
 } // namespace fvproxy

@@ -203,6 +203,26 @@ File File::open(const std::string& path) {
   return f;
 }
 
+File File::open(const std::string& path, const Communicator& comm) {
+  if (comm.size() == 1) return open(path);
+  silence_hdf5();
+  // Every rank sees the same file system: the checks below answer alike on every rank.
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) throw H5Failure(path + ": no such file");
+  if (std::filesystem::is_directory(path, ec)) throw H5Failure(path + ": is a folder, not an HDF5 file");
+  const htri_t is = H5Fis_hdf5(path.c_str());
+  if (is == 0) throw H5Failure(path + ": not an HDF5 file");
+  if (is < 0) fail("cannot read", path);
+  Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
+  if (fapl < 0 || H5Pset_fapl_mpio(fapl, comm.raw(), MPI_INFO_NULL) < 0) fail("cannot set MPI-IO access for", path);
+  File f;
+  f.path_ = path;
+  f.comm_ = comm;
+  f.id_ = H5Fopen(path.c_str(), H5F_ACC_RDONLY, fapl);
+  if (f.id_ < 0) fail("cannot open", path);
+  return f;
+}
+
 File::File(File&& o) noexcept
     : id_(o.id_), path_(std::move(o.path_)), final_path_(std::move(o.final_path_)), comm_(o.comm_),
       in_memory_(o.in_memory_), abandoned_(o.abandoned_) {
@@ -468,6 +488,42 @@ template void File::read_into(const std::string&, Type, std::vector<float>&) con
 template void File::read_into(const std::string&, Type, std::vector<double>&) const;
 template void File::read_into(const std::string&, Type, std::vector<std::int64_t>&) const;
 template void File::read_into(const std::string&, Type, std::vector<std::uint8_t>&) const;
+
+template <class V>
+void File::read_rows_into(const std::string& name, Type t, std::int64_t begin, std::int64_t count, V& v) const {
+  // The shape and type are the same on every rank: the checks fail on all ranks or on none.
+  const auto s = shape(name);
+  if (s.empty() || s.size() > 2) throw H5Failure(path_ + ":" + name + ": expected a dataset of rows");
+  const std::string ty = stored_type(name);
+  const bool numeric = ty.rfind("float", 0) == 0 || ty.rfind("int", 0) == 0 || ty.rfind("uint", 0) == 0;
+  if (!numeric) throw H5Failure(path_ + ":" + name + ": expected numbers, found " + ty + " data");
+  if (begin < 0 || count < 0 || begin + count > s[0])
+    throw H5Failure(path_ + ":" + name + ": rows " + std::to_string(begin) + ".." + std::to_string(begin + count) +
+                    " are not within its " + std::to_string(s[0]) + " rows");
+  const hsize_t cols = s.size() == 2 ? hsize_t(s[1]) : 1;
+  v.resize(std::size_t(count) * cols);
+  Handle ds(H5Dopen2(id_, name.c_str(), H5P_DEFAULT), H5Dclose);
+  if (ds < 0) fail("cannot open dataset", path_, name);
+  Handle fspace(H5Dget_space(ds), H5Sclose);
+  hsize_t start[2] = {hsize_t(begin), 0}, n[2] = {hsize_t(count), cols};
+  Handle mspace(H5Screate_simple(int(s.size()), n, nullptr), H5Sclose);
+  if (fspace < 0 || mspace < 0) fail("cannot make a dataspace for", path_, name);
+  const herr_t sel =
+      count > 0 ? H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, nullptr, n, nullptr) : H5Sselect_none(fspace);
+  if (sel < 0 || (count == 0 && H5Sselect_none(mspace) < 0)) fail("cannot select rows of", path_, name);
+  Handle dxpl(H5Pcreate(H5P_DATASET_XFER), H5Pclose);
+  if (dxpl < 0) fail("cannot read", path_, name);
+  if (comm_.size() > 1 && H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE) < 0)
+    fail("cannot set collective reads for", path_, name);
+  // An empty dataset has nothing to read (MPI-IO fails on its undefined address).
+  if (s[0] > 0 && H5Dread(ds, native(t), mspace, fspace, dxpl, v.data()) < 0) fail("cannot read dataset", path_, name);
+}
+template void File::read_rows_into(const std::string&, Type, std::int64_t, std::int64_t, std::vector<float>&) const;
+template void File::read_rows_into(const std::string&, Type, std::int64_t, std::int64_t, std::vector<double>&) const;
+template void File::read_rows_into(const std::string&, Type, std::int64_t, std::int64_t,
+                                   std::vector<std::int64_t>&) const;
+template void File::read_rows_into(const std::string&, Type, std::int64_t, std::int64_t,
+                                   std::vector<std::uint8_t>&) const;
 
 std::string File::read_string(const std::string& name) const {
   if (!exists(name)) throw H5Failure(path_ + ": dataset " + name + " is missing");

@@ -3,7 +3,9 @@
 // own error printing is switched off and its innermost error message is folded into fvproxy's
 // (H5Failure). Datasets are 1-D or (n, cols) row-major; writes are collective slabs: each rank
 // passes its own rows, the offsets come from an exclusive scan over the communicator (a
-// decomposed run passes each rank's block of the one-rank order: io/output_series.hpp). Datasets
+// decomposed run passes each rank's block of the one-rank order: io/output_series.hpp). Reads of
+// whole datasets are the calling rank's alone; read_rows() reads each rank's rows collectively
+// (a restart: io/checkpoint.hpp). Datasets
 // are created with explicit properties (early allocation, no fill, no object times), so that the
 // one-rank file and the N-rank file of the same rows are the same bytes.
 // Strings are fixed-length (parallel HDF5 1.10 writes no variable-length data). Numeric datasets
@@ -59,6 +61,8 @@ public:
   /// Opens an existing file read-only (on the calling rank alone). H5Failure when it does not
   /// exist, is not HDF5, or is damaged (truncated).
   static File open(const std::string& path);
+  /// The same, collectively over `comm` (MPI-IO over several ranks), for read_rows().
+  static File open(const std::string& path, const Communicator& comm);
 
   File(File&&) noexcept;
   File& operator=(File&&) noexcept;
@@ -95,6 +99,14 @@ public:
     read_into(name, type_of<T>(), v);
     return v;
   }
+  /// Rows [begin, begin + count) of a numeric dataset of shape {rows} or {rows, cols}, converted to
+  /// T, row-major: one hyperslab selection. Collective over the communicator the file was opened
+  /// with (each rank passes its own rows, possibly none; collective MPI-IO over several ranks).
+  template <class T> std::vector<T> read_rows(const std::string& name, std::int64_t begin, std::int64_t count) const {
+    std::vector<T> v;
+    read_rows_into(name, type_of<T>(), begin, count, v);
+    return v;
+  }
   std::string read_string(const std::string& name) const;
   bool has_attribute(const std::string& obj, const std::string& name) const;
   double attribute_double(const std::string& obj, const std::string& name) const;
@@ -109,6 +121,8 @@ public:
 private:
   File() = default;
   template <class V> void read_into(const std::string& name, Type t, V& v) const;
+  template <class V>
+  void read_rows_into(const std::string& name, Type t, std::int64_t begin, std::int64_t count, V& v) const;
   /// Over several ranks: throws on every rank, with the lowest failing rank's message, when
   /// `error` is not empty on any (one reduction). On one rank: throws when it is not empty.
   /// A failing rank whose partners do not answer within kAgreeSeconds (they wait inside HDF5 for

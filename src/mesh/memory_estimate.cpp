@@ -211,9 +211,14 @@ double mesh_file_bytes(const MeshCounts& c) {
 MemoryNeed case_memory(const MeshCounts& c, const MeshConfig& cfg, bool keep_unordered, double work_device,
                        double work_host) {
   const double H = host_mesh_bytes(c), D = device_mesh_bytes(c);
-  // Face matching (build_faces): a 24-byte record per cell-node entry, and the face arrays held
-  // twice (gathered, then sorted into their final order).
-  const double matching = 24 * c.cell_nodes + 2 * (13 * c.faces + 4 * c.face_nodes);
+  // Face matching (build_faces): a 24-byte record per cell face (at most one per cell-node entry)
+  // and, while they are sorted on the host threads, a buffer as large; then beside the records an
+  // index per record, and per face its group, owner, neighbour, patch, translation and flags; the
+  // face arrays held twice (gathered, then sorted into their final order, with the order's sort
+  // buffer).
+  const double R = c.cell_nodes;
+  const double matching = std::max({48 * R, 32 * R + 8 * c.faces, 24 * R + 58 * c.faces + 4 * c.face_nodes}) +
+                          2 * (15 * c.faces + 4 * c.face_nodes);
   // A Gmsh file's text is held twice while it is parsed (the stream's buffer and its copy).
   const double reading = 2 * c.file_bytes;
   const bool reorder = cfg.reorder != Ordering::none;

@@ -6,6 +6,7 @@
 #include "core/error.hpp"
 #include "core/exact_sum.hpp"
 #include "core/kokkos_compat.hpp"
+#include "mesh/host_parallel.hpp"
 
 namespace fvproxy {
 
@@ -143,8 +144,9 @@ Mesh upload(const HostMesh& h, index_t n_owned) {
   {
     m.node_x = Vec3View<real>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "fvproxy::mesh::node_x"), m.n_nodes);
     auto hx = Kokkos::create_mirror_view(m.node_x);
-    for (index_t n = 0; n < m.n_nodes; ++n)
+    host::parallel_for("fvproxy::mesh::node_x", m.n_nodes, [&](std::int64_t n) {
       for (int d = 0; d < 3; ++d) hx(n, d) = static_cast<real>(h.x[3 * std::size_t(n) + d]);
+    });
     Kokkos::deep_copy(m.node_x, hx);
   }
   m.node_gid = to_device(h.node_gid, "fvproxy::mesh::node_gid");

@@ -4,6 +4,7 @@
 #include <numeric>
 
 #include "core/kokkos_compat.hpp"
+#include "mesh/host_parallel.hpp"
 #include "mesh/random.hpp"
 #include "mesh/space_filling_curves.hpp"
 
@@ -73,8 +74,10 @@ namespace {
 std::vector<index_t> sort_by_key(const std::vector<std::uint64_t>& key, const std::vector<gid_t>& gid) {
   std::vector<index_t> p(key.size());
   std::iota(p.begin(), p.end(), 0);
-  std::sort(p.begin(), p.end(),
-            [&](index_t a, index_t b) { return key[a] != key[b] ? key[a] < key[b] : gid[a] < gid[b]; });
+  // (key, global id) is a strict total order: the same permutation on any number of threads.
+  host::parallel_sort(
+      p, [&](index_t a, index_t b) { return key[a] != key[b] ? key[a] < key[b] : gid[a] < gid[b]; },
+      "fvproxy::mesh::curve_sort");
   return p;
 }
 
@@ -197,7 +200,8 @@ bool is_permutation(const std::vector<index_t>& p, index_t n) {
 HostMesh permute_cells(const HostMesh& m, const std::vector<index_t>& new_to_old) {
   const index_t nc = m.n_cells(), nn = m.n_nodes();
   std::vector<index_t> old_to_new(nc);
-  for (index_t c = 0; c < nc; ++c) old_to_new[new_to_old[c]] = c;
+  host::parallel_for("fvproxy::mesh::inverse_permutation", nc,
+                     [&](std::int64_t c) { old_to_new[new_to_old[c]] = index_t(c); });
   HostMesh r;
   // Nodes by first use in the new cell order (unused nodes last, in their old order).
   std::vector<index_t> node_new(nn, -1), node_old;
@@ -209,35 +213,43 @@ HostMesh permute_cells(const HostMesh& m, const std::vector<index_t>& new_to_old
     }
   for (index_t v = 0; v < nn; ++v)
     if (node_new[v] < 0) node_new[v] = index_t(node_old.size()), node_old.push_back(v);
+  // The rest, entity by entity on the host threads (each output written once).
   r.x.resize(m.x.size());
   r.node_gid.resize(nn);
   if (!m.node_key.empty()) r.node_key.resize(nn);
-  for (index_t v = 0; v < nn; ++v) {
+  host::parallel_for("fvproxy::mesh::permute_nodes", nn, [&](std::int64_t v) {
     const index_t o = node_old[v];
     for (int d = 0; d < 3; ++d) r.x[3 * std::size_t(v) + d] = m.x[3 * std::size_t(o) + d];
     r.node_gid[v] = m.node_gid[o];
     if (!m.node_key.empty()) r.node_key[v] = node_new[m.node_key[o]];
-  }
+  });
   // Cells.
-  r.cell_type.reserve(nc);
-  r.cell_gid.reserve(nc);
-  r.cell_nodes.reserve(m.cell_nodes.size());
-  index_t buf[kMaxCellNodes];
-  for (index_t c : new_to_old) {
-    const index_t b = m.cell_node_off[c], e = m.cell_node_off[c + 1];
-    for (index_t k = b; k < e; ++k) buf[k - b] = node_new[m.cell_nodes[k]];
-    r.add_cell(m.cell_type[c], buf, m.cell_gid[c]);
-  }
+  r.cell_type.resize(nc);
+  r.cell_gid.resize(nc);
+  r.cell_node_off.assign(std::size_t(nc) + 1, 0);
+  host::parallel_for("fvproxy::mesh::permute_cell_sizes", nc, [&](std::int64_t c) {
+    const index_t o = new_to_old[c];
+    r.cell_type[c] = m.cell_type[o];
+    r.cell_gid[c] = m.cell_gid[o];
+    r.cell_node_off[c] = m.cell_node_off[o + 1] - m.cell_node_off[o];
+  });
+  r.cell_node_off[nc] = host::exclusive_scan(r.cell_node_off);
+  r.cell_nodes.resize(m.cell_nodes.size());
+  host::parallel_for("fvproxy::mesh::permute_cell_nodes", nc, [&](std::int64_t c) {
+    const index_t o = new_to_old[c], b = m.cell_node_off[o], e = m.cell_node_off[o + 1];
+    for (index_t k = b; k < e; ++k) r.cell_nodes[r.cell_node_off[c] + (k - b)] = node_new[m.cell_nodes[k]];
+  });
   // Faces: renumber their cells and nodes; finalize_faces re-sorts them to follow the cells.
   r.face_node_off = m.face_node_off;
   r.face_nodes.resize(m.face_nodes.size());
-  for (std::size_t k = 0; k < m.face_nodes.size(); ++k) r.face_nodes[k] = node_new[m.face_nodes[k]];
+  host::parallel_for("fvproxy::mesh::permute_face_nodes", std::int64_t(m.face_nodes.size()),
+                     [&](std::int64_t k) { r.face_nodes[k] = node_new[m.face_nodes[k]]; });
   r.face_owner.resize(m.face_owner.size());
   r.face_neighbour.resize(m.face_neighbour.size());
-  for (std::size_t f = 0; f < m.face_owner.size(); ++f) {
+  host::parallel_for("fvproxy::mesh::permute_faces", std::int64_t(m.face_owner.size()), [&](std::int64_t f) {
     r.face_owner[f] = old_to_new[m.face_owner[f]];
     r.face_neighbour[f] = m.face_neighbour[f] < 0 ? -1 : old_to_new[m.face_neighbour[f]];
-  }
+  });
   r.face_shift = m.face_shift;
   r.shifts = m.shifts;
   r.n_interior = m.n_interior;

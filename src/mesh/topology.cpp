@@ -7,6 +7,7 @@
 
 #include "core/error.hpp"
 #include "mesh/host_mesh.hpp"
+#include "mesh/host_parallel.hpp"
 
 namespace fvproxy {
 
@@ -90,60 +91,72 @@ double bbox_diagonal(const HostMesh& m) {
 } // namespace
 
 void build_faces(HostMesh& m, const std::vector<std::string>& patch_names, const BoundaryClassifier& classify) {
+  // On the host threads (mesh/host_parallel.hpp); the result does not depend on their number:
+  // records at fixed places, a sort to std::sort's order (the records are all different), faces
+  // numbered by their group's place in it, periodic translations numbered in face order.
   const index_t nc = m.n_cells();
-  std::vector<FaceRecord> rec;
-  rec.reserve(static_cast<std::size_t>(m.cell_nodes.size()));
   auto key_of = [&](index_t node) { return m.node_key.empty() ? node : m.node_key[node]; };
-  for (index_t c = 0; c < nc; ++c) {
+  std::vector<std::int64_t> first(std::size_t(nc) + 1, 0);
+  host::parallel_for("fvproxy::mesh::face_record_counts", nc,
+                     [&](std::int64_t c) { first[c] = element_info(m.cell_type[c]).n_faces; });
+  const std::int64_t n_rec = host::exclusive_scan(first);
+  std::vector<FaceRecord> rec(static_cast<std::size_t>(n_rec));
+  host::parallel_for("fvproxy::mesh::face_records", nc, [&](std::int64_t c) {
     const ElementInfo& e = element_info(m.cell_type[c]);
     const index_t* cn = m.cell_nodes.data() + m.cell_node_off[c];
     for (int lf = 0; lf < e.n_faces; ++lf) {
-      FaceRecord r{};
+      FaceRecord& r = rec[first[c] + lf];
       const LocalFace& f = e.faces[lf];
       for (int i = 0; i < kMaxFaceNodes; ++i)
         r.key[i] = i < f.n ? key_of(cn[f.nodes[i]]) : std::numeric_limits<index_t>::max();
       sort_face_key(r.key, f.n);
-      r.cell = c;
+      r.cell = static_cast<index_t>(c);
       r.local = lf;
-      rec.push_back(r);
     }
-  }
-  std::sort(rec.begin(), rec.end(), key_less);
+  });
+  std::vector<std::int64_t>().swap(first);
+  host::parallel_sort(
+      rec, [](const FaceRecord& a, const FaceRecord& b) { return key_less(a, b); }, "fvproxy::mesh::face_sort");
 
   const double tol = 1e-9 * std::max(bbox_diagonal(m), 1e-300);
-  m.face_node_off.assign(1, 0);
-  m.face_nodes.clear();
-  m.face_owner.clear();
-  m.face_neighbour.clear();
-  m.face_shift.clear();
-  m.shifts.assign(1, {0.0, 0.0, 0.0});
-  std::vector<int> face_patch;
   auto local_nodes = [&](index_t c, int lf, index_t* out) {
     const LocalFace& f = element_info(m.cell_type[c]).faces[lf];
     const index_t* cn = m.cell_nodes.data() + m.cell_node_off[c];
     for (int i = 0; i < f.n; ++i) out[i] = cn[f.nodes[i]];
     return f.n;
   };
-
-  for (std::size_t i = 0; i < rec.size();) {
-    std::size_t j = i + 1;
-    while (j < rec.size() && same_key(rec[i], rec[j])) ++j;
+  // Groups of equal keys: one face each, in sorted order. start[g] = the group's first record.
+  const std::int64_t R = n_rec;
+  std::vector<std::int64_t> face_of(static_cast<std::size_t>(R) + 1, 0);
+  host::parallel_for("fvproxy::mesh::face_groups", R,
+                     [&](std::int64_t i) { face_of[i] = (i == 0 || !same_key(rec[i - 1], rec[i])) ? 1 : 0; });
+  const std::int64_t nf = host::exclusive_scan(face_of); // face_of[i]: the face of record i's group (+1 unless first)
+  std::vector<std::int64_t> start(static_cast<std::size_t>(nf) + 1, R);
+  host::parallel_for("fvproxy::mesh::face_starts", R, [&](std::int64_t i) {
+    if (i == 0 || !same_key(rec[i - 1], rec[i])) start[face_of[i]] = i;
+  });
+  std::vector<std::int64_t>().swap(face_of);
+  // Per face: its node count, owner, neighbour, patch, translation; problems flagged (the serial
+  // pass below reports the first one, as it always did).
+  std::vector<index_t> node_off(static_cast<std::size_t>(nf) + 1, 0);
+  std::vector<index_t> owner(nf), neighbour(nf);
+  std::vector<int> face_patch(nf);
+  std::vector<std::array<double, 3>> shift_t(nf);
+  std::vector<char> periodic(nf, 0);
+  std::vector<char> bad(nf, 0);
+  host::parallel_for("fvproxy::mesh::face_match", nf, [&](std::int64_t g) {
+    const std::int64_t i = start[g], j = start[g + 1];
     index_t on[kMaxFaceNodes];
     const int n = local_nodes(rec[i].cell, rec[i].local, on);
+    node_off[g] = n;
+    owner[g] = rec[i].cell;
     if (j - i > 2) {
-      std::ostringstream os;
-      os << "cells (global ids)";
-      for (std::size_t k = i; k < j; ++k) os << ' ' << m.cell_gid[rec[k].cell];
-      throw InputError("mesh", "a face is shared by more than two cells (" + std::to_string(j - i) + ")",
-                       describe_face(m, on, n) + " belongs to " + os.str());
-    }
-    m.face_nodes.insert(m.face_nodes.end(), on, on + n);
-    m.face_node_off.push_back(static_cast<index_t>(m.face_nodes.size()));
-    m.face_owner.push_back(rec[i].cell);
-    if (j - i == 2) {
-      if (rec[i + 1].cell == rec[i].cell)
-        throw InputError("mesh", "a cell is its own neighbour across a face",
-                         describe_face(m, on, n) + " of cell (global id) " + std::to_string(m.cell_gid[rec[i].cell]));
+      bad[g] = 1;
+    } else if (j - i == 2) {
+      if (rec[i + 1].cell == rec[i].cell) {
+        bad[g] = 1;
+        return;
+      }
       index_t nn[kMaxFaceNodes];
       local_nodes(rec[i + 1].cell, rec[i + 1].local, nn);
       const auto co = face_center(m, on, n), cnb = face_center(m, nn, n);
@@ -152,22 +165,54 @@ void build_faces(HostMesh& m, const std::vector<std::string>& patch_names, const
       std::array<double, 3> t{co[0] - cnb[0], co[1] - cnb[1], co[2] - cnb[2]};
       for (double& tk : t)
         if (std::abs(tk) <= tol) tk = 0.0;
-      const bool periodic = std::abs(t[0]) > tol || std::abs(t[1]) > tol || std::abs(t[2]) > tol;
-      m.face_neighbour.push_back(rec[i + 1].cell);
-      m.face_shift.push_back(periodic ? shift_index(m, t, tol) : 0);
-      face_patch.push_back(-1);
+      periodic[g] = std::abs(t[0]) > tol || std::abs(t[1]) > tol || std::abs(t[2]) > tol;
+      shift_t[g] = t;
+      neighbour[g] = rec[i + 1].cell;
+      face_patch[g] = -1;
     } else {
       const int p = classify.patch_of(m, on, n);
-      if (p < 0)
-        throw InputError("mesh", "a boundary face lies in no boundary patch",
-                         describe_face(m, on, n) + " of cell (global id) " + std::to_string(m.cell_gid[rec[i].cell]) +
-                             "\n" + classify.where());
-      m.face_neighbour.push_back(-1);
-      m.face_shift.push_back(0);
-      face_patch.push_back(p);
+      if (p < 0) bad[g] = 1;
+      neighbour[g] = -1;
+      face_patch[g] = p;
     }
-    i = j;
+  });
+  // Translations numbered in face order (the first face with a new one adds it and its opposite),
+  // up to the first bad face: errors come in face order, as in a single pass.
+  const std::int64_t g_bad = std::find(bad.begin(), bad.end(), 1) - bad.begin();
+  m.shifts.assign(1, {0.0, 0.0, 0.0});
+  m.face_shift.assign(nf, 0);
+  for (std::int64_t g = 0; g < g_bad; ++g)
+    if (periodic[g]) m.face_shift[g] = shift_index(m, shift_t[g], tol);
+  if (g_bad < nf) {
+    const std::int64_t g = g_bad;
+    const std::int64_t i = start[g], j = start[g + 1];
+    index_t on[kMaxFaceNodes];
+    const int n = local_nodes(rec[i].cell, rec[i].local, on);
+    if (j - i > 2) {
+      std::ostringstream os;
+      os << "cells (global ids)";
+      for (std::int64_t k = i; k < j; ++k) os << ' ' << m.cell_gid[rec[k].cell];
+      throw InputError("mesh", "a face is shared by more than two cells (" + std::to_string(j - i) + ")",
+                       describe_face(m, on, n) + " belongs to " + os.str());
+    }
+    if (j - i == 2)
+      throw InputError("mesh", "a cell is its own neighbour across a face",
+                       describe_face(m, on, n) + " of cell (global id) " + std::to_string(m.cell_gid[rec[i].cell]));
+    throw InputError("mesh", "a boundary face lies in no boundary patch",
+                     describe_face(m, on, n) + " of cell (global id) " + std::to_string(m.cell_gid[rec[i].cell]) +
+                         "\n" + classify.where());
   }
+  std::vector<std::array<double, 3>>().swap(shift_t);
+  const index_t n_face_nodes = host::exclusive_scan(node_off);
+  node_off[nf] = n_face_nodes;
+  m.face_nodes.assign(static_cast<std::size_t>(n_face_nodes), 0);
+  host::parallel_for("fvproxy::mesh::face_nodes", nf, [&](std::int64_t g) {
+    local_nodes(rec[start[g]].cell, rec[start[g]].local, m.face_nodes.data() + node_off[g]);
+  });
+  m.face_node_off.swap(node_off);
+  m.face_owner.swap(owner);
+  m.face_neighbour.swap(neighbour);
+  std::vector<FaceRecord>().swap(rec);
   m.patches.clear();
   for (const auto& name : patch_names) m.patches.push_back({name, 0, 0});
   finalize_faces(m, std::move(face_patch));
@@ -180,8 +225,9 @@ void finalize_faces(HostMesh& m, std::vector<int> patch_of) {
     for (std::size_t p = 0; p < m.patches.size(); ++p)
       for (index_t f = m.patches[p].begin; f < m.patches[p].end; ++f) patch_of[f] = int(p);
   }
-  // Interior faces: owner is the lower-numbered cell (flip the face where it is not).
-  for (index_t f = 0; f < nf; ++f) {
+  // Interior faces: owner is the lower-numbered cell (flip the face where it is not). Each face
+  // alone: on the host threads.
+  host::parallel_for("fvproxy::mesh::face_flip", nf, [&](std::int64_t f) {
     index_t& o = m.face_owner[f];
     index_t& nb = m.face_neighbour[f];
     if (nb >= 0 && nb < o) {
@@ -196,27 +242,35 @@ void finalize_faces(HostMesh& m, std::vector<int> patch_of) {
         m.face_shift[f] = static_cast<std::uint8_t>(s % 2 == 1 ? s + 1 : s - 1);
       }
     }
-  }
+  });
   std::vector<index_t> order(nf);
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(), [&](index_t a, index_t b) {
-    if (patch_of[a] != patch_of[b]) return patch_of[a] < patch_of[b]; // interior (-1) first
-    if (m.face_owner[a] != m.face_owner[b]) return m.face_owner[a] < m.face_owner[b];
-    return m.face_neighbour[a] < m.face_neighbour[b];
-  });
-  std::vector<index_t> fno{0}, fn;
+  // Stable: std::stable_sort's order whatever the number of threads.
+  host::parallel_sort(
+      order,
+      [&](index_t a, index_t b) {
+        if (patch_of[a] != patch_of[b]) return patch_of[a] < patch_of[b]; // interior (-1) first
+        if (m.face_owner[a] != m.face_owner[b]) return m.face_owner[a] < m.face_owner[b];
+        return m.face_neighbour[a] < m.face_neighbour[b];
+      },
+      "fvproxy::mesh::face_order");
+  std::vector<index_t> fno(static_cast<std::size_t>(nf) + 1, 0);
   std::vector<index_t> fo(nf), fnb(nf);
   std::vector<std::uint8_t> fs(nf);
-  fn.reserve(m.face_nodes.size());
-  fno.reserve(nf + 1);
-  for (index_t k = 0; k < nf; ++k) {
+  host::parallel_for("fvproxy::mesh::face_gather", nf, [&](std::int64_t k) {
     const index_t f = order[k];
-    fn.insert(fn.end(), m.face_nodes.begin() + m.face_node_off[f], m.face_nodes.begin() + m.face_node_off[f + 1]);
-    fno.push_back(static_cast<index_t>(fn.size()));
+    fno[k] = m.face_node_off[f + 1] - m.face_node_off[f];
     fo[k] = m.face_owner[f];
     fnb[k] = m.face_neighbour[f];
     fs[k] = m.face_shift[f];
-  }
+  });
+  fno[nf] = host::exclusive_scan(fno);
+  std::vector<index_t> fn(m.face_nodes.size());
+  host::parallel_for("fvproxy::mesh::face_gather_nodes", nf, [&](std::int64_t k) {
+    const index_t f = order[k];
+    std::copy(m.face_nodes.begin() + m.face_node_off[f], m.face_nodes.begin() + m.face_node_off[f + 1],
+              fn.begin() + fno[k]);
+  });
   m.face_node_off.swap(fno);
   m.face_nodes.swap(fn);
   m.face_owner.swap(fo);

@@ -56,6 +56,23 @@ def per_rank(j, profiled):
             assert h["exchanges"] == 2 * h["stages"] and h["bytes_sent"] == sum(
                 h[k]["bytes_sent"] for k in ("state", "gradient_limiter")), h
     assert sum(r["owned_cells"] for r in ranks) == j["cells"], ranks
+    # Memory peaks (docs/output.md#json-output): the counted Kokkos allocations hold at least the
+    # mesh and solver arrays (memory_bytes: this run's, rank 0's on several ranks); per owned cell.
+    for r in ranks:
+        m = r["memory"]
+        assert set(m) == {"device_space", "device_peak_bytes", "host_peak_bytes", "device_bytes_per_cell",
+                          "host_bytes_per_cell"}, m
+        assert m["device_space"] == j["memory"]["device_space"], m
+        assert m["device_peak_bytes"] > 0 and m["host_peak_bytes"] > 0, m
+        if m["device_space"] == "Host":  # host backends: the Kokkos allocations are resident host memory
+            assert m["host_peak_bytes"] >= m["device_peak_bytes"], m
+        for k in ("device", "host"):
+            assert abs(m[k + "_bytes_per_cell"] * r["owned_cells"] - m[k + "_peak_bytes"]) <= 1e-6 * m[k + "_peak_bytes"], m
+    assert ranks[0]["memory"]["device_peak_bytes"] >= j["memory_bytes"], (ranks[0]["memory"], j["memory_bytes"])
+    assert j["memory"]["device_space"] in ("Host", "Cuda"), j["memory"]
+    for k in ("device_peak_bytes", "host_peak_bytes", "device_bytes_per_cell", "host_bytes_per_cell"):
+        stat(j["memory"][k])
+        assert j["memory"][k]["max"] == max(r["memory"][k] for r in ranks), (k, j["memory"][k])
     assert set(j["phases"]) == {"setup", "time_loop", "io", "busy"}
     for v in j["phases"].values():
         stat(v)
@@ -122,6 +139,7 @@ with tempfile.TemporaryDirectory() as d:
     assert all(v["seconds"] >= 0 and v["calls"] > 0 for v in t.values())
     assert all(k.startswith("fvproxy::") for k in t), [k for k in t if not k.startswith("fvproxy::")]
     per_rank(j, True)
+    assert "memory" in p.stdout and "B/cell" in p.stdout, p.stdout
     if np > 1:
         assert "ranks: %d; slowest: rank" % np in p.stdout and "halo exchange (optimized" in p.stdout, p.stdout
         assert "gradient_limiter" in p.stdout and "fraction hidden" in p.stdout, p.stdout

@@ -7,8 +7,9 @@
 #     with hilbert every file is byte for byte the one-rank run's of the same case; a zorder run says
 #     it built the mesh in parts;
 #  2. the references default, sphere_in_box and hybrid_channel under mpirun -np 3 match (1e-10);
-#  3. restart across rank counts: checkpoints written on 2 and 3 ranks, continued on 3 and 1 (2 -> 3,
-#     2 -> 1, 3 -> 1), end bitwise where the uninterrupted one-rank run ends (byte for byte files);
+#  3. restart across rank counts: checkpoints written on 1, 2 and 3 ranks, continued on 1, 2 and 3
+#     (2 -> 3, 2 -> 1, 3 -> 1, 1 -> 2, 3 -> 2), end bitwise where the uninterrupted one-rank run ends
+#     (byte for byte files);
 #  4. an unstable run fails on every rank with one message (exit 1, no MPI_Abort), and run.wall_limit
 #     stops every rank at the same step with a checkpoint (exit 3);
 #  5. a bad input that every rank meets is reported once (exit 2);
@@ -85,19 +86,32 @@ for name in default sphere_in_box hybrid_channel; do
     fail "reference $name on 3 ranks: $("$fv" compare "$out/ref_$name/fields_000020.h5" "$ref/$name/fields_000020.h5" --rtol "$rtol" 2>&1 | tail -n 4)"
 done
 
-# 3. restart 2 -> 3, 2 -> 1 and 3 -> 1 from the step-20 checkpoints of part 1: the files written
-#    after the restart are the uninterrupted one-rank run's, byte for byte
+# 3. restart 2 -> 3, 2 -> 1, 3 -> 1, 1 -> 2 and 3 -> 2 from the step-20 checkpoints of part 1 (each
+#    rank reads its block of the file's rows; on several ranks the mesh is built on rank 0, or in
+#    parts for hilbert): the files written after the restart are the uninterrupted one-rank run's,
+#    byte for byte
 final=$(basename "$(ls "$out/one/o"/fields_*.h5 | tail -n 1)")
-for from_to in 2:3 2:1 3:1; do
+for from_to in 2:3 2:1 3:1 1:2 3:2; do
   from=${from_to%:*}; to=${from_to#*:}
   d="$out/re${from}to$to"
+  src="$out/np${from}_metis/o"
+  [[ $from != 1 ]] || src="$out/one/o"
   run_in "$d" mpi "$to" "$fv" run "$in/default.yaml" "${small[@]}" "${ck[@]}" \
-    --restart "$out/np${from}_metis/o/checkpoint_000020.h5" >"$d.log" 2>&1 ||
+    --restart "$src/checkpoint_000020.h5" >"$d.log" 2>&1 ||
     fail "restart $from -> $to: $(grep -v Kokkos "$d.log" | tail -n 5)"
   "$fv" compare "$out/one/o/$final" "$d/o/$final" --rtol 0 --atol 0 >/dev/null 2>&1 || fail "restart $from -> $to differs"
   for f in "$final" fields_000030.h5 checkpoint_000030.h5 checkpoint_000040.h5; do
     cmp -s "$out/one/o/$f" "$d/o/$f" || fail "restart $from -> $to: $f is not byte for byte the one-rank run's"
   done
+done
+# ... and a box built in parts (hilbert) restarted 2 -> 3 in parts: the fingerprint the ranks compute
+# together matches, the files are the one-rank run's of the same case
+d="$out/re2to3_hilbert"
+run_in "$d" mpi 3 "$fv" run "$in/default.yaml" "${small[@]}" "${ck[@]}" --set mesh.partition=hilbert \
+  --restart "$out/np2_hilbert/o/checkpoint_000020.h5" >"$d.log" 2>&1 ||
+  fail "restart in parts 2 -> 3: $(grep -v Kokkos "$d.log" | tail -n 5)"
+for f in "$final" fields_000030.h5 checkpoint_000030.h5 checkpoint_000040.h5; do
+  cmp -s "$out/one_hilbert/o/$f" "$d/o/$f" || fail "restart in parts 2 -> 3: $f is not byte for byte the one-rank run's"
 done
 
 # 4. a failure and a stop, on every rank
@@ -157,4 +171,4 @@ grep -q "^error: writing $out/limit/mesh.h5 failed" "$out/limit.log" ||
   fail "write failure on 3 ranks: mesh.h5 not named: $(grep -v Kokkos "$out/limit.log" | head -n 5)"
 ! ls -A "$out/limit" | grep -q '\.tmp' || fail "write failure on 3 ranks left a temporary file: $(ls -A "$out/limit")"
 [[ ! -e "$out/limit/mesh.h5" ]] || fail "write failure on 3 ranks left a mesh.h5"
-echo "OK: fvproxy run on 2 and 3 ranks: bitwise the one-rank fields (metis, hilbert, blocks) and files (metis), references, restart 2->3, 2->1 and 3->1, failure and stop on every rank, the rank field, a failed write"
+echo "OK: fvproxy run on 2 and 3 ranks: bitwise the one-rank fields (metis, hilbert, blocks) and files (metis), references, restart 2->3, 2->1, 3->1, 1->2 and 3->2, failure and stop on every rank, the rank field, a failed write"
