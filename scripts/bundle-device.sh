@@ -19,10 +19,12 @@ cp $b/fvproxy "$out/bin/"
 [[ -x $b/fvproxy_mpi_tests ]] && cp $b/fvproxy_mpi_tests "$out/bin/"
 # The single-precision build for the benchmark harness (make cuda-float), when built.
 [[ -x build/cuda-float/fvproxy ]] && cp build/cuda-float/fvproxy "$out/bin/fvproxy-float"
+# The host build (OpenMP), for CPU runs on the GPU machine's cores (make build), when built.
+[[ -x build/host/fvproxy ]] && cp build/host/fvproxy "$out/bin/fvproxy-host"
 [[ -f $b/ptxas.log ]] && cp $b/ptxas.log "$out/"
 cp -r inputs mesh "$out/"
 mkdir -p "$out/perf" "$out/scripts"
-cp perf/harness.sh perf/ncu.sh perf/ncu.yaml perf/matrix-*.yaml perf/ptxas_report.py perf/ptxas_exceptions.txt "$out/perf/"
+cp perf/harness.sh perf/ncu.sh perf/ncu.yaml perf/matrix-*.yaml perf/ptxas_report.py perf/ptxas_exceptions.txt perf/*.py "$out/perf/"
 cp scripts/device-run.sh "$out/scripts/" 2>/dev/null || true
 cp -r tests/data tests/cli tests/reference "$out/tests/"
 # Shared libraries: every non-system library the binaries need, except Open MPI's and the C/C++
@@ -30,7 +32,7 @@ cp -r tests/data tests/cli tests/reference "$out/tests/"
 # (Debian ships METIS shared only) and PT-Scotch's libptscotch-7.0.so and libptscotcherr-7.0.so
 # (libscotch* too, should a binary ever need the sequential library). CUDA's runtime must be the 11.8 one
 # we built with; Open MPI and its hwloc/libevent come from that machine.
-keep='libcudart|libhdf5|libyaml-cpp|libsz|libaec|libmetis|libptscotch|libscotch'
+keep='libcudart|libhdf5|libyaml-cpp|libsz|libaec|libmetis|libptscotch|libscotch|libgomp'
 for exe in "$out"/bin/*; do
   ldd "$exe" | awk '/=> \//{print $1" "$3}' | while read -r name path; do
     if [[ "$name" =~ $keep ]]; then

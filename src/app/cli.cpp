@@ -37,7 +37,8 @@ options:
   --set KEY=VALUE        override a case key; VALUE is YAML (--set mesh.generate.cells=[32,32,32])
   --json                 print one JSON object on stdout instead of the human table
   --compare-orderings    report the locality metrics of every cell ordering side by side
-  --partition N          mesh: report the quality of mesh.partition's division into N parts (no mpirun)
+  --partition N          mesh: report the quality of mesh.partition's division into N parts (no mpirun
+                         needed; under mpirun the ranks compute ptscotch together)
   --compare-partitions   mesh: with --partition N, the report for every partition method
   --in-parts             mesh: under mpirun, each rank builds only its part (a generated box with a
                          blocks, hilbert or zorder partition); reports the build time and each
