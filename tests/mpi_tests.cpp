@@ -10,7 +10,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <initializer_list>
 #include <limits>
 #include <map>
 #include <tuple>
@@ -153,7 +152,7 @@ TEST(Halo, SeveralArraysInOneMessage) {
 }
 
 /// Arrays of `cols` columns each, owned rows tagged by global id, ghost rows NaN.
-std::vector<View2<real>> tagged_arrays(const LocalMesh& l, std::initializer_list<int> cols) {
+std::vector<View2<real>> tagged_arrays(const LocalMesh& l, const std::vector<int>& cols) {
   std::vector<View2<real>> arrays;
   for (int nc : cols) {
     View2<real> a("a", l.host.n_cells(), nc);
@@ -184,7 +183,7 @@ TEST(Halo, StagedAndDirectPathsFillBitwiseIdenticalGhostRows) {
       EXPECT_FALSE(staged.device_direct());
       EXPECT_NE(staged.transport().find("staged"), std::string::npos);
       for (bool polled : {false, true})
-        for (std::initializer_list<int> cols : {std::initializer_list<int>{1}, {5}, {6, 2}, {3}}) {
+        for (const std::vector<int>& cols : std::vector<std::vector<int>>{{1}, {5}, {6, 2}, {3}}) {
           SCOPED_TRACE(std::string(mc.generate ? "tets" : "gmsh") + ", " + to_string(method) + ", " +
                        std::to_string(cols.size()) + " arrays of " + std::to_string(*cols.begin()) + "..., " +
                        (polled ? "polled" : "waited"));
