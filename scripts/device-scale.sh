@@ -63,6 +63,7 @@ run() { echo "\$ $*"; "$@"; echo "[exit $?]"; }
   else
     step "5. perf/max_box.py: the largest box on this GPU"
     # 16 host threads: the whole box is built on one process (docs/performance.md)
+    mkdir -p "$res/scratch"
     OMP_NUM_THREADS=16 run timeout 500 python3 "$b/perf/max_box.py" --fvproxy "$b/bin/fvproxy" \
       --case "$b/inputs/default.yaml" --elements tet,hex --out "$res/max_box" --timeout 200 --scratch "$res/scratch"
     rm -rf "$res/scratch"
