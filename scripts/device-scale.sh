@@ -10,7 +10,8 @@
 #         threads) and in parts on 2, 4, 8, 16 ranks (the GPU shared; 16 host cores);
 #      4. perf/mpi_halo.py: the time step at 8.4M tets on 1 rank and on 2 and 4 ranks sharing the GPU,
 #         naive, optimized and optimized with the staging path forced, with the halo statistics;
-#   b  5. perf/max_box.py: the largest tet and hex box that fits the GPU (estimate, then a real run).
+#   b  5. perf/max_box.py: the largest tet and hex box that fits the GPU (estimate, then a real run;
+#         ELEMENTS=hex for one element type).
 # Everything lands in OUT (default ./device-out): scale-PART.log and scale-PART.tar.gz (the results
 # folders), few files because the GPU machine returns at most a handful.
 set -uo pipefail
@@ -65,7 +66,8 @@ run() { echo "\$ $*"; "$@"; echo "[exit $?]"; }
     # 16 host threads: the whole box is built on one process (docs/performance.md)
     mkdir -p "$res/scratch"
     OMP_NUM_THREADS=16 run timeout 500 python3 "$b/perf/max_box.py" --fvproxy "$b/bin/fvproxy" \
-      --case "$b/inputs/default.yaml" --elements tet,hex --out "$res/max_box" --timeout 200 --scratch "$res/scratch"
+      --case "$b/inputs/default.yaml" --elements "${ELEMENTS:-tet,hex}" --out "$res/max_box" --timeout 200 \
+      --scratch "$res/scratch"
     rm -rf "$res/scratch"
   fi
   step "done"
