@@ -286,8 +286,6 @@ int cmd_run(const CliArgs& cli) {
   if (talk && !part)
     std::printf("  mesh: %s, %d cells, %d faces, ordering %s (%.2f s + %.2f s reorder)\n", b.source.c_str(),
                 b.device.n_cells, b.device.n_faces, to_string(cfg.mesh.reorder), b.seconds_build, b.seconds_reorder);
-  // On N ranks: this rank's part (docs/parallel.md); every rank holds the global mesh meanwhile.
-  if (comm.size() > 1 && !part) part.emplace(decompose(b, cfg.mesh, comm, cfg.parallel.halo));
   if (part) {
     // The partition's numbers from every rank's part (no rank needs the whole mesh for them).
     const long long owned = part->mesh.n_cells, ghosts = part->mesh.n_ghosts;

@@ -229,7 +229,7 @@ void OutputSeries::write_mesh() {
     write_xdmf();
     return;
   }
-  // Decomposed: every rank holds the global mesh and writes its block of it (cells and nodes
+  // Decomposed with the global mesh on every rank (set_decomposition): each writes its block of it (cells and nodes
   // [r*n/P, (r+1)*n/P), the same share of each patch's faces).
   MeshSlice slice;
   if (comm_) {

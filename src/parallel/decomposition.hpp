@@ -4,9 +4,10 @@
 // ghosts' geometry from their owners, and the domain's totals (cells, volume) that set-up
 // formulas need (the same values as on one rank, bitwise).
 //
-// decompose() cuts the part out of the whole mesh, which every rank builds first; a generated box
-// with a curve or `blocks` partition is built in parts instead (decompose_in_parts: no rank ever
-// holds the whole mesh; parallel/parts.hpp). Both give the same local mesh, bitwise.
+// decompose() cuts the part out of the whole mesh, which every rank holds (the tests' reference);
+// fvproxy run and bench build a generated box with a curve or `blocks` partition in parts
+// (decompose_in_parts: no rank ever holds the whole mesh; parallel/parts.hpp) and any other mesh
+// on rank 0 alone (decompose_from_root). All three give the same local mesh, bitwise.
 #include <memory>
 
 #include "core/config.hpp"
