@@ -52,7 +52,7 @@ struct Bytes {
     std::uint64_t n = 0;
     get(n);
     v.resize(n);
-    std::memcpy(static_cast<void*>(v.data()), b.data() + at, n * sizeof(T));
+    if (n > 0) std::memcpy(static_cast<void*>(v.data()), b.data() + at, n * sizeof(T)); // data() may be null
     at += n * sizeof(T);
   }
   void get(std::string& s) {
