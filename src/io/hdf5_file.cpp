@@ -187,7 +187,10 @@ File File::create(const std::string& path, const Communicator& comm) {
   return f;
 }
 
-File File::open(const std::string& path) {
+namespace {
+
+/// A file to open for reading must exist, not be a folder, and be HDF5 (H5Failure naming it).
+void check_hdf5_file(const std::string& path) {
   silence_hdf5();
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) throw H5Failure(path + ": no such file");
@@ -195,6 +198,12 @@ File File::open(const std::string& path) {
   const htri_t is = H5Fis_hdf5(path.c_str());
   if (is == 0) throw H5Failure(path + ": not an HDF5 file");
   if (is < 0) fail("cannot read", path);
+}
+
+} // namespace
+
+File File::open(const std::string& path) {
+  check_hdf5_file(path);
   File f;
   f.path_ = path;
   f.comm_ = Communicator::self();
@@ -205,14 +214,7 @@ File File::open(const std::string& path) {
 
 File File::open(const std::string& path, const Communicator& comm) {
   if (comm.size() == 1) return open(path);
-  silence_hdf5();
-  // Every rank sees the same file system: the checks below answer alike on every rank.
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) throw H5Failure(path + ": no such file");
-  if (std::filesystem::is_directory(path, ec)) throw H5Failure(path + ": is a folder, not an HDF5 file");
-  const htri_t is = H5Fis_hdf5(path.c_str());
-  if (is == 0) throw H5Failure(path + ": not an HDF5 file");
-  if (is < 0) fail("cannot read", path);
+  check_hdf5_file(path); // every rank sees the same file system: the checks answer alike on every rank
   Handle fapl(H5Pcreate(H5P_FILE_ACCESS), H5Pclose);
   if (fapl < 0 || H5Pset_fapl_mpio(fapl, comm.raw(), MPI_INFO_NULL) < 0) fail("cannot set MPI-IO access for", path);
   File f;
