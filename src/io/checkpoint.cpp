@@ -10,6 +10,7 @@
 
 #include "core/error.hpp"
 #include "io/field_file.hpp"
+#include "parallel/collectives.hpp"
 
 namespace fvproxy {
 
@@ -64,29 +65,13 @@ std::string finish_fingerprint(std::int64_t cells, std::int64_t nodes, std::uint
 }
 
 /// `out[d]` to rank d, for every d; returns what every rank sent here, by source rank, and how
-/// many values came from each (`counts`). One MPI_Alltoall of the counts, one MPI_Alltoallv.
+/// many values came from each (`counts`): alltoallv of the lists end to end.
 template <class T>
 std::vector<T> exchange(const Communicator& comm, const std::vector<std::vector<T>>& out, std::vector<int>& counts) {
-  const int P = comm.size();
-  counts.assign(P, 0);
-  if (P == 1) {
-    counts[0] = static_cast<int>(out[0].size());
-    return out[0];
-  }
-  static_assert(std::is_same_v<T, std::int64_t> || std::is_same_v<T, double> || std::is_same_v<T, int>);
-  const MPI_Datatype type = std::is_same_v<T, double> ? MPI_DOUBLE : std::is_same_v<T, int> ? MPI_INT : MPI_INT64_T;
-  std::vector<int> send_counts(P), send_off(P + 1, 0), recv_off(P + 1, 0);
-  for (int d = 0; d < P; ++d) {
-    send_counts[d] = static_cast<int>(out[d].size());
-    send_off[d + 1] = send_off[d] + send_counts[d];
-  }
-  MPI_Alltoall(send_counts.data(), 1, MPI_INT, counts.data(), 1, MPI_INT, comm.raw());
-  for (int d = 0; d < P; ++d) recv_off[d + 1] = recv_off[d] + counts[d];
-  std::vector<T> send(static_cast<std::size_t>(send_off[P])), recv(static_cast<std::size_t>(recv_off[P]));
-  for (int d = 0; d < P; ++d) std::copy(out[d].begin(), out[d].end(), send.begin() + send_off[d]);
-  MPI_Alltoallv(send.data(), send_counts.data(), send_off.data(), type, recv.data(), counts.data(), recv_off.data(),
-                type, comm.raw());
-  return recv;
+  std::vector<T> send;
+  std::vector<int> send_counts;
+  for (const auto& v : out) send.insert(send.end(), v.begin(), v.end()), send_counts.push_back(int(v.size()));
+  return alltoallv(send, send_counts, comm, &counts);
 }
 
 /// The directory rank of global id g.

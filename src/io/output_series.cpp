@@ -10,6 +10,7 @@
 #include "io/field_file.hpp"
 #include "io/output_file.hpp"
 #include "mesh/local_mesh.hpp"
+#include "parallel/collectives.hpp"
 
 namespace fvproxy {
 
@@ -43,41 +44,21 @@ std::vector<std::pair<long long, fs::path>> step_files(const std::string& dir, c
 }
 
 index_t block_start(index_t n, int r, int parts) {
-  return static_cast<index_t>(std::int64_t(n) * r / parts);
+  return static_cast<index_t>(block_begin(n, r, parts));
 }
 
 namespace {
 
-/// The rank whose block [block_start(n, r, P), block_start(n, r + 1, P)) holds row g.
-int block_of(std::int64_t g, std::int64_t n, int P) {
-  int w = static_cast<int>(g * P / std::max<std::int64_t>(n, 1));
-  while (w + 1 < P && block_start(index_t(n), w + 1, P) <= g) ++w;
-  while (w > 0 && block_start(index_t(n), w, P) > g) --w;
-  return w;
-}
-
 /// MPI_Alltoallv of trivially copyable records to the ranks `dest` names; the received ones.
-template <class T> std::vector<T> route(std::vector<T> recs, const std::vector<int>& dest, const Communicator& comm) {
+template <class T>
+std::vector<T> route(const std::vector<T>& recs, const std::vector<int>& dest, const Communicator& comm) {
   const int P = comm.size();
-  std::vector<int> sc(P, 0), rc(P, 0), sd(P, 0), rd(P, 0);
-  for (int d : dest) ++sc[d];
-  std::vector<T> out(recs.size());
-  {
-    std::vector<int> at(P, 0);
-    for (int r = 1; r < P; ++r) at[r] = at[r - 1] + sc[r - 1];
-    for (std::size_t i = 0; i < recs.size(); ++i) out[std::size_t(at[dest[i]]++)] = recs[i];
-  }
-  MPI_Alltoall(sc.data(), 1, MPI_INT, rc.data(), 1, MPI_INT, comm.raw());
-  long long total = 0;
-  for (int r = 0; r < P; ++r) {
-    total += rc[r];
-    sc[r] *= int(sizeof(T));
-    rc[r] *= int(sizeof(T));
-    if (r > 0) sd[r] = sd[r - 1] + sc[r - 1], rd[r] = rd[r - 1] + rc[r - 1];
-  }
-  std::vector<T> in(static_cast<std::size_t>(total));
-  MPI_Alltoallv(out.data(), sc.data(), sd.data(), MPI_BYTE, in.data(), rc.data(), rd.data(), MPI_BYTE, comm.raw());
-  return in;
+  std::vector<int> counts(P, 0), at(P, 0);
+  for (int d : dest) ++counts[d];
+  for (int r = 1; r < P; ++r) at[r] = at[r - 1] + counts[r - 1];
+  std::vector<T> grouped(recs.size());
+  for (std::size_t i = 0; i < recs.size(); ++i) grouped[std::size_t(at[dest[i]]++)] = recs[i];
+  return alltoallv(grouped, counts, comm);
 }
 
 } // namespace
@@ -112,7 +93,7 @@ MeshFileRows mesh_rows_of_parts(const LocalMesh& l, const Communicator& comm) {
     x.type = static_cast<std::int32_t>(h.cell_type[c]);
     x.n = static_cast<std::int32_t>(t.size());
     std::copy(t.begin(), t.end(), x.topo);
-    dest[std::size_t(c)] = block_of(x.row, G, P);
+    dest[std::size_t(c)] = block_owner(x.row, G, P);
   }
   std::vector<CellRec> got = route(std::move(cells), dest, comm);
   std::sort(got.begin(), got.end(), [](const CellRec& a, const CellRec& b) { return a.row < b.row; });
@@ -140,7 +121,7 @@ MeshFileRows mesh_rows_of_parts(const LocalMesh& l, const Communicator& comm) {
       nodes.push_back({gid_row[v],
                        h.node_gid[v],
                        {h.x[3 * std::size_t(v)], h.x[3 * std::size_t(v) + 1], h.x[3 * std::size_t(v) + 2]}});
-      dest.push_back(block_of(gid_row[v], N, P));
+      dest.push_back(block_owner(gid_row[v], N, P));
     }
   std::vector<NodeRec> gotn = route(std::move(nodes), dest, comm);
   std::sort(gotn.begin(), gotn.end(), [](const NodeRec& a, const NodeRec& b) { return a.row < b.row; });
@@ -184,7 +165,7 @@ MeshFileRows mesh_rows_of_parts(const LocalMesh& l, const Communicator& comm) {
       x.topo[0] = nn == 3 ? 4 : 5;
       for (index_t i = 0; i < nn; ++i) x.topo[1 + i] = gid_row[h.face_nodes[h.face_node_off[f] + i]];
       faces.push_back(x);
-      dest.push_back(block_of(x.row, G, P));
+      dest.push_back(block_owner(x.row, G, P));
     }
   }
   std::vector<FaceRec> gotf = route(std::move(faces), dest, comm);
@@ -295,12 +276,7 @@ void OutputSeries::set_decomposition(const Communicator& comm, std::vector<index
   row_begin_ = block_start(G, me, P);
   row_end_ = block_start(G, me + 1, P);
   // The rank writing global row g: the block holding it.
-  auto writer = [&](index_t g) {
-    int w = static_cast<int>(std::int64_t(g) * P / std::max<index_t>(G, 1));
-    while (w + 1 < P && block_start(G, w + 1, P) <= g) ++w;
-    while (w > 0 && block_start(G, w, P) > g) --w;
-    return w;
-  };
+  auto writer = [&](index_t g) { return block_owner(g, G, P); };
   bool bad = false;
   send_counts_.assign(P, 0);
   for (const index_t g : global_of_owned) {

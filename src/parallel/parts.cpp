@@ -12,6 +12,7 @@
 #include "mesh/box_generator.hpp"
 #include "mesh/mesh.hpp"
 #include "mesh/reorder.hpp"
+#include "parallel/collectives.hpp"
 
 namespace fvproxy {
 
@@ -23,39 +24,6 @@ bool is_curve(Ordering o) {
 
 int cells_per_hex(const BoxConfig& b) {
   return b.element == ElementKind::tet ? 6 : b.element == ElementKind::prism ? 2 : 1;
-}
-
-/// MPI_Alltoallv of trivially copyable records, grouped by destination rank (`counts` per rank).
-/// Returns the received records, grouped by source rank; `recv_counts` receives their counts.
-template <class T> std::vector<T> exchange(const std::vector<T>& send, const std::vector<int>& counts,
-                                           const Communicator& comm, std::vector<int>* recv_counts = nullptr) {
-  const int P = comm.size();
-  std::vector<int> rc(P, 0);
-  MPI_Alltoall(counts.data(), 1, MPI_INT, rc.data(), 1, MPI_INT, comm.raw());
-  std::vector<int> sb(P, 0), sd(P, 0), rb(P, 0), rd(P, 0);
-  long long total = 0;
-  for (int r = 0; r < P; ++r) {
-    sb[r] = counts[r] * int(sizeof(T));
-    rb[r] = rc[r] * int(sizeof(T));
-    if (r > 0) sd[r] = sd[r - 1] + sb[r - 1], rd[r] = rd[r - 1] + rb[r - 1];
-    total += rc[r];
-  }
-  std::vector<T> recv(static_cast<std::size_t>(total));
-  MPI_Alltoallv(send.data(), sb.data(), sd.data(), MPI_BYTE, recv.data(), rb.data(), rd.data(), MPI_BYTE, comm.raw());
-  if (recv_counts) *recv_counts = rc;
-  return recv;
-}
-
-/// First hex of rank r's slab: H r / P.
-gid_t slab_begin(gid_t H, int r, int P) {
-  return gid_t((__int128)H * r / P);
-}
-/// The rank whose slab holds hex h.
-int slab_owner(gid_t h, gid_t H, int P) {
-  int r = static_cast<int>((__int128)h * P / std::max<gid_t>(H, 1));
-  while (r + 1 < P && slab_begin(H, r + 1, P) <= h) ++r;
-  while (r > 0 && slab_begin(H, r, P) > h) --r;
-  return r;
 }
 
 /// The hexes within `layers` hexes (in each axis, periodic axes wrapped) of `hexes`, ascending.
@@ -177,7 +145,7 @@ std::vector<gid_t> global_positions(const std::vector<std::uint64_t>& keys, cons
     }
   }
   std::vector<int> recv_counts;
-  std::vector<Rec> got = exchange(mine, send_counts, comm, &recv_counts);
+  std::vector<Rec> got = alltoallv(mine, send_counts, comm, &recv_counts);
   // Global positions: this rank's interval starts after every lower rank's records.
   std::vector<index_t> order(got.size());
   std::iota(order.begin(), order.end(), 0);
@@ -187,7 +155,7 @@ std::vector<gid_t> global_positions(const std::vector<std::uint64_t>& keys, cons
   if (comm.rank() == 0) before = 0;
   std::vector<Sample> reply(got.size()); // (origin index, position), in the received order
   for (std::size_t i = 0; i < order.size(); ++i) reply[order[i]] = {got[order[i]][2], std::uint64_t(before + i)};
-  const std::vector<Sample> back = exchange(reply, recv_counts, comm);
+  const std::vector<Sample> back = alltoallv(reply, recv_counts, comm);
   for (const Sample& s : back) pos[s[0]] = gid_t(s[1]);
   return pos;
 }
@@ -233,7 +201,7 @@ PartsMesh build_box_in_parts(const MeshConfig& cfg, const Communicator& comm, co
 
   // 1. The slab: places (part, row) of its cells; the directory.
   Kokkos::Timer timer;
-  const gid_t slab0 = slab_begin(H, me, P), slab1 = slab_begin(H, me + 1, P);
+  const gid_t slab0 = block_begin(H, me, P), slab1 = block_begin(H, me + 1, P);
   std::vector<Place> directory; // the slab's cells, by gid
   std::vector<Place> owned;     // this rank's cells (from the directory owners)
   CurveFrame order_frame;
@@ -284,7 +252,7 @@ PartsMesh build_box_in_parts(const MeshConfig& cfg, const Communicator& comm, co
     std::sort(send.begin(), send.end(), [](const Place& a, const Place& b) { return a.part < b.part; });
     std::vector<int> counts(P, 0);
     for (const Place& p : send) ++counts[p.part];
-    owned = exchange(send, counts, comm);
+    owned = alltoallv(send, counts, comm);
     std::sort(owned.begin(), owned.end(), [](const Place& a, const Place& b) { return a.gid < b.gid; });
   } else { // blocks in the generation order: everything closed-form
     const auto& c = box.cells;
@@ -331,12 +299,12 @@ PartsMesh build_box_in_parts(const MeshConfig& cfg, const Communicator& comm, co
   if (curve_part || curve_order) {
     std::vector<gid_t> ask(ghost_gids);
     std::vector<int> counts(P, 0);
-    for (const gid_t g : ask) ++counts[slab_owner(g / per, H, P)]; // ascending gids: ascending owners
+    for (const gid_t g : ask) ++counts[block_owner(g / per, H, P)]; // ascending gids: ascending owners
     std::vector<int> asked_counts;
-    const std::vector<gid_t> asked = exchange(ask, counts, comm, &asked_counts);
+    const std::vector<gid_t> asked = alltoallv(ask, counts, comm, &asked_counts);
     std::vector<Place> answer(asked.size());
     for (std::size_t i = 0; i < asked.size(); ++i) answer[i] = directory[std::size_t(asked[i] - slab0 * per)];
-    ghost_places = exchange(answer, asked_counts, comm);
+    ghost_places = alltoallv(answer, asked_counts, comm);
   } else {
     for (std::size_t i = 0; i < ghost_gids.size(); ++i)
       ghost_places[i] = {ghost_gids[i], ghost_gids[i], block_part(ghost_gids[i])};
