@@ -28,9 +28,8 @@ inline int block_owner(std::int64_t g, std::int64_t n, int P) {
 /// MPI_Alltoallv of trivially copyable records, `send` grouped by destination rank (`counts[r]`
 /// for rank r). Returns the records received, grouped by source rank; `recv_counts`, when given,
 /// receives how many came from each. One rank: `send` itself, no MPI call. Collective.
-template <class T>
-std::vector<T> alltoallv(const std::vector<T>& send, const std::vector<int>& counts, const Communicator& comm,
-                         std::vector<int>* recv_counts = nullptr) {
+template <class T> std::vector<T> alltoallv(const std::vector<T>& send, const std::vector<int>& counts,
+                                            const Communicator& comm, std::vector<int>* recv_counts = nullptr) {
   const int P = comm.size();
   if (P == 1) {
     if (recv_counts) *recv_counts = {static_cast<int>(send.size())};
@@ -47,8 +46,7 @@ std::vector<T> alltoallv(const std::vector<T>& send, const std::vector<int>& cou
     total += rc[r];
   }
   std::vector<T> recv(static_cast<std::size_t>(total));
-  MPI_Alltoallv(send.data(), sb.data(), sd.data(), MPI_BYTE, recv.data(), rb.data(), rd.data(), MPI_BYTE,
-                comm.raw());
+  MPI_Alltoallv(send.data(), sb.data(), sd.data(), MPI_BYTE, recv.data(), rb.data(), rd.data(), MPI_BYTE, comm.raw());
   if (recv_counts) *recv_counts = rc;
   return recv;
 }
