@@ -30,6 +30,7 @@
 #include "operators/face_flux.hpp"
 #include "operators/muscl/gradient.hpp"
 #include "operators/muscl/limiter.hpp"
+#include "operators/muscl/muscl.hpp"
 #include "parallel/communicator.hpp"
 #include "parallel/decomposition.hpp"
 #include "parallel/halo.hpp"
@@ -311,8 +312,7 @@ StageResult run_stage(const Mesh& m, const OperatorsConfig& ops, int n, Halo* ha
   std::vector<BoundaryType> types;
   for (std::size_t i = 0; i < m.patches.size(); ++i)
     types.push_back(std::array{BoundaryType::dirichlet, BoundaryType::outflow, BoundaryType::inflow}[i % 3]);
-  const auto gradient = make_gradient(m, geom, ops.muscl, n, false);
-  const auto limiter = make_limiter(m, geom, ops.muscl, n, std::vector<real>{real(1.5), real(2.5)});
+  const auto muscl = make_muscl(m, geom, ops.muscl, n, false, std::vector<real>{real(1.5), real(2.5)});
   const auto convection = make_convection(m, geom, ops.convection, phi, n, types, false);
   const auto diffusion = make_diffusion(m, geom, ops.diffusion, {0.3, 0.1}, types, false);
   const auto fields = sampled(m, n);
@@ -329,19 +329,16 @@ StageResult run_stage(const Mesh& m, const OperatorsConfig& ops, int n, Halo* ha
   };
   if (halo && halo->variant() == HaloVariant::optimized) {
     halo->start({u});
-    gradient->compute(u, ub, grad, Part::inner);
-    limiter->compute(u, ub, grad, lim, Part::inner);
+    muscl->compute(u, ub, grad, lim, Part::inner);
     halo->finish();
-    gradient->compute(u, ub, grad, Part::frontier);
-    limiter->compute(u, ub, grad, lim, Part::frontier);
+    muscl->compute(u, ub, grad, lim, Part::frontier);
     halo->start({grad, lim});
     apply(Part::inner);
     halo->finish();
     apply(Part::frontier);
   } else {
     if (halo) halo->exchange(u);
-    gradient->compute(u, ub, grad);
-    limiter->compute(u, ub, grad, lim);
+    muscl->compute(u, ub, grad, lim);
     if (halo) halo->exchange(std::vector<View2<real>>{grad, lim});
     apply(Part::all);
   }
@@ -350,7 +347,7 @@ StageResult run_stage(const Mesh& m, const OperatorsConfig& ops, int n, Halo* ha
 }
 
 TEST(DistributedOperators, EachVariantAndHaloEqualsOneRankPerGlobalId) {
-  // Every operator variant (naive, optimized gather, optimized atomic scatter) with each halo
+  // Every operator variant (naive, optimized gather, optimized atomic scatter, fused muscl) with each halo
   // variant (blocking; overlapped inner/frontier parts) on a Z-ordered periodic tet box and a
   // randomly numbered Gmsh mesh with boundary patches, against the whole mesh on one rank, per
   // global id: the gradients, the limiter values and the rate. The rate's ghost rows are never
@@ -361,19 +358,21 @@ TEST(DistributedOperators, EachVariantAndHaloEqualsOneRankPerGlobalId) {
   constexpr int n = 2;
   for (const MeshConfig& mc : meshes()) {
     const BuiltMesh g = build_mesh(mc);
-    for (int v = 0; v < 3; ++v) {
+    for (int v = 0; v < 4; ++v) {
       OperatorsConfig ops;
       for (OperatorOptions* o : std::vector<OperatorOptions*>{&ops.muscl, &ops.convection, &ops.diffusion}) {
         o->variant = v == 0 ? Variant::naive : Variant::optimized;
         o->scatter = v == 2 ? Scatter::atomic : Scatter::gather;
       }
       ops.muscl.gradient = v == 1 ? Gradient::green_gauss : Gradient::least_squares;
+      ops.muscl.fused = v == 3;
       const StageResult ref = run_stage(g.device, ops, n, nullptr, sentinel);
       for (HaloVariant hv : {HaloVariant::naive, HaloVariant::optimized}) {
         const std::string what = std::string(mc.generate ? "tets" : "gmsh") + ", operators " +
                                  (v == 0   ? "naive"
                                   : v == 1 ? "optimized gather"
-                                           : "optimized atomic") +
+                                  : v == 2 ? "optimized atomic"
+                                           : "optimized gather, fused muscl") +
                                  ", halo " + to_string(hv);
         SCOPED_TRACE(what);
         Decomposition d = decompose(g, mc, w, hv);
@@ -495,6 +494,9 @@ TEST(DistributedRun, EqualsOneRankPerGlobalId) {
   expect_same_run(with({"mesh.partition=blocks", "operators.muscl.gradient=green-gauss",
                         "operators.muscl.limiter=barth-jespersen"}),
                   "optimized, blocks, Green-Gauss, Barth-Jespersen", false, tol);
+  // The fused gradient + limiter kernel, overlapped (inner and frontier parts): bitwise when gathering.
+  expect_same_run(with({"run.deterministic=true", "operators.muscl.fused=true", "mesh.partition=hilbert"}),
+                  "deterministic, fused muscl, hilbert", true, 0);
   // The blocking halo, and the overlapped one with atomic scatters (faces to ghosts one-sided).
   expect_same_run(with({"run.deterministic=true", "parallel.halo.variant=naive"}), "deterministic, naive halo", true,
                   0);

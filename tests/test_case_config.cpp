@@ -131,6 +131,11 @@ TEST(CaseConfig, Errors) {
   expect_input_error([] { parse(kMesh + "physics: {model: scaler}\n"); }, {"did you mean 'scalar'?"});
   expect_input_error([] { parse(kBase + "operators:\n  convection: {variant: naive, scatter: gather}\n"); },
                      {"operators.convection.scatter: 'scatter' is an option of the optimized variant"});
+  expect_input_error([] { parse(kBase + "operators:\n  muscl: {variant: naive, fused: true}\n"); },
+                     {"operators.muscl.fused: 'fused' is an option of the optimized variant"});
+  expect_input_error([] { parse(kBase + "operators:\n  muscl: {scatter: atomic, fused: true}\n"); },
+                     {"operators.muscl.fused: fused: true needs scatter: gather"});
+  expect_input_error([] { parse(kBase + "operators:\n  muscl: {fused: yes please}\n"); }, {"operators.muscl.fused"});
   expect_input_error([] { parse(kBase + "operators:\n  diffusion: {team_size: 100}\n"); },
                      {"operators.diffusion.team_size: value 100 out of range"});
   expect_input_error([] { parse(kBase + "operators:\n  convection: {order: 3}\n"); },

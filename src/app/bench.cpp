@@ -28,6 +28,7 @@
 #include "operators/face_flux.hpp"
 #include "operators/muscl/gradient.hpp"
 #include "operators/muscl/limiter.hpp"
+#include "operators/muscl/muscl.hpp"
 #include "parallel/decomposition.hpp"
 #include "parallel/parts.hpp"
 #include "parallel/placement.hpp"
@@ -158,16 +159,10 @@ int cmd_bench(const CliArgs& cli) {
       double ms = 0, bytes = 0;
       std::string what;
       if (op == "muscl") {
-        auto g = make_gradient(m, geom, oc.muscl, n, cfg.run.deterministic);
-        auto l = make_limiter(m, geom, oc.muscl, n, range);
-        what = g->description();
+        const auto mu = make_muscl(m, geom, oc.muscl, n, cfg.run.deterministic, limited ? range : std::vector<real>{});
+        what = mu->description();
         ms = median_ms(
-            cli.repeat, 2,
-            [&](int) {
-              g->compute(u, ub, grad);
-              if (limited) l->compute(u, ub, grad, lim);
-            },
-            sync);
+            cli.repeat, 2, [&](int) { mu->compute(u, ub, grad, lim); }, sync);
         bytes = model.muscl.bytes;
       } else if (op == "convection") {
         auto c = make_convection(m, geom, oc.convection, setup.phi, n, setup.patch_types, cfg.run.deterministic);

@@ -37,6 +37,7 @@
 #include "operators/launch.hpp"
 #include "operators/muscl/gradient.hpp"
 #include "operators/muscl/limiter.hpp"
+#include "operators/muscl/muscl.hpp"
 #include "parallel/decomposition.hpp"
 #include "physics/scalar_solution.hpp"
 #include "solver/boundary_conditions.hpp"
@@ -54,6 +55,7 @@ struct VariantSpec {
   std::string name;
   OperatorOptions options;
   bool case_options = false; ///< `defaults: true`: every operator as the case resolves it (mixed options)
+  bool fused = false;        ///< muscl: gradient and limiter in one kernel (operators.muscl.fused; with defaults too)
 };
 
 struct PerfSpec {
@@ -122,7 +124,7 @@ PerfSpec parse_spec(const std::string& path) {
   const YAML::Node vars = list("variants");
   for (std::size_t i = 0; i < vars.size(); ++i) {
     const std::string p = "variants[" + std::to_string(i) + "]";
-    r.check_keys(vars[i], p, {"name", "variant", "scatter", "policy", "team_size", "defaults"});
+    r.check_keys(vars[i], p, {"name", "variant", "scatter", "policy", "team_size", "fused", "defaults"});
     if (!vars[i]["name"]) r.fail(vars[i], p + ".name", "required key missing");
     VariantSpec v;
     v.name = r.string_value(vars[i]["name"], p + ".name");
@@ -137,6 +139,12 @@ PerfSpec parse_spec(const std::string& path) {
           r.enum_value(vars[i]["policy"], p + ".policy", std::vector<Policy>{Policy::range, Policy::team});
     if (vars[i]["team_size"])
       v.options.team_size = static_cast<int>(r.int_value(vars[i]["team_size"], p + ".team_size"));
+    if (vars[i]["fused"]) {
+      v.fused = r.bool_value(vars[i]["fused"], p + ".fused");
+      if (v.fused && (v.options.variant == Variant::naive || v.options.scatter == Scatter::atomic))
+        r.fail(vars[i]["fused"], p + ".fused", "fused: true is an option of the optimized variant's gather",
+               "use variant: optimized and scatter: gather (the defaults) with it");
+    }
     if (vars[i]["defaults"]) {
       v.case_options = r.bool_value(vars[i]["defaults"], p + ".defaults");
       for (const char* k : {"variant", "scatter", "policy", "team_size"})
@@ -223,7 +231,10 @@ CaseConfig with_components(const CaseConfig& base, int n) {
 }
 
 OperatorsConfig apply_variant(OperatorsConfig oc, const VariantSpec& v) {
-  if (v.case_options) return oc;
+  if (v.case_options) {
+    oc.muscl.fused = oc.muscl.fused || v.fused;
+    return oc;
+  }
   for (OperatorOptions* o : {static_cast<OperatorOptions*>(&oc.muscl), static_cast<OperatorOptions*>(&oc.convection),
                              static_cast<OperatorOptions*>(&oc.diffusion)}) {
     o->variant = v.options.variant;
@@ -231,6 +242,7 @@ OperatorsConfig apply_variant(OperatorsConfig oc, const VariantSpec& v) {
     o->policy = v.options.policy;
     o->team_size = v.options.team_size;
   }
+  oc.muscl.fused = v.fused;
   return oc;
 }
 
@@ -287,15 +299,13 @@ std::vector<Row> bench_configuration(const Mesh& m, const Mesh& global, const Ca
       row.components = n, row.op = op, row.variant = v.name, row.cells = global.n_cells, row.rotation = R;
       const int warm = std::max(2, R);
       if (op == "muscl") {
-        const auto g = make_gradient(m, geom, oc.muscl, n, false);
-        const auto l = make_limiter(m, geom, oc.muscl, n, range);
-        row.kernels = g->description() + (limited ? " + " + l->description() : "");
+        const auto mu = make_muscl(m, geom, oc.muscl, n, false, limited ? range : std::vector<real>{});
+        row.kernels = mu->description();
         row.ms = median_ms(
             spec.repeat, warm,
             [&](int i) {
               const Inputs& x = in[i % R];
-              g->compute(x.u, x.ub, x.grad);
-              if (limited) l->compute(x.u, x.ub, x.grad, x.lim);
+              mu->compute(x.u, x.ub, x.grad, x.lim);
             },
             sync);
         row.bytes = model.muscl.bytes, row.flops = model.muscl.flops;

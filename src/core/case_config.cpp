@@ -258,7 +258,7 @@ OperatorsConfig parse_operators(const Reader& r, const YAML::Node& root, bool de
   const YAML::Node det = root["run"] ? root["run"]["deterministic"] : YAML::Node();
   if (const YAML::Node m = n["muscl"]) {
     r.check_keys(m, "operators.muscl",
-                 {"variant", "gradient", "limiter", "venkatakrishnan_k", "scatter", "policy", "team_size"});
+                 {"variant", "gradient", "limiter", "venkatakrishnan_k", "fused", "scatter", "policy", "team_size"});
     parse_options(r, m, "operators.muscl", ops.muscl, deterministic, det);
     if (m["gradient"])
       ops.muscl.gradient = r.enum_value(m["gradient"], "operators.muscl.gradient",
@@ -269,6 +269,17 @@ OperatorsConfig parse_operators(const Reader& r, const YAML::Node& root, bool de
                        std::vector<Limiter>{Limiter::none, Limiter::barth_jespersen, Limiter::venkatakrishnan});
     if (m["venkatakrishnan_k"])
       ops.muscl.venkatakrishnan_k = r.positive(m["venkatakrishnan_k"], "operators.muscl.venkatakrishnan_k");
+    if (m["fused"]) {
+      ops.muscl.fused = r.bool_value(m["fused"], "operators.muscl.fused");
+      if (ops.muscl.fused && ops.muscl.variant == Variant::naive)
+        r.fail(m["fused"], "operators.muscl.fused", "'fused' is an option of the optimized variant",
+               "the naive variant runs the gradient and the limiter as separate kernels; remove it or use variant: "
+               "optimized");
+      if (ops.muscl.fused && ops.muscl.scatter == Scatter::atomic)
+        r.fail(m["fused"], "operators.muscl.fused", "fused: true needs scatter: gather",
+               "the fused kernel gathers each cell's faces; an atomic scatter completes a cell's sums only after "
+               "every face, so there is nothing to fuse");
+    }
   }
   if (const YAML::Node c = n["convection"]) {
     r.check_keys(c, "operators.convection", {"variant", "order", "scatter", "policy", "team_size"});
@@ -533,6 +544,7 @@ void add_solver_sections(const CaseConfig& c, YAML::Node& n) {
   ops["muscl"]["gradient"] = to_string(c.operators.muscl.gradient);
   ops["muscl"]["limiter"] = to_string(c.operators.muscl.limiter);
   ops["muscl"]["venkatakrishnan_k"] = c.operators.muscl.venkatakrishnan_k;
+  if (c.operators.muscl.variant == Variant::optimized) ops["muscl"]["fused"] = c.operators.muscl.fused;
   emit_options(ops["convection"], c.operators.convection);
   ops["convection"]["order"] = c.operators.convection.order;
   emit_options(ops["diffusion"], c.operators.diffusion);

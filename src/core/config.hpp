@@ -129,6 +129,8 @@ struct MusclConfig : OperatorOptions {
   Gradient gradient = Gradient::least_squares;
   Limiter limiter = Limiter::venkatakrishnan;
   double venkatakrishnan_k = 5.0;
+  /// Gradient and limiter in one kernel (optimized variant, gather; docs/operators/muscl.md#fused).
+  bool fused = false;
 };
 struct ConvectionConfig : OperatorOptions {
   int order = 2;

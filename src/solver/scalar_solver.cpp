@@ -92,17 +92,14 @@ ScalarSolver::ScalarSolver(const Mesh& mesh, const CaseConfig& cfg, const Commun
     bounds_.admissible_lo.push_back(bounds_.lo[k] - t), bounds_.admissible_hi.push_back(bounds_.hi[k] + t);
   }
   check_ = StateCheck(bounds_.admissible_lo, bounds_.admissible_hi);
-  if (needs_gradient(cfg)) {
-    grad_ = View2<real>("fvproxy::muscl::gradient", C, 3 * n_);
-    gradient_ = make_gradient(mesh, geom_, cfg.operators.muscl, n_, det);
-  }
+  if (needs_gradient(cfg)) grad_ = View2<real>("fvproxy::muscl::gradient", C, 3 * n_);
+  const bool limited = needs_limiter(cfg) && cfg.operators.muscl.limiter != Limiter::none;
   if (needs_limiter(cfg)) {
     lim_ = View2<real>("fvproxy::muscl::limiter", C, n_);
-    if (cfg.operators.muscl.limiter == Limiter::none)
-      fill("fvproxy::muscl::limiter_none", lim_, real(1));
-    else
-      limiter_ = make_limiter(mesh, geom_, cfg.operators.muscl, n_, range);
+    if (!limited) fill("fvproxy::muscl::limiter_none", lim_, real(1));
   }
+  if (needs_gradient(cfg))
+    muscl_ = make_muscl(mesh, geom_, cfg.operators.muscl, n_, det, limited ? range : std::vector<real>{});
   if (moves(cfg.physics.velocity))
     convection_ = make_convection(mesh, geom_, cfg.operators.convection, phi_, n_, types, det);
   if (kappa_max_ > 0)
@@ -116,8 +113,7 @@ void ScalarSolver::initialize() {
 void ScalarSolver::rate(ConstView2<real> u, real t, View2<real> rhs) {
   bc_.apply(u, t, ub_);
   fill("fvproxy::solver::zero_rate", rhs, real(0));
-  if (gradient_) gradient_->compute(u, ub_, grad_);
-  if (limiter_) limiter_->compute(u, ub_, grad_, lim_);
+  if (muscl_) muscl_->compute(u, ub_, grad_, lim_);
   if (halo_) // the neighbours' gradients and limiter values, for the reconstruction across faces
     if (const auto a = reconstruction_arrays(); !a.empty()) halo_->exchange(a, HaloKind::gradient_limiter);
   if (convection_) convection_->apply(u, ub_, grad_, lim_, rhs);
@@ -126,8 +122,8 @@ void ScalarSolver::rate(ConstView2<real> u, real t, View2<real> rhs) {
 
 std::vector<View2<real>> ScalarSolver::reconstruction_arrays() const {
   std::vector<View2<real>> a;
-  if (gradient_) a.push_back(grad_);
-  if (limiter_) a.push_back(lim_); // `limiter: none` fills every row, ghosts included, with 1 once
+  if (muscl_) a.push_back(grad_);
+  if (muscl_ && muscl_->limits()) a.push_back(lim_); // `limiter: none` fills every row, ghosts included, with 1 once
   return a;
 }
 
@@ -140,12 +136,9 @@ void ScalarSolver::overlapped_rate(real t) {
   bc_.apply(u_, t, ub_); // boundary faces belong to owned cells
   fill("fvproxy::solver::zero_rate", rhs_, real(0));
   halo_->poll();
-  if (gradient_) gradient_->compute(u_, ub_, grad_, Part::inner);
-  halo_->poll();
-  if (limiter_) limiter_->compute(u_, ub_, grad_, lim_, Part::inner);
+  if (muscl_) muscl_->compute(u_, ub_, grad_, lim_, Part::inner);
   halo_->finish();
-  if (gradient_) gradient_->compute(u_, ub_, grad_, Part::frontier);
-  if (limiter_) limiter_->compute(u_, ub_, grad_, lim_, Part::frontier);
+  if (muscl_) muscl_->compute(u_, ub_, grad_, lim_, Part::frontier);
   const auto arrays = reconstruction_arrays();
   if (!arrays.empty()) halo_->start(arrays, HaloKind::gradient_limiter);
   if (convection_) convection_->apply(u_, ub_, grad_, lim_, rhs_, Part::inner);
@@ -227,8 +220,8 @@ StableStep ScalarSolver::stable_step(double cfl) const {
 
 std::vector<std::pair<std::string, std::string>> ScalarSolver::describe() const {
   std::vector<std::pair<std::string, std::string>> d{
-      {"muscl.gradient", gradient_ ? gradient_->description() : "off"},
-      {"muscl.limiter", limiter_ ? limiter_->description() : (lim_.data() ? "none" : "off")},
+      {"muscl.gradient", muscl_ ? muscl_->gradient_description() : "off"},
+      {"muscl.limiter", muscl_ && muscl_->limits() ? muscl_->limiter_description() : (lim_.data() ? "none" : "off")},
       {"convection", convection_ ? convection_->description() : "off (no velocity)"},
       {"diffusion", diffusion_ ? diffusion_->description() : "off (no diffusivity)"}};
   if (halo_)

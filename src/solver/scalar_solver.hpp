@@ -19,8 +19,8 @@
 #include "mesh/mesh.hpp"
 #include "operators/convection/convection.hpp"
 #include "operators/diffusion/diffusion.hpp"
-#include "operators/muscl/gradient.hpp"
 #include "operators/muscl/limiter.hpp"
+#include "operators/muscl/muscl.hpp"
 #include "operators/operator_geometry.hpp"
 #include "parallel/communicator.hpp"
 #include "parallel/halo.hpp"
@@ -111,8 +111,7 @@ private:
   View1<real> phi_;
   ScalarSolution solution_;
   BoundaryConditions bc_;
-  std::unique_ptr<GradientOperator> gradient_;
-  std::unique_ptr<LimiterOperator> limiter_;
+  std::unique_ptr<MusclOperator> muscl_; ///< gradients, and the limiter unless `limiter: none`
   std::unique_ptr<ConvectionOperator> convection_;
   std::unique_ptr<DiffusionOperator> diffusion_;
   std::vector<ShuOsherStage> stages_;

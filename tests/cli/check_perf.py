@@ -19,7 +19,7 @@ with tempfile.TemporaryDirectory() as d:
     assert p.returncode == 0, p.stderr
     rows = list(csv.DictReader(open(os.path.join(d, "results.csv"))))
     j = json.load(open(os.path.join(d, "results.json")))
-    assert len(rows) == 2 * 2 * 2 * 4 * 4 == len(j["results"]), len(rows)
+    assert len(rows) == 2 * 2 * 2 * 4 * 5 == len(j["results"]), len(rows)
     limit = j["copy_limit_gb_per_s"]
     assert limit > 0 and {c["method"] for c in j["copy"]} >= {"deep_copy", "copy kernel, range"}, j["copy"]
     assert abs(limit - max(c["gb_per_s"] for c in j["copy"])) < 1e-9 * limit
@@ -51,4 +51,8 @@ with tempfile.TemporaryDirectory() as d:
     conv = {r["variant"]: r["kernels"] for r in rows if r["operator"] == "convection"}
     assert conv["defaults"] == "optimized/atomic/team", conv
     assert conv["gather-range"] == "optimized/gather/range" and conv["naive"].startswith("naive"), conv
+    # `fused: true`: the muscl operator's gradient and limiter in one kernel (operators.muscl.fused)
+    muscl = {r["variant"]: r["kernels"] for r in rows if r["operator"] == "muscl"}
+    assert muscl["fused"] == "optimized/fused/range + fused (in the gradient kernel)", muscl
+    assert "fused" not in muscl["gather-range"], muscl
 print("OK")

@@ -51,11 +51,8 @@ private:
 template <int N, optimized::GradientMethod M> class OptimizedGradient final : public GradientOperator {
 public:
   OptimizedGradient(const Mesh& m, const OperatorGeometry& og, const MusclConfig& cfg, bool gather)
-      : g_{m.face_owner, m.face_neighbour, m.cell_face_off, og.cell_boundary_begin,
-           m.cell_faces, m.cell_face_sign, m.face_area,     og.d,
-           og.r,         og.gg_weight,     og.gg_inverse,   og.lsq_inverse,
-           m.n_interior},
-        parts_(PartRanges::of(m)), launch_{cfg.policy, cfg.team_size}, gather_(gather) {}
+      : g_(optimized::gradient_geometry(m, og)), parts_(PartRanges::of(m)), launch_{cfg.policy, cfg.team_size},
+        gather_(gather) {}
 
   void compute(ConstView2<real> u, ConstView2<real> ub, View2<real> grad, Part part) const override {
     const IndexRange cells = parts_.cells(part);

@@ -22,24 +22,98 @@ struct GradientGeometry {
   index_t n_interior;
 };
 
-/// acc (3 per component) -> the gradient of cell c, written once.
-template <int N, GradientMethod M> KOKKOS_INLINE_FUNCTION void
-finish(const GradientGeometry& g, const View2<real>& grad, index_t c, const real (&acc)[N][3]) {
+/// The views of `m` and `og` the optimized gradient, limiter and fused kernels read.
+inline GradientGeometry gradient_geometry(const Mesh& m, const OperatorGeometry& og) {
+  return {m.face_owner, m.face_neighbour, m.cell_face_off, og.cell_boundary_begin,
+          m.cell_faces, m.cell_face_sign, m.face_area,     og.d,
+          og.r,         og.gg_weight,     og.gg_inverse,   og.lsq_inverse,
+          m.n_interior};
+}
+
+/// acc (3 per component) -> the gradient gr of cell c (in registers).
+template <int N, GradientMethod M>
+KOKKOS_INLINE_FUNCTION void solve(const GradientGeometry& g, index_t c, const real (&acc)[N][3], real (&gr)[N][3]) {
   if constexpr (M == GradientMethod::green_gauss) {
     real gi[9]; // G_c^{-1}, row-major (OperatorGeometry::gg_inverse)
     for (int j = 0; j < 9; ++j) gi[j] = g.gg_inverse(c, j);
     for (int k = 0; k < N; ++k)
       for (int i = 0; i < 3; ++i)
-        grad(c, 3 * k + i) = gi[3 * i] * acc[k][0] + gi[3 * i + 1] * acc[k][1] + gi[3 * i + 2] * acc[k][2];
+        gr[k][i] = gi[3 * i] * acc[k][0] + gi[3 * i + 1] * acc[k][1] + gi[3 * i + 2] * acc[k][2];
   } else {
     real mi[6];
     for (int j = 0; j < 6; ++j) mi[j] = g.lsq_inverse(c, j);
     for (int k = 0; k < N; ++k)
       for (int i = 0; i < 3; ++i)
-        grad(c, 3 * k + i) =
-            mi[sym_index(i, 0)] * acc[k][0] + mi[sym_index(i, 1)] * acc[k][1] + mi[sym_index(i, 2)] * acc[k][2];
+        gr[k][i] = mi[sym_index(i, 0)] * acc[k][0] + mi[sym_index(i, 1)] * acc[k][1] + mi[sym_index(i, 2)] * acc[k][2];
   }
 }
+
+/// acc -> the gradient of cell c, written once.
+template <int N, GradientMethod M> KOKKOS_INLINE_FUNCTION void
+finish(const GradientGeometry& g, const View2<real>& grad, index_t c, const real (&acc)[N][3]) {
+  real gr[N][3];
+  solve<N, M>(g, c, acc, gr);
+  for (int k = 0; k < N; ++k)
+    for (int i = 0; i < 3; ++i) grad(c, 3 * k + i) = gr[k][i];
+}
+
+/// The gather's sums of cell c (acc, zeroed here) over its interior faces, then its boundary faces;
+/// on_value(k, v) sees every neighbour and boundary value v of component k once, in that order (the
+/// fused MUSCL kernel takes the limiter's extremes from them: muscl_fused.hpp).
+template <int N, GradientMethod M, class OnValue>
+KOKKOS_INLINE_FUNCTION void gather_sums(const GradientGeometry& g, const ConstView2<real>& u,
+                                        const ConstView2<real>& ub, index_t c, const real (&uc)[N], real (&acc)[N][3],
+                                        const OnValue& on_value) {
+  for (int k = 0; k < N; ++k) acc[k][0] = acc[k][1] = acc[k][2] = 0;
+  const index_t bb = g.cell_boundary_begin(c);
+  for (index_t q = g.cell_face_off(c); q < bb; ++q) { // interior faces
+    const index_t f = g.cell_faces(q);
+    const real s = g.sign(q);
+    const index_t other = s > 0 ? g.neighbour(f) : g.owner(f);
+    if constexpr (M == GradientMethod::green_gauss) {
+      const real w = s > 0 ? g.gg_weight(f) : 1 - g.gg_weight(f);
+      const real sS[3] = {s * g.S(f, 0), s * g.S(f, 1), s * g.S(f, 2)};
+      for (int k = 0; k < N; ++k) {
+        const real v = u(other, k);
+        on_value(k, v);
+        const real uf = w * uc[k] + (1 - w) * v;
+        for (int i = 0; i < 3; ++i) acc[k][i] += uf * sS[i];
+      }
+    } else {
+      const real wv[3] = {s * g.d(f, 0), s * g.d(f, 1), s * g.d(f, 2)};
+      for (int k = 0; k < N; ++k) {
+        const real v = u(other, k);
+        on_value(k, v);
+        const real du = v - uc[k];
+        for (int i = 0; i < 3; ++i) acc[k][i] += wv[i] * du;
+      }
+    }
+  }
+  for (index_t q = bb; q < g.cell_face_off(c + 1); ++q) { // boundary faces (owned by c)
+    const index_t f = g.cell_faces(q);
+    const index_t b = f - g.n_interior;
+    if constexpr (M == GradientMethod::green_gauss) {
+      for (int k = 0; k < N; ++k) {
+        const real v = ub(b, k);
+        on_value(k, v);
+        for (int i = 0; i < 3; ++i) acc[k][i] += v * g.S(f, i);
+      }
+    } else {
+      const real wv[3] = {g.r(f, 0), g.r(f, 1), g.r(f, 2)};
+      for (int k = 0; k < N; ++k) {
+        const real v = ub(b, k);
+        on_value(k, v);
+        const real du = v - uc[k];
+        for (int i = 0; i < 3; ++i) acc[k][i] += wv[i] * du;
+      }
+    }
+  }
+}
+
+/// gather_sums without a use for the values.
+struct IgnoreValues {
+  KOKKOS_INLINE_FUNCTION void operator()(int, real) const {}
+};
 
 /// Gather: one cell per work item, its faces' contributions summed in registers.
 template <int N, GradientMethod M> struct GradientGather {
@@ -48,44 +122,8 @@ template <int N, GradientMethod M> struct GradientGather {
   View2<real> grad;
   KOKKOS_FUNCTION void operator()(const index_t c) const {
     real uc[N], acc[N][3];
-    for (int k = 0; k < N; ++k) {
-      uc[k] = u(c, k);
-      acc[k][0] = acc[k][1] = acc[k][2] = 0;
-    }
-    const index_t bb = g.cell_boundary_begin(c);
-    for (index_t q = g.cell_face_off(c); q < bb; ++q) { // interior faces
-      const index_t f = g.cell_faces(q);
-      const real s = g.sign(q);
-      const index_t other = s > 0 ? g.neighbour(f) : g.owner(f);
-      if constexpr (M == GradientMethod::green_gauss) {
-        const real w = s > 0 ? g.gg_weight(f) : 1 - g.gg_weight(f);
-        const real sS[3] = {s * g.S(f, 0), s * g.S(f, 1), s * g.S(f, 2)};
-        for (int k = 0; k < N; ++k) {
-          const real uf = w * uc[k] + (1 - w) * u(other, k);
-          for (int i = 0; i < 3; ++i) acc[k][i] += uf * sS[i];
-        }
-      } else {
-        const real wv[3] = {s * g.d(f, 0), s * g.d(f, 1), s * g.d(f, 2)};
-        for (int k = 0; k < N; ++k) {
-          const real du = u(other, k) - uc[k];
-          for (int i = 0; i < 3; ++i) acc[k][i] += wv[i] * du;
-        }
-      }
-    }
-    for (index_t q = bb; q < g.cell_face_off(c + 1); ++q) { // boundary faces (owned by c)
-      const index_t f = g.cell_faces(q);
-      const index_t b = f - g.n_interior;
-      if constexpr (M == GradientMethod::green_gauss) {
-        for (int k = 0; k < N; ++k)
-          for (int i = 0; i < 3; ++i) acc[k][i] += ub(b, k) * g.S(f, i);
-      } else {
-        const real wv[3] = {g.r(f, 0), g.r(f, 1), g.r(f, 2)};
-        for (int k = 0; k < N; ++k) {
-          const real du = ub(b, k) - uc[k];
-          for (int i = 0; i < 3; ++i) acc[k][i] += wv[i] * du;
-        }
-      }
-    }
+    for (int k = 0; k < N; ++k) uc[k] = u(c, k);
+    gather_sums<N, M>(g, u, ub, c, uc, acc, IgnoreValues{});
     finish<N, M>(g, grad, c, acc);
   }
 };

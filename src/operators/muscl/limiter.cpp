@@ -5,13 +5,12 @@
 #include "core/kokkos_compat.hpp"
 #include "operators/component_dispatch.hpp"
 #include "operators/launch.hpp"
+#include "operators/muscl/limiter_optimized.hpp"
 #include "physics/limiters.hpp"
 
 namespace fvproxy {
 
 namespace {
-
-/// Sum of the cell volumes (a free function: CUDA's extended lambdas may not live in constructors).
 
 // --- naive: MDRange (cell, component), run-time limiter branch, geometry and eps recomputed ----
 struct NaiveLimiter {
@@ -92,74 +91,17 @@ private:
   real total_volume_ = 0;
 };
 
-// --- optimized: template on N and the limiter functor; precomputed r, d and eps^2 --------------
-template <int N, class L> struct OptimizedLimiter {
-  ConstView1<index_t> owner, neighbour, off, bbegin, faces;
-  ConstView1<std::int8_t> sign;
-  ConstVec3View<real> d, r;
-  ConstView2<real> u, ub, grad;
-  View2<real> limiter;
-  index_t n_interior;
-  real eps2[N]; ///< Venkatakrishnan's eps^2 per component (venkatakrishnan_eps2)
-  KOKKOS_FUNCTION void operator()(const index_t c) const {
-    real uc[N], dmax[N], dmin[N], phi[N];
-    for (int k = 0; k < N; ++k) uc[k] = u(c, k), dmax[k] = 0, dmin[k] = 0, phi[k] = 1;
-    const index_t bb = bbegin(c);
-    for (index_t q = off(c); q < bb; ++q) {
-      const index_t f = faces(q);
-      const index_t o = sign(q) > 0 ? neighbour(f) : owner(f);
-      for (int k = 0; k < N; ++k) {
-        const real dv = u(o, k) - uc[k];
-        dmax[k] = dv > dmax[k] ? dv : dmax[k];
-        dmin[k] = dv < dmin[k] ? dv : dmin[k];
-      }
-    }
-    for (index_t q = bb; q < off(c + 1); ++q)
-      for (int k = 0; k < N; ++k) {
-        const real dv = ub(faces(q) - n_interior, k) - uc[k];
-        dmax[k] = dv > dmax[k] ? dv : dmax[k];
-        dmin[k] = dv < dmin[k] ? dv : dmin[k];
-      }
-    for (index_t q = off(c); q < off(c + 1); ++q) {
-      const index_t f = faces(q);
-      // x_f - x_c: r on the owner side, r - d on the neighbour side (interior faces only)
-      const real s = sign(q);
-      const real m = s > 0 ? real(0) : real(1);
-      real rc[3];
-      for (int i = 0; i < 3; ++i) rc[i] = r(f, i) - (f < n_interior ? m * d(f, i) : real(0));
-      for (int k = 0; k < N; ++k) {
-        const real delta = grad(c, 3 * k) * rc[0] + grad(c, 3 * k + 1) * rc[1] + grad(c, 3 * k + 2) * rc[2];
-        const real p = L{}(delta, dmax[k], dmin[k], eps2[k]);
-        phi[k] = p < phi[k] ? p : phi[k];
-      }
-    }
-    for (int k = 0; k < N; ++k) limiter(c, k) = phi[k];
-  }
-};
-
+// --- optimized: template on N and the limiter functor (limiter_optimized.hpp) ---------------
 template <int N, class L> class OptimizedLimiterOperator final : public LimiterOperator {
 public:
   OptimizedLimiterOperator(const Mesh& m, const OperatorGeometry& g, const MusclConfig& cfg,
                            const std::vector<real>& range)
-      : m_(m), g_(g), launch_{cfg.policy, cfg.team_size} {
+      : m_(m), g_(optimized::gradient_geometry(m, g)), launch_{cfg.policy, cfg.team_size} {
     for (int k = 0; k < N; ++k) eps2_[k] = venkatakrishnan_eps2(cfg.venkatakrishnan_k, range[k], m.n_global_cells);
   }
   void compute(ConstView2<real> u, ConstView2<real> ub, ConstView2<real> grad, View2<real> limiter,
                Part part) const override {
-    OptimizedLimiter<N, L> f{m_.face_owner,
-                             m_.face_neighbour,
-                             m_.cell_face_off,
-                             g_.cell_boundary_begin,
-                             m_.cell_faces,
-                             m_.cell_face_sign,
-                             g_.d,
-                             g_.r,
-                             u,
-                             ub,
-                             grad,
-                             limiter,
-                             m_.n_interior,
-                             {}};
+    optimized::LimiterGather<N, L> f{g_, u, ub, grad, limiter, {}};
     for (int k = 0; k < N; ++k) f.eps2[k] = eps2_[k];
     launch("fvproxy::muscl::limiter", PartRanges::of(m_).cells(part), launch_, f);
   }
@@ -167,7 +109,7 @@ public:
 
 private:
   Mesh m_;
-  OperatorGeometry g_;
+  optimized::GradientGeometry g_;
   LaunchOptions launch_;
   real eps2_[N];
 };

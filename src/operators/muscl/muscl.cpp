@@ -1,0 +1,85 @@
+// The muscl factory: two passes (gradient.hpp, limiter.hpp) or the fused kernel (muscl_fused.hpp).
+#include "operators/muscl/muscl.hpp"
+
+#include "operators/component_dispatch.hpp"
+#include "operators/launch.hpp"
+#include "operators/muscl/gradient.hpp"
+#include "operators/muscl/limiter.hpp"
+#include "operators/muscl/muscl_fused.hpp"
+#include "physics/limiters.hpp"
+
+namespace fvproxy {
+
+namespace {
+
+class TwoPassMuscl final : public MusclOperator {
+public:
+  TwoPassMuscl(std::unique_ptr<GradientOperator> g, std::unique_ptr<LimiterOperator> l)
+      : gradient_(std::move(g)), limiter_(std::move(l)) {}
+  void compute(ConstView2<real> u, ConstView2<real> ub, View2<real> grad, View2<real> limiter,
+               Part part) const override {
+    gradient_->compute(u, ub, grad, part);
+    if (limiter_) limiter_->compute(u, ub, grad, limiter, part);
+  }
+  bool limits() const override { return limiter_ != nullptr; }
+  std::string gradient_description() const override { return gradient_->description(); }
+  std::string limiter_description() const override { return limiter_ ? limiter_->description() : "off"; }
+
+private:
+  std::unique_ptr<GradientOperator> gradient_;
+  std::unique_ptr<LimiterOperator> limiter_;
+};
+
+template <int N, optimized::GradientMethod M, class L> class FusedMusclOperator final : public MusclOperator {
+public:
+  FusedMusclOperator(const Mesh& m, const OperatorGeometry& og, const MusclConfig& cfg, const std::vector<real>& range)
+      : g_(optimized::gradient_geometry(m, og)), parts_(PartRanges::of(m)), launch_{cfg.policy, cfg.team_size} {
+    for (int k = 0; k < N; ++k) eps2_[k] = venkatakrishnan_eps2(cfg.venkatakrishnan_k, range[k], m.n_global_cells);
+  }
+  void compute(ConstView2<real> u, ConstView2<real> ub, View2<real> grad, View2<real> limiter,
+               Part part) const override {
+    optimized::FusedMuscl<N, M, L> f{g_, u, ub, grad, limiter, {}};
+    for (int k = 0; k < N; ++k) f.eps2[k] = eps2_[k];
+    launch("fvproxy::muscl::fused", parts_.cells(part), launch_, f);
+  }
+  bool limits() const override { return true; }
+  std::string gradient_description() const override {
+    return std::string("optimized/fused/") + to_string(launch_.policy) +
+           (launch_.policy == Policy::team ? "/" + std::to_string(launch_.team_size) : "");
+  }
+  std::string limiter_description() const override { return "fused (in the gradient kernel)"; }
+
+private:
+  optimized::GradientGeometry g_;
+  PartRanges parts_;
+  LaunchOptions launch_;
+  real eps2_[N];
+};
+
+template <int N> struct MakeFused {
+  template <optimized::GradientMethod M> static std::unique_ptr<MusclOperator>
+  with(const Mesh& m, const OperatorGeometry& g, const MusclConfig& cfg, const std::vector<real>& range) {
+    if (cfg.limiter == Limiter::barth_jespersen)
+      return std::make_unique<FusedMusclOperator<N, M, BarthJespersen>>(m, g, cfg, range);
+    return std::make_unique<FusedMusclOperator<N, M, Venkatakrishnan>>(m, g, cfg, range);
+  }
+  static std::unique_ptr<MusclOperator> make(const Mesh& m, const OperatorGeometry& g, const MusclConfig& cfg,
+                                             const std::vector<real>& range) {
+    if (cfg.gradient == Gradient::green_gauss) return with<optimized::GradientMethod::green_gauss>(m, g, cfg, range);
+    return with<optimized::GradientMethod::least_squares>(m, g, cfg, range);
+  }
+};
+
+} // namespace
+
+std::unique_ptr<MusclOperator> make_muscl(const Mesh& mesh, const OperatorGeometry& geom, const MusclConfig& cfg,
+                                          int components, bool deterministic, const std::vector<real>& range) {
+  const bool limited = !range.empty() && cfg.limiter != Limiter::none;
+  const bool gather = deterministic || cfg.scatter == Scatter::gather;
+  if (cfg.fused && limited && cfg.variant == Variant::optimized && gather)
+    return dispatch_components<MakeFused>(components, mesh, geom, cfg, range);
+  return std::make_unique<TwoPassMuscl>(make_gradient(mesh, geom, cfg, components, deterministic),
+                                        limited ? make_limiter(mesh, geom, cfg, components, range) : nullptr);
+}
+
+} // namespace fvproxy
