@@ -128,6 +128,7 @@ TEST(CaseConfig, Errors) {
       [] { parse(kMesh + "physics: {components: 7}\ninitial: [{type: constant, value: 0}]\ntime: {steps: 1}\n"); },
       {"physics.components: 7 is not among this build's component counts {1, 2, 3, 4, 5, 8}"});
   expect_input_error([] { parse(kMesh + "physics: {model: navier-stokes}\n"); }, {"physics.model", "not available"});
+  expect_input_error([] { parse(kMesh + "physics: {model: euler}\n"); }, {"the euler model is not available"});
   expect_input_error([] { parse(kMesh + "physics: {model: scaler}\n"); }, {"did you mean 'scalar'?"});
   expect_input_error([] { parse(kBase + "operators:\n  convection: {variant: naive, scatter: gather}\n"); },
                      {"operators.convection.scatter: 'scatter' is an option of the optimized variant"});

@@ -85,14 +85,14 @@ PhysicsConfig parse_physics(const Reader& r, const YAML::Node& root) {
   r.check_keys(n, "physics", {"model", "components", "velocity", "diffusivity"});
   if (n["model"]) {
     const std::string m = r.string_value(n["model"], "physics.model");
-    if (m == "navier-stokes")
-      r.fail(n["model"], "physics.model", "the navier-stokes model is not available in this version of fvproxy",
-             "use model: scalar");
+    if (m == "navier-stokes" || m == "euler")
+      r.fail(n["model"], "physics.model", "the " + m + " model is not available in this version of fvproxy",
+             "use model: scalar (the compressible model's status: docs/physics.md)");
     if (m != "scalar") {
-      const std::string best = closest_key(m, {"scalar", "navier-stokes"});
+      const std::string best = closest_key(m, {"scalar", "euler", "navier-stokes"});
       r.fail(n["model"], "physics.model",
              "invalid value '" + m + "'" + (best.empty() ? "" : "; did you mean '" + best + "'?"),
-             "valid values: scalar | navier-stokes");
+             "valid values: scalar | euler | navier-stokes");
     }
   }
   if (n["components"]) {

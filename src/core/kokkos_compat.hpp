@@ -21,6 +21,7 @@ using Kokkos::floor;
 using Kokkos::fmax;
 using Kokkos::fmin;
 using Kokkos::isfinite;
+using Kokkos::pow;
 using Kokkos::sin;
 using Kokkos::sqrt;
 #else
@@ -33,6 +34,7 @@ using Kokkos::Experimental::floor;
 using Kokkos::Experimental::fmax;
 using Kokkos::Experimental::fmin;
 using Kokkos::Experimental::isfinite;
+using Kokkos::Experimental::pow;
 using Kokkos::Experimental::sin;
 using Kokkos::Experimental::sqrt;
 #endif

@@ -1,0 +1,127 @@
+#pragma once
+// Numerical fluxes of the compressible model (operators.convection.flux, docs/physics.md#fluxes):
+// each maps the left (owner-side) and right states of a face and its unit normal n (pointing from
+// left to right) to the flux per unit area, F(L, R, n). All three are consistent
+// (F(U, U, n) = F(U) . n) and conservative (F(L, R, n) = -F(R, L, -n)).
+//   Rusanov: central flux plus the largest wave speed's dissipation; positivity-preserving.
+//   HLLC:    Toro's three-wave solver with Einfeldt's (Roe-averaged) outer wave speeds; exact on
+//            isolated contacts and shear waves.
+//   Roe:     the linearised solver of the Roe-averaged Jacobian, exact on any isolated
+//            discontinuity; an entropy fix on the acoustic waves (|lambda| < delta smoothed to
+//            (lambda^2 + delta^2) / (2 delta), Harten, with Harten and Hyman's delta: nonzero only
+//            where the wave's characteristic speeds spread across it), without which a transonic
+//            rarefaction stays an expansion shock. Ideal gas only (c~ from gamma).
+#include "physics/flow.hpp"
+
+namespace fvproxy::flow {
+
+struct Rusanov {
+  template <class EoS> KOKKOS_INLINE_FUNCTION Flux operator()(const Primitive& L, const Primitive& R,
+                                                              const real (&n)[3], const EoS& eos) const {
+    const Flux FL = normal_flux(L, n, eos), FR = normal_flux(R, n, eos);
+    const Conserved UL = to_conserved(L, eos), UR = to_conserved(R, eos);
+    const real sl = wave_speed(L, n, eos), sr = wave_speed(R, n, eos);
+    const real s = sl > sr ? sl : sr;
+    Flux F;
+    F.rho = real(0.5) * (FL.rho + FR.rho - s * (UR.rho - UL.rho));
+    for (int i = 0; i < 3; ++i) F.m[i] = real(0.5) * (FL.m[i] + FR.m[i] - s * (UR.m[i] - UL.m[i]));
+    F.E = real(0.5) * (FL.E + FR.E - s * (UR.E - UL.E));
+    return F;
+  }
+};
+
+/// Roe averages of two states (ideal gas): velocity, enthalpy, sound speed, density.
+struct RoeAverage {
+  real u[3], H, c, rho;
+  template <class EoS>
+  KOKKOS_INLINE_FUNCTION static RoeAverage of(const Primitive& L, const Primitive& R, const EoS& eos) {
+    const real rl = kc::sqrt(L.rho), rr = kc::sqrt(R.rho), inv = 1 / (rl + rr);
+    RoeAverage a;
+    for (int i = 0; i < 3; ++i) a.u[i] = (rl * L.u[i] + rr * R.u[i]) * inv;
+    a.H = (rl * enthalpy(L, eos) + rr * enthalpy(R, eos)) * inv;
+    const real c2 = (eos.gamma - 1) * (a.H - real(0.5) * dot(a.u, a.u));
+    a.c = kc::sqrt(c2 > 0 ? c2 : real(0));
+    a.rho = rl * rr;
+    return a;
+  }
+};
+
+struct Hllc {
+  template <class EoS> KOKKOS_INLINE_FUNCTION Flux operator()(const Primitive& L, const Primitive& R,
+                                                              const real (&n)[3], const EoS& eos) const {
+    const real unl = dot(L.u, n), unr = dot(R.u, n);
+    const real cl = eos.sound_speed(L.rho, L.p), cr = eos.sound_speed(R.rho, R.p);
+    const RoeAverage a = RoeAverage::of(L, R, eos);
+    const real una = dot(a.u, n);
+    const real sl = kc::fmin(unl - cl, una - a.c), sr = kc::fmax(unr + cr, una + a.c);
+    if (sl >= 0) return normal_flux(L, n, eos);
+    if (sr <= 0) return normal_flux(R, n, eos);
+    const real ml = L.rho * (sl - unl), mr = R.rho * (sr - unr); // mass fluxes through the outer waves
+    const real ss = (R.p - L.p + ml * unl - mr * unr) / (ml - mr);
+    // The star state on the side of the contact that holds x/t = 0, and its flux F + S (U* - U).
+    const bool left = ss >= 0;
+    const Primitive& w = left ? L : R;
+    const real s = left ? sl : sr, un = left ? unl : unr;
+    const Flux Fw = normal_flux(w, n, eos);
+    const Conserved Uw = to_conserved(w, eos);
+    const real f = w.rho * (s - un) / (s - ss);
+    Conserved Us;
+    Us.rho = f;
+    for (int i = 0; i < 3; ++i) Us.m[i] = f * (w.u[i] + (ss - un) * n[i]);
+    Us.E = f * (Uw.E / w.rho + (ss - un) * (ss + w.p / (w.rho * (s - un))));
+    Flux F;
+    F.rho = Fw.rho + s * (Us.rho - Uw.rho);
+    for (int i = 0; i < 3; ++i) F.m[i] = Fw.m[i] + s * (Us.m[i] - Uw.m[i]);
+    F.E = Fw.E + s * (Us.E - Uw.E);
+    return F;
+  }
+};
+
+struct Roe {
+  bool entropy_fix = true; ///< false: Roe's flux as he wrote it (a transonic expansion shock stays)
+  /// |lambda| smoothed to (lambda^2 + delta^2) / (2 delta) where |lambda| < delta (Harten).
+  KOKKOS_INLINE_FUNCTION static real fixed(real lambda, real delta) {
+    const real a = kc::fabs(lambda);
+    return a < delta ? (lambda * lambda + delta * delta) / (2 * delta) : a;
+  }
+  /// Harten and Hyman's width for one acoustic wave: how far the wave's speed on either side
+  /// reaches across the averaged one, max(0, lambda~ - lambda_L, lambda_R - lambda~): positive only
+  /// where the characteristics spread (a transonic rarefaction), zero through a shock.
+  KOKKOS_INLINE_FUNCTION static real width(real lambda, real lambda_l, real lambda_r) {
+    const real a = lambda - lambda_l, b = lambda_r - lambda;
+    const real m = a > b ? a : b;
+    return m > 0 ? m : real(0);
+  }
+  template <class EoS> KOKKOS_INLINE_FUNCTION Flux operator()(const Primitive& L, const Primitive& R,
+                                                              const real (&n)[3], const EoS& eos) const {
+    const Flux FL = normal_flux(L, n, eos), FR = normal_flux(R, n, eos);
+    const RoeAverage a = RoeAverage::of(L, R, eos);
+    const real un = dot(a.u, n), unl = dot(L.u, n), unr = dot(R.u, n);
+    const real cl = eos.sound_speed(L.rho, L.p), cr = eos.sound_speed(R.rho, R.p);
+    const real d1 = entropy_fix ? width(un - a.c, unl - cl, unr - cr) : real(0);
+    const real d5 = entropy_fix ? width(un + a.c, unl + cl, unr + cr) : real(0);
+    const real l1 = fixed(un - a.c, d1), l5 = fixed(un + a.c, d5), l2 = kc::fabs(un);
+    const real dp = R.p - L.p, drho = R.rho - L.rho;
+    const real du[3] = {R.u[0] - L.u[0], R.u[1] - L.u[1], R.u[2] - L.u[2]};
+    const real dun = dot(du, n);
+    const real c2 = a.c * a.c;
+    const real a1 = l1 * (dp - a.rho * a.c * dun) / (2 * c2); // acoustic waves' strengths x |lambda|
+    const real a5 = l5 * (dp + a.rho * a.c * dun) / (2 * c2);
+    const real a2 = l2 * (drho - dp / c2); // entropy wave
+    // |A| dU = a1 r1 + a5 r5 + a2 r_entropy + |un| rho~ (shear: du - dun n)
+    real d[5];
+    d[0] = a1 + a5 + a2;
+    for (int i = 0; i < 3; ++i)
+      d[1 + i] =
+          a1 * (a.u[i] - a.c * n[i]) + a5 * (a.u[i] + a.c * n[i]) + a2 * a.u[i] + l2 * a.rho * (du[i] - dun * n[i]);
+    d[4] = a1 * (a.H - a.c * un) + a5 * (a.H + a.c * un) + a2 * real(0.5) * dot(a.u, a.u) +
+           l2 * a.rho * (dot(a.u, du) - un * dun);
+    Flux F;
+    F.rho = real(0.5) * (FL.rho + FR.rho - d[0]);
+    for (int i = 0; i < 3; ++i) F.m[i] = real(0.5) * (FL.m[i] + FR.m[i] - d[1 + i]);
+    F.E = real(0.5) * (FL.E + FR.E - d[4]);
+    return F;
+  }
+};
+
+} // namespace fvproxy::flow
