@@ -17,6 +17,9 @@ struct OperatorCost {
 struct CostModel {
   OperatorCost muscl, convection, diffusion;
   OperatorCost step; ///< one time step of the case's integrator: every stage's rate and update
+  /// The same step in the fewest passes per stage (muscl fused, fluxes fused with the update): the
+  /// "fused minimal-bytes model" (docs/performance.md#method).
+  OperatorCost step_fused;
 };
 
 /// The models for `cfg`'s operators and component count on `m`.

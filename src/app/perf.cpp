@@ -215,6 +215,7 @@ struct Row {
   int components = 0;
   std::string op, variant, kernels;
   double ms = 0, bytes = 0, flops = 0, gb_per_s = 0, fraction = 0, speedup = 0;
+  double fused_bytes = 0, fused_fraction = 0; ///< the step against the fused model (operators: as bytes)
   int rotation = 1;
   int ranks = 1, slowest_rank = 0;
   std::vector<double> ms_per_rank; ///< each rank's median (ms is the slowest's)
@@ -342,7 +343,9 @@ std::vector<Row> bench_configuration(const Mesh& m, const Mesh& global, const Ca
         row.ms = median_ms(
             spec.repeat, 2, [&](int i) { solver.step(dt * real(i), dt, i + 1, true); }, sync);
         row.bytes = model.step.bytes, row.flops = model.step.flops;
+        row.fused_bytes = model.step_fused.bytes;
       }
+      if (row.fused_bytes == 0) row.fused_bytes = row.bytes; // an operator's model is one pass already
       // The slowest rank's median (each rank's on rank 0).
       row.ranks = comm.size();
       row.ms_per_rank = gather_values(comm, row.ms);
@@ -350,6 +353,7 @@ std::vector<Row> bench_configuration(const Mesh& m, const Mesh& global, const Ca
       if (!row.ms_per_rank.empty()) row.slowest_rank = slowest(row.ms_per_rank);
       row.gb_per_s = row.bytes / (row.ms * 1e-3) / 1e9;
       row.fraction = row.gb_per_s / copy_limit;
+      row.fused_fraction = row.fused_bytes / (row.ms * 1e-3) / 1e9 / copy_limit;
       rows.push_back(row);
     }
   for (Row& r : rows)
@@ -362,7 +366,8 @@ void write_results(const fs::path& dir, const nlohmann::json& meta, const std::v
   std::ostringstream csv;
   csv.precision(12);
   csv << "real,element,size,cells,ordering,components,operator,variant,kernels,ms,bytes,flops,gb_per_s,"
-         "fraction_of_copy_limit,speedup_over_naive,rotation,ranks,slowest_rank\n";
+         "fraction_of_copy_limit,speedup_over_naive,rotation,ranks,slowest_rank,fused_model_bytes,"
+         "fraction_of_fused_model\n";
   const std::string real_name = sizeof(real) == 8 ? "double" : "float";
   nlohmann::json j = meta;
   j["results"] = nlohmann::json::array();
@@ -370,7 +375,7 @@ void write_results(const fs::path& dir, const nlohmann::json& meta, const std::v
     csv << real_name << ',' << r.element << ',' << r.size << ',' << r.cells << ',' << r.ordering << ',' << r.components
         << ',' << r.op << ',' << r.variant << ",\"" << r.kernels << "\"," << r.ms << ',' << r.bytes << ',' << r.flops
         << ',' << r.gb_per_s << ',' << r.fraction << ',' << r.speedup << ',' << r.rotation << ',' << r.ranks << ','
-        << r.slowest_rank << '\n';
+        << r.slowest_rank << ',' << r.fused_bytes << ',' << r.fused_fraction << '\n';
     j["results"].push_back({{"real", real_name},
                             {"element", r.element},
                             {"size", r.size},
@@ -389,6 +394,8 @@ void write_results(const fs::path& dir, const nlohmann::json& meta, const std::v
                             {"rotation", r.rotation},
                             {"ranks", r.ranks},
                             {"slowest_rank", r.slowest_rank},
+                            {"fused_model_bytes", r.fused_bytes},
+                            {"fraction_of_fused_model", r.fused_fraction},
                             {"ms_per_rank", r.ms_per_rank}});
   }
   write_atomically(dir / "results.csv", csv.str(), "fvproxy perf");

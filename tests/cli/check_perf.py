@@ -35,6 +35,9 @@ with tempfile.TemporaryDirectory() as d:
         assert ms > 0 and b > 0 and float(r["flops"]) > 0, r
         assert abs(gbs - b / (ms * 1e-3) / 1e9) <= 1e-6 * gbs, r
         assert abs(float(r["fraction_of_copy_limit"]) - gbs / limit) <= 1e-6 * gbs / limit, r
+        fb, ff = float(r["fused_model_bytes"]), float(r["fraction_of_fused_model"])
+        assert (fb < b) if r["operator"] == "step" else (fb == b), r  # the step's fused model moves less
+        assert abs(ff - fb / (ms * 1e-3) / 1e9 / limit) <= 1e-6 * ff, r
         naive = [x for x in rows if all(x[k] == r[k] for k in ("element", "ordering", "components", "operator"))
                  and x["variant"] == "naive"]
         assert len(naive) == 1
