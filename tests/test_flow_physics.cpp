@@ -1,12 +1,15 @@
 // The compressible model's pointwise physics (src/physics/flow.hpp, riemann_fluxes.hpp,
 // exact_riemann.hpp): conversions, the three numerical fluxes' consistency, conservation, exactness
 // on contacts, Rusanov's positivity, Roe's entropy fix on a stationary expansion shock, and the
-// exact Riemann solution against Toro's tables and the integral form of the conservation laws.
+// exact Riemann solution against Toro's tables and the integral form of the conservation laws, the
+// boundary states and the viscous flux.
 #include <cmath>
 #include <random>
 
 #include "physics/exact_riemann.hpp"
+#include "physics/flow_boundary.hpp"
 #include "physics/riemann_fluxes.hpp"
+#include "physics/viscous.hpp"
 #include "test_helpers.hpp"
 
 namespace fvproxy::flow {
@@ -248,6 +251,98 @@ TEST(ExactRiemann, BadStatesAreRefused) {
         ExactRiemann::solve(prim(1, {0, 0, 0}, 1), prim(1, {0, 0, 0}, 1), zero, 1.4);
       },
       {"initial.riemann.normal"});
+}
+
+TEST(FlowBoundary, WallsCarryNoMassAndNoEnergy) {
+  Sampler s;
+  for (int i = 0; i < 200; ++i) {
+    const Primitive in = s.state();
+    real n[3];
+    s.normal(n);
+    const Primitive mirror = SlipWall{}(in, n);
+    EXPECT_NEAR(dot(mirror.u, n), -dot(in.u, n), 1e-12 * (1 + std::fabs(dot(in.u, n))));
+    for (int f = 0; f < 2; ++f) { // HLLC and Roe: mass and energy fluxes vanish, momentum along n
+      const Flux F = f == 0 ? Hllc{}(in, mirror, n, kAir) : Roe{}(in, mirror, n, kAir);
+      const double scale = flux_size(normal_flux(in, n, kAir)) + in.p;
+      EXPECT_LE(std::fabs(double(F.rho)), test::tol(1e-12) * scale);
+      EXPECT_LE(std::fabs(double(F.E)), test::tol(1e-12) * scale * (1 + std::fabs(dot(in.u, n))));
+      const real mn = dot(F.m, n);
+      for (int d = 0; d < 3; ++d) EXPECT_NEAR(F.m[d], mn * n[d], test::tol(1e-12) * scale);
+      // A positive pressure where the gas moves toward the wall or leaves it slowly: the linearised
+      // solvers' wall pressure p - rho |u_n| (|u_n| + c~) turns negative from |u_n| ~ c / 2 on (the
+      // exact one only at a vacuum, |u_n| = 2c / (gamma - 1)).
+      if (-dot(in.u, n) < real(0.3) * kAir.sound_speed(in.rho, in.p)) {
+        EXPECT_GT(mn, 0);
+      }
+    }
+    const Primitive ns = NoSlipWall{}(in, n);
+    for (int d = 0; d < 3; ++d) EXPECT_EQ(ns.u[d] + in.u[d], 0); // the face velocity (their mean) is zero
+    EXPECT_EQ(ns.p, in.p);
+  }
+}
+
+TEST(FlowBoundary, FarfieldTakesIncomingInvariantsFromTheFreeStream) {
+  const double g = 1.4;
+  const real n[3] = {real(0.6), real(0.8), real(0)};
+  const Primitive free = prim(1.0, {0.5, 0.1, 0.2}, 1.0 / g); // Mach 0.55
+  const Farfield bc{free, real(g)};
+  // The free stream itself is kept, on either side of the boundary.
+  for (const real sgn : {real(1), real(-1)}) {
+    const real m[3] = {sgn * n[0], sgn * n[1], sgn * n[2]};
+    const Primitive b = bc(free, m);
+    EXPECT_NEAR(b.rho, free.rho, 1e-12);
+    EXPECT_NEAR(b.p, free.p, 1e-12);
+    for (int d = 0; d < 3; ++d) EXPECT_NEAR(b.u[d], free.u[d], 1e-12);
+  }
+  // A disturbed interior: the outgoing invariant is the interior's, the incoming the free stream's.
+  Sampler s;
+  for (int i = 0; i < 200; ++i) {
+    Primitive in = free;
+    in.rho *= real(s.uniform(0.8, 1.25)), in.p *= real(s.uniform(0.8, 1.25));
+    for (int d = 0; d < 3; ++d) in.u[d] += real(s.uniform(-0.2, 0.2));
+    const Primitive b = bc(in, n);
+    auto c = [&](const Primitive& w) { return std::sqrt(g * w.p / w.rho); };
+    const double rp = dot(in.u, n) + 2 * c(in) / (g - 1), rm = dot(free.u, n) - 2 * c(free) / (g - 1);
+    EXPECT_NEAR(dot(b.u, n) + 2 * c(b) / (g - 1), rp, 1e-12);
+    EXPECT_NEAR(dot(b.u, n) - 2 * c(b) / (g - 1), rm, 1e-12);
+    const Primitive& up = dot(b.u, n) > 0 ? in : free; // entropy from upstream
+    EXPECT_NEAR(b.p / std::pow(b.rho, g), up.p / std::pow(up.rho, g), 1e-12);
+  }
+  // Supersonic faces: the free stream where it enters, the interior where it leaves.
+  const Primitive fast = prim(1.0, {3.0 * n[0], 3.0 * n[1], 0}, 1.0 / g);
+  EXPECT_EQ(bc(fast, n).rho, fast.rho); // leaving at Mach 3: the interior
+  const real inward[3] = {-n[0], -n[1], -n[2]};
+  EXPECT_EQ(bc(fast, inward).u[0], free.u[0]); // entering at Mach 3: the free stream
+  EXPECT_EQ(SupersonicOutflow{}(fast, n).p, fast.p);
+  EXPECT_EQ(SupersonicInflow{free}(fast, n).rho, free.rho);
+}
+
+TEST(Viscous, StressAndHeatFluxOfSimpleFlows) {
+  const real mu = real(0.01), k = real(0.02);
+  const real ny[3] = {0, 1, 0};
+  const real zero[3] = {0, 0, 0};
+  // Couette: u = (U y / h, 0, 0): shear stress mu U / h on a y-face, work tau . u.
+  real gu[3][3] = {{0, 2, 0}, {0, 0, 0}, {0, 0, 0}}; // U / h = 2
+  const real u[3] = {real(0.5), 0, 0};
+  Flux F = viscous_flux(gu, zero, u, mu, k, ny);
+  EXPECT_EQ(F.rho, 0);
+  EXPECT_NEAR(F.m[0], 0.02, 1e-15);
+  EXPECT_NEAR(F.m[1], 0, 1e-15);
+  EXPECT_NEAR(F.E, 0.01, 1e-15);
+  // Rigid rotation and uniform expansion carry no viscous stress (Stokes' hypothesis).
+  real rot[3][3] = {{0, -1, 0.5}, {1, 0, -2}, {-0.5, 2, 0}}, dil[3][3] = {{3, 0, 0}, {0, 3, 0}, {0, 0, 3}};
+  for (auto* g : {&rot, &dil}) {
+    F = viscous_flux(*g, zero, u, mu, k, ny);
+    for (int d = 0; d < 3; ++d) EXPECT_NEAR(F.m[d], 0, 1e-15);
+  }
+  // Heat: k dT/dn.
+  const real gT[3] = {0, 5, 1};
+  real none[3][3] = {};
+  EXPECT_NEAR(viscous_flux(none, gT, u, mu, k, ny).E, 0.1, 1e-15);
+  // Air: Sutherland's viscosity at 300 K, and k = mu c_p / Pr.
+  EXPECT_NEAR(Sutherland{}(real(300)), 1.846e-5, 0.002e-5);
+  EXPECT_NEAR(Sutherland{}(real(273.15)), 1.716e-5, 1e-12);
+  EXPECT_NEAR(conductivity(real(1.846e-5), kAir, real(0.72)), 1.846e-5 * 1004.675 / 0.72, 1e-9);
 }
 
 } // namespace

@@ -1,0 +1,60 @@
+#pragma once
+// The Navier-Stokes model's viscous terms, pointwise (docs/physics.md#viscous-terms): the
+// viscosity laws, the heat conductivity from the Prandtl number, and the viscous flux through a
+// face from the face's velocity and temperature gradients (the diffusion operator forms those from
+// the corrected face gradients, as it does for the scalar model).
+//
+//   tau = mu (grad u + grad u^T - 2/3 (div u) I),   q = -k grad T,   k = mu c_p / Pr,
+//   F_v . n = (0, tau n, (tau u) . n - q . n)   (added to the rate of the owner, with the sign of
+//   the convective flux reversed: d/dt (V U) = - sum F . S + sum F_v . S).
+#include "physics/flow.hpp"
+
+namespace fvproxy::flow {
+
+/// mu independent of temperature.
+struct ConstantViscosity {
+  real mu = 0;
+  KOKKOS_INLINE_FUNCTION real operator()(real /*T*/) const { return mu; }
+};
+
+/// Sutherland's law: mu = mu_ref (T / T_ref)^(3/2) (T_ref + S) / (T + S).
+struct Sutherland {
+  real mu_ref = real(1.716e-5), t_ref = real(273.15), s = real(110.4); ///< air
+  KOKKOS_INLINE_FUNCTION real operator()(real T) const {
+    const real r = T / t_ref;
+    return mu_ref * r * kc::sqrt(r) * (t_ref + s) / (T + s);
+  }
+};
+
+/// Heat conductivity k = mu c_p / Pr, c_p = gamma R / (gamma - 1).
+KOKKOS_INLINE_FUNCTION real conductivity(real mu, const IdealGas& gas, real prandtl) {
+  return mu * gas.gamma * gas.gas_constant / ((gas.gamma - 1) * prandtl);
+}
+
+/// The viscous flux per unit area through unit normal n: gu[i][j] = d u_i / d x_j, gT = grad T,
+/// u the face velocity, mu and k at the face.
+KOKKOS_INLINE_FUNCTION Flux viscous_flux(const real (&gu)[3][3], const real (&gT)[3], const real (&u)[3], real mu,
+                                         real k, const real (&n)[3]) {
+  const real div = gu[0][0] + gu[1][1] + gu[2][2];
+  real tau_n[3]; // tau n
+  for (int i = 0; i < 3; ++i) {
+    real t = 0;
+    for (int j = 0; j < 3; ++j) t += (gu[i][j] + gu[j][i]) * n[j];
+    tau_n[i] = mu * (t - real(2) / 3 * div * n[i]);
+  }
+  Flux F;
+  F.rho = 0;
+  for (int i = 0; i < 3; ++i) F.m[i] = tau_n[i];
+  F.E = dot(tau_n, u) + k * dot(gT, n); // tau symmetric: (tau u) . n = (tau n) . u
+  return F;
+}
+
+/// The viscous time-step limit's rate per cell face: lambda_v = max(4/3, gamma / Pr) mu / rho
+/// |S|^2 / V (summed over a cell's faces, with lambda = sum (|u_n| + c) |S| / V for the
+/// convective part; docs/physics.md#time-step).
+KOKKOS_INLINE_FUNCTION real viscous_rate(real mu, real rho, const IdealGas& gas, real prandtl, real area2_over_volume) {
+  const real a = real(4) / 3, b = gas.gamma / prandtl;
+  return (a > b ? a : b) * mu / rho * area2_over_volume;
+}
+
+} // namespace fvproxy::flow
