@@ -8,6 +8,7 @@
 
 #include "physics/exact_riemann.hpp"
 #include "physics/flow_boundary.hpp"
+#include "physics/flow_solutions.hpp"
 #include "physics/riemann_fluxes.hpp"
 #include "physics/viscous.hpp"
 #include "test_helpers.hpp"
@@ -343,6 +344,68 @@ TEST(Viscous, StressAndHeatFluxOfSimpleFlows) {
   EXPECT_NEAR(Sutherland{}(real(300)), 1.846e-5, 0.002e-5);
   EXPECT_NEAR(Sutherland{}(real(273.15)), 1.716e-5, 1e-12);
   EXPECT_NEAR(conductivity(real(1.846e-5), kAir, real(0.72)), 1.846e-5 * 1004.675 / 0.72, 1e-9);
+}
+
+TEST(FlowSolutions, IsentropicVortexIsASteadyEulerVortexCarriedByTheStream) {
+  IsentropicVortex v;
+  v.x0[0] = 5, v.x0[1] = 5, v.U[0] = 1, v.U[1] = 0.5;
+  const double g = v.gamma;
+  auto at = [&](double x, double y, double t) {
+    const real p[3] = {real(x), real(y), 0};
+    return v(p, real(t));
+  };
+  const Primitive far = at(40, -30, 0); // the free stream
+  EXPECT_NEAR(far.rho, 1, 1e-12);
+  EXPECT_NEAR(far.p, 1, 1e-12);
+  EXPECT_NEAR(far.u[0], 1, 1e-12);
+  for (double r : {0.3, 0.8, 1.5, 2.5}) {
+    // Isentropic, and the radial momentum balance dp/dr = rho u_theta^2 / r (in the vortex's frame).
+    const Primitive w = at(5 + r, 5, 0);
+    EXPECT_NEAR(w.p / std::pow(w.rho, g), 1, 1e-12);
+    const double h = 1e-5;
+    const double dpdr = (at(5 + r + h, 5, 0).p - at(5 + r - h, 5, 0).p) / (2 * h);
+    const double ut = w.u[1] - v.U[1];
+    EXPECT_NEAR(dpdr, w.rho * ut * ut / r, 1e-7 * (1 + std::fabs(dpdr)));
+    EXPECT_NEAR(w.u[0], v.U[0], 1e-12); // on the x axis through the centre the swirl is along y
+  }
+  // Carried by the stream: the state at x + U t, time t, is the state at x, time 0.
+  const Primitive a = at(5.7, 4.2, 0), b = at(5.7 + 3.0, 4.2 + 1.5, 3.0);
+  EXPECT_NEAR(a.rho, b.rho, 1e-12);
+  EXPECT_NEAR(a.u[1], b.u[1], 1e-12);
+  // In a periodic box of 10 the vortex leaving through x = 10 comes back through x = 0.
+  v.period[0] = v.period[1] = 10;
+  EXPECT_NEAR(at(0.5, 5, 0).rho, at(10.5, 5, 0).rho, 1e-12);
+  EXPECT_NEAR(at(5.7 + 10 * 0.4 - 10, 4.2 + 0.5 * 4, 4.0).p, a.p, 1e-12); // carried out and back in
+}
+
+TEST(FlowSolutions, TaylorGreenIsDivergenceFreeAndCouetteBalancesHeating) {
+  const TaylorGreen tg{real(0.5), real(2), real(1.2), real(100)};
+  const double h = 1e-5;
+  for (const auto& x : std::vector<std::array<double, 3>>{{0.3, 0.7, 1.1}, {2.0, 0.1, 2.9}, {1.0, 1.0, 1.0}}) {
+    double div = 0;
+    for (int d = 0; d < 3; ++d) {
+      real xp[3] = {real(x[0]), real(x[1]), real(x[2])}, xm[3] = {real(x[0]), real(x[1]), real(x[2])};
+      xp[d] += real(h), xm[d] -= real(h);
+      div += (tg(xp).u[d] - tg(xm).u[d]) / (2 * h);
+    }
+    EXPECT_NEAR(div, 0, 1e-8);
+  }
+  const real o[3] = {0, 0, 0};
+  EXPECT_NEAR(tg(o).p, 100 + 1.2 * 4 / 16 * 2 * 3, 1e-12); // p0 + rho0 V0^2 / 16 (1 + 1)(1 + 2)
+  EXPECT_NEAR(tg(o).rho / tg(o).p, 1.2 / 100, 1e-15);      // uniform temperature
+  // Couette: k T'' + mu u'^2 = 0 with k = mu c_p / Pr; the walls' velocities and temperatures.
+  const Couette c{real(2), real(3), real(1.5), real(2.5), real(0.72), real(1004.675)};
+  const double mu = 0.01, k = conductivity(real(mu), kAir, c.prandtl);
+  for (double y : {0.2, 0.9, 1.7}) {
+    const double t2 =
+        (c.temperature(real(y + 1e-3)) - 2 * c.temperature(real(y)) + c.temperature(real(y - 1e-3))) / 1e-6;
+    const double du = (c.velocity(real(y + 1e-3)) - c.velocity(real(y - 1e-3))) / 2e-3;
+    EXPECT_NEAR(k * t2 + mu * du * du, 0, 1e-6);
+  }
+  EXPECT_EQ(c.velocity(0), 0);
+  EXPECT_NEAR(c.velocity(2), 3, 1e-15);
+  EXPECT_NEAR(c.temperature(0), 1.5, 1e-15);
+  EXPECT_NEAR(c.temperature(2), 2.5, 1e-14);
 }
 
 } // namespace
