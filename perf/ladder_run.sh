@@ -3,7 +3,9 @@
 # RUNS times (default 3) with build/host/fvproxy on SPEC (default perf/ladder-cpu.yaml), into
 # OUT/run<i>/ (results.csv, results.json, perf.log), with the machine, the build (fvproxy info
 # --json: backend, Kokkos, git) and the load before and after each run in OUT/machine.txt; then
-# perf/ladder_plot.py OUT. The environment's OMP_* settings win over the defaults below.
+# perf/ladder_plot.py OUT (matplotlib). On the GPU machine, from the bundle: ./run.sh env
+# FVPROXY=bin/fvproxy perf/ladder_run.sh OUT 3 perf/ladder-gpu.yaml. The environment's OMP_* settings
+# win over the defaults below.
 set -euo pipefail
 out="${1:?usage: perf/ladder_run.sh OUT [RUNS] [SPEC]}"
 runs="${2:-3}"
@@ -24,4 +26,4 @@ for i in $(seq 1 "$runs"); do
   mv "$out/run$i.log" "$out/run$i/perf.log"
   echo "run$i after:  $(uptime)" >> "$out/machine.txt"
 done
-/usr/bin/python3 perf/ladder_plot.py "$out"
+/usr/bin/python3 perf/ladder_plot.py "$out" || echo "ladder_run.sh: plot on the development machine: perf/ladder_plot.py $out" >&2

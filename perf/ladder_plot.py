@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""Waterfall plots of the ablation ladder (docs/performance.md#the-ablation-ladder):
+
+    perf/ladder_plot.py OUT     reads OUT/run*/results.csv (perf/ladder_run.sh), writes
+                                OUT/ladder-<element>.png and OUT/summary.md
+
+Per element (the spec's largest mesh of it), operator and component count: each bar is one step
+of the ladder, spanning the cumulative speedup over naive before and after it (log scale), labelled
+with what that step alone buys (t_before / t_after). The steps run on the generator's ordering
+(`none`); the last bar, "ordering", is the optimized variant's defaults in Z-order against `none`.
+Times are the median over runs of each run's median; a step's factor is the median of the runs'
+factors (each a ratio within one run), min and max beside it in summary.md.
+"""
+import csv
+import glob
+import os
+import statistics
+import sys
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+OPS = ["muscl", "convection", "diffusion"]
+STEPS = ["naive", "1-range", "2-static", "3-registers", "4-branchless", "5-gather", "6-precomputed", "optimized"]
+LABELS = ["range", "static\nsizes", "registers", "branch-\nless", "gather", "pre-\ncomputed", "defaults", "ordering"]
+
+
+def load(out):
+    runs = []
+    for path in sorted(glob.glob(os.path.join(out, "run*", "results.csv"))):
+        with open(path) as f:
+            rows = list(csv.DictReader(f))
+        for r in rows:
+            r["ms"] = float(r["ms"])
+            r["size"] = int(r["size"])
+            r["components"] = int(r["components"])
+        runs.append(rows)
+    if not runs:
+        sys.exit(f"{out}: no run*/results.csv")
+    return runs
+
+
+def ms(rows, element, size, ordering, n, op, variant):
+    for r in rows:
+        if (r["element"], r["size"], r["ordering"], r["components"], r["operator"], r["variant"]) == (
+            element, size, ordering, n, op, variant):
+            return r["ms"]
+    return None
+
+
+def factors(run, element, size, n, op):
+    """Per step: t_before / t_after within one run (the 8 steps after naive), and the step times."""
+    t = [ms(run, element, size, "none", n, op, v) for v in STEPS]
+    tz = ms(run, element, size, "zorder", n, op, "optimized")
+    if None in t or tz is None:
+        return None, None
+    return [t[k - 1] / t[k] for k in range(1, len(t))] + [t[-1] / tz], t + [tz]
+
+
+def main():
+    out = sys.argv[1]
+    runs = load(out)
+    first = runs[0]
+    elements = sorted({r["element"] for r in first})
+    comps = sorted({r["components"] for r in first})
+    md = ["# The ablation ladder: what each porting advice buys", "",
+          f"{len(runs)} run(s) of the spec; times in ms (median over runs of each run's median), step = "
+          "t_before / t_after within a run (median over runs [min, max]), cumulative = naive / t.", ""]
+    for element in elements:
+        size = max(r["size"] for r in first if r["element"] == element)
+        cells = next(r["cells"] for r in first if r["element"] == element and r["size"] == size)
+        fig, axes = plt.subplots(len(comps), len(OPS), figsize=(4.2 * len(OPS), 3.4 * len(comps)), squeeze=False)
+        for i, n in enumerate(comps):
+            for j, op in enumerate(OPS):
+                per_run = [factors(run, element, size, n, op) for run in runs]
+                per_run = [p for p in per_run if p[0] is not None]
+                ax = axes[i][j]
+                if not per_run:
+                    ax.set_visible(False)
+                    continue
+                step = [statistics.median(p[0][k] for p in per_run) for k in range(len(LABELS))]
+                lo = [min(p[0][k] for p in per_run) for k in range(len(LABELS))]
+                hi = [max(p[0][k] for p in per_run) for k in range(len(LABELS))]
+                times = [statistics.median(p[1][k] for p in per_run) for k in range(len(LABELS) + 1)]
+                level = 1.0
+                for k, f in enumerate(step):
+                    top = level * f
+                    color = "tab:green" if f >= 1.02 else ("tab:red" if f <= 0.98 else "tab:gray")
+                    if k == len(step) - 1:
+                        color = "tab:blue" if f >= 1 else "tab:purple"
+                    ax.bar(k, top - level, bottom=level, color=color, width=0.7)
+                    ax.text(k, max(top, level) * 1.04, f"{f:.2f}x", ha="center", va="bottom", fontsize=7)
+                    level = top
+                ax.set_yscale("log")
+                ax.set_xticks(range(len(LABELS)))
+                ax.set_xticklabels(LABELS, fontsize=6.5)
+                ax.axhline(1, color="black", lw=0.5)
+                ax.set_ylim(0.5, max(2.0, level * 2, max(1.0, *[times[0] / t for t in times]) * 1.6))
+                ax.set_title(f"{op}, N = {n}: naive {times[0]:.2f} ms", fontsize=9)
+                if j == 0:
+                    ax.set_ylabel("speedup over naive (cumulative)")
+                md += [f"## {element} {size}^3 ({cells} cells), N = {n}, {op}", "",
+                       "| step | ms | step factor [min, max] | cumulative |", "| --- | --- | --- | --- |",
+                       f"| 0 naive (none) | {times[0]:.3f} | | 1.00 |"]
+                names = STEPS[1:] + ["optimized, zorder"]
+                for k, name in enumerate(names):
+                    md.append(f"| {name} | {times[k + 1]:.3f} | {step[k]:.2f} [{lo[k]:.2f}, {hi[k]:.2f}] | "
+                              f"{times[0] / times[k + 1]:.2f} |")
+                rnd = [ms(run, element, size, "random", n, op, "optimized") for run in runs]
+                rnd = [x for x in rnd if x is not None]
+                if rnd:
+                    md.append(f"| (optimized, random order) | {statistics.median(rnd):.3f} | "
+                              f"{times[-2] / statistics.median(rnd):.2f} vs none | |")
+                md.append("")
+        fig.suptitle(f"What each advice buys: {element} {size}^3 ({cells} cells), "
+                     f"{len(runs)} run(s), ordering none (last bar: Z-order)", fontsize=10)
+        fig.tight_layout()
+        path = os.path.join(out, f"ladder-{element}.png")
+        fig.savefig(path, dpi=110)
+        print(path)
+    with open(os.path.join(out, "summary.md"), "w") as f:
+        f.write("\n".join(md) + "\n")
+    print(os.path.join(out, "summary.md"))
+
+
+if __name__ == "__main__":
+    main()
