@@ -23,6 +23,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+import matplotlib.ticker  # noqa: E402
 
 OPS = ["muscl", "convection", "diffusion"]
 STEPS = ["naive", "1-range", "2-static", "3-registers", "4-branchless", "5-gather", "6-precomputed", "optimized"]
@@ -89,6 +90,7 @@ def main():
                 alt = [ms(run, element, size, "none", n, op, "4+6-atomic") for run in runs]
                 alt_f = [ms(run, element, size, "none", n, op, "naive") / a for run, a in zip(runs, alt) if a]
                 level = 1.0
+                levels = [1.0] + ([statistics.median(alt_f)] if alt_f else [])
                 for k, f in enumerate(step):
                     top = level * f
                     color = "tab:green" if f >= 1.02 else ("tab:red" if f <= 0.98 else "tab:gray")
@@ -97,6 +99,7 @@ def main():
                     ax.bar(k, top - level, bottom=level, color=color, width=0.7)
                     ax.text(k, max(top, level) * 1.04, f"{f:.2f}x", ha="center", va="bottom", fontsize=7)
                     level = top
+                    levels.append(level)
                 if alt_f:
                     a = statistics.median(alt_f)
                     ax.plot([3.6, 5.4], [a, a], "k--", lw=1)
@@ -105,7 +108,10 @@ def main():
                 ax.set_xticks(range(len(LABELS)))
                 ax.set_xticklabels(LABELS, fontsize=6.5)
                 ax.axhline(1, color="black", lw=0.5)
-                ax.set_ylim(0.5, max(2.0, level * 2, max(1.0, *[times[0] / t for t in times]) * 1.6))
+                ax.set_ylim(min(levels) * 0.8, max(levels) * 1.5)
+                ax.yaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda y, _: f"{y:g}"))
+                ax.yaxis.set_minor_formatter(matplotlib.ticker.FuncFormatter(lambda y, _: f"{y:g}"))
+                ax.tick_params(axis="y", which="both", labelsize=7)
                 ax.set_title(f"{op}, N = {n}: naive {times[0]:.2f} ms", fontsize=9)
                 if j == 0:
                     ax.set_ylabel("speedup over naive (cumulative)")
