@@ -62,6 +62,44 @@ def factors(run, element, size, n, op):
     return [t[k - 1] / t[k] for k in range(1, len(t))] + [t[-1] / tz], t + [tz]
 
 
+def compact(runs, elements, comps):
+    """One table per element: the median step factor per operator and N (docs/performance.md)."""
+    first = runs[0]
+    md = []
+    for element in elements:
+        size = max(r["size"] for r in first if r["element"] == element)
+        cells = next(r["cells"] for r in first if r["element"] == element and r["size"] == size)
+        cols = [(op, n) for n in comps for op in OPS]
+        md += [f"### {element} {size}^3 ({cells} cells): step factors, median of {len(runs)} runs [min-max]", "",
+               "| step | " + " | ".join(f"{op} N={n}" for op, n in cols) + " |",
+               "| --- | " + " | ".join("---" for _ in cols) + " |"]
+        data = {}
+        for op, n in cols:
+            per_run = [factors(run, element, size, n, op) for run in runs]
+            data[(op, n)] = [p for p in per_run if p[0] is not None]
+        names = [lab.replace("\n", " ").replace("- ", "") for lab in LABELS]
+        names = [f"{k + 1} {x}" for k, x in enumerate(names[:6])] + ["optimized (defaults vs 6)",
+                                                                    "ordering (Z-order vs none)"]
+        for k, name in enumerate(names):
+            cells_md = []
+            for c in cols:
+                fs = [p[0][k] for p in data[c]]
+                cells_md.append(f"{statistics.median(fs):.2f} [{min(fs):.2f}-{max(fs):.2f}]" if fs else "-")
+            md.append(f"| {name} | " + " | ".join(cells_md) + " |")
+        tot = []
+        for c in cols:
+            t = [p[1][0] / p[1][6] for p in data[c]]
+            tot.append(f"**{statistics.median(t):.2f}** [{min(t):.2f}-{max(t):.2f}]" if t else "-")
+        md.append("| naive / step 6 | " + " | ".join(tot) + " |")
+        alt = []
+        for op, n in cols:
+            a = [ms(run, element, size, "none", n, op, "naive") / ms(run, element, size, "none", n, op, "4+6-atomic")
+                 for run in runs if ms(run, element, size, "none", n, op, "4+6-atomic")]
+            alt.append(f"{statistics.median(a):.2f} [{min(a):.2f}-{max(a):.2f}]" if a else "-")
+        md += ["| naive / 4+6-atomic | " + " | ".join(alt) + " |", ""]
+    return md
+
+
 def main():
     out = sys.argv[1]
     runs = load(out)
@@ -140,7 +178,7 @@ def main():
         fig.savefig(path, dpi=110)
         print(path)
     with open(os.path.join(out, "summary.md"), "w") as f:
-        f.write("\n".join(md) + "\n")
+        f.write("\n".join(md) + "\n" + "\n".join(compact(runs, elements, comps)) + "\n")
     print(os.path.join(out, "summary.md"))
 
 
