@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Waterfall plots of the ablation ladder (docs/performance.md#the-ablation-ladder):
+"""Waterfall plots of the ablation ladder (docs/performance.md#the-ablation-ladder-what-each-advice-buys):
 
     perf/ladder_plot.py OUT     reads OUT/run*/results.csv (perf/ladder_run.sh), writes
                                 OUT/ladder-<element>.png and OUT/summary.md

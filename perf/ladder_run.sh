@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# perf/ladder_run.sh OUT [RUNS] [SPEC]: the ablation ladder (docs/performance.md#the-ablation-ladder)
+# perf/ladder_run.sh OUT [RUNS] [SPEC]: the ablation ladder (docs/performance.md#the-ablation-ladder-what-each-advice-buys)
 # RUNS times (default 3) with build/host/fvproxy on SPEC (default perf/ladder-cpu.yaml), into
 # OUT/run<i>/ (results.csv, results.json, perf.log), with the machine, the build (fvproxy info
 # --json: backend, Kokkos, git) and the load before and after each run in OUT/machine.txt; then
@@ -15,7 +15,7 @@ mkdir -p "$out"
 export OMP_PROC_BIND="${OMP_PROC_BIND:-spread}" OMP_PLACES="${OMP_PLACES:-threads}" OMP_NUM_THREADS="${OMP_NUM_THREADS:-2}"
 {
   echo "date: $(date -u +%FT%TZ)"
-  echo "host: $(hostname); $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'); $(nproc) CPUs"
+  echo "host: $(hostname); $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'); $(nproc --all) CPUs"
   echo "spec: $spec; OMP_NUM_THREADS=$OMP_NUM_THREADS OMP_PROC_BIND=$OMP_PROC_BIND OMP_PLACES=$OMP_PLACES"
 } > "$out/machine.txt"
 "$exe" info --json > "$out/info.json"

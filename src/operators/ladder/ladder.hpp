@@ -1,6 +1,7 @@
 #pragma once
-// The ablation ladder (docs/performance.md#the-ablation-ladder): for each operator, variants from
-// the naive port to the optimized one with one porting mistake removed at a time, cumulatively:
+// The ablation ladder (docs/performance.md#the-ablation-ladder-what-each-advice-buys): for each
+// operator, variants from the naive port to the optimized one with one porting mistake removed at
+// a time, cumulatively:
 //
 //   0 naive        the naive variant as it is (MDRange over (entity, component), atomics)
 //   1 range        MDRangePolicy -> RangePolicy over entities, the component loop inside
