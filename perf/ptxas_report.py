@@ -9,6 +9,8 @@ demangles every entry function with c++filt, names it by its functor (the named 
 of the operators; lambdas by their enclosing function) and its launch policy, and classifies it:
 
   naive      fvproxy::naive::* and Naive* functors: local memory is their documented mistake
+  ladder     fvproxy::ladder::* (the ablation ladder, benchmark-only): the naive mistakes removed
+             one at a time, so its early steps keep local memory on purpose: reported, not gated
   fvproxy    every other fvproxy kernel (optimized operators, solver, mesh set-up): gated
   kokkos     Kokkos-internal kernels (fills, copies, sorts): reported, not gated
 
@@ -104,6 +106,8 @@ def classify(functor):
         return "kokkos"
     if "fvproxy::naive::" in functor or re.search(r"(^|::)Naive", functor):
         return "naive"
+    if "fvproxy::ladder::" in functor:
+        return "ladder"
     return "fvproxy"
 
 

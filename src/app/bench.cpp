@@ -26,6 +26,7 @@
 #include "operators/convection/convection.hpp"
 #include "operators/diffusion/diffusion.hpp"
 #include "operators/face_flux.hpp"
+#include "operators/ladder/ladder.hpp"
 #include "operators/muscl/gradient.hpp"
 #include "operators/muscl/limiter.hpp"
 #include "operators/muscl/muscl.hpp"
@@ -51,6 +52,17 @@ std::vector<std::string> split(const std::string& s) {
   return out;
 }
 
+/// The ablation ladder's step of a --variants entry "ladder<k>" (operators/ladder/ladder.hpp), -1 for
+/// the other variants.
+int ladder_step(const std::string& v) {
+  if (v.rfind("ladder", 0) != 0) return -1;
+  const std::string k = v.substr(6);
+  if (k.size() != 1 || k[0] < '0' || k[0] >= '0' + kLadderSteps)
+    throw InputError("--variants", "unknown variant '" + v + "'",
+                     "ladder0 to ladder" + std::to_string(kLadderSteps - 1) + " (the ablation ladder's steps)");
+  return k[0] - '0';
+}
+
 } // namespace
 
 int cmd_bench(const CliArgs& cli) {
@@ -67,9 +79,14 @@ int cmd_bench(const CliArgs& cli) {
   for (const auto& o : ops)
     if (o != "muscl" && o != "convection" && o != "diffusion" && o != "halo")
       throw InputError("--operators", "unknown operator '" + o + "'", "valid: muscl, convection, diffusion, halo");
-  for (const auto& v : vars)
+  for (const auto& v : vars) {
+    if (ladder_step(v) >= 0) {
+      check_ladder_components(cfg.physics.components, "physics.components");
+      continue;
+    }
     if (v != "naive" && v != "optimized")
-      throw InputError("--variants", "unknown variant '" + v + "'", "valid: naive, optimized");
+      throw InputError("--variants", "unknown variant '" + v + "'", "valid: naive, optimized, ladder0 to ladder6");
+  }
   if (cli.repeat < 1) throw InputError("--repeat", "must be >= 1");
   if (!several && std::all_of(ops.begin(), ops.end(), [](const std::string& o) { return o == "halo"; }))
     throw InputError("--operators", "halo: one rank has no halo exchange to time",
@@ -135,7 +152,7 @@ int cmd_bench(const CliArgs& cli) {
   for (const auto& op : ops)
     for (const auto& v : vars) {
       if (op == "halo") {
-        if (!part) continue; // one rank: nothing to exchange
+        if (!part || ladder_step(v) >= 0) continue; // one rank: nothing to exchange; no ladder for the halo
         const HaloVariant hv = v == "naive" ? HaloVariant::naive : HaloVariant::optimized;
         Halo h(part->local, comm, hv);
         std::vector<View2<real>> reconstruction; // the stage's second exchange: one message per neighbour
@@ -158,21 +175,32 @@ int cmd_bench(const CliArgs& cli) {
       oc.muscl.variant = oc.convection.variant = oc.diffusion.variant = var;
       double ms = 0, bytes = 0;
       std::string what;
+      const int step = ladder_step(v);
       if (op == "muscl") {
-        const auto mu = make_muscl(m, geom, oc.muscl, n, cfg.run.deterministic, limited ? range : std::vector<real>{});
+        std::unique_ptr<MusclOperator> mu; // the ladder's step (two passes), or the variant's operator
+        if (step >= 0) {
+          LadderMuscl lm = make_ladder_muscl(step, m, geom, oc.muscl, n, range);
+          mu = make_two_pass_muscl(std::move(lm.gradient), limited ? std::move(lm.limiter) : nullptr);
+        } else {
+          mu = make_muscl(m, geom, oc.muscl, n, cfg.run.deterministic, limited ? range : std::vector<real>{});
+        }
         what = mu->description();
         ms = median_ms(
             cli.repeat, 2, [&](int) { mu->compute(u, ub, grad, lim); }, sync);
         bytes = model.muscl.bytes;
       } else if (op == "convection") {
-        auto c = make_convection(m, geom, oc.convection, setup.phi, n, setup.patch_types, cfg.run.deterministic);
+        auto c = step >= 0
+                     ? make_ladder_convection(step, m, geom, oc.convection, setup.phi, n, setup.patch_types)
+                     : make_convection(m, geom, oc.convection, setup.phi, n, setup.patch_types, cfg.run.deterministic);
         what = c->description();
         ms = median_ms(
             cli.repeat, 2, [&](int) { c->apply(u, ub, grad, lim, rhs); }, sync);
         bytes = model.convection.bytes;
       } else {
-        auto d =
-            make_diffusion(m, geom, oc.diffusion, cfg.physics.diffusivity, setup.patch_types, cfg.run.deterministic);
+        auto d = step >= 0
+                     ? make_ladder_diffusion(step, m, geom, oc.diffusion, cfg.physics.diffusivity, setup.patch_types)
+                     : make_diffusion(m, geom, oc.diffusion, cfg.physics.diffusivity, setup.patch_types,
+                                      cfg.run.deterministic);
         what = d->description();
         ms = median_ms(
             cli.repeat, 2, [&](int) { d->apply(u, ub, grad, rhs); }, sync);

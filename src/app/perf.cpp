@@ -34,6 +34,7 @@
 #include "operators/convection/convection.hpp"
 #include "operators/diffusion/diffusion.hpp"
 #include "operators/face_flux.hpp"
+#include "operators/ladder/ladder.hpp"
 #include "operators/launch.hpp"
 #include "operators/muscl/gradient.hpp"
 #include "operators/muscl/limiter.hpp"
@@ -56,6 +57,7 @@ struct VariantSpec {
   OperatorOptions options;
   bool case_options = false; ///< `defaults: true`: every operator as the case resolves it (mixed options)
   bool fused = false;        ///< muscl: gradient and limiter in one kernel (operators.muscl.fused; with defaults too)
+  int ladder = -1;           ///< `ladder: k`: step k of the ablation ladder (operators/ladder/ladder.hpp)
 };
 
 struct PerfSpec {
@@ -124,7 +126,7 @@ PerfSpec parse_spec(const std::string& path) {
   const YAML::Node vars = list("variants");
   for (std::size_t i = 0; i < vars.size(); ++i) {
     const std::string p = "variants[" + std::to_string(i) + "]";
-    r.check_keys(vars[i], p, {"name", "variant", "scatter", "policy", "team_size", "fused", "defaults"});
+    r.check_keys(vars[i], p, {"name", "variant", "scatter", "policy", "team_size", "fused", "defaults", "ladder"});
     if (!vars[i]["name"]) r.fail(vars[i], p + ".name", "required key missing");
     VariantSpec v;
     v.name = r.string_value(vars[i]["name"], p + ".name");
@@ -151,7 +153,26 @@ PerfSpec parse_spec(const std::string& path) {
         if (v.case_options && vars[i][k])
           r.fail(vars[i][k], p + "." + k, "'defaults: true' takes the case's options; remove this key");
     }
+    if (vars[i]["ladder"]) { // the ablation ladder: the step decides every option
+      const long long k = r.int_value(vars[i]["ladder"], p + ".ladder");
+      if (k < 0 || k >= kLadderSteps)
+        r.fail(vars[i]["ladder"], p + ".ladder", "ladder step " + std::to_string(k) + " out of range",
+               "0 (naive) to " + std::to_string(kLadderSteps - 1) + " (precomputed)");
+      v.ladder = static_cast<int>(k);
+      for (const char* k2 : {"variant", "scatter", "policy", "team_size", "fused", "defaults"})
+        if (vars[i][k2]) r.fail(vars[i][k2], p + "." + k2, "a ladder step decides its options; remove this key");
+    }
     s.variants.push_back(v);
+  }
+  if (std::any_of(s.variants.begin(), s.variants.end(), [](const VariantSpec& v) { return v.ladder >= 0; })) {
+    for (std::size_t i = 0; i < s.components.size(); ++i)
+      if (s.components[i] != 1 && s.components[i] != 5)
+        r.fail(comp[i], "components[" + std::to_string(i) + "]",
+               "the ablation ladder is built for 1 and 5 components only");
+    for (std::size_t i = 0; i < s.operators.size(); ++i)
+      if (s.operators[i] == "step")
+        r.fail(ops[i], "operators[" + std::to_string(i) + "]", "ladder variants time the operators alone",
+               "remove 'step' (or the ladder variants)");
   }
   if (root["repeat"]) {
     s.repeat = static_cast<int>(r.int_value(root["repeat"], "repeat"));
@@ -300,7 +321,13 @@ std::vector<Row> bench_configuration(const Mesh& m, const Mesh& global, const Ca
       row.components = n, row.op = op, row.variant = v.name, row.cells = global.n_cells, row.rotation = R;
       const int warm = std::max(2, R);
       if (op == "muscl") {
-        const auto mu = make_muscl(m, geom, oc.muscl, n, false, limited ? range : std::vector<real>{});
+        std::unique_ptr<MusclOperator> mu; // the ladder's step (two passes), or the variant's operator
+        if (v.ladder >= 0) {
+          LadderMuscl lm = make_ladder_muscl(v.ladder, m, geom, oc.muscl, n, range);
+          mu = make_two_pass_muscl(std::move(lm.gradient), limited ? std::move(lm.limiter) : nullptr);
+        } else {
+          mu = make_muscl(m, geom, oc.muscl, n, false, limited ? range : std::vector<real>{});
+        }
         row.kernels = mu->description();
         row.ms = median_ms(
             spec.repeat, warm,
@@ -311,7 +338,8 @@ std::vector<Row> bench_configuration(const Mesh& m, const Mesh& global, const Ca
             sync);
         row.bytes = model.muscl.bytes, row.flops = model.muscl.flops;
       } else if (op == "convection") {
-        const auto c = make_convection(m, geom, oc.convection, phi, n, types, false);
+        const auto c = v.ladder >= 0 ? make_ladder_convection(v.ladder, m, geom, oc.convection, phi, n, types)
+                                     : make_convection(m, geom, oc.convection, phi, n, types, false);
         row.kernels = c->description();
         row.ms = median_ms(
             spec.repeat, warm,
@@ -322,7 +350,9 @@ std::vector<Row> bench_configuration(const Mesh& m, const Mesh& global, const Ca
             sync);
         row.bytes = model.convection.bytes, row.flops = model.convection.flops;
       } else if (op == "diffusion") {
-        const auto d = make_diffusion(m, geom, oc.diffusion, cfg.physics.diffusivity, types, false);
+        const auto d = v.ladder >= 0
+                           ? make_ladder_diffusion(v.ladder, m, geom, oc.diffusion, cfg.physics.diffusivity, types)
+                           : make_diffusion(m, geom, oc.diffusion, cfg.physics.diffusivity, types, false);
         row.kernels = d->description();
         row.ms = median_ms(
             spec.repeat, warm,

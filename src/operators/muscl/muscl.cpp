@@ -82,4 +82,9 @@ std::unique_ptr<MusclOperator> make_muscl(const Mesh& mesh, const OperatorGeomet
                                         limited ? make_limiter(mesh, geom, cfg, components, range) : nullptr);
 }
 
+std::unique_ptr<MusclOperator> make_two_pass_muscl(std::unique_ptr<GradientOperator> gradient,
+                                                   std::unique_ptr<LimiterOperator> limiter) {
+  return std::make_unique<TwoPassMuscl>(std::move(gradient), std::move(limiter));
+}
+
 } // namespace fvproxy

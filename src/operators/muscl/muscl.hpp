@@ -40,4 +40,11 @@ public:
 std::unique_ptr<MusclOperator> make_muscl(const Mesh& mesh, const OperatorGeometry& geom, const MusclConfig& cfg,
                                           int components, bool deterministic, const std::vector<real>& range);
 
+class GradientOperator;
+class LimiterOperator;
+/// Two given passes as one operator (the ablation ladder's steps: operators/ladder/ladder.hpp);
+/// `limiter` null: gradients only.
+std::unique_ptr<MusclOperator> make_two_pass_muscl(std::unique_ptr<GradientOperator> gradient,
+                                                   std::unique_ptr<LimiterOperator> limiter);
+
 } // namespace fvproxy
