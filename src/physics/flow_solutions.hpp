@@ -1,6 +1,6 @@
 #pragma once
-// Closed-form states of the compressible model's cases (docs/physics.md#cases), pointwise so that
-// initial conditions and error norms are evaluated cell by cell on the device:
+// Closed-form states of the compressible model's cases (docs/physics.md#closed-form-solutions-of-the-cases), pointwise
+// so that initial conditions and error norms are evaluated cell by cell on the device:
 //   IsentropicVortex: Shu's vortex (Euler), advected unchanged by a uniform stream: exact at all
 //                     times in a periodic box (the error norms of the convergence test);
 //   TaylorGreen:      the Taylor-Green vortex's initial state (Navier-Stokes, Re = 1600 benchmark);

@@ -51,7 +51,7 @@ KOKKOS_INLINE_FUNCTION Flux viscous_flux(const real (&gu)[3][3], const real (&gT
 
 /// The viscous time-step limit's rate per cell face: lambda_v = max(4/3, gamma / Pr) mu / rho
 /// |S|^2 / V (summed over a cell's faces, with lambda = sum (|u_n| + c) |S| / V for the
-/// convective part; docs/physics.md#time-step).
+/// convective part; docs/physics.md#viscous-terms).
 KOKKOS_INLINE_FUNCTION real viscous_rate(real mu, real rho, const IdealGas& gas, real prandtl, real area2_over_volume) {
   const real a = real(4) / 3, b = gas.gamma / prandtl;
   return (a > b ? a : b) * mu / rho * area2_over_volume;
