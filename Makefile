@@ -1,5 +1,7 @@
 # The README's two commands: `make run` (the default case) and `make test` (the test suite).
 # Both install what is missing first (scripts/setup-deps.sh), then build the host preset.
+# FVPROXY_KOKKOS_ARCHIVE=/path/to/kokkos-X.Y.Z.tar.gz make test: the same against that Kokkos
+# release, built by the setup scripts, in build/host-kokkos-X.Y.Z (docs/development.md#another-kokkos).
 SHELL := /bin/bash
 PRESET ?= host
 JOBS ?= $(shell nproc)
@@ -13,10 +15,10 @@ build:
 # OpenMP thread binding as Kokkos recommends, unless the environment already sets one.
 run: build
 	OMP_PROC_BIND=$${OMP_PROC_BIND:-spread} OMP_PLACES=$${OMP_PLACES:-threads} \
-	  ./build/$(PRESET)/fvproxy run inputs/default.yaml
+	  "./$$(bash scripts/build.sh --build-dir $(PRESET))/fvproxy" run inputs/default.yaml
 
 test: build
-	cd build/$(PRESET) && ctest --output-on-failure --no-tests=error -j $(JOBS)
+	cd "$$(bash scripts/build.sh --build-dir $(PRESET))" && ctest --output-on-failure --no-tests=error -j $(JOBS)
 
 # GPU build (CUDA 11.8 + Kokkos CUDA for sm_90; FVPROXY_CUDA_ARCH=AMPERE80 for A100).
 cuda:
@@ -26,9 +28,16 @@ cuda:
 cuda-float:
 	@bash scripts/build.sh cuda-float --parallel $(JOBS) --target fvproxy
 
-# Self-contained folder for the GPU machine (build/bundle).
-bundle: cuda
+# Self-contained folder for the GPU machine (build/bundle); with FVPROXY_KOKKOS_ARCHIVE set, a
+# cuda build against that Kokkos is made as well and carried beside the default one (bin/k4/...).
+bundle:
+	@env -u FVPROXY_KOKKOS_ARCHIVE bash scripts/build.sh cuda --parallel $(JOBS)
+ifneq ($(FVPROXY_KOKKOS_ARCHIVE),)
+	@bash scripts/build.sh cuda --parallel $(JOBS)
+	@bash scripts/bundle-device.sh --also "$$(bash scripts/build.sh --build-dir cuda)"
+else
 	@bash scripts/bundle-device.sh
+endif
 
 format:
 	@bash scripts/format.sh --fix

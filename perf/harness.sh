@@ -4,7 +4,9 @@
 #     bin/fvproxy (double) and bin/fvproxy-float run perf/matrix-gpu.yaml into OUT/double, OUT/float
 #   --cpu (from a checkout): build/host/fvproxy and build/float/fvproxy on perf/matrix-cpu.yaml
 # OUT also gets machine.txt (GPU, driver, CUDA runtime, fvproxy info with Kokkos and the git
-# revision) and the ptxas report when present. Plots are drawn afterwards: perf/plot.py OUT.
+# revision) and the ptxas report when present. A second build against another Kokkos, when present
+# (bin/kokkos-X.Y.ZZ/fvproxy from bundle-device.sh --also; build/host-kokkos-X.Y.ZZ/fvproxy with
+# --cpu; docs/development.md#another-kokkos), runs the same matrix into OUT/double-kokkos-X.Y.ZZ. Plots are drawn afterwards: perf/plot.py OUT.
 # On several MPI ranks: FVPROXY_LAUNCH="mpirun -np 2" perf/harness.sh ... runs each `fvproxy perf`
 # under that launcher (every rank times its part; docs/performance.md#on-several-ranks); the
 # script itself runs once, not under mpirun.
@@ -28,6 +30,13 @@ else
   runner=(env OMP_PROC_BIND="${OMP_PROC_BIND:-spread}" OMP_PLACES="${OMP_PLACES:-threads}"); spec=perf/matrix-cpu.yaml
   builds=("double:build/host/fvproxy" "float:build/float/fvproxy")
 fi
+if [[ $mode == gpu ]]; then second="bin/kokkos-*/fvproxy"; else second="build/host-kokkos-*/fvproxy"; fi
+for exe in "$here"/$second; do
+  if [[ -x $exe ]]; then
+    d=$(basename "$(dirname "$exe")")
+    builds+=("double-kokkos-${d#*kokkos-}:${exe#"$here"/}")
+  fi
+done
 cd "$here"
 {
   date -u +"date: %Y-%m-%dT%H:%M:%SZ"

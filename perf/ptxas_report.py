@@ -82,15 +82,31 @@ def split_top(args):
     return parts
 
 
+# Kokkos' wrappers around the user's functor in a kernel's first template argument, whose own
+# first template argument is that functor: Kokkos 3.4's CudaFunctorAdapter<Functor, Policy, ...>,
+# and Kokkos 4's CombinedFunctorReducer<Functor, FunctorAnalysis<...>::Reducer[, void]>, which
+# Kokkos::Impl::ParallelReduceAdaptor (Kokkos_Parallel_Reduce.hpp, 4.x) passes to every
+# ParallelReduce<CombinedFunctorReducer<...>, Policy, Space> in place of 3.4's
+# ParallelReduce<Functor, Policy, Reducer, Space>. Unwrapped, a kernel has the same name on both
+# versions, so perf/ptxas_exceptions.txt holds for both.
+FUNCTOR_WRAPPERS = ("Kokkos::Impl::CudaFunctorAdapter<", "Kokkos::Impl::CombinedFunctorReducer<")
+
+
+def unwrap(functor):
+    while True:
+        wrapper = next((w for w in FUNCTOR_WRAPPERS if functor.startswith(w)), None)
+        if not wrapper:
+            return functor
+        functor = split_top(template_args(functor, len(wrapper) - 1))[0]
+
+
 def describe(readable):
     """(functor, policy) of a Kokkos launch wrapper, or the function itself."""
     for wrapper in ("ParallelFor<", "ParallelReduce<", "ParallelScan<"):
         i = readable.find("Kokkos::Impl::" + wrapper)
         if i >= 0:
             args = split_top(template_args(readable, i + len("Kokkos::Impl::" + wrapper) - 1))
-            functor = args[0]
-            if functor.startswith("Kokkos::Impl::CudaFunctorAdapter<"):
-                functor = split_top(template_args(functor, functor.find("<")))[0]
+            functor = unwrap(args[0])
             policy = args[1] if len(args) > 1 else ""
             kind = ("MDRange" if "MDRange" in policy else "Team" if "TeamPolicy" in policy
                     else "Range" if "RangePolicy" in policy else policy.split("<")[0])

@@ -5,18 +5,45 @@
 #   machine's Open MPI 4.1.6 is ABI-compatible and its plugins match it), inputs/, mesh/, tests/
 #   data, perf/ (the benchmark harness and its specs), ptxas.log, and run.sh which sets LD_LIBRARY_PATH and runs a command.
 # Usage: make bundle   (then carry build/bundle to the GPU machine and run bundle/run.sh ...)
+#
+# A second cuda build (another Kokkos, docs/development.md#another-kokkos) rides along with
+#   bundle-device.sh --also build/cuda-kokkos-4.6.01     (what `FVPROXY_KOKKOS_ARCHIVE=... make bundle` does)
+# its executables go to bin/kokkos-4.6.01/ (the folder's name without "cuda-"), its ptxas.log to
+# ptxas-kokkos-4.6.01.log; bin/fvproxy stays the default (Kokkos 3.4.01) build. --also may repeat.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
+also=()
+while [[ $# -gt 0 ]]; do
+  case "$1" in
+    --also) [[ $# -ge 2 ]] || { echo "bundle-device.sh: --also needs a build folder" >&2; exit 2; }
+      also+=("${2%/}"); shift 2 ;;
+    *) echo "usage: bundle-device.sh [--also BUILD_DIR]..." >&2; exit 2 ;;
+  esac
+done
 b=build/cuda
 [[ -x $b/fvproxy ]] || { echo "bundle-device.sh: build the cuda preset first (make cuda)" >&2; exit 1; }
+for a in "${also[@]}"; do
+  [[ -x $a/fvproxy ]] || { echo "bundle-device.sh: --also $a: no fvproxy there (build it first)" >&2; exit 1; }
+  [[ -f $a/ptxas.log ]] || echo "bundle-device.sh: warning: $a has no ptxas.log: is it a cuda build?" >&2
+done
 out=build/bundle
 rm -rf "$out"
 mkdir -p "$out/bin" "$out/lib" "$out/tests"
-cp $b/fvproxy "$out/bin/"
-[[ -x $b/fvproxy_tests ]] && cp $b/fvproxy_tests "$out/bin/"
-[[ -x $b/fvproxy_mpi_io_test ]] && cp $b/fvproxy_mpi_io_test "$out/bin/"
-[[ -x $b/fvproxy_mpi_tests ]] && cp $b/fvproxy_mpi_tests "$out/bin/"
+# copy_executables BUILD_DIR DEST: fvproxy and the test executables that were built.
+copy_executables() {
+  local exe
+  for exe in fvproxy fvproxy_tests fvproxy_mpi_io_test fvproxy_mpi_tests; do
+    if [[ -x $1/$exe ]]; then cp "$1/$exe" "$2/"; fi
+  done
+}
+copy_executables $b "$out/bin"
+for a in "${also[@]}"; do
+  name=$(basename "$a"); name=${name#cuda-}
+  mkdir -p "$out/bin/$name"
+  copy_executables "$a" "$out/bin/$name"
+  if [[ -f $a/ptxas.log ]]; then cp "$a/ptxas.log" "$out/ptxas-$name.log"; fi
+done
 # The single-precision build for the benchmark harness (make cuda-float), when built.
 [[ -x build/cuda-float/fvproxy ]] && cp build/cuda-float/fvproxy "$out/bin/fvproxy-float"
 # The host build (OpenMP), for CPU runs on the GPU machine's cores (make build), when built.
@@ -33,7 +60,7 @@ cp -r tests/data tests/cli tests/reference "$out/tests/"
 # (libscotch* too, should a binary ever need the sequential library). CUDA's runtime must be the 11.8 one
 # we built with; Open MPI and its hwloc/libevent come from that machine.
 keep='libcudart|libhdf5|libyaml-cpp|libsz|libaec|libmetis|libptscotch|libscotch|libgomp'
-for exe in "$out"/bin/*; do
+find "$out/bin" -type f -perm -u+x | while read -r exe; do
   ldd "$exe" | awk '/=> \//{print $1" "$3}' | while read -r name path; do
     if [[ "$name" =~ $keep ]]; then
       cp -L "$path" "$out/lib/$name"

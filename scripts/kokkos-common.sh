@@ -1,11 +1,50 @@
-# Shared by setup-deps.sh and setup-cuda.sh: fetch Kokkos 3.4.01 from Debian's trilinos source
-# package, patch it for Hopper (sm_90), build and install it into a cache keyed by configuration.
+# Shared by setup-deps.sh, setup-cuda.sh and build.sh: fetch Kokkos 3.4.01 from Debian's trilinos
+# source package, patch it for Hopper (sm_90), build and install it into a cache keyed by
+# configuration. With FVPROXY_KOKKOS_ARCHIVE=/path/to/kokkos-X.Y.Z.tar.gz, that release archive is
+# built instead (its checksum verified against ARCHIVE.sha256 when that file sits beside it), into a
+# cache keyed by its version, its checksum and the configuration (docs/development.md#another-kokkos).
 # shellcheck shell=bash
 FVPROXY_CACHE="${FVPROXY_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/fvproxy}"
 KOKKOS_VERSION=3.4.01
+KOKKOS_ARCHIVE="${FVPROXY_KOKKOS_ARCHIVE:-}"
+KOKKOS_ARCHIVE_SHA256=""
 
 log() { printf '[fvproxy-setup] %s\n' "$*" >&2; }
 die() { printf '[fvproxy-setup] error: %s\n' "$*" >&2; exit 1; }
+
+# The version "X.Y.ZZ" of a Kokkos release archive, read from its top-level CMakeLists.txt.
+kokkos_archive_version() {
+  local archive="$1" text major minor patch
+  [[ -f "$archive" ]] || die "FVPROXY_KOKKOS_ARCHIVE=$archive: no such file"
+  text=$(tar -xOf "$archive" --wildcards --no-wildcards-match-slash '*/CMakeLists.txt' 2>/dev/null) ||
+    die "FVPROXY_KOKKOS_ARCHIVE=$archive: not a Kokkos source archive (no top-level CMakeLists.txt)"
+  major=$(sed -n -E 's/^set\(Kokkos_VERSION_MAJOR ([0-9]+)\)/\1/p' <<<"$text")
+  minor=$(sed -n -E 's/^set\(Kokkos_VERSION_MINOR ([0-9]+)\)/\1/p' <<<"$text")
+  patch=$(sed -n -E 's/^set\(Kokkos_VERSION_PATCH ([0-9]+)\)/\1/p' <<<"$text")
+  [[ -n "$major" && -n "$minor" && -n "$patch" ]] ||
+    die "FVPROXY_KOKKOS_ARCHIVE=$archive: no Kokkos_VERSION_MAJOR/MINOR/PATCH in its CMakeLists.txt"
+  printf '%d.%d.%02d\n' "$major" "$minor" "$patch"
+}
+
+# With FVPROXY_KOKKOS_ARCHIVE: checks the archive (its checksum against ARCHIVE.sha256 when that
+# file exists) and sets KOKKOS_VERSION and KOKKOS_ARCHIVE_SHA256. Without: nothing (Debian's 3.4.01).
+_select_archive() {
+  [[ -n "$KOKKOS_ARCHIVE" ]] || return 0
+  [[ -f "$KOKKOS_ARCHIVE" ]] || die "FVPROXY_KOKKOS_ARCHIVE=$KOKKOS_ARCHIVE: no such file"
+  KOKKOS_ARCHIVE="$(cd "$(dirname "$KOKKOS_ARCHIVE")" && pwd)/$(basename "$KOKKOS_ARCHIVE")"
+  KOKKOS_ARCHIVE_SHA256=$(sha256sum "$KOKKOS_ARCHIVE" | cut -d' ' -f1)
+  local sumfile="$KOKKOS_ARCHIVE.sha256" expected
+  if [[ -f "$sumfile" ]]; then
+    expected=$(awk 'NR == 1 {print tolower($1)}' "$sumfile")
+    [[ "$expected" =~ ^[0-9a-f]{64}$ ]] || die "$sumfile: expected a SHA-256 (64 hex digits) as its first word"
+    [[ "$expected" == "$KOKKOS_ARCHIVE_SHA256" ]] ||
+      die "$KOKKOS_ARCHIVE: SHA-256 $KOKKOS_ARCHIVE_SHA256 does not match $sumfile ($expected)"
+    log "$(basename "$KOKKOS_ARCHIVE"): SHA-256 matches $(basename "$sumfile")"
+  else
+    log "warning: no $(basename "$sumfile") beside $KOKKOS_ARCHIVE: its checksum is not verified"
+  fi
+  KOKKOS_VERSION=$(kokkos_archive_version "$KOKKOS_ARCHIVE")
+}
 
 # Writes a one-line-format deb-src list derived from the machine's own Debian entries (deb822
 # *.sources or one-line *.list), so no host name is hard-coded here.
@@ -43,8 +82,10 @@ _write_deb_src_list() {
   [[ -s "$out" ]] || die "no Debian apt entry found to derive a deb-src entry from"
 }
 
-# Prints the path of an unpacked, Hopper-patched Kokkos 3.4.01 source tree in the cache.
+# Prints the path of an unpacked Kokkos source tree in the cache: the archive's
+# (FVPROXY_KOKKOS_ARCHIVE), or Debian's 3.4.01 patched for Hopper.
 kokkos_source() {
+  [[ -n "$KOKKOS_ARCHIVE" ]] && { _archive_source; return; }
   local src="$FVPROXY_CACHE/src/kokkos-$KOKKOS_VERSION"
   if [[ -f "$src/.fvproxy-ready" ]]; then echo "$src"; return; fi
   local work="$FVPROXY_CACHE/src/work.$$"
@@ -78,6 +119,26 @@ kokkos_source() {
   echo "$src"
 }
 
+# The archive's source tree, unpacked once per checksum.
+_archive_source() {
+  local src="$FVPROXY_CACHE/src/kokkos-$KOKKOS_VERSION-${KOKKOS_ARCHIVE_SHA256:0:10}"
+  if [[ -f "$src/.fvproxy-ready" ]]; then echo "$src"; return; fi
+  local work="$FVPROXY_CACHE/src/work.$$"
+  rm -rf "$work"; mkdir -p "$work"
+  log "extracting $(basename "$KOKKOS_ARCHIVE") (Kokkos $KOKKOS_VERSION)"
+  tar -xf "$KOKKOS_ARCHIVE" -C "$work" || die "could not extract $KOKKOS_ARCHIVE"
+  local kdir
+  kdir=$(find "$work" -mindepth 1 -maxdepth 1 -type d | head -n 1)
+  [[ -f "$kdir/CMakeLists.txt" && -f "$kdir/cmake/kokkos_arch.cmake" ]] ||
+    die "$KOKKOS_ARCHIVE does not hold a Kokkos source tree (one folder with CMakeLists.txt and cmake/)"
+  _patch_hopper "$kdir"
+  rm -rf "$src"; mkdir -p "$(dirname "$src")"
+  mv "$kdir" "$src"
+  rm -rf "$work"
+  touch "$src/.fvproxy-ready"
+  echo "$src"
+}
+
 # Kokkos 3.4 predates Hopper: add the HOPPER90 architecture option (docs/gpu.md#the-toolchain-step-by-step, item 4).
 _patch_hopper() {
   local f="$1/cmake/kokkos_arch.cmake"
@@ -94,7 +155,9 @@ _patch_hopper() {
 build_kokkos() {
   local name="$1"; shift
   local key
-  key=$(printf '%s\n' "$KOKKOS_VERSION" "$@" "${CXX_KEY:-}" | sha1sum | cut -c1-10)
+  # Debian's 3.4.01 keeps the key it always had (no archive checksum), so existing caches stay valid.
+  key=$(printf '%s\n' "$KOKKOS_VERSION" "$@" "${CXX_KEY:-}" ${KOKKOS_ARCHIVE_SHA256:+"archive=$KOKKOS_ARCHIVE_SHA256"} |
+    sha1sum | cut -c1-10)
   local prefix="$FVPROXY_CACHE/kokkos-$KOKKOS_VERSION-$name-$key"
   if [[ -f "$prefix/.fvproxy-ready" ]]; then
     log "Kokkos ($name) already installed at $prefix"
@@ -115,3 +178,5 @@ build_kokkos() {
   touch "$prefix/.fvproxy-ready"
   echo "KOKKOS_ROOT=$prefix"
 }
+
+_select_archive

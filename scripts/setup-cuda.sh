@@ -3,7 +3,9 @@
 #   1. Debian non-free's nvidia-cuda-toolkit (CUDA 11.8) and g++-11 (its host compiler), through an
 #      extra apt entry derived from the machine's own Debian entry (components main contrib non-free).
 #   2. Kokkos 3.4.01 CUDA + Serial + OpenMP from Debian's trilinos source package, patched for
-#      Hopper, for FVPROXY_CUDA_ARCH (HOPPER90 = sm_90, default; AMPERE80 = sm_80 for A100).
+#      Hopper, for FVPROXY_CUDA_ARCH (HOPPER90 = sm_90, default; AMPERE80 = sm_80 for A100); or,
+#      with FVPROXY_KOKKOS_ARCHIVE=/path/to/kokkos-X.Y.Z.tar.gz, that Kokkos release (e.g. 4.6.01),
+#      same configuration (docs/development.md#another-kokkos).
 # Prints, as its last line, KOKKOS_ROOT=<prefix>. No GPU is needed to build.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -20,7 +22,7 @@ case "$arch" in
 esac
 
 # Host dependencies first (cmake, MPI, HDF5, yaml-cpp, ...).
-bash "$here/setup-deps.sh" >/dev/null
+bash "$here/setup-deps.sh" --packages-only
 
 sudo_cmd=()
 [[ $(id -u) -ne 0 ]] && sudo_cmd=(sudo)
@@ -47,10 +49,13 @@ fi
 export PATH="/usr/bin:$PATH"
 export NVCC_WRAPPER_DEFAULT_COMPILER=g++-11
 src=$(kokkos_source)
+# Kokkos 4 always allows device lambdas (the option is deprecated there); 3.4 needs it.
+lambda=()
+[[ "${KOKKOS_VERSION%%.*}" -lt 4 ]] && lambda=(-DKokkos_ENABLE_CUDA_LAMBDA=ON)
 CXX_KEY="nvcc=$(/usr/bin/nvcc --version | tail -n 1) host=$(g++-11 -dumpfullversion)" \
   build_kokkos "cuda-$arch" \
   -DCMAKE_CXX_COMPILER="$src/bin/nvcc_wrapper" -DCMAKE_CXX_FLAGS="-arch=$sm" \
-  -DKokkos_ENABLE_CUDA=ON -DKokkos_ENABLE_CUDA_LAMBDA=ON -DKokkos_ENABLE_CUDA_CONSTEXPR=ON \
+  -DKokkos_ENABLE_CUDA=ON "${lambda[@]}" -DKokkos_ENABLE_CUDA_CONSTEXPR=ON \
   -DKokkos_ARCH_"$arch"=ON \
   -DKokkos_ENABLE_SERIAL=ON -DKokkos_ENABLE_OPENMP=ON \
   -DCMAKE_CXX_STANDARD=17 -DCMAKE_BUILD_TYPE=Release

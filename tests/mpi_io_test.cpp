@@ -3,6 +3,7 @@
 // each patch's faces; the fields of its cells), collectively into one file through MPI-IO. Rank 0
 // then writes the same data alone and checks that both files hold identical datasets, byte for
 // byte, and that no temporary file is left. Prints OK on success; exit 1 on any difference.
+#include <Kokkos_Core.hpp>
 #include <mpi.h>
 
 #include <cstdio>
@@ -59,6 +60,9 @@ int main(int argc, char** argv) {
   }
   MPI_Barrier(MPI_COMM_WORLD);
   try {
+    // The mesh generator and the writers run Kokkos host kernels: Kokkos must be initialized
+    // (Kokkos 3.4 ran them silently without; 4.x prints an error for each instance made before).
+    Kokkos::ScopeGuard kokkos(argc, argv);
     BoxConfig box;
     box.cells = {5, 3, 2};
     box.element = ElementKind::prism;
