@@ -228,7 +228,7 @@ def main():
         up = sh(["uptime"]).strip()
         load.write(f"run {run + 1} start: {up}\n")
         load.flush()
-        print(f"gmsh_order: run {run + 1}/{args.runs} ({up})", flush=True)
+        print(f"gmsh_order: run {run + 1} ({up})", flush=True)
         d = os.path.join(out, f"run{run + 1}")
         with open(os.path.join(out, f"run{run + 1}.log"), "w") as log:
             subprocess.run([exe, "perf", path, "--output-dir", d], check=True, stderr=log, env=env)
