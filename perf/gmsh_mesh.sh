@@ -3,7 +3,7 @@
 # mesh/sphere_in_box_graded.geo with Debian's gmsh (installed here when missing: apt-get install
 # gmsh; not part of the default setup) for the ordering benchmark (perf/gmsh_order.py,
 # docs/performance.md#z-order-against-a-real-mesh-numbering).
-#   SIZE: small (h = 0.03, ~0.45M tets), large (h = 0.014, ~4.5M tets), or a far edge size h.
+#   SIZE: small (h = 0.03, ~0.45M tets), large (h = 0.014, ~4.3M tets), or a far edge size h.
 #   --hxt: Gmsh's parallel HXT mesher (Mesh.Algorithm3D = 10) instead of its default 3D Delaunay:
 #   another native numbering, in files named ..._SIZE_hxt.msh.
 # Writes build/gmsh/sphere_in_box_graded_SIZE.msh (MSH 4.1 binary, the format
