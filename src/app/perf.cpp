@@ -1,13 +1,14 @@
 // fvproxy perf SPEC.yaml: the performance harness's engine (perf/README.md, docs/performance.md).
 // In one process: the device's copy limit (deep_copy and a copy kernel under each launch policy),
-// then for every mesh of the spec (built once, in generation order) and every ordering (applied
-// as an in-process permutation), every component count, operator and variant: the median time of
-// `repeat` fenced applications after warm-up, with the inputs rotated over enough copies that the
-// working set exceeds the L2 cache several times. Raw rows go to DIR/results.csv and
-// DIR/results.json, rewritten (atomically) after every configuration so a cut-off run keeps what
-// it measured. Under mpirun each mesh is decomposed as `fvproxy run` divides it; every rank times
-// its part (operators with the ghosts filled once before, untimed; "step" with its exchanges),
-// every call started together, and a row's time is the slowest rank's (docs/performance.md).
+// then for every mesh of the spec (a generated box or a Gmsh file, built once in generation or
+// file order) and every ordering (applied as an in-process permutation), every component count,
+// operator and variant: the median time of `repeat` fenced applications after warm-up, with the
+// inputs rotated over enough copies that the working set exceeds the L2 cache several times. Raw
+// rows go to DIR/results.csv and DIR/results.json, rewritten (atomically) after every
+// configuration so a cut-off run keeps what it measured. Under mpirun each mesh is decomposed as
+// `fvproxy run` divides it; every rank times its part (operators with the ghosts filled once
+// before, untimed; "step" with its exchanges), every call started together, and a row's time is
+// the slowest rank's (docs/performance.md).
 #include "app/perf.hpp"
 
 #include <algorithm>
@@ -31,6 +32,7 @@
 #include "io/output_file.hpp"
 #include "mesh/build.hpp"
 #include "mesh/reorder.hpp"
+#include "mesh/report.hpp"
 #include "operators/convection/convection.hpp"
 #include "operators/diffusion/diffusion.hpp"
 #include "operators/face_flux.hpp"
@@ -60,9 +62,36 @@ struct VariantSpec {
   int ladder = -1;           ///< `ladder: k`: step k of the ablation ladder (operators/ladder/ladder.hpp)
 };
 
+/// One entry of `meshes`: a generated box (`{element, cells}`, the case's generate section with
+/// this element and size) or a Gmsh file (`{file: PATH}`, relative to the spec's folder; the case's
+/// boundary section names its patches), read in the file's own numbering.
+struct MeshEntry {
+  ElementKind element = ElementKind::hex;
+  int cells = 0;                     ///< cells per side of a generated box; 0 for a file
+  std::string file, file_as_written; ///< the resolved path and the spec's text, for a file
+  /// The results' `element` column: the element kind, or the file's name without its extension.
+  std::string name() const { return file.empty() ? to_string(element) : fs::path(file).stem().string(); }
+  /// "tet 24^3" or the path as written (messages).
+  std::string label() const {
+    return file.empty() ? std::string(to_string(element)) + " " + std::to_string(cells) + "^3" : file_as_written;
+  }
+  /// The case's mesh section with this mesh in the file's or the generator's order.
+  MeshConfig apply(MeshConfig m) const {
+    if (file.empty()) {
+      m.generate->element = element;
+      m.generate->cells = {cells, cells, cells};
+    } else {
+      m.generate.reset();
+      m.file = file, m.file_as_written = file_as_written;
+    }
+    m.reorder = Ordering::none;
+    return m;
+  }
+};
+
 struct PerfSpec {
   CaseConfig base; ///< physics, initial state, operator options (the spec's `case`)
-  std::vector<std::pair<ElementKind, int>> meshes;
+  std::vector<MeshEntry> meshes;
   std::vector<Ordering> orderings;
   std::vector<int> components;
   std::vector<std::string> operators;
@@ -85,8 +114,6 @@ PerfSpec parse_spec(const std::string& path) {
   const std::string case_path = (fs::path(src.base_dir()) / r.string_value(root["case"], "case")).string();
   if (!fs::exists(case_path)) r.fail(root["case"], "case", "case file '" + case_path + "' not found");
   s.base = parse_case(ConfigSource::from_file(case_path));
-  if (!s.base.mesh.generate)
-    r.fail(root["case"], "case", "the case must generate its mesh (mesh.generate): the spec sets element and size");
   auto list = [&](const char* key) {
     const YAML::Node n = root[key];
     if (!n.IsSequence() || n.size() == 0) r.fail(n, key, "expected a non-empty list", "got " + r.describe(n));
@@ -95,14 +122,33 @@ PerfSpec parse_spec(const std::string& path) {
   const YAML::Node meshes = list("meshes");
   for (std::size_t i = 0; i < meshes.size(); ++i) {
     const std::string p = "meshes[" + std::to_string(i) + "]";
-    r.check_keys(meshes[i], p, {"element", "cells"});
-    for (const char* k : {"element", "cells"})
-      if (!meshes[i][k]) r.fail(meshes[i], p + "." + k, "required key missing");
-    const auto e = r.enum_value(meshes[i]["element"], p + ".element",
-                                std::vector<ElementKind>{ElementKind::hex, ElementKind::tet, ElementKind::prism});
-    const long long n = r.int_value(meshes[i]["cells"], p + ".cells");
-    if (n < 3 || n > 1024) r.fail(meshes[i]["cells"], p + ".cells", "cells per side: 3 to 1024");
-    s.meshes.emplace_back(e, static_cast<int>(n));
+    r.check_keys(meshes[i], p, {"element", "cells", "file"});
+    MeshEntry e;
+    if (meshes[i]["file"]) {
+      for (const char* k : {"element", "cells"})
+        if (meshes[i][k])
+          r.fail(meshes[i][k], p + "." + k, "a mesh file brings its own elements and cells",
+                 "give either {file: PATH} or {element: E, cells: N}");
+      e.file_as_written = r.string_value(meshes[i]["file"], p + ".file");
+      if (e.file_as_written.empty()) r.fail(meshes[i]["file"], p + ".file", "empty path");
+      const fs::path f(e.file_as_written);
+      e.file = f.is_absolute() ? f.string() : (fs::path(src.base_dir()) / f).lexically_normal().string();
+      if (!fs::is_regular_file(e.file))
+        r.fail(meshes[i]["file"], p + ".file", "mesh file '" + e.file_as_written + "' not found",
+               "(resolved relative to the spec's folder: " + e.file + ")");
+    } else {
+      for (const char* k : {"element", "cells"})
+        if (!meshes[i][k]) r.fail(meshes[i], p + "." + k, "required key missing", "or give {file: PATH}");
+      if (!s.base.mesh.generate)
+        r.fail(meshes[i], p, "a generated box needs a case that generates its mesh (mesh.generate)",
+               "the case reads '" + s.base.mesh.file_as_written + "'; give {file: PATH} entries, or a generating case");
+      e.element = r.enum_value(meshes[i]["element"], p + ".element",
+                               std::vector<ElementKind>{ElementKind::hex, ElementKind::tet, ElementKind::prism});
+      const long long n = r.int_value(meshes[i]["cells"], p + ".cells");
+      if (n < 3 || n > 1024) r.fail(meshes[i]["cells"], p + ".cells", "cells per side: 3 to 1024");
+      e.cells = static_cast<int>(n);
+    }
+    s.meshes.push_back(e);
   }
   const YAML::Node ord = list("orderings");
   for (std::size_t i = 0; i < ord.size(); ++i)
@@ -437,10 +483,9 @@ void write_results(const fs::path& dir, const nlohmann::json& meta, const std::v
 int cmd_perf(const CliArgs& cli) {
   const PerfSpec spec = parse_spec(cli.positional[0]);
   // Every mesh of the matrix must fit: refused before the first is built, not hours into the run.
-  for (const auto& [element, size] : spec.meshes) {
+  for (const MeshEntry& entry : spec.meshes) {
     CaseConfig cfg = with_components(spec.base, *std::max_element(spec.components.begin(), spec.components.end()));
-    cfg.mesh.generate->element = element;
-    cfg.mesh.generate->cells = {size, size, size};
+    cfg.mesh = entry.apply(cfg.mesh);
     const bool permuted =
         std::any_of(spec.orderings.begin(), spec.orderings.end(), [](Ordering o) { return o != Ordering::none; });
     cfg.mesh.reorder = permuted ? Ordering::zorder : Ordering::none; // a permuted copy beside the mesh
@@ -450,8 +495,7 @@ int cmd_perf(const CliArgs& cli) {
       std::string why = e.what();
       const std::string prefix = e.where() + ": error: ";
       if (why.rfind(prefix, 0) == 0) why.erase(0, prefix.size());
-      throw InputError(cli.positional[0],
-                       "meshes: " + std::string(to_string(element)) + " " + std::to_string(size) + "^3: " + why);
+      throw InputError(cli.positional[0], "meshes: " + entry.label() + ": " + why);
     }
   }
   const fs::path dir = cli.output_dir.empty() ? fs::path("perf-out") : fs::path(cli.output_dir);
@@ -477,14 +521,13 @@ int cmd_perf(const CliArgs& cli) {
   }
   meta["copy_limit_gb_per_s"] = limit;
   std::vector<Row> rows;
-  for (const auto& [element, size] : spec.meshes) {
+  for (const MeshEntry& e : spec.meshes) {
     CaseConfig cfg = spec.base;
-    cfg.mesh.generate->element = element;
-    cfg.mesh.generate->cells = {size, size, size};
-    cfg.mesh.reorder = Ordering::none;
+    cfg.mesh = e.apply(cfg.mesh); // built in generation or file order, then permuted below
+    const std::string label = e.label();
     Kokkos::Timer t;
     const BuiltMesh b = build_mesh(cfg.mesh);
-    say("[perf] %s %d^3: %d cells built in %.1f s\n", to_string(element), size, b.device.n_cells, t.seconds());
+    say("[perf] %s: %d cells built in %.1f s\n", label.c_str(), b.device.n_cells, t.seconds());
     for (Ordering o : spec.orderings) {
       t.reset();
       BuiltMesh permuted;
@@ -493,6 +536,16 @@ int cmd_perf(const CliArgs& cli) {
         permuted.device = upload(permuted.host);
       }
       const BuiltMesh& global = o == Ordering::none ? b : permuted;
+      if (root) { // the numbering's locality beside its times (docs/mesh.md)
+        const Locality loc = locality(global.host);
+        meta["locality"].push_back({{"element", e.name()},
+                                    {"size", e.cells},
+                                    {"cells", global.device.n_cells},
+                                    {"ordering", to_string(o)},
+                                    {"locality", to_json(loc)}});
+        say("[perf] %s %-7s locality: face distance mean %.1f median %.1f, bandwidth %d, same block of 32 %.3f\n",
+            label.c_str(), to_string(o), loc.mean, loc.median, int(loc.bandwidth), loc.same_block_32);
+      }
       // Several ranks: this rank's part of the ordered mesh (partitioned after the ordering, as
       // `fvproxy run` does), with its halo.
       std::optional<Decomposition> dec;
@@ -503,15 +556,15 @@ int cmd_perf(const CliArgs& cli) {
         std::vector<Row> part =
             bench_configuration(m, global.device, c, spec, limit, comm, dec ? dec->halo.get() : nullptr);
         for (Row& r : part) {
-          r.element = to_string(element), r.size = size, r.ordering = to_string(o);
-          say("[perf] %s %d^3 %-7s N=%d %-10s %-13s %9.4f ms %8.1f GB/s %5.1f%% %6.2fx\n", r.element.c_str(), size,
-              r.ordering.c_str(), n, r.op.c_str(), r.variant.c_str(), r.ms, r.gb_per_s, 100 * r.fraction, r.speedup);
+          r.element = e.name(), r.size = e.cells, r.ordering = to_string(o);
+          say("[perf] %s %-7s N=%d %-10s %-13s %9.4f ms %8.1f GB/s %5.1f%% %6.2fx\n", label.c_str(), r.ordering.c_str(),
+              n, r.op.c_str(), r.variant.c_str(), r.ms, r.gb_per_s, 100 * r.fraction, r.speedup);
           rows.push_back(r);
         }
         meta["seconds"] = total.seconds();
         if (root) write_results(dir, meta, rows);
       }
-      say("[perf] %s %d^3 %s done (%.1f s)\n", to_string(element), size, to_string(o), t.seconds());
+      say("[perf] %s %s done (%.1f s)\n", label.c_str(), to_string(o), t.seconds());
     }
   }
   meta["seconds"] = total.seconds();
