@@ -111,6 +111,12 @@ kokkos_source() {
   [[ -n "$kdir" ]] || die "packages/kokkos missing from the trilinos tarball"
   grep -q "set(Kokkos_VERSION_MAJOR 3)" "$kdir/CMakeLists.txt" && grep -q "set(Kokkos_VERSION_MINOR 4)" "$kdir/CMakeLists.txt" ||
     die "the trilinos package does not hold Kokkos $KOKKOS_VERSION ($kdir)"
+  _keep_source "$kdir" "$src" "$work"
+}
+
+# Patches the unpacked tree KDIR, moves it to SRC, marks it ready, removes WORK and prints SRC.
+_keep_source() {
+  local kdir="$1" src="$2" work="$3"
   _patch_hopper "$kdir"
   rm -rf "$src"; mkdir -p "$(dirname "$src")"
   mv "$kdir" "$src"
@@ -131,12 +137,7 @@ _archive_source() {
   kdir=$(find "$work" -mindepth 1 -maxdepth 1 -type d | head -n 1)
   [[ -f "$kdir/CMakeLists.txt" && -f "$kdir/cmake/kokkos_arch.cmake" ]] ||
     die "$KOKKOS_ARCHIVE does not hold a Kokkos source tree (one folder with CMakeLists.txt and cmake/)"
-  _patch_hopper "$kdir"
-  rm -rf "$src"; mkdir -p "$(dirname "$src")"
-  mv "$kdir" "$src"
-  rm -rf "$work"
-  touch "$src/.fvproxy-ready"
-  echo "$src"
+  _keep_source "$kdir" "$src" "$work"
 }
 
 # Kokkos 3.4 predates Hopper: add the HOPPER90 architecture option (docs/gpu.md#the-toolchain-step-by-step, item 4).
