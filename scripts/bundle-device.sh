@@ -51,7 +51,7 @@ done
 [[ -f $b/ptxas.log ]] && cp $b/ptxas.log "$out/"
 cp -r inputs mesh "$out/"
 mkdir -p "$out/perf" "$out/scripts"
-cp perf/harness.sh perf/ncu.sh perf/ncu.yaml perf/matrix-*.yaml perf/ladder-*.yaml perf/ladder_run.sh perf/ptxas_report.py perf/ptxas_exceptions.txt perf/*.py "$out/perf/"
+cp perf/*.sh perf/*.yaml perf/*.py perf/ptxas_exceptions.txt "$out/perf/"
 cp scripts/device-run.sh "$out/scripts/" 2>/dev/null || true
 cp -r tests/data tests/cli tests/reference "$out/tests/"
 # Shared libraries: every non-system library the binaries need, except Open MPI's and the C/C++

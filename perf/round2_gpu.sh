@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# perf/round2_gpu.sh PHASE OUT: issue 15's GPU measurements from the bundle (scripts/bundle-device.sh
+# --also build/cuda-kokkos-4.6.01), in two phases of under ten minutes each (one device command):
+#   a: the GPU unit tests of the fused MUSCL, the ladder and the flow physics, fused against two-pass MUSCL (perf/muscl-fused-gpu.yaml), Kokkos 3.4.01 against 4.6.01
+#      (perf/kokkos-gpu.yaml on bin/fvproxy and bin/kokkos-4.6.01/fvproxy), the ablation ladder
+#      (perf/ladder-gpu.yaml, one run)
+#   b: the orderings on the Gmsh meshes (perf/gmsh-order-gpu.yaml; the meshes of perf/gmsh_mesh.sh
+#      must lie in the bundle's build/gmsh/), then Nsight Compute on the MUSCL kernels
+#      (perf/ncu.sh with perf/ncu-muscl.yaml)
+# OUT/machine.txt records the GPU, driver, fvproxy info (Kokkos, git revision) of both builds.
+# Each step runs under `timeout` so that what finished comes back even if a later step does not.
+set -uo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+phase="${1:?usage: perf/round2_gpu.sh a|b OUT}"
+out="${2:?usage: perf/round2_gpu.sh a|b OUT}"
+mkdir -p "$out"
+out="$(cd "$out" && pwd)"
+cd "$here"
+k4=bin/kokkos-4.6.01/fvproxy
+step() { # step NAME SECONDS COMMAND...: runs COMMAND with a time limit, logs to OUT/NAME.log
+  local name=$1 limit=$2; shift 2
+  local start=$SECONDS
+  timeout "$limit" ./run.sh "$@" >"$out/$name.log" 2>&1
+  echo "$name: exit $? in $((SECONDS - start)) s" | tee -a "$out/steps.txt"
+}
+{
+  echo "date: $(date -u +%FT%TZ) phase $phase"
+  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv
+  echo "host: $(hostname); $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'); $(nproc) CPUs"
+  ./run.sh bin/fvproxy info --json
+  [[ -x $k4 ]] && ./run.sh "$k4" info --json
+} >"$out/machine-$phase.txt" 2>&1
+case "$phase" in
+  a)
+    [[ -x bin/fvproxy_tests ]] && step gpu-tests 90 bin/fvproxy_tests \
+      --gtest_filter='MusclFused.*:Muscl*:Ladder.*:FlowPhysics.*:ExactRiemann.*:FlowBoundary.*:Viscous.*:FlowSolutions.*'
+    step fused 150 bin/fvproxy perf perf/muscl-fused-gpu.yaml --output-dir "$out/fused"
+    step kokkos-3.4.01 130 bin/fvproxy perf perf/kokkos-gpu.yaml --output-dir "$out/kokkos/kokkos-3.4.01"
+    [[ -x $k4 ]] && step kokkos-4.6.01 130 "$k4" perf perf/kokkos-gpu.yaml --output-dir "$out/kokkos/kokkos-4.6.01"
+    step ladder 170 env FVPROXY=bin/fvproxy perf/ladder_run.sh "$out/ladder" 1 perf/ladder-gpu.yaml
+    ;;
+  b)
+    ls -la build/gmsh >"$out/gmsh-files.txt" 2>&1
+    step gmsh-order 370 bin/fvproxy perf perf/gmsh-order-gpu.yaml --output-dir "$out/gmsh-order"
+    step ncu-muscl 160 perf/ncu.sh "$out/ncu-muscl" perf/ncu-muscl.yaml 'Copy|GradientGather|LimiterGather|FusedMuscl'
+    ;;
+  *) echo "round2_gpu.sh: phase a or b" >&2; exit 2 ;;
+esac
