@@ -5,6 +5,7 @@
 #   REGEX: the demangled kernel names to profile (default: the copy kernels, convection and
 #   diffusion). perf/ncu-muscl.yaml with 'Copy|GradientGather|LimiterGather|FusedMuscl' profiles
 #   the two-pass and the fused MUSCL kernels (issue 15's evidence of what bounds them).
+#   FVPROXY=bin/kokkos-4.6.01/fvproxy profiles another build of the bundle.
 # Sections: SpeedOfLight (DRAM and SM throughput), LaunchStats (grid, block, registers),
 # Occupancy (theoretical and achieved), MemoryWorkloadAnalysis (bytes moved, cache hit rates).
 set -uo pipefail
@@ -20,6 +21,7 @@ cd "$here"
 ./run.sh "$ncu" --target-processes all --kernel-name-base demangled \
   --kernel-name regex:"$regex" \
   --section SpeedOfLight --section LaunchStats --section Occupancy --section MemoryWorkloadAnalysis \
-  bin/fvproxy perf "$spec" --output-dir "$out/perf" >"$out/ncu.txt" 2>"$out/ncu.err"
+  "${FVPROXY:-bin/fvproxy}" perf "$spec" --output-dir "$out/perf" >"$out/ncu.txt" 2>"$out/ncu.err"
 echo "ncu exit $?"
-grep -E "^  [a-zA-Z_].*\(|Duration|DRAM Throughput|Memory Throughput|Block Size|Grid Size|Registers Per|Achieved Occupancy|Theoretical Occupancy" "$out/ncu.txt" | head -200
+# one row per kernel: what bounds it (perf/ncu_summary.py), also as OUT/ncu-summary.csv
+python3 "$here/perf/ncu_summary.py" "$out/ncu.txt" --csv "$out/ncu-summary.csv" || true

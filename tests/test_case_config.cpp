@@ -123,6 +123,15 @@ TEST(CaseConfig, AllKeysAndRoundTrip) {
   EXPECT_EQ(r.run.wall_limit, c.run.wall_limit);
 }
 
+TEST(CaseConfig, FusedMusclIsTheDefaultWhereItApplies) {
+  EXPECT_TRUE(parse(kBase).operators.muscl.fused);
+  EXPECT_TRUE(parse(kBase + "operators:\n  muscl: {limiter: barth-jespersen}\n").operators.muscl.fused);
+  EXPECT_FALSE(parse(kBase + "operators:\n  muscl: {fused: false}\n").operators.muscl.fused);
+  // where it does not apply, the default falls back to the two passes without an error
+  EXPECT_FALSE(parse(kBase + "operators:\n  muscl: {variant: naive}\n").operators.muscl.fused);
+  EXPECT_FALSE(parse(kBase + "operators:\n  muscl: {scatter: atomic}\n").operators.muscl.fused);
+}
+
 TEST(CaseConfig, Errors) {
   expect_input_error(
       [] { parse(kMesh + "physics: {components: 7}\ninitial: [{type: constant, value: 0}]\ntime: {steps: 1}\n"); },

@@ -58,6 +58,7 @@ TEST(MusclFused, AgreesWithTwoPassesOnEveryMesh) {
                          to_string(limiter) + ", " + to_string(policy));
             MusclConfig cfg;
             cfg.gradient = method, cfg.limiter = limiter, cfg.policy = policy, cfg.team_size = 64;
+            cfg.fused = false;
             const MusclOut two = muscl(s, cfg);
             cfg.fused = true;
             const MusclOut one = muscl(s, cfg);

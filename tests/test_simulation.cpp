@@ -542,7 +542,9 @@ TEST(Run, ProfileTimesEveryKernelByLabel) {
   for (const auto& t : r.timers) calls[t.label] = t.calls;
   EXPECT_EQ(calls["fvproxy::solver::stage_update"], 20 * 3);
   EXPECT_EQ(calls["fvproxy::solver::zero_rate"], 20 * 3);
-  EXPECT_GT(calls.size(), 5u);
+  EXPECT_EQ(calls["fvproxy::muscl::fused"], 20 * 3); // the default muscl: gradient and limiter in one kernel
+  EXPECT_GE(calls.size(), 5u);
+  for (const auto& [label, n] : calls) EXPECT_EQ(label.rfind("fvproxy::", 0), 0u) << label << " (" << n << " calls)";
   EXPECT_FALSE(KernelProfiler::active());
 }
 

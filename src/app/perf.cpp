@@ -59,6 +59,7 @@ struct VariantSpec {
   OperatorOptions options;
   bool case_options = false; ///< `defaults: true`: every operator as the case resolves it (mixed options)
   bool fused = false;        ///< muscl: gradient and limiter in one kernel (operators.muscl.fused; with defaults too)
+  bool fused_given = false;  ///< `fused` was in the spec: with defaults it overrides the case's (default) choice
   int ladder = -1;           ///< `ladder: k`: step k of the ablation ladder (operators/ladder/ladder.hpp)
 };
 
@@ -189,6 +190,7 @@ PerfSpec parse_spec(const std::string& path) {
       v.options.team_size = static_cast<int>(r.int_value(vars[i]["team_size"], p + ".team_size"));
     if (vars[i]["fused"]) {
       v.fused = r.bool_value(vars[i]["fused"], p + ".fused");
+      v.fused_given = true;
       if (v.fused && (v.options.variant == Variant::naive || v.options.scatter == Scatter::atomic))
         r.fail(vars[i]["fused"], p + ".fused", "fused: true is an option of the optimized variant's gather",
                "use variant: optimized and scatter: gather (the defaults) with it");
@@ -300,7 +302,7 @@ CaseConfig with_components(const CaseConfig& base, int n) {
 
 OperatorsConfig apply_variant(OperatorsConfig oc, const VariantSpec& v) {
   if (v.case_options) {
-    oc.muscl.fused = oc.muscl.fused || v.fused;
+    if (v.fused_given) oc.muscl.fused = v.fused; // e.g. {defaults: true, fused: false}: the two passes
     return oc;
   }
   for (OperatorOptions* o : {static_cast<OperatorOptions*>(&oc.muscl), static_cast<OperatorOptions*>(&oc.convection),

@@ -279,6 +279,9 @@ OperatorsConfig parse_operators(const Reader& r, const YAML::Node& root, bool de
         r.fail(m["fused"], "operators.muscl.fused", "fused: true needs scatter: gather",
                "the fused kernel gathers each cell's faces; an atomic scatter completes a cell's sums only after "
                "every face, so there is nothing to fuse");
+    } else {
+      // the default: fused wherever it applies (docs/operators/muscl.md#fused)
+      ops.muscl.fused = ops.muscl.variant == Variant::optimized && ops.muscl.scatter == Scatter::gather;
     }
   }
   if (const YAML::Node c = n["convection"]) {
@@ -544,7 +547,8 @@ void add_solver_sections(const CaseConfig& c, YAML::Node& n) {
   ops["muscl"]["gradient"] = to_string(c.operators.muscl.gradient);
   ops["muscl"]["limiter"] = to_string(c.operators.muscl.limiter);
   ops["muscl"]["venkatakrishnan_k"] = c.operators.muscl.venkatakrishnan_k;
-  if (c.operators.muscl.variant == Variant::optimized) ops["muscl"]["fused"] = c.operators.muscl.fused;
+  if (c.operators.muscl.variant == Variant::optimized)
+    ops["muscl"]["fused"] = c.operators.muscl.fused && c.operators.muscl.scatter == Scatter::gather;
   emit_options(ops["convection"], c.operators.convection);
   ops["convection"]["order"] = c.operators.convection.order;
   emit_options(ops["diffusion"], c.operators.diffusion);

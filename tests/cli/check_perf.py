@@ -19,7 +19,7 @@ with tempfile.TemporaryDirectory() as d:
     assert p.returncode == 0, p.stderr
     rows = list(csv.DictReader(open(os.path.join(d, "results.csv"))))
     j = json.load(open(os.path.join(d, "results.json")))
-    assert len(rows) == 2 * 2 * 2 * 4 * 5 == len(j["results"]), len(rows)
+    assert len(rows) == 2 * 2 * 2 * 4 * 6 == len(j["results"]), len(rows)
     limit = j["copy_limit_gb_per_s"]
     assert limit > 0 and {c["method"] for c in j["copy"]} >= {"deep_copy", "copy kernel, range"}, j["copy"]
     assert abs(limit - max(c["gb_per_s"] for c in j["copy"])) < 1e-9 * limit
@@ -58,4 +58,7 @@ with tempfile.TemporaryDirectory() as d:
     muscl = {r["variant"]: r["kernels"] for r in rows if r["operator"] == "muscl"}
     assert muscl["fused"] == "optimized/fused/range + fused (in the gradient kernel)", muscl
     assert "fused" not in muscl["gather-range"], muscl
+    # the case's default muscl is the fused kernel; {defaults: true, fused: false} keeps the two passes
+    assert muscl["defaults"] == muscl["fused"], muscl
+    assert muscl["defaults-two-pass"] == "optimized/gather/range + optimized/range", muscl
 print("OK")
