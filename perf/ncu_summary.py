@@ -8,6 +8,7 @@ row: the unit whose throughput is highest (DRAM, L2 or L1) near 80-90% means tha
 them low with low achieved occupancy means latency."""
 import argparse
 import csv
+import gzip
 import re
 import sys
 
@@ -37,7 +38,8 @@ def short_name(name):
 
 def parse(path):
     rows, cur = [], None
-    for line in open(path, errors="replace"):
+    opener = gzip.open if path.endswith(".gz") else open
+    for line in opener(path, "rt", errors="replace"):
         h = HEADER.match(line)
         if h:
             cur = {"kernel": short_name(h.group(1)), "grid": int(h.group(2)) * int(h.group(3)) * int(h.group(4)),
