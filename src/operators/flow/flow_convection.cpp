@@ -1,0 +1,496 @@
+// The compressible convection operator: the naive port, the optimized kernels and the factory.
+#include "operators/flow/flow_convection.hpp"
+
+#include <stdexcept>
+
+#include "operators/boundary_patches.hpp"
+#include "operators/launch.hpp"
+#include "physics/flow_boundary.hpp"
+
+namespace fvproxy {
+
+const char* to_string(FlowBoundaryType t) {
+  switch (t) {
+  case FlowBoundaryType::slip_wall: return "slip-wall";
+  case FlowBoundaryType::symmetry: return "symmetry";
+  case FlowBoundaryType::supersonic_inflow: return "supersonic-inflow";
+  case FlowBoundaryType::supersonic_outflow: return "supersonic-outflow";
+  case FlowBoundaryType::farfield: return "farfield";
+  }
+  return "?";
+}
+
+namespace {
+
+using flow::Primitive;
+constexpr int NV = flow::kVariables;
+
+// --- naive: MDRange (face | cell, variable); run-time variable count, flux and boundary types;
+// both face states and the whole flux recomputed per variable; normals from the area vectors;
+// divisions by the volume; atomics per variable. ----------------------------------------------
+struct NaiveFlow {
+  ConstVec3View<real> C, F, T, S;
+  ConstView1<index_t> owner, neighbour, off, faces;
+  ConstView1<std::int8_t> sign, bc_type; ///< bc_type per boundary face (FlowBoundaryType)
+  ConstView2<real> bc_state;             ///< per boundary face: its patch's primitive state (5)
+  ConstView1<std::uint8_t> shift;
+  ConstView1<real> volume;
+  ConstView2<real> u, grad, lim;
+  View2<real> rhs;
+  index_t n_interior, n_owned;
+  int nvar, order, flux_type;
+  real gamma, gas_constant;
+  bool entropy_fix;
+
+  KOKKOS_FUNCTION real state(index_t c, index_t f, int k, bool shifted) const {
+    if (order == 1) return u(c, k);
+    real v = u(c, k);
+    for (int i = 0; i < 3; ++i) {
+      const real xc = shifted ? C(c, i) + T(shift(f), i) : C(c, i);
+      v += lim(c, k) * grad(c, 3 * k + i) * (F(f, i) - xc);
+    }
+    return v;
+  }
+  KOKKOS_FUNCTION Primitive primitive(const real* U) const {
+    Primitive w;
+    w.rho = U[0];
+    for (int i = 0; i < 3; ++i) w.u[i] = U[1 + i] / U[0];
+    w.p = (gamma - 1) * (U[4] - real(0.5) * U[0] * (w.u[0] * w.u[0] + w.u[1] * w.u[1] + w.u[2] * w.u[2]));
+    return w;
+  }
+  /// Component k of the flux through face f (owner side left) times the face area.
+  KOKKOS_FUNCTION real flux(index_t f, int k) const {
+    real UL[8], UR[8]; // sized for the largest count, indexed at run time
+    const index_t o = owner(f);
+    for (int j = 0; j < nvar; ++j) UL[j] = state(o, f, j, false);
+    const real area = kc::sqrt(S(f, 0) * S(f, 0) + S(f, 1) * S(f, 1) + S(f, 2) * S(f, 2));
+    const real n[3] = {S(f, 0) / area, S(f, 1) / area, S(f, 2) / area};
+    const Primitive L = primitive(UL);
+    Primitive R;
+    if (f < n_interior) {
+      for (int j = 0; j < nvar; ++j) UR[j] = state(neighbour(f), f, j, true);
+      R = primitive(UR);
+    } else {
+      const index_t b = f - n_interior;
+      Primitive given;
+      given.rho = bc_state(b, 0);
+      for (int i = 0; i < 3; ++i) given.u[i] = bc_state(b, 1 + i);
+      given.p = bc_state(b, 4);
+      switch (bc_type(b)) {
+      case static_cast<std::int8_t>(FlowBoundaryType::supersonic_inflow):
+        R = flow::SupersonicInflow{given}(L, n);
+        break;
+      case static_cast<std::int8_t>(FlowBoundaryType::supersonic_outflow): R = flow::SupersonicOutflow{}(L, n); break;
+      case static_cast<std::int8_t>(FlowBoundaryType::farfield): R = flow::Farfield{given, gamma}(L, n); break;
+      default: R = flow::SlipWall{}(L, n);
+      }
+    }
+    const flow::IdealGas eos{gamma, gas_constant};
+    flow::Flux fl;
+    if (flux_type == static_cast<int>(flow::FluxType::rusanov))
+      fl = flow::Rusanov{}(L, R, n, eos);
+    else if (flux_type == static_cast<int>(flow::FluxType::hllc))
+      fl = flow::Hllc{}(L, R, n, eos);
+    else
+      fl = flow::Roe{entropy_fix}(L, R, n, eos);
+    return flow::component(fl, k) * area;
+  }
+};
+
+struct NaiveFlowScatter {
+  NaiveFlow c;
+  KOKKOS_FUNCTION void operator()(const index_t f, const int k) const {
+    const real fl = c.flux(f, k);
+    if (c.owner(f) < c.n_owned) Kokkos::atomic_add(&c.rhs(c.owner(f), k), -fl / c.volume(c.owner(f)));
+    if (f < c.n_interior && c.neighbour(f) < c.n_owned)
+      Kokkos::atomic_add(&c.rhs(c.neighbour(f), k), fl / c.volume(c.neighbour(f)));
+  }
+};
+
+struct NaiveFlowGather {
+  NaiveFlow c;
+  KOKKOS_FUNCTION void operator()(const index_t cell, const int k) const {
+    for (index_t q = c.off(cell); q < c.off(cell + 1); ++q)
+      c.rhs(cell, k) -= c.sign(q) * c.flux(c.faces(q), k) / c.volume(cell);
+  }
+};
+
+// --- optimized: templated on the model and the order; registers; precomputed geometry. ---------
+struct FlowGeometry {
+  ConstView1<index_t> owner, neighbour, off, bbegin, faces;
+  ConstView1<std::int8_t> sign;
+  ConstVec3View<real> d, r, normal;
+  ConstView1<real> area, inv_volume;
+};
+
+template <int Order> KOKKOS_INLINE_FUNCTION void reconstruct(const ConstView2<real>& u, const ConstView2<real>& grad,
+                                                             const ConstView2<real>& lim, index_t c,
+                                                             const real (&rc)[3], real (&U)[NV]) {
+  for (int k = 0; k < NV; ++k) {
+    if constexpr (Order == 1)
+      U[k] = u(c, k);
+    else
+      U[k] = u(c, k) + lim(c, k) * (grad(c, 3 * k) * rc[0] + grad(c, 3 * k + 1) * rc[1] + grad(c, 3 * k + 2) * rc[2]);
+  }
+}
+
+/// The flux through interior face f (owner side left) times its area.
+template <class Model, int Order>
+KOKKOS_INLINE_FUNCTION void interior_flux(const Model& m, const FlowGeometry& g, const ConstView2<real>& u,
+                                          const ConstView2<real>& grad, const ConstView2<real>& lim, index_t f,
+                                          real (&F)[NV]) {
+  const real ro[3] = {g.r(f, 0), g.r(f, 1), g.r(f, 2)};
+  const real rn[3] = {ro[0] - g.d(f, 0), ro[1] - g.d(f, 1), ro[2] - g.d(f, 2)};
+  real UL[NV], UR[NV];
+  reconstruct<Order>(u, grad, lim, g.owner(f), ro, UL);
+  reconstruct<Order>(u, grad, lim, g.neighbour(f), rn, UR);
+  const real n[3] = {g.normal(f, 0), g.normal(f, 1), g.normal(f, 2)};
+  m.face_flux(m.primitive(UL), m.primitive(UR), n, g.area(f), F);
+}
+
+/// The flux through boundary face f: the owner's reconstructed state and its boundary state.
+template <class Model, int Order, class BC>
+KOKKOS_INLINE_FUNCTION void boundary_flux(const Model& m, const BC& bc, const FlowGeometry& g,
+                                          const ConstView2<real>& u, const ConstView2<real>& grad,
+                                          const ConstView2<real>& lim, index_t f, real (&F)[NV]) {
+  const real ro[3] = {g.r(f, 0), g.r(f, 1), g.r(f, 2)};
+  real UL[NV];
+  reconstruct<Order>(u, grad, lim, g.owner(f), ro, UL);
+  const real n[3] = {g.normal(f, 0), g.normal(f, 1), g.normal(f, 2)};
+  const Primitive L = m.primitive(UL);
+  m.face_flux(L, bc(L, n), n, g.area(f), F);
+}
+
+template <class Model, int Order> struct FlowGatherInterior {
+  Model m;
+  FlowGeometry g;
+  ConstView2<real> u, grad, lim;
+  View2<real> rhs;
+  KOKKOS_FUNCTION void operator()(const index_t c) const {
+    real acc[NV] = {0, 0, 0, 0, 0};
+    for (index_t q = g.off(c); q < g.bbegin(c); ++q) {
+      real F[NV];
+      interior_flux<Model, Order>(m, g, u, grad, lim, g.faces(q), F);
+      const real s = g.sign(q);
+      for (int k = 0; k < NV; ++k) acc[k] += s * F[k];
+    }
+    const real iv = g.inv_volume(c);
+    for (int k = 0; k < NV; ++k) rhs(c, k) -= acc[k] * iv;
+  }
+};
+
+/// One thread per run of a patch's faces with the same owner.
+template <class Model, int Order, class BC> struct FlowGatherPatch {
+  Model m;
+  BC bc;
+  FlowGeometry g;
+  ConstView2<real> u, grad, lim;
+  View2<real> rhs;
+  ConstView2<index_t> runs;
+  KOKKOS_FUNCTION void operator()(const index_t run) const {
+    const index_t first = runs(run, 0), last = runs(run, 1);
+    const index_t c = g.owner(first);
+    real acc[NV] = {0, 0, 0, 0, 0};
+    for (index_t f = first; f < last; ++f) {
+      real F[NV];
+      boundary_flux<Model, Order>(m, bc, g, u, grad, lim, f, F);
+      for (int k = 0; k < NV; ++k) acc[k] += F[k];
+    }
+    const real iv = g.inv_volume(c);
+    for (int k = 0; k < NV; ++k) rhs(c, k) -= acc[k] * iv;
+  }
+};
+
+/// Cross: the faces between an owned cell and a ghost add to the owned side only.
+template <class Model, int Order, bool Cross = false> struct FlowScatterInterior {
+  Model m;
+  FlowGeometry g;
+  ConstView2<real> u, grad, lim;
+  View2<real> rhs;
+  index_t n_owned;
+  KOKKOS_FUNCTION void operator()(const index_t f) const {
+    real F[NV];
+    interior_flux<Model, Order>(m, g, u, grad, lim, f, F);
+    const index_t o = g.owner(f), n = g.neighbour(f);
+    if (!Cross || o < n_owned) {
+      const real io = g.inv_volume(o);
+      for (int k = 0; k < NV; ++k) Kokkos::atomic_add(&rhs(o, k), -F[k] * io);
+    }
+    if (!Cross || n < n_owned) {
+      const real in = g.inv_volume(n);
+      for (int k = 0; k < NV; ++k) Kokkos::atomic_add(&rhs(n, k), F[k] * in);
+    }
+  }
+};
+
+template <class Model, int Order, class BC> struct FlowScatterPatch {
+  Model m;
+  BC bc;
+  FlowGeometry g;
+  ConstView2<real> u, grad, lim;
+  View2<real> rhs;
+  KOKKOS_FUNCTION void operator()(const index_t f) const {
+    real F[NV];
+    boundary_flux<Model, Order>(m, bc, g, u, grad, lim, f, F);
+    const index_t o = g.owner(f);
+    const real io = g.inv_volume(o);
+    for (int k = 0; k < NV; ++k) Kokkos::atomic_add(&rhs(o, k), -F[k] * io);
+  }
+};
+
+/// The conserved boundary state of the owner's state, per face of one patch.
+template <class BC> struct FlowBoundaryValues {
+  flow::IdealGas eos;
+  BC bc;
+  ConstView1<index_t> owner;
+  ConstVec3View<real> S;
+  ConstView2<real> u;
+  View2<real> ub;
+  index_t n_interior;
+  KOKKOS_FUNCTION void operator()(const index_t f) const {
+    const index_t o = owner(f);
+    const flow::Conserved U{u(o, 0), {u(o, 1), u(o, 2), u(o, 3)}, u(o, 4)};
+    const real a = kc::sqrt(S(f, 0) * S(f, 0) + S(f, 1) * S(f, 1) + S(f, 2) * S(f, 2));
+    const real n[3] = {S(f, 0) / a, S(f, 1) / a, S(f, 2) / a};
+    const flow::Conserved B = flow::to_conserved(bc(flow::to_primitive(U, eos), n), eos);
+    const index_t b = f - n_interior;
+    ub(b, 0) = B.rho, ub(b, 1) = B.m[0], ub(b, 2) = B.m[1], ub(b, 3) = B.m[2], ub(b, 4) = B.E;
+  }
+};
+
+/// Calls f(bc) with the boundary-condition functor of a patch.
+template <class F> void with_bc(const FlowPatchBC& p, real gamma, F&& f) {
+  switch (p.type) {
+  case FlowBoundaryType::slip_wall:
+  case FlowBoundaryType::symmetry: f(flow::SlipWall{}); return;
+  case FlowBoundaryType::supersonic_inflow: f(flow::SupersonicInflow{p.state}); return;
+  case FlowBoundaryType::supersonic_outflow: f(flow::SupersonicOutflow{}); return;
+  case FlowBoundaryType::farfield: f(flow::Farfield{p.state, gamma}); return;
+  }
+}
+
+/// The patch (index into mesh.patches) whose face range starts at `begin`.
+std::size_t patch_index(const Mesh& m, index_t begin) {
+  for (std::size_t i = 0; i < m.patches.size(); ++i)
+    if (m.patches[i].begin == begin) return i;
+  throw std::logic_error("flow convection: no patch starts at face " + std::to_string(begin));
+}
+
+class NaiveFlowConvection final : public FlowConvectionOperator {
+public:
+  NaiveFlowConvection(const Mesh& m, const FlowConvectionConfig& cfg, const std::vector<FlowPatchBC>& patches,
+                      bool gather)
+      : m_(m), cfg_(cfg), gather_(gather),
+        bc_type_("fvproxy::flow_convection::naive_bc_type", m.n_faces - m.n_interior),
+        bc_state_("fvproxy::flow_convection::naive_bc_state", m.n_faces - m.n_interior, NV) {
+    auto t = Kokkos::create_mirror_view(bc_type_);
+    auto s = Kokkos::create_mirror_view(bc_state_);
+    for (std::size_t p = 0; p < m.patches.size(); ++p)
+      for (index_t f = m.patches[p].begin; f < m.patches[p].end; ++f) {
+        const index_t b = f - m.n_interior;
+        t(b) = static_cast<std::int8_t>(patches.at(p).type);
+        const Primitive& w = patches.at(p).state;
+        s(b, 0) = w.rho, s(b, 1) = w.u[0], s(b, 2) = w.u[1], s(b, 3) = w.u[2], s(b, 4) = w.p;
+      }
+    Kokkos::deep_copy(bc_type_, t);
+    Kokkos::deep_copy(bc_state_, s);
+  }
+  void apply(ConstView2<real> u, ConstView2<real> grad, ConstView2<real> lim, View2<real> rhs,
+             Part part) const override {
+    const NaiveFlow c{m_.centroid,
+                      m_.face_centroid,
+                      m_.shifts,
+                      m_.face_area,
+                      m_.face_owner,
+                      m_.face_neighbour,
+                      m_.cell_face_off,
+                      m_.cell_faces,
+                      m_.cell_face_sign,
+                      bc_type_,
+                      bc_state_,
+                      m_.face_shift,
+                      m_.volume,
+                      u,
+                      grad,
+                      lim,
+                      rhs,
+                      m_.n_interior,
+                      m_.n_cells,
+                      NV,
+                      cfg_.order,
+                      static_cast<int>(cfg_.flux),
+                      cfg_.gas.gamma,
+                      cfg_.gas.gas_constant,
+                      cfg_.roe_entropy_fix};
+    using MD = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>;
+    const PartRanges parts = PartRanges::of(m_);
+    if (gather_) {
+      const IndexRange cells = parts.cells(part);
+      if (cells.size() > 0)
+        Kokkos::parallel_for("fvproxy::flow_convection::naive_gather", MD({cells.begin, 0}, {cells.end, NV}),
+                             NaiveFlowGather{c});
+      return;
+    }
+    for (const IndexRange r : parts.faces(part))
+      if (r.size() > 0)
+        Kokkos::parallel_for("fvproxy::flow_convection::naive_scatter", MD({r.begin, 0}, {r.end, NV}),
+                             NaiveFlowScatter{c});
+  }
+  std::string description() const override { return gather_ ? "naive/gather" : "naive/atomic"; }
+
+private:
+  Mesh m_;
+  FlowConvectionConfig cfg_;
+  bool gather_;
+  View1<std::int8_t> bc_type_;
+  View2<real> bc_state_;
+};
+
+/// Unit normals and areas of the faces (the optimized kernels' precomputed geometry).
+struct NormalsAndAreas {
+  ConstVec3View<real> S;
+  Vec3View<real> n;
+  View1<real> a;
+  KOKKOS_FUNCTION void operator()(const index_t f) const {
+    const real area = kc::sqrt(S(f, 0) * S(f, 0) + S(f, 1) * S(f, 1) + S(f, 2) * S(f, 2));
+    const real inv = 1 / area;
+    for (int i = 0; i < 3; ++i) n(f, i) = S(f, i) * inv;
+    a(f) = area;
+  }
+};
+
+template <class Model, int Order> class OptimizedFlowConvection final : public FlowConvectionOperator {
+public:
+  OptimizedFlowConvection(const Mesh& m, const OperatorGeometry& og, const Model& model,
+                          const FlowConvectionConfig& cfg, const std::vector<FlowPatchBC>& patches, bool gather)
+      : model_(model), parts_(PartRanges::of(m)), launch_{cfg.policy, cfg.team_size}, gather_(gather),
+        gamma_(cfg.gas.gamma) {
+    Vec3View<real> normal("fvproxy::flow_convection::unit_normal", m.n_faces);
+    View1<real> area("fvproxy::flow_convection::area", m.n_faces);
+    Kokkos::parallel_for("fvproxy::flow_convection::normals", Kokkos::RangePolicy<ExecSpace>(0, m.n_faces),
+                         NormalsAndAreas{m.face_area, normal, area});
+    g_ = FlowGeometry{m.face_owner,
+                      m.face_neighbour,
+                      m.cell_face_off,
+                      og.cell_boundary_begin,
+                      m.cell_faces,
+                      m.cell_face_sign,
+                      og.d,
+                      og.r,
+                      normal,
+                      area,
+                      m.inv_volume};
+    // patch_owner_runs needs a scalar type per patch: any value (only the runs are used here).
+    const std::vector<BoundaryType> any(m.patches.size(), BoundaryType::outflow);
+    for (const PatchRuns& r : patch_owner_runs(m, any, "fvproxy::flow_convection::patch_runs"))
+      patches_.push_back({r, patches.at(patch_index(m, r.begin))});
+  }
+  void apply(ConstView2<real> u, ConstView2<real> grad, ConstView2<real> lim, View2<real> rhs,
+             Part part) const override {
+    if (gather_) {
+      launch("fvproxy::flow_convection::gather_interior", parts_.cells(part), launch_,
+             FlowGatherInterior<Model, Order>{model_, g_, u, grad, lim, rhs});
+      for (const auto& [runs, bc] : patches_) // the runs of the part's own cells, after their interior faces
+        with_bc(bc, gamma_, [&](auto b) {
+          launch("fvproxy::flow_convection::gather_patch", runs.runs_of(part), launch_,
+                 FlowGatherPatch<Model, Order, decltype(b)>{model_, b, g_, u, grad, lim, rhs, runs.runs});
+        });
+      return;
+    }
+    launch("fvproxy::flow_convection::scatter_interior", parts_.owned_faces(part), launch_,
+           FlowScatterInterior<Model, Order>{model_, g_, u, grad, lim, rhs, parts_.n_cells});
+    launch("fvproxy::flow_convection::scatter_cross", parts_.cross_faces(part), launch_,
+           FlowScatterInterior<Model, Order, true>{model_, g_, u, grad, lim, rhs, parts_.n_cells});
+    if (!PartRanges::has_boundary(part)) return;
+    for (const auto& [runs, bc] : patches_)
+      with_bc(bc, gamma_, [&](auto b) {
+        launch("fvproxy::flow_convection::scatter_patch", IndexRange{runs.begin, runs.end}, launch_,
+               FlowScatterPatch<Model, Order, decltype(b)>{model_, b, g_, u, grad, lim, rhs});
+      });
+  }
+  std::string description() const override {
+    return std::string("optimized/") + (gather_ ? "gather/" : "atomic/") + to_string(launch_.policy);
+  }
+
+private:
+  Model model_;
+  FlowGeometry g_;
+  PartRanges parts_;
+  LaunchOptions launch_;
+  bool gather_;
+  real gamma_;
+  std::vector<std::pair<PatchRuns, FlowPatchBC>> patches_;
+};
+
+template <class NumFlux>
+std::unique_ptr<FlowConvectionOperator> make_optimized(const Mesh& m, const OperatorGeometry& og, NumFlux flux,
+                                                       const FlowConvectionConfig& cfg,
+                                                       const std::vector<FlowPatchBC>& patches, bool gather) {
+  const flow::EulerModel<NumFlux> model{cfg.gas, flux};
+  if (cfg.order == 1)
+    return std::make_unique<OptimizedFlowConvection<flow::EulerModel<NumFlux>, 1>>(m, og, model, cfg, patches, gather);
+  return std::make_unique<OptimizedFlowConvection<flow::EulerModel<NumFlux>, 2>>(m, og, model, cfg, patches, gather);
+}
+
+struct MaxRate {
+  flow::IdealGas eos;
+  ConstView1<index_t> off, faces;
+  ConstVec3View<real> S;
+  ConstView1<real> inv_volume;
+  ConstView2<real> u;
+  KOKKOS_FUNCTION void operator()(const index_t c, double& m) const {
+    const flow::Conserved U{u(c, 0), {u(c, 1), u(c, 2), u(c, 3)}, u(c, 4)};
+    const Primitive w = flow::to_primitive(U, eos);
+    const real cs = eos.sound_speed(w.rho, w.p);
+    real sum = 0;
+    for (index_t q = off(c); q < off(c + 1); ++q) {
+      const index_t f = faces(q);
+      const real a = kc::sqrt(S(f, 0) * S(f, 0) + S(f, 1) * S(f, 1) + S(f, 2) * S(f, 2));
+      sum += kc::fabs(w.u[0] * S(f, 0) + w.u[1] * S(f, 1) + w.u[2] * S(f, 2)) + cs * a;
+    }
+    const double lam = double(sum * inv_volume(c));
+    if (lam > m) m = lam;
+  }
+};
+
+} // namespace
+
+std::unique_ptr<FlowConvectionOperator> make_flow_convection(const Mesh& mesh, const OperatorGeometry& geom,
+                                                             const FlowConvectionConfig& cfg,
+                                                             const std::vector<FlowPatchBC>& patches,
+                                                             bool deterministic) {
+  if (patches.size() != mesh.patches.size())
+    throw std::logic_error("make_flow_convection: " + std::to_string(patches.size()) + " boundary conditions for " +
+                           std::to_string(mesh.patches.size()) + " patches");
+  const bool gather = deterministic || cfg.scatter == Scatter::gather;
+  if (cfg.variant == Variant::naive) return std::make_unique<NaiveFlowConvection>(mesh, cfg, patches, gather);
+  switch (cfg.flux) {
+  case flow::FluxType::rusanov: return make_optimized(mesh, geom, flow::Rusanov{}, cfg, patches, gather);
+  case flow::FluxType::hllc: return make_optimized(mesh, geom, flow::Hllc{}, cfg, patches, gather);
+  case flow::FluxType::roe: break;
+  }
+  return make_optimized(mesh, geom, flow::Roe{cfg.roe_entropy_fix}, cfg, patches, gather);
+}
+
+void flow_boundary_values(const Mesh& mesh, const flow::IdealGas& gas, const std::vector<FlowPatchBC>& patches,
+                          ConstView2<real> u, View2<real> ub) {
+  for (std::size_t p = 0; p < mesh.patches.size(); ++p) {
+    const Patch& pa = mesh.patches[p];
+    if (pa.end <= pa.begin) continue;
+    with_bc(patches.at(p), gas.gamma, [&](auto b) {
+      Kokkos::parallel_for(
+          "fvproxy::flow_convection::boundary_values", Kokkos::RangePolicy<ExecSpace>(pa.begin, pa.end),
+          FlowBoundaryValues<decltype(b)>{gas, b, mesh.face_owner, mesh.face_area, u, ub, mesh.n_interior});
+    });
+  }
+}
+
+double flow_max_rate(const Mesh& mesh, const flow::IdealGas& gas, ConstView2<real> u) {
+  double m = 0;
+  Kokkos::parallel_reduce("fvproxy::flow_convection::max_rate", Kokkos::RangePolicy<ExecSpace>(0, mesh.n_cells),
+                          MaxRate{gas, mesh.cell_face_off, mesh.cell_faces, mesh.face_area, mesh.inv_volume, u},
+                          Kokkos::Max<double>(m));
+  return m;
+}
+
+} // namespace fvproxy

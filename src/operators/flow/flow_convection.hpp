@@ -1,0 +1,72 @@
+#pragma once
+// The compressible model's convection operator (docs/physics.md#the-convection-operator):
+//   rhs(c, :) -= (1/V_c) sum_f s_f F(U_L, U_R, n_f) A_f
+// with a numerical flux F of riemann_fluxes.hpp (operators.convection.flux), the face states
+//   order 1: U_L = U_P, U_R = U_N;
+//   order 2 (MUSCL on the conserved variables): U_L = U_P + lim_P g_P . (x_f - x_P), likewise U_R
+//           (g, lim: the muscl operator's gradients and limiter values of the 5 conserved variables);
+// and on a boundary face U_R = the patch's boundary state of U_L (physics/flow_boundary.hpp).
+// Like the scalar convection it comes in two variants with the same mathematics:
+//   naive      MDRange over (face | cell, variable): every variable recomputes both face states and
+//              the whole flux to keep one component of it; the variable count, the flux type and
+//              the boundary type are run-time values branched on in the kernel; states in
+//              run-time-indexed local arrays; the unit normal and area recomputed from the area
+//              vector, divisions by the volume, one atomic per (face side, variable)
+//   optimized  templated on the model (EulerModel<Flux>: 5 variables, the flux at compile time),
+//              one thread per face (atomic scatter) or per cell (gather), states in registers,
+//              precomputed unit normals, areas, r, d and 1/V, one kernel per boundary patch
+//              templated on its boundary condition
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/config.hpp"
+#include "core/types.hpp"
+#include "mesh/mesh.hpp"
+#include "operators/operator_geometry.hpp"
+#include "operators/part.hpp"
+#include "physics/euler_model.hpp"
+
+namespace fvproxy {
+
+/// boundary.PATCH.type of the compressible model.
+enum class FlowBoundaryType : std::int8_t { slip_wall, symmetry, supersonic_inflow, supersonic_outflow, farfield };
+const char* to_string(FlowBoundaryType t);
+
+/// One mesh patch's condition; `state` is the inflow state (supersonic-inflow) or the free stream (farfield).
+struct FlowPatchBC {
+  FlowBoundaryType type = FlowBoundaryType::slip_wall;
+  flow::Primitive state{real(1), {0, 0, 0}, real(1)};
+};
+
+struct FlowConvectionConfig : ConvectionConfig {
+  flow::FluxType flux = flow::FluxType::hllc;
+  bool roe_entropy_fix = true;
+  flow::IdealGas gas;
+};
+
+class FlowConvectionOperator {
+public:
+  virtual ~FlowConvectionOperator() = default;
+  /// rhs -= the convective fluxes of the owned cells and faces of `part` (operators/part.hpp).
+  /// u, grad, lim: (cells, 5), (cells, 15), (cells, 5); grad and lim are read at order 2 only.
+  virtual void apply(ConstView2<real> u, ConstView2<real> grad, ConstView2<real> lim, View2<real> rhs,
+                     Part part = Part::all) const = 0;
+  virtual std::string description() const = 0;
+};
+
+std::unique_ptr<FlowConvectionOperator> make_flow_convection(const Mesh& mesh, const OperatorGeometry& geom,
+                                                             const FlowConvectionConfig& cfg,
+                                                             const std::vector<FlowPatchBC>& patches,
+                                                             bool deterministic);
+
+/// ub(f - n_interior, :) = the conserved boundary state of each boundary face from its owner's
+/// state (the values the gradients take on boundary faces); one kernel per patch.
+void flow_boundary_values(const Mesh& mesh, const flow::IdealGas& gas, const std::vector<FlowPatchBC>& patches,
+                          ConstView2<real> u, View2<real> ub);
+
+/// max over the owned cells of lambda_c = sum over the cell's faces of (|u_c . n_f| + c_c) A_f / V_c
+/// (the scalar model's convective rate with the acoustic speed added): the CFL step is cfl / it.
+double flow_max_rate(const Mesh& mesh, const flow::IdealGas& gas, ConstView2<real> u);
+
+} // namespace fvproxy
