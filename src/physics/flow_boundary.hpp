@@ -59,7 +59,12 @@ struct Farfield {
     if (uni >= ci) return in;    // supersonic outflow
     const real rp = uni + 2 * ci / g1, rm = unf - 2 * cf / g1;
     const real un = real(0.5) * (rp + rm), c = real(0.25) * g1 * (rp - rm);
-    const Primitive& up = un > 0 ? in : free; // the side the entropy and tangential velocity come from
+    // the side the entropy and tangential velocity come from, selected by value (a reference to either
+    // would put both states in local memory on CUDA)
+    const bool leaving = un > 0;
+    Primitive up;
+    up.rho = leaving ? in.rho : free.rho, up.p = leaving ? in.p : free.p;
+    for (int i = 0; i < 3; ++i) up.u[i] = leaving ? in.u[i] : free.u[i];
     const real s = up.p / kc::pow(up.rho, gamma);
     Primitive out;
     out.rho = kc::pow(c * c / (gamma * s), 1 / g1);

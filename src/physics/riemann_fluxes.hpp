@@ -60,7 +60,10 @@ struct Hllc {
     const real ss = (R.p - L.p + ml * unl - mr * unr) / (ml - mr);
     // The star state on the side of the contact that holds x/t = 0, and its flux F + S (U* - U).
     const bool left = ss >= 0;
-    const Primitive& w = left ? L : R;
+    // selected value by value: a reference to either argument would put both in local memory on CUDA
+    Primitive w;
+    w.rho = left ? L.rho : R.rho, w.p = left ? L.p : R.p;
+    for (int i = 0; i < 3; ++i) w.u[i] = left ? L.u[i] : R.u[i];
     const real s = left ? sl : sr, un = left ? unl : unr;
     const Flux Fw = normal_flux(w, n, eos);
     const Conserved Uw = to_conserved(w, eos);

@@ -390,11 +390,13 @@ public:
     if (gather_) {
       launch("fvproxy::flow_convection::gather_interior", parts_.cells(part), launch_,
              FlowGatherInterior<Model, Order>{model_, g_, u, grad, lim, rhs});
-      for (const auto& [runs, bc] : patches_) // the runs of the part's own cells, after their interior faces
-        with_bc(bc, gamma_, [&](auto b) {
+      for (const auto& patch : patches_) {   // the runs of the part's own cells, after their interior faces
+        const PatchRuns& runs = patch.first; // (named: a structured binding cannot be captured in C++17)
+        with_bc(patch.second, gamma_, [&](auto b) {
           launch("fvproxy::flow_convection::gather_patch", runs.runs_of(part), launch_,
                  FlowGatherPatch<Model, Order, decltype(b)>{model_, b, g_, u, grad, lim, rhs, runs.runs});
         });
+      }
       return;
     }
     launch("fvproxy::flow_convection::scatter_interior", parts_.owned_faces(part), launch_,
@@ -402,11 +404,13 @@ public:
     launch("fvproxy::flow_convection::scatter_cross", parts_.cross_faces(part), launch_,
            FlowScatterInterior<Model, Order, true>{model_, g_, u, grad, lim, rhs, parts_.n_cells});
     if (!PartRanges::has_boundary(part)) return;
-    for (const auto& [runs, bc] : patches_)
-      with_bc(bc, gamma_, [&](auto b) {
+    for (const auto& patch : patches_) {
+      const PatchRuns& runs = patch.first;
+      with_bc(patch.second, gamma_, [&](auto b) {
         launch("fvproxy::flow_convection::scatter_patch", IndexRange{runs.begin, runs.end}, launch_,
                FlowScatterPatch<Model, Order, decltype(b)>{model_, b, g_, u, grad, lim, rhs});
       });
+    }
   }
   std::string description() const override {
     return std::string("optimized/") + (gather_ ? "gather/" : "atomic/") + to_string(launch_.policy);
@@ -432,7 +436,7 @@ std::unique_ptr<FlowConvectionOperator> make_optimized(const Mesh& m, const Oper
   return std::make_unique<OptimizedFlowConvection<flow::EulerModel<NumFlux>, 2>>(m, og, model, cfg, patches, gather);
 }
 
-struct MaxRate {
+struct FlowCflRate {
   flow::IdealGas eos;
   ConstView1<index_t> off, faces;
   ConstVec3View<real> S;
@@ -488,7 +492,7 @@ void flow_boundary_values(const Mesh& mesh, const flow::IdealGas& gas, const std
 double flow_max_rate(const Mesh& mesh, const flow::IdealGas& gas, ConstView2<real> u) {
   double m = 0;
   Kokkos::parallel_reduce("fvproxy::flow_convection::max_rate", Kokkos::RangePolicy<ExecSpace>(0, mesh.n_cells),
-                          MaxRate{gas, mesh.cell_face_off, mesh.cell_faces, mesh.face_area, mesh.inv_volume, u},
+                          FlowCflRate{gas, mesh.cell_face_off, mesh.cell_faces, mesh.face_area, mesh.inv_volume, u},
                           Kokkos::Max<double>(m));
   return m;
 }
