@@ -16,6 +16,7 @@ const char* to_string(FlowBoundaryType t) {
   case FlowBoundaryType::supersonic_inflow: return "supersonic-inflow";
   case FlowBoundaryType::supersonic_outflow: return "supersonic-outflow";
   case FlowBoundaryType::farfield: return "farfield";
+  case FlowBoundaryType::no_slip_wall: return "no-slip-wall";
   }
   return "?";
 }
@@ -82,6 +83,7 @@ struct NaiveFlow {
         break;
       case static_cast<std::int8_t>(FlowBoundaryType::supersonic_outflow): R = flow::SupersonicOutflow{}(L, n); break;
       case static_cast<std::int8_t>(FlowBoundaryType::farfield): R = flow::Farfield{given, gamma}(L, n); break;
+      case static_cast<std::int8_t>(FlowBoundaryType::no_slip_wall): R = flow::NoSlipWall{}(L, n); break;
       default: R = flow::SlipWall{}(L, n);
       }
     }
@@ -266,6 +268,7 @@ template <class F> void with_bc(const FlowPatchBC& p, real gamma, F&& f) {
   case FlowBoundaryType::supersonic_inflow: f(flow::SupersonicInflow{p.state}); return;
   case FlowBoundaryType::supersonic_outflow: f(flow::SupersonicOutflow{}); return;
   case FlowBoundaryType::farfield: f(flow::Farfield{p.state, gamma}); return;
+  case FlowBoundaryType::no_slip_wall: f(flow::NoSlipWall{p.wall_temperature}); return;
   }
 }
 

@@ -30,13 +30,22 @@
 namespace fvproxy {
 
 /// boundary.PATCH.type of the compressible model.
-enum class FlowBoundaryType : std::int8_t { slip_wall, symmetry, supersonic_inflow, supersonic_outflow, farfield };
+enum class FlowBoundaryType : std::int8_t {
+  slip_wall,
+  symmetry,
+  supersonic_inflow,
+  supersonic_outflow,
+  farfield,
+  no_slip_wall
+};
 const char* to_string(FlowBoundaryType t);
 
-/// One mesh patch's condition; `state` is the inflow state (supersonic-inflow) or the free stream (farfield).
+/// One mesh patch's condition; `state` is the inflow state (supersonic-inflow) or the free stream
+/// (farfield); `wall_temperature` the no-slip wall's (<= 0: adiabatic).
 struct FlowPatchBC {
   FlowBoundaryType type = FlowBoundaryType::slip_wall;
   flow::Primitive state{real(1), {0, 0, 0}, real(1)};
+  real wall_temperature = 0;
 };
 
 struct FlowConvectionConfig : ConvectionConfig {

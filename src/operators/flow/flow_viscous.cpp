@@ -1,0 +1,462 @@
+// The compressible model's viscous operator: the naive port, the optimized kernels and the factory.
+#include "operators/flow/flow_viscous.hpp"
+
+#include <stdexcept>
+
+#include "operators/boundary_patches.hpp"
+#include "operators/launch.hpp"
+
+namespace fvproxy {
+
+namespace {
+
+constexpr int NW = 4; // u, v, w, T
+constexpr int NV = flow::kVariables;
+
+// --- naive: MDRange (face | cell, variable); run-time viscosity law and boundary type; the face
+// gradients and the whole viscous flux recomputed per variable; divisions. ----------------------
+struct NaiveViscous {
+  ConstVec3View<real> C, Fc, T, S;
+  ConstView1<index_t> owner, neighbour, off, faces;
+  ConstView1<std::int8_t> sign, bc_type; ///< per boundary face: FlowBoundaryType
+  ConstView1<real> wall_t;               ///< per boundary face: the wall temperature (<= 0 adiabatic)
+  ConstView1<std::uint8_t> shift;
+  ConstView1<real> volume;
+  ConstView2<real> w, wb, gw;
+  View2<real> rhs;
+  index_t n_interior, n_owned;
+  int nw, law;
+  real mu0, mu_ref, t_ref, s_su, gamma, gas_constant, prandtl;
+
+  /// Component k of the viscous flux through face f (out of the owner) times the area.
+  KOKKOS_FUNCTION real flux(index_t f, int k) const {
+    real G[8][3], Wf[8];
+    const index_t o = owner(f);
+    bool heat = true;
+    if (f < n_interior) {
+      const index_t n = neighbour(f);
+      real d[3], ro[3], rn[3];
+      for (int i = 0; i < 3; ++i) {
+        d[i] = C(n, i) + T(shift(f), i) - C(o, i);
+        ro[i] = Fc(f, i) - C(o, i);
+        rn[i] = Fc(f, i) - C(n, i) - T(shift(f), i);
+      }
+      const real d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
+      for (int q = 0; q < nw; ++q) {
+        real avg[3], gd = 0, vo = w(o, q), vn = w(n, q);
+        for (int i = 0; i < 3; ++i) {
+          avg[i] = (gw(o, 3 * q + i) + gw(n, 3 * q + i)) / 2;
+          gd += avg[i] * d[i];
+          vo += gw(o, 3 * q + i) * ro[i];
+          vn += gw(n, 3 * q + i) * rn[i];
+        }
+        for (int i = 0; i < 3; ++i) G[q][i] = avg[i] + (w(n, q) - w(o, q) - gd) * d[i] / d2;
+        Wf[q] = (vo + vn) / 2;
+      }
+    } else {
+      const index_t b = f - n_interior;
+      if (bc_type(b) != static_cast<std::int8_t>(FlowBoundaryType::no_slip_wall)) return 0;
+      heat = wall_t(b) > 0;
+      real r[3];
+      for (int i = 0; i < 3; ++i) r[i] = Fc(f, i) - C(o, i);
+      const real r2 = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
+      for (int q = 0; q < nw; ++q) {
+        real gr = 0;
+        for (int i = 0; i < 3; ++i) gr += gw(o, 3 * q + i) * r[i];
+        for (int i = 0; i < 3; ++i) G[q][i] = gw(o, 3 * q + i) + (wb(b, q) - w(o, q) - gr) * r[i] / r2;
+        Wf[q] = wb(b, q);
+      }
+    }
+    const real area = kc::sqrt(S(f, 0) * S(f, 0) + S(f, 1) * S(f, 1) + S(f, 2) * S(f, 2));
+    const real n[3] = {S(f, 0) / area, S(f, 1) / area, S(f, 2) / area};
+    real mu;
+    if (law == static_cast<int>(FlowViscosity::Law::sutherland)) {
+      const real r = Wf[3] / t_ref;
+      mu = mu_ref * r * kc::sqrt(r) * (t_ref + s_su) / (Wf[3] + s_su);
+    } else {
+      mu = mu0;
+    }
+    const real kh = heat ? mu * gamma * gas_constant / ((gamma - 1) * prandtl) : real(0);
+    const real gu[3][3] = {{G[0][0], G[0][1], G[0][2]}, {G[1][0], G[1][1], G[1][2]}, {G[2][0], G[2][1], G[2][2]}};
+    const real gT[3] = {G[3][0], G[3][1], G[3][2]}, uf[3] = {Wf[0], Wf[1], Wf[2]};
+    return flow::component(flow::viscous_flux(gu, gT, uf, mu, kh, n), k) * area;
+  }
+};
+
+struct NaiveViscousScatter {
+  NaiveViscous c;
+  KOKKOS_FUNCTION void operator()(const index_t f, const int k) const {
+    const real fl = c.flux(f, k);
+    if (c.owner(f) < c.n_owned) Kokkos::atomic_add(&c.rhs(c.owner(f), k), fl / c.volume(c.owner(f)));
+    if (f < c.n_interior && c.neighbour(f) < c.n_owned)
+      Kokkos::atomic_add(&c.rhs(c.neighbour(f), k), -fl / c.volume(c.neighbour(f)));
+  }
+};
+
+struct NaiveViscousGather {
+  NaiveViscous c;
+  KOKKOS_FUNCTION void operator()(const index_t cell, const int k) const {
+    for (index_t q = c.off(cell); q < c.off(cell + 1); ++q)
+      c.rhs(cell, k) += c.sign(q) * c.flux(c.faces(q), k) / c.volume(cell);
+  }
+};
+
+// --- optimized: templated on the viscosity law; registers; precomputed geometry. -----------------
+struct ViscousGeometry {
+  ConstView1<index_t> owner, neighbour, off, bbegin, faces;
+  ConstView1<std::int8_t> sign;
+  ConstVec3View<real> d, r, normal;
+  ConstView1<real> area, inv_d2, inv_volume; ///< inv_d2: 1/|d|^2 (interior), 1/|r|^2 (boundary faces)
+};
+
+template <class Visc> struct ViscousModel {
+  Visc mu;
+  flow::IdealGas gas;
+  real prandtl;
+  /// F = F_v(G, W_f) . n times the area; heat = false: no heat flux (adiabatic wall).
+  KOKKOS_INLINE_FUNCTION void flux(const real (&G)[NW][3], const real (&Wf)[NW], const real (&n)[3], real area,
+                                   bool heat, real (&F)[NV]) const {
+    const real m = mu(Wf[3]);
+    const real k = heat ? flow::conductivity(m, gas, prandtl) : real(0);
+    const real gu[3][3] = {{G[0][0], G[0][1], G[0][2]}, {G[1][0], G[1][1], G[1][2]}, {G[2][0], G[2][1], G[2][2]}};
+    const real gT[3] = {G[3][0], G[3][1], G[3][2]}, uf[3] = {Wf[0], Wf[1], Wf[2]};
+    const flow::Flux v = flow::viscous_flux(gu, gT, uf, m, k, n);
+    F[0] = 0, F[1] = v.m[0] * area, F[2] = v.m[1] * area, F[3] = v.m[2] * area, F[4] = v.E * area;
+  }
+};
+
+template <class VM>
+KOKKOS_INLINE_FUNCTION void interior_viscous(const VM& vm, const ViscousGeometry& g, const ConstView2<real>& w,
+                                             const ConstView2<real>& gw, index_t f, real (&F)[NV]) {
+  const index_t o = g.owner(f), nb = g.neighbour(f);
+  const real d[3] = {g.d(f, 0), g.d(f, 1), g.d(f, 2)};
+  const real ro[3] = {g.r(f, 0), g.r(f, 1), g.r(f, 2)};
+  const real rn[3] = {ro[0] - d[0], ro[1] - d[1], ro[2] - d[2]};
+  const real id2 = g.inv_d2(f);
+  real G[NW][3], Wf[NW];
+  for (int q = 0; q < NW; ++q) {
+    const real go[3] = {gw(o, 3 * q), gw(o, 3 * q + 1), gw(o, 3 * q + 2)};
+    const real gn[3] = {gw(nb, 3 * q), gw(nb, 3 * q + 1), gw(nb, 3 * q + 2)};
+    const real wo = w(o, q), wn = w(nb, q);
+    real avg[3], gd = 0;
+    for (int i = 0; i < 3; ++i) avg[i] = real(0.5) * (go[i] + gn[i]), gd += avg[i] * d[i];
+    const real c = (wn - wo - gd) * id2;
+    for (int i = 0; i < 3; ++i) G[q][i] = avg[i] + c * d[i];
+    Wf[q] = real(0.5) * (wo + go[0] * ro[0] + go[1] * ro[1] + go[2] * ro[2] + wn + gn[0] * rn[0] + gn[1] * rn[1] +
+                         gn[2] * rn[2]);
+  }
+  const real n[3] = {g.normal(f, 0), g.normal(f, 1), g.normal(f, 2)};
+  vm.flux(G, Wf, n, g.area(f), true, F);
+}
+
+template <class VM, bool Adiabatic>
+KOKKOS_INLINE_FUNCTION void wall_viscous(const VM& vm, const ViscousGeometry& g, const ConstView2<real>& w,
+                                         const ConstView2<real>& wb, const ConstView2<real>& gw, index_t f,
+                                         index_t n_interior, real (&F)[NV]) {
+  const index_t o = g.owner(f), b = f - n_interior;
+  const real r[3] = {g.r(f, 0), g.r(f, 1), g.r(f, 2)};
+  const real ir2 = g.inv_d2(f);
+  real G[NW][3], Wf[NW];
+  for (int q = 0; q < NW; ++q) {
+    const real go[3] = {gw(o, 3 * q), gw(o, 3 * q + 1), gw(o, 3 * q + 2)};
+    const real c = (wb(b, q) - w(o, q) - (go[0] * r[0] + go[1] * r[1] + go[2] * r[2])) * ir2;
+    for (int i = 0; i < 3; ++i) G[q][i] = go[i] + c * r[i];
+    Wf[q] = wb(b, q);
+  }
+  const real n[3] = {g.normal(f, 0), g.normal(f, 1), g.normal(f, 2)};
+  vm.flux(G, Wf, n, g.area(f), !Adiabatic, F);
+}
+
+template <class VM> struct ViscousGatherInterior {
+  VM vm;
+  ViscousGeometry g;
+  ConstView2<real> w, gw;
+  View2<real> rhs;
+  KOKKOS_FUNCTION void operator()(const index_t c) const {
+    real acc[NV] = {0, 0, 0, 0, 0};
+    for (index_t q = g.off(c); q < g.bbegin(c); ++q) {
+      real F[NV];
+      interior_viscous(vm, g, w, gw, g.faces(q), F);
+      const real s = g.sign(q);
+      for (int k = 1; k < NV; ++k) acc[k] += s * F[k];
+    }
+    const real iv = g.inv_volume(c);
+    for (int k = 1; k < NV; ++k) rhs(c, k) += acc[k] * iv; // the mass equation has no viscous term
+  }
+};
+
+template <class VM, bool Adiabatic> struct ViscousGatherWall {
+  VM vm;
+  ViscousGeometry g;
+  ConstView2<real> w, wb, gw;
+  View2<real> rhs;
+  ConstView2<index_t> runs;
+  index_t n_interior;
+  KOKKOS_FUNCTION void operator()(const index_t run) const {
+    const index_t first = runs(run, 0), last = runs(run, 1), c = g.owner(first);
+    real acc[NV] = {0, 0, 0, 0, 0};
+    for (index_t f = first; f < last; ++f) {
+      real F[NV];
+      wall_viscous<VM, Adiabatic>(vm, g, w, wb, gw, f, n_interior, F);
+      for (int k = 1; k < NV; ++k) acc[k] += F[k];
+    }
+    const real iv = g.inv_volume(c);
+    for (int k = 1; k < NV; ++k) rhs(c, k) += acc[k] * iv;
+  }
+};
+
+template <class VM, bool Cross = false> struct ViscousScatterInterior {
+  VM vm;
+  ViscousGeometry g;
+  ConstView2<real> w, gw;
+  View2<real> rhs;
+  index_t n_owned;
+  KOKKOS_FUNCTION void operator()(const index_t f) const {
+    real F[NV];
+    interior_viscous(vm, g, w, gw, f, F);
+    const index_t o = g.owner(f), nb = g.neighbour(f);
+    if (!Cross || o < n_owned) {
+      const real io = g.inv_volume(o);
+      for (int k = 1; k < NV; ++k) Kokkos::atomic_add(&rhs(o, k), F[k] * io);
+    }
+    if (!Cross || nb < n_owned) {
+      const real in = g.inv_volume(nb);
+      for (int k = 1; k < NV; ++k) Kokkos::atomic_add(&rhs(nb, k), -F[k] * in);
+    }
+  }
+};
+
+template <class VM, bool Adiabatic> struct ViscousScatterWall {
+  VM vm;
+  ViscousGeometry g;
+  ConstView2<real> w, wb, gw;
+  View2<real> rhs;
+  index_t n_interior;
+  KOKKOS_FUNCTION void operator()(const index_t f) const {
+    real F[NV];
+    wall_viscous<VM, Adiabatic>(vm, g, w, wb, gw, f, n_interior, F);
+    const index_t o = g.owner(f);
+    const real io = g.inv_volume(o);
+    for (int k = 1; k < NV; ++k) Kokkos::atomic_add(&rhs(o, k), F[k] * io);
+  }
+};
+
+/// Unit normals, areas and 1/|d|^2 (1/|r|^2 on boundary faces).
+struct ViscousFaceGeometry {
+  ConstVec3View<real> S, d, r;
+  Vec3View<real> n;
+  View1<real> a, inv_d2;
+  index_t n_interior;
+  KOKKOS_FUNCTION void operator()(const index_t f) const {
+    const real area = kc::sqrt(S(f, 0) * S(f, 0) + S(f, 1) * S(f, 1) + S(f, 2) * S(f, 2));
+    const real inv = 1 / area;
+    for (int i = 0; i < 3; ++i) n(f, i) = S(f, i) * inv;
+    a(f) = area;
+    const real v[3] = {f < n_interior ? d(f, 0) : r(f, 0), f < n_interior ? d(f, 1) : r(f, 1),
+                       f < n_interior ? d(f, 2) : r(f, 2)};
+    inv_d2(f) = 1 / (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+  }
+};
+
+std::size_t patch_index(const Mesh& m, index_t begin) {
+  for (std::size_t i = 0; i < m.patches.size(); ++i)
+    if (m.patches[i].begin == begin) return i;
+  throw std::logic_error("flow viscous: no patch starts at face " + std::to_string(begin));
+}
+
+class NaiveFlowViscous final : public FlowViscousOperator {
+public:
+  NaiveFlowViscous(const Mesh& m, const FlowViscousConfig& cfg, const std::vector<FlowPatchBC>& patches, bool gather)
+      : m_(m), cfg_(cfg), gather_(gather), bc_type_("fvproxy::flow_viscous::naive_bc_type", m.n_faces - m.n_interior),
+        wall_t_("fvproxy::flow_viscous::naive_wall_t", m.n_faces - m.n_interior) {
+    auto t = Kokkos::create_mirror_view(bc_type_);
+    auto tw = Kokkos::create_mirror_view(wall_t_);
+    for (std::size_t p = 0; p < m.patches.size(); ++p)
+      for (index_t f = m.patches[p].begin; f < m.patches[p].end; ++f) {
+        t(f - m.n_interior) = static_cast<std::int8_t>(patches.at(p).type);
+        tw(f - m.n_interior) = patches.at(p).wall_temperature;
+      }
+    Kokkos::deep_copy(bc_type_, t);
+    Kokkos::deep_copy(wall_t_, tw);
+  }
+  void apply(ConstView2<real> w, ConstView2<real> wb, ConstView2<real> gw, View2<real> rhs,
+             Part part) const override {
+    const NaiveViscous c{m_.centroid,
+                         m_.face_centroid,
+                         m_.shifts,
+                         m_.face_area,
+                         m_.face_owner,
+                         m_.face_neighbour,
+                         m_.cell_face_off,
+                         m_.cell_faces,
+                         m_.cell_face_sign,
+                         bc_type_,
+                         wall_t_,
+                         m_.face_shift,
+                         m_.volume,
+                         w,
+                         wb,
+                         gw,
+                         rhs,
+                         m_.n_interior,
+                         m_.n_cells,
+                         NW,
+                         static_cast<int>(cfg_.viscosity.law),
+                         cfg_.viscosity.constant.mu,
+                         cfg_.viscosity.sutherland.mu_ref,
+                         cfg_.viscosity.sutherland.t_ref,
+                         cfg_.viscosity.sutherland.s,
+                         cfg_.gas.gamma,
+                         cfg_.gas.gas_constant,
+                         cfg_.prandtl};
+    using MD = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>;
+    const PartRanges parts = PartRanges::of(m_);
+    if (gather_) {
+      const IndexRange cells = parts.cells(part);
+      if (cells.size() > 0)
+        Kokkos::parallel_for("fvproxy::flow_viscous::naive_gather", MD({cells.begin, 0}, {cells.end, NV}),
+                             NaiveViscousGather{c});
+      return;
+    }
+    for (const IndexRange r : parts.faces(part))
+      if (r.size() > 0)
+        Kokkos::parallel_for("fvproxy::flow_viscous::naive_scatter", MD({r.begin, 0}, {r.end, NV}),
+                             NaiveViscousScatter{c});
+  }
+  std::string description() const override { return gather_ ? "naive/gather" : "naive/atomic"; }
+
+private:
+  Mesh m_;
+  FlowViscousConfig cfg_;
+  bool gather_;
+  View1<std::int8_t> bc_type_;
+  View1<real> wall_t_;
+};
+
+template <class VM> class OptimizedFlowViscous final : public FlowViscousOperator {
+public:
+  OptimizedFlowViscous(const Mesh& m, const OperatorGeometry& og, const VM& vm, const FlowViscousConfig& cfg,
+                       const std::vector<FlowPatchBC>& patches, bool gather)
+      : vm_(vm), parts_(PartRanges::of(m)), n_interior_(m.n_interior), launch_{cfg.policy, cfg.team_size},
+        gather_(gather) {
+    Vec3View<real> normal("fvproxy::flow_viscous::unit_normal", m.n_faces);
+    View1<real> area("fvproxy::flow_viscous::area", m.n_faces), inv_d2("fvproxy::flow_viscous::inv_d2", m.n_faces);
+    Kokkos::parallel_for("fvproxy::flow_viscous::face_geometry", Kokkos::RangePolicy<ExecSpace>(0, m.n_faces),
+                         ViscousFaceGeometry{m.face_area, og.d, og.r, normal, area, inv_d2, m.n_interior});
+    g_ = ViscousGeometry{m.face_owner,      m.face_neighbour, m.cell_face_off, og.cell_boundary_begin,
+                         m.cell_faces,      m.cell_face_sign, og.d,            og.r,
+                         normal,            area,             inv_d2,          m.inv_volume};
+    const std::vector<BoundaryType> any(m.patches.size(), BoundaryType::outflow);
+    for (const PatchRuns& r : patch_owner_runs(m, any, "fvproxy::flow_viscous::patch_runs")) {
+      const FlowPatchBC& bc = patches.at(patch_index(m, r.begin));
+      if (bc.type == FlowBoundaryType::no_slip_wall) walls_.push_back({r, bc.wall_temperature <= 0});
+    }
+  }
+  void apply(ConstView2<real> w, ConstView2<real> wb, ConstView2<real> gw, View2<real> rhs,
+             Part part) const override {
+    if (gather_) {
+      launch("fvproxy::flow_viscous::gather_interior", parts_.cells(part), launch_,
+             ViscousGatherInterior<VM>{vm_, g_, w, gw, rhs});
+      for (const auto& wall : walls_) {
+        const PatchRuns& runs = wall.first;
+        if (wall.second)
+          launch("fvproxy::flow_viscous::gather_adiabatic_wall", runs.runs_of(part), launch_,
+                 ViscousGatherWall<VM, true>{vm_, g_, w, wb, gw, rhs, runs.runs, n_interior_});
+        else
+          launch("fvproxy::flow_viscous::gather_isothermal_wall", runs.runs_of(part), launch_,
+                 ViscousGatherWall<VM, false>{vm_, g_, w, wb, gw, rhs, runs.runs, n_interior_});
+      }
+      return;
+    }
+    launch("fvproxy::flow_viscous::scatter_interior", parts_.owned_faces(part), launch_,
+           ViscousScatterInterior<VM>{vm_, g_, w, gw, rhs, parts_.n_cells});
+    launch("fvproxy::flow_viscous::scatter_cross", parts_.cross_faces(part), launch_,
+           ViscousScatterInterior<VM, true>{vm_, g_, w, gw, rhs, parts_.n_cells});
+    if (!PartRanges::has_boundary(part)) return;
+    for (const auto& wall : walls_) {
+      const IndexRange faces{wall.first.begin, wall.first.end};
+      if (wall.second)
+        launch("fvproxy::flow_viscous::scatter_adiabatic_wall", faces, launch_,
+               ViscousScatterWall<VM, true>{vm_, g_, w, wb, gw, rhs, n_interior_});
+      else
+        launch("fvproxy::flow_viscous::scatter_isothermal_wall", faces, launch_,
+               ViscousScatterWall<VM, false>{vm_, g_, w, wb, gw, rhs, n_interior_});
+    }
+  }
+  std::string description() const override {
+    return std::string("optimized/") + (gather_ ? "gather/" : "atomic/") + to_string(launch_.policy);
+  }
+
+private:
+  VM vm_;
+  ViscousGeometry g_;
+  PartRanges parts_;
+  index_t n_interior_;
+  LaunchOptions launch_;
+  bool gather_;
+  std::vector<std::pair<PatchRuns, bool>> walls_; ///< the no-slip walls' runs; true: adiabatic
+};
+
+/// The conserved state to W = (u, v, w, T).
+struct PrimitiveFields {
+  flow::IdealGas eos;
+  ConstView2<real> u;
+  View2<real> w;
+  KOKKOS_FUNCTION void operator()(const index_t c) const {
+    const flow::Conserved U{u(c, 0), {u(c, 1), u(c, 2), u(c, 3)}, u(c, 4)};
+    const flow::Primitive p = flow::to_primitive(U, eos);
+    w(c, 0) = p.u[0], w(c, 1) = p.u[1], w(c, 2) = p.u[2], w(c, 3) = eos.temperature(p.rho, p.p);
+  }
+};
+
+/// W at a patch's faces: a no-slip wall's (0, 0, 0, T_wall or T_P), else the owner's.
+struct PrimitiveBoundaryValues {
+  ConstView1<index_t> owner;
+  ConstView2<real> w;
+  View2<real> wb;
+  index_t n_interior;
+  bool wall;
+  real wall_t;
+  KOKKOS_FUNCTION void operator()(const index_t f) const {
+    const index_t o = owner(f), b = f - n_interior;
+    for (int q = 0; q < 3; ++q) wb(b, q) = wall ? real(0) : w(o, q);
+    wb(b, 3) = wall && wall_t > 0 ? wall_t : w(o, 3);
+  }
+};
+
+} // namespace
+
+std::unique_ptr<FlowViscousOperator> make_flow_viscous(const Mesh& mesh, const OperatorGeometry& geom,
+                                                       const FlowViscousConfig& cfg,
+                                                       const std::vector<FlowPatchBC>& patches, bool deterministic) {
+  if (patches.size() != mesh.patches.size())
+    throw std::logic_error("make_flow_viscous: " + std::to_string(patches.size()) + " boundary conditions for " +
+                           std::to_string(mesh.patches.size()) + " patches");
+  const bool gather = deterministic || cfg.scatter == Scatter::gather;
+  if (cfg.variant == Variant::naive) return std::make_unique<NaiveFlowViscous>(mesh, cfg, patches, gather);
+  if (cfg.viscosity.law == FlowViscosity::Law::sutherland) {
+    using VM = ViscousModel<flow::Sutherland>;
+    return std::make_unique<OptimizedFlowViscous<VM>>(
+        mesh, geom, VM{cfg.viscosity.sutherland, cfg.gas, cfg.prandtl}, cfg, patches, gather);
+  }
+  using VM = ViscousModel<flow::ConstantViscosity>;
+  return std::make_unique<OptimizedFlowViscous<VM>>(mesh, geom, VM{cfg.viscosity.constant, cfg.gas, cfg.prandtl}, cfg,
+                                                    patches, gather);
+}
+
+void flow_primitive_fields(const Mesh& mesh, const flow::IdealGas& gas, const std::vector<FlowPatchBC>& patches,
+                           ConstView2<real> u, View2<real> w, View2<real> wb) {
+  Kokkos::parallel_for("fvproxy::flow_viscous::primitive_fields", Kokkos::RangePolicy<ExecSpace>(0, mesh.n_local()),
+                       PrimitiveFields{gas, u, w});
+  for (std::size_t p = 0; p < mesh.patches.size(); ++p) {
+    const Patch& pa = mesh.patches[p];
+    if (pa.end <= pa.begin) continue;
+    const bool wall = patches.at(p).type == FlowBoundaryType::no_slip_wall;
+    Kokkos::parallel_for("fvproxy::flow_viscous::primitive_boundary_values",
+                         Kokkos::RangePolicy<ExecSpace>(pa.begin, pa.end),
+                         PrimitiveBoundaryValues{mesh.face_owner, w, wb, mesh.n_interior, wall,
+                                                 patches.at(p).wall_temperature});
+  }
+}
+
+} // namespace fvproxy
