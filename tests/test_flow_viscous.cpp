@@ -65,7 +65,8 @@ TEST(FlowViscous, VariantsAgreeOnEveryMeshAndViscosityLaw) {
     auto hu = Kokkos::create_mirror_view(s.u);
     for (index_t c = 0; c < s.mesh.n_cells; ++c) {
       const double x = C(c, 0), y = C(c, 1), z = C(c, 2);
-      const double rho = 1 + 0.2 * std::sin(2 * x + y), u[3] = {0.3 * std::cos(y + z), 0.2 * std::sin(x - z), 0.1 * x * y};
+      const double rho = 1 + 0.2 * std::sin(2 * x + y),
+                   u[3] = {0.3 * std::cos(y + z), 0.2 * std::sin(x - z), 0.1 * x * y};
       const double p = 1 + 0.1 * std::cos(3 * x - z);
       hu(c, 0) = rho;
       for (int i = 0; i < 3; ++i) hu(c, 1 + i) = rho * u[i];
@@ -84,13 +85,15 @@ TEST(FlowViscous, VariantsAgreeOnEveryMeshAndViscosityLaw) {
     gradients(s);
     for (FlowViscosity::Law law : {FlowViscosity::Law::constant, FlowViscosity::Law::sutherland}) {
       SCOPED_TRACE(name + (law == FlowViscosity::Law::constant ? ", constant" : ", sutherland"));
-      const test::HostView2 ref = rate(
-          s, *make_flow_viscous(s.mesh, s.geom, config(Variant::naive, Scatter::atomic, Policy::range, law), bcs, false));
+      const test::HostView2 ref =
+          rate(s, *make_flow_viscous(s.mesh, s.geom, config(Variant::naive, Scatter::atomic, Policy::range, law), bcs,
+                                     false));
       const double scale = test::max_abs(ref);
       ASSERT_GT(scale, 1e-3);
       for (int k : {1, 2, 3, 4}) { // every viscous equation is exercised, the mass one never
         double m = 0, m0 = 0;
-        for (index_t c = 0; c < s.mesh.n_cells; ++c) m = std::max(m, double(std::abs(ref(c, k)))), m0 += std::abs(ref(c, 0));
+        for (index_t c = 0; c < s.mesh.n_cells; ++c)
+          m = std::max(m, double(std::abs(ref(c, k)))), m0 += std::abs(ref(c, 0));
         EXPECT_GT(m, 1e-4 * scale) << "equation " << k;
         EXPECT_EQ(m0, 0.0);
       }
@@ -124,8 +127,9 @@ TEST(FlowViscous, ExactOnLinearFieldsAwayFromTheBoundary) {
   double div = G[0][0] + G[1][1] + G[2][2], tau_grad = 0;
   for (int i = 0; i < 3; ++i)
     for (int j = 0; j < 3; ++j) tau_grad += mu * (G[i][j] + G[j][i] - (i == j ? 2.0 / 3 * div : 0)) * G[i][j];
-  for (const HostMesh& h : {test::box_mesh(ElementKind::tet, {false, false, false}, 0.2, Ordering::random, {6, 6, 6}),
-                            test::box_mesh(ElementKind::hex, {false, false, false}, 0.0, Ordering::zorder, {6, 6, 6})}) {
+  for (const HostMesh& h :
+       {test::box_mesh(ElementKind::tet, {false, false, false}, 0.2, Ordering::random, {6, 6, 6}),
+        test::box_mesh(ElementKind::hex, {false, false, false}, 0.0, Ordering::zorder, {6, 6, 6})}) {
     ViscousSetup s = setup(h);
     auto C = Kokkos::create_mirror_view_and_copy(HostSpace(), s.mesh.centroid);
     auto Fc = Kokkos::create_mirror_view_and_copy(HostSpace(), s.mesh.face_centroid);
@@ -143,8 +147,8 @@ TEST(FlowViscous, ExactOnLinearFieldsAwayFromTheBoundary) {
     auto off = Kokkos::create_mirror_view_and_copy(HostSpace(), s.mesh.cell_face_off);
     auto faces = Kokkos::create_mirror_view_and_copy(HostSpace(), s.mesh.cell_faces);
     for (Variant v : {Variant::naive, Variant::optimized}) {
-      const auto op = make_flow_viscous(s.mesh, s.geom, config(v, Scatter::gather, Policy::range, FlowViscosity::Law::constant),
-                                        slip, false);
+      const auto op = make_flow_viscous(
+          s.mesh, s.geom, config(v, Scatter::gather, Policy::range, FlowViscosity::Law::constant), slip, false);
       const test::HostView2 r = rate(s, *op);
       int checked = 0;
       for (index_t c = 0; c < s.mesh.n_cells; ++c) {

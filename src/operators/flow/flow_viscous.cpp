@@ -125,9 +125,9 @@ template <class Visc> struct ViscousModel {
   }
 };
 
-template <class VM>
-KOKKOS_INLINE_FUNCTION void interior_viscous(const VM& vm, const ViscousGeometry& g, const ConstView2<real>& w,
-                                             const ConstView2<real>& gw, index_t f, real (&F)[NV]) {
+template <class VM> KOKKOS_INLINE_FUNCTION void interior_viscous(const VM& vm, const ViscousGeometry& g,
+                                                                 const ConstView2<real>& w, const ConstView2<real>& gw,
+                                                                 index_t f, real (&F)[NV]) {
   const index_t o = g.owner(f), nb = g.neighbour(f);
   const real d[3] = {g.d(f, 0), g.d(f, 1), g.d(f, 2)};
   const real ro[3] = {g.r(f, 0), g.r(f, 1), g.r(f, 2)};
@@ -142,8 +142,8 @@ KOKKOS_INLINE_FUNCTION void interior_viscous(const VM& vm, const ViscousGeometry
     for (int i = 0; i < 3; ++i) avg[i] = real(0.5) * (go[i] + gn[i]), gd += avg[i] * d[i];
     const real c = (wn - wo - gd) * id2;
     for (int i = 0; i < 3; ++i) G[q][i] = avg[i] + c * d[i];
-    Wf[q] = real(0.5) * (wo + go[0] * ro[0] + go[1] * ro[1] + go[2] * ro[2] + wn + gn[0] * rn[0] + gn[1] * rn[1] +
-                         gn[2] * rn[2]);
+    Wf[q] = real(0.5) *
+            (wo + go[0] * ro[0] + go[1] * ro[1] + go[2] * ro[2] + wn + gn[0] * rn[0] + gn[1] * rn[1] + gn[2] * rn[2]);
   }
   const real n[3] = {g.normal(f, 0), g.normal(f, 1), g.normal(f, 2)};
   vm.flux(G, Wf, n, g.area(f), true, F);
@@ -279,8 +279,7 @@ public:
     Kokkos::deep_copy(bc_type_, t);
     Kokkos::deep_copy(wall_t_, tw);
   }
-  void apply(ConstView2<real> w, ConstView2<real> wb, ConstView2<real> gw, View2<real> rhs,
-             Part part) const override {
+  void apply(ConstView2<real> w, ConstView2<real> wb, ConstView2<real> gw, View2<real> rhs, Part part) const override {
     const NaiveViscous c{m_.centroid,
                          m_.face_centroid,
                          m_.shifts,
@@ -343,17 +342,25 @@ public:
     View1<real> area("fvproxy::flow_viscous::area", m.n_faces), inv_d2("fvproxy::flow_viscous::inv_d2", m.n_faces);
     Kokkos::parallel_for("fvproxy::flow_viscous::face_geometry", Kokkos::RangePolicy<ExecSpace>(0, m.n_faces),
                          ViscousFaceGeometry{m.face_area, og.d, og.r, normal, area, inv_d2, m.n_interior});
-    g_ = ViscousGeometry{m.face_owner,      m.face_neighbour, m.cell_face_off, og.cell_boundary_begin,
-                         m.cell_faces,      m.cell_face_sign, og.d,            og.r,
-                         normal,            area,             inv_d2,          m.inv_volume};
+    g_ = ViscousGeometry{m.face_owner,
+                         m.face_neighbour,
+                         m.cell_face_off,
+                         og.cell_boundary_begin,
+                         m.cell_faces,
+                         m.cell_face_sign,
+                         og.d,
+                         og.r,
+                         normal,
+                         area,
+                         inv_d2,
+                         m.inv_volume};
     const std::vector<BoundaryType> any(m.patches.size(), BoundaryType::outflow);
     for (const PatchRuns& r : patch_owner_runs(m, any, "fvproxy::flow_viscous::patch_runs")) {
       const FlowPatchBC& bc = patches.at(patch_index(m, r.begin));
       if (bc.type == FlowBoundaryType::no_slip_wall) walls_.push_back({r, bc.wall_temperature <= 0});
     }
   }
-  void apply(ConstView2<real> w, ConstView2<real> wb, ConstView2<real> gw, View2<real> rhs,
-             Part part) const override {
+  void apply(ConstView2<real> w, ConstView2<real> wb, ConstView2<real> gw, View2<real> rhs, Part part) const override {
     if (gather_) {
       launch("fvproxy::flow_viscous::gather_interior", parts_.cells(part), launch_,
              ViscousGatherInterior<VM>{vm_, g_, w, gw, rhs});
@@ -436,8 +443,8 @@ std::unique_ptr<FlowViscousOperator> make_flow_viscous(const Mesh& mesh, const O
   if (cfg.variant == Variant::naive) return std::make_unique<NaiveFlowViscous>(mesh, cfg, patches, gather);
   if (cfg.viscosity.law == FlowViscosity::Law::sutherland) {
     using VM = ViscousModel<flow::Sutherland>;
-    return std::make_unique<OptimizedFlowViscous<VM>>(
-        mesh, geom, VM{cfg.viscosity.sutherland, cfg.gas, cfg.prandtl}, cfg, patches, gather);
+    return std::make_unique<OptimizedFlowViscous<VM>>(mesh, geom, VM{cfg.viscosity.sutherland, cfg.gas, cfg.prandtl},
+                                                      cfg, patches, gather);
   }
   using VM = ViscousModel<flow::ConstantViscosity>;
   return std::make_unique<OptimizedFlowViscous<VM>>(mesh, geom, VM{cfg.viscosity.constant, cfg.gas, cfg.prandtl}, cfg,
@@ -452,10 +459,9 @@ void flow_primitive_fields(const Mesh& mesh, const flow::IdealGas& gas, const st
     const Patch& pa = mesh.patches[p];
     if (pa.end <= pa.begin) continue;
     const bool wall = patches.at(p).type == FlowBoundaryType::no_slip_wall;
-    Kokkos::parallel_for("fvproxy::flow_viscous::primitive_boundary_values",
-                         Kokkos::RangePolicy<ExecSpace>(pa.begin, pa.end),
-                         PrimitiveBoundaryValues{mesh.face_owner, w, wb, mesh.n_interior, wall,
-                                                 patches.at(p).wall_temperature});
+    Kokkos::parallel_for(
+        "fvproxy::flow_viscous::primitive_boundary_values", Kokkos::RangePolicy<ExecSpace>(pa.begin, pa.end),
+        PrimitiveBoundaryValues{mesh.face_owner, w, wb, mesh.n_interior, wall, patches.at(p).wall_temperature});
   }
 }
 
