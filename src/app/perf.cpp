@@ -36,6 +36,8 @@
 #include "operators/convection/convection.hpp"
 #include "operators/diffusion/diffusion.hpp"
 #include "operators/face_flux.hpp"
+#include "operators/flow/flow_convection.hpp"
+#include "operators/flow/flow_viscous.hpp"
 #include "operators/ladder/ladder.hpp"
 #include "operators/launch.hpp"
 #include "operators/muscl/gradient.hpp"
@@ -96,6 +98,7 @@ struct PerfSpec {
   std::vector<Ordering> orderings;
   std::vector<int> components;
   std::vector<std::string> operators;
+  std::vector<flow::FluxType> fluxes{flow::FluxType::hllc}; ///< the flow convection's numerical fluxes
   std::vector<VariantSpec> variants;
   int repeat = 10;
   double l2_bytes = 60e6;
@@ -106,9 +109,9 @@ PerfSpec parse_spec(const std::string& path) {
   const ConfigSource src = ConfigSource::from_file(path);
   detail::Reader r(src);
   const YAML::Node& root = src.root();
-  r.check_keys(
-      root, "",
-      {"case", "meshes", "orderings", "components", "operators", "variants", "repeat", "l2_bytes", "copy_bytes"});
+  r.check_keys(root, "",
+               {"case", "meshes", "orderings", "components", "operators", "fluxes", "variants", "repeat", "l2_bytes",
+                "copy_bytes"});
   PerfSpec s;
   for (const char* k : {"case", "meshes", "orderings", "components", "operators", "variants"})
     if (!root[k]) r.fail(root, k, "required key missing");
@@ -165,10 +168,22 @@ PerfSpec parse_spec(const std::string& path) {
   const YAML::Node ops = list("operators");
   for (std::size_t i = 0; i < ops.size(); ++i) {
     const std::string o = r.string_value(ops[i], "operators[" + std::to_string(i) + "]");
-    if (o != "muscl" && o != "convection" && o != "diffusion" && o != "step")
+    if (o != "muscl" && o != "convection" && o != "diffusion" && o != "step" && o != "flow-convection" &&
+        o != "flow-viscous")
       r.fail(ops[i], "operators[" + std::to_string(i) + "]", "unknown operator '" + o + "'",
-             "valid: muscl, convection, diffusion, step");
+             "valid: muscl, convection, diffusion, step, flow-convection, flow-viscous");
+    if (o.rfind("flow-", 0) == 0 && std::find(s.components.begin(), s.components.end(), 5) == s.components.end())
+      r.fail(ops[i], "operators[" + std::to_string(i) + "]",
+             "the compressible model's operators (" + o + ") carry 5 variables", "list 5 among the components");
     s.operators.push_back(o);
+  }
+  if (root["fluxes"]) {
+    const YAML::Node fl = list("fluxes");
+    s.fluxes.clear();
+    for (std::size_t i = 0; i < fl.size(); ++i)
+      s.fluxes.push_back(r.enum_value(
+          fl[i], "fluxes[" + std::to_string(i) + "]",
+          std::vector<flow::FluxType>{flow::FluxType::rusanov, flow::FluxType::hllc, flow::FluxType::roe}));
   }
   const YAML::Node vars = list("variants");
   for (std::size_t i = 0; i < vars.size(); ++i) {
@@ -283,6 +298,7 @@ struct Row {
   std::string ordering;
   int components = 0;
   std::string op, variant, kernels;
+  std::string flux; ///< flow-convection: the numerical flux; "" otherwise
   double ms = 0, bytes = 0, flops = 0, gb_per_s = 0, fraction = 0, speedup = 0;
   double fused_bytes = 0, fused_fraction = 0; ///< the step against the fused model (operators: as bytes)
   int rotation = 1;
@@ -359,12 +375,107 @@ std::vector<Row> bench_configuration(const Mesh& m, const Mesh& global, const Ca
       halo->exchange(in[k].lim);
     }
   }
+  // The compressible model's operators (flow-convection, flow-viscous; 5 variables): a smooth
+  // subsonic state, its boundary values (slip walls), its gradients and limiter values (the case's
+  // muscl), and W = (u, v, w, T) with its gradients, R rotations like the scalar inputs.
+  const bool flow_ops = n == 5 && std::any_of(spec.operators.begin(), spec.operators.end(),
+                                              [](const std::string& o) { return o.rfind("flow-", 0) == 0; });
+  const flow::IdealGas gas;
+  const std::vector<FlowPatchBC> walls(m.patches.size());
+  struct FlowInputs {
+    View2<real> u, ub, grad, lim, w, wb, gw, rhs;
+  };
+  std::vector<FlowInputs> fin;
+  if (flow_ops) {
+    fin.resize(R);
+    MusclConfig gradient_only = cfg.operators.muscl;
+    gradient_only.limiter = Limiter::none;
+    for (int k = 0; k < R; ++k) {
+      FlowInputs& f = fin[k];
+      f = {View2<real>("fvproxy::perf::flow_u", L, 5),     View2<real>("fvproxy::perf::flow_ub", Fb, 5),
+           View2<real>("fvproxy::perf::flow_grad", L, 15), View2<real>("fvproxy::perf::flow_lim", L, 5),
+           View2<real>("fvproxy::perf::flow_w", L, 4),     View2<real>("fvproxy::perf::flow_wb", Fb, 4),
+           View2<real>("fvproxy::perf::flow_gw", L, 12),   View2<real>("fvproxy::perf::flow_rhs", L, 5)};
+      const auto C = m.centroid;
+      const auto u = f.u;
+      const real shift = real(0.1) * k;
+      Kokkos::parallel_for(
+          "fvproxy::perf::flow_state", Kokkos::RangePolicy<ExecSpace>(0, m.n_cells), KOKKOS_LAMBDA(const index_t c) {
+            const real x = C(c, 0) + shift, y = C(c, 1), z = C(c, 2);
+            const flow::Primitive w{real(1) + real(0.2) * kc::sin(6 * x + 3 * y),
+                                    {real(0.3) * kc::cos(5 * y + z), real(0.2) * kc::sin(4 * x - z), real(-0.1)},
+                                    real(1) + real(0.1) * kc::cos(7 * x - 2 * z)};
+            const flow::Conserved U = flow::to_conserved(w, flow::IdealGas{});
+            u(c, 0) = U.rho, u(c, 1) = U.m[0], u(c, 2) = U.m[1], u(c, 3) = U.m[2], u(c, 4) = U.E;
+          });
+      if (halo) halo->exchange(f.u);
+      flow_boundary_values(m, gas, walls, f.u, f.ub);
+      make_muscl(m, geom, cfg.operators.muscl, 5, false, solution_range(f.u, f.ub))->compute(f.u, f.ub, f.grad, f.lim);
+      flow_primitive_fields(m, gas, walls, f.u, f.w, f.wb);
+      make_muscl(m, geom, gradient_only, 4, false, {})->compute(f.w, f.wb, f.gw, f.lim);
+      if (halo) {
+        halo->exchange(f.grad);
+        halo->exchange(f.lim);
+        halo->exchange(f.gw);
+      }
+    }
+  }
+  // Minimal bytes of the flow operators (each array once, as the atomic scatter reads them), global.
+  const double Cg = double(global.n_cells), Fi = double(global.n_interior), Fbg = double(global.n_faces) - Fi;
+  const double flow_conv_bytes = sizeof(real) * (Cg * 36 + Fi * 10 + Fbg * 7) + sizeof(index_t) * (2 * Fi + Fbg);
+  const double flow_visc_bytes = sizeof(real) * (Cg * 25 + Fi * 11) + sizeof(index_t) * 2 * Fi;
   const CostModel model = cost_model(global, cfg);
   const bool limited = cfg.operators.convection.order == 2 && cfg.operators.muscl.limiter != Limiter::none;
   std::vector<Row> rows;
   for (const auto& op : spec.operators)
     for (const auto& v : spec.variants) {
       const OperatorsConfig oc = apply_variant(cfg.operators, v);
+      if (op.rfind("flow-", 0) == 0) { // the compressible model's operators: one row per flux (convection)
+        if (!flow_ops || v.ladder >= 0) continue;
+        const bool conv = op == "flow-convection";
+        for (std::size_t fi = 0; fi < (conv ? spec.fluxes.size() : 1); ++fi) {
+          Row row;
+          row.components = n, row.op = op, row.variant = v.name, row.cells = global.n_cells, row.rotation = R;
+          std::unique_ptr<FlowConvectionOperator> fc;
+          std::unique_ptr<FlowViscousOperator> fv;
+          if (conv) {
+            FlowConvectionConfig fcfg;
+            static_cast<ConvectionConfig&>(fcfg) = oc.convection;
+            fcfg.flux = spec.fluxes[fi];
+            row.flux = to_string(fcfg.flux);
+            fc = make_flow_convection(m, geom, fcfg, walls, false);
+            row.kernels = fc->description();
+            row.bytes = flow_conv_bytes;
+          } else {
+            FlowViscousConfig vcfg;
+            static_cast<OperatorOptions&>(vcfg) = oc.diffusion;
+            vcfg.viscosity.constant.mu = real(1e-3);
+            fv = make_flow_viscous(m, geom, vcfg, walls, false);
+            row.kernels = fv->description();
+            row.bytes = flow_visc_bytes;
+          }
+          row.ms = median_ms(
+              spec.repeat, std::max(2, R),
+              [&](int i) {
+                const FlowInputs& x = fin[i % R];
+                if (fc)
+                  fc->apply(x.u, x.grad, x.lim, x.rhs);
+                else
+                  fv->apply(x.w, x.wb, x.gw, x.rhs);
+              },
+              sync);
+          row.fused_bytes = row.bytes;
+          row.ranks = comm.size();
+          row.ms_per_rank = gather_values(comm, row.ms);
+          row.ms = comm.max(row.ms);
+          if (!row.ms_per_rank.empty()) row.slowest_rank = slowest(row.ms_per_rank);
+          row.gb_per_s = row.bytes / (row.ms * 1e-3) / 1e9;
+          row.fraction = row.gb_per_s / copy_limit;
+          row.fused_fraction = row.fraction;
+          rows.push_back(row);
+        }
+        continue;
+      }
       Row row;
       row.components = n, row.op = op, row.variant = v.name, row.cells = global.n_cells, row.rotation = R;
       const int warm = std::max(2, R);
@@ -436,7 +547,7 @@ std::vector<Row> bench_configuration(const Mesh& m, const Mesh& global, const Ca
     }
   for (Row& r : rows)
     for (const Row& b : rows)
-      if (b.op == r.op && b.variant == "naive") r.speedup = b.ms / r.ms;
+      if (b.op == r.op && b.flux == r.flux && b.variant == "naive") r.speedup = b.ms / r.ms;
   return rows;
 }
 
@@ -445,7 +556,7 @@ void write_results(const fs::path& dir, const nlohmann::json& meta, const std::v
   csv.precision(12);
   csv << "real,element,size,cells,ordering,components,operator,variant,kernels,ms,bytes,flops,gb_per_s,"
          "fraction_of_copy_limit,speedup_over_naive,rotation,ranks,slowest_rank,fused_model_bytes,"
-         "fraction_of_fused_model\n";
+         "fraction_of_fused_model,flux\n";
   const std::string real_name = sizeof(real) == 8 ? "double" : "float";
   nlohmann::json j = meta;
   j["results"] = nlohmann::json::array();
@@ -453,7 +564,7 @@ void write_results(const fs::path& dir, const nlohmann::json& meta, const std::v
     csv << real_name << ',' << r.element << ',' << r.size << ',' << r.cells << ',' << r.ordering << ',' << r.components
         << ',' << r.op << ',' << r.variant << ",\"" << r.kernels << "\"," << r.ms << ',' << r.bytes << ',' << r.flops
         << ',' << r.gb_per_s << ',' << r.fraction << ',' << r.speedup << ',' << r.rotation << ',' << r.ranks << ','
-        << r.slowest_rank << ',' << r.fused_bytes << ',' << r.fused_fraction << '\n';
+        << r.slowest_rank << ',' << r.fused_bytes << ',' << r.fused_fraction << ',' << r.flux << '\n';
     j["results"].push_back({{"real", real_name},
                             {"element", r.element},
                             {"size", r.size},
@@ -474,6 +585,7 @@ void write_results(const fs::path& dir, const nlohmann::json& meta, const std::v
                             {"slowest_rank", r.slowest_rank},
                             {"fused_model_bytes", r.fused_bytes},
                             {"fraction_of_fused_model", r.fused_fraction},
+                            {"flux", r.flux},
                             {"ms_per_rank", r.ms_per_rank}});
   }
   write_atomically(dir / "results.csv", csv.str(), "fvproxy perf");
@@ -560,7 +672,8 @@ int cmd_perf(const CliArgs& cli) {
         for (Row& r : part) {
           r.element = e.name(), r.size = e.cells, r.ordering = to_string(o);
           say("[perf] %s %-7s N=%d %-10s %-13s %9.4f ms %8.1f GB/s %5.1f%% %6.2fx\n", label.c_str(), r.ordering.c_str(),
-              n, r.op.c_str(), r.variant.c_str(), r.ms, r.gb_per_s, 100 * r.fraction, r.speedup);
+              n, (r.flux.empty() ? r.op : r.op + "/" + r.flux).c_str(), r.variant.c_str(), r.ms, r.gb_per_s,
+              100 * r.fraction, r.speedup);
           rows.push_back(r);
         }
         meta["seconds"] = total.seconds();

@@ -18,6 +18,9 @@ namespace fvproxy::flow {
 
 /// operators.convection.flux
 enum class FluxType { rusanov, hllc, roe };
+inline const char* to_string(FluxType f) {
+  return f == FluxType::rusanov ? "rusanov" : f == FluxType::hllc ? "hllc" : "roe";
+}
 
 template <class NumFlux, class EoS = IdealGas> struct EulerModel {
   static constexpr int N = kVariables;
