@@ -5,7 +5,8 @@
 #   REGEX: the demangled kernel names to profile (default: the copy kernels, convection and
 #   diffusion). perf/ncu-muscl.yaml with 'Copy|GradientGather|LimiterGather|FusedMuscl' profiles
 #   the two-pass and the fused MUSCL kernels (issue 15's evidence of what bounds them).
-#   FVPROXY=bin/kokkos-4.6.01/fvproxy profiles another build of the bundle.
+#   FVPROXY=bin/kokkos-4.6.01/fvproxy profiles another build of the bundle; NCU_EXTRA adds ncu
+#   options (e.g. --metrics sm__pipe_fp64_cycles_active.avg.pct_of_peak_sustained_active).
 # Sections: SpeedOfLight (DRAM and SM throughput), LaunchStats (grid, block, registers),
 # Occupancy (theoretical and achieved), MemoryWorkloadAnalysis (bytes moved, cache hit rates).
 set -uo pipefail
@@ -20,7 +21,7 @@ cd "$here"
 "$ncu" --version | tee "$out/ncu-version.txt"
 ./run.sh "$ncu" --target-processes all --kernel-name-base demangled \
   --kernel-name regex:"$regex" \
-  --section SpeedOfLight --section LaunchStats --section Occupancy --section MemoryWorkloadAnalysis \
+  --section SpeedOfLight --section LaunchStats --section Occupancy --section MemoryWorkloadAnalysis ${NCU_EXTRA:-} \
   "${FVPROXY:-bin/fvproxy}" perf "$spec" --output-dir "$out/perf" >"$out/ncu.txt" 2>"$out/ncu.err"
 echo "ncu exit $?"
 # one row per kernel: what bounds it (perf/ncu_summary.py), also as OUT/ncu-summary.csv

@@ -22,6 +22,7 @@ METRICS = {
     "Registers Per Thread": "registers",
     "Theoretical Occupancy": "occupancy_theoretical_pct",
     "Achieved Occupancy": "occupancy_achieved_pct",
+    "sm__pipe_fp64_cycles_active.avg.pct_of_peak_sustained_active": "fp64_pct",  # with NCU_EXTRA=--metrics ...
 }
 HEADER = re.compile(r"^  (?:void )?(\S.*?)\s+\((\d+), (\d+), (\d+)\)x\((\d+), (\d+), (\d+)\), Context")
 
@@ -88,18 +89,20 @@ def main():
     if not rows:
         sys.exit(f"ncu_summary: no kernel launches found in {args.ncu_txt}")
     cols = ["kernel", "grid", "block", "launches", "registers", "duration", "dram_pct", "l2_pct", "l1_pct", "sm_pct",
-            "dram_tb_s", "l2_hit_pct", "occupancy_theoretical_pct", "occupancy_achieved_pct"]
+            "dram_tb_s", "l2_hit_pct", "occupancy_theoretical_pct", "occupancy_achieved_pct", "fp64_pct"]
     if args.csv:
         with open(args.csv, "w", newline="") as f:
             w = csv.DictWriter(f, fieldnames=cols)
             w.writeheader()
             for r in rows:
                 w.writerow({c: (round(r[c], 4) if isinstance(r[c], float) else r[c]) for c in cols})
-    print("| kernel | block | regs | ms | DRAM % | L2 % | L1 % | SM % | DRAM TB/s | L2 hit % | occupancy th./ach. % |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("| kernel | block | regs | ms | DRAM % | L2 % | L1 % | SM % | FP64 pipe % | DRAM TB/s | L2 hit % | "
+          "occupancy th./ach. % |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         print(f"| {r['kernel']} | {r['block']} | {r['registers']:.0f} | {r['duration']:.3f} | {r['dram_pct']:.1f} | "
-              f"{r['l2_pct']:.1f} | {r['l1_pct']:.1f} | {r['sm_pct']:.1f} | {r['dram_tb_s']:.2f} | {r['l2_hit_pct']:.1f} | "
+              f"{r['l2_pct']:.1f} | {r['l1_pct']:.1f} | {r['sm_pct']:.1f} | {r['fp64_pct']:.1f} | {r['dram_tb_s']:.2f} | "
+              f"{r['l2_hit_pct']:.1f} | "
               f"{r['occupancy_theoretical_pct']:.0f} / {r['occupancy_achieved_pct']:.0f} |")
 
 

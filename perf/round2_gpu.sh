@@ -4,6 +4,8 @@
 #   a: the GPU unit tests of the fused MUSCL, the ladder and the flow physics, fused against two-pass MUSCL (perf/muscl-fused-gpu.yaml), Kokkos 3.4.01 against 4.6.01
 #      (perf/kokkos-gpu.yaml on bin/fvproxy and bin/kokkos-4.6.01/fvproxy), the ablation ladder
 #      (perf/ladder-gpu.yaml, one run)
+#   c: the compressible model's operators (issue 16: perf/flow-gpu.yaml, then Nsight Compute on
+#      their kernels with the FP64 pipe's utilization, perf/ncu-flow.yaml)
 #   b: the orderings on the Gmsh meshes (perf/gmsh-order-gpu.yaml; the meshes of perf/gmsh_mesh.sh
 #      must lie in the bundle's build/gmsh/), then Nsight Compute on the MUSCL kernels
 #      (perf/ncu.sh with perf/ncu-muscl.yaml)
@@ -11,8 +13,8 @@
 # Each step runs under `timeout` so that what finished comes back even if a later step does not.
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-phase="${1:?usage: perf/round2_gpu.sh a|b OUT}"
-out="${2:?usage: perf/round2_gpu.sh a|b OUT}"
+phase="${1:?usage: perf/round2_gpu.sh a|b|c OUT}"
+out="${2:?usage: perf/round2_gpu.sh a|b|c OUT}"
 mkdir -p "$out"
 out="$(cd "$out" && pwd)"
 cd "$here"
@@ -44,5 +46,11 @@ case "$phase" in
     step gmsh-order 370 bin/fvproxy perf perf/gmsh-order-gpu.yaml --output-dir "$out/gmsh-order"
     step ncu-muscl 160 perf/ncu.sh "$out/ncu-muscl" perf/ncu-muscl.yaml 'Copy|GradientGather|LimiterGather|FusedMuscl'
     ;;
-  *) echo "round2_gpu.sh: phase a or b" >&2; exit 2 ;;
+  c)
+    [[ -x bin/fvproxy_tests ]] && step gpu-tests 120 bin/fvproxy_tests --gtest_filter='Flow*:ExactRiemann.*:Viscous.*'
+    step flow 240 bin/fvproxy perf perf/flow-gpu.yaml --output-dir "$out/flow"
+    step ncu-flow 200 env NCU_EXTRA="--metrics sm__pipe_fp64_cycles_active.avg.pct_of_peak_sustained_active" \
+      perf/ncu.sh "$out/ncu-flow" perf/ncu-flow.yaml 'Flow|Viscous|Copy'
+    ;;
+  *) echo "round2_gpu.sh: phase a, b or c" >&2; exit 2 ;;
 esac
