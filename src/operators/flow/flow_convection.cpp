@@ -26,6 +26,9 @@ namespace {
 using flow::Primitive;
 constexpr int NV = flow::kVariables;
 
+/// How the optimized kernels form face states (a template parameter: no run-time branch).
+enum class Reconstruction { first_order, conservative, primitive };
+
 // --- naive: MDRange (face | cell, variable); run-time variable count, flux and boundary types;
 // both face states and the whole flux recomputed per variable; normals from the area vectors;
 // divisions by the volume; atomics per variable. ----------------------------------------------
@@ -40,12 +43,21 @@ struct NaiveFlow {
   View2<real> rhs;
   index_t n_interior, n_owned;
   int nvar, order, flux_type;
+  bool primitive_muscl; ///< order 2: grad and lim are those of (rho, u, v, w, p)
   real gamma, gas_constant;
   bool entropy_fix;
 
+  /// Variable k of cell c: conserved, or primitive when the MUSCL reconstructs primitives
+  /// (converted again for every variable: the naive port's mistake).
+  KOKKOS_FUNCTION real cell_value(index_t c, int k) const {
+    if (!primitive_muscl || order == 1) return u(c, k);
+    if (k == 0) return u(c, 0);
+    if (k < 4) return u(c, k) / u(c, 0);
+    return (gamma - 1) * (u(c, 4) - real(0.5) * (u(c, 1) * u(c, 1) + u(c, 2) * u(c, 2) + u(c, 3) * u(c, 3)) / u(c, 0));
+  }
   KOKKOS_FUNCTION real state(index_t c, index_t f, int k, bool shifted) const {
     if (order == 1) return u(c, k);
-    real v = u(c, k);
+    real v = cell_value(c, k);
     for (int i = 0; i < 3; ++i) {
       const real xc = shifted ? C(c, i) + T(shift(f), i) : C(c, i);
       v += lim(c, k) * grad(c, 3 * k + i) * (F(f, i) - xc);
@@ -66,11 +78,12 @@ struct NaiveFlow {
     for (int j = 0; j < nvar; ++j) UL[j] = state(o, f, j, false);
     const real area = kc::sqrt(S(f, 0) * S(f, 0) + S(f, 1) * S(f, 1) + S(f, 2) * S(f, 2));
     const real n[3] = {S(f, 0) / area, S(f, 1) / area, S(f, 2) / area};
-    const Primitive L = primitive(UL);
+    const bool prim = primitive_muscl && order == 2;
+    const Primitive L = prim ? Primitive{UL[0], {UL[1], UL[2], UL[3]}, UL[4]} : primitive(UL);
     Primitive R;
     if (f < n_interior) {
       for (int j = 0; j < nvar; ++j) UR[j] = state(neighbour(f), f, j, true);
-      R = primitive(UR);
+      R = prim ? Primitive{UR[0], {UR[1], UR[2], UR[3]}, UR[4]} : primitive(UR);
     } else {
       const index_t b = f - n_interior;
       Primitive given;
@@ -125,45 +138,52 @@ struct FlowGeometry {
   ConstView1<real> area, inv_volume;
 };
 
-template <int Order> KOKKOS_INLINE_FUNCTION void reconstruct(const ConstView2<real>& u, const ConstView2<real>& grad,
-                                                             const ConstView2<real>& lim, index_t c,
-                                                             const real (&rc)[3], real (&U)[NV]) {
-  for (int k = 0; k < NV; ++k) {
-    if constexpr (Order == 1)
-      U[k] = u(c, k);
-    else
-      U[k] = u(c, k) + lim(c, k) * (grad(c, 3 * k) * rc[0] + grad(c, 3 * k + 1) * rc[1] + grad(c, 3 * k + 2) * rc[2]);
+/// The face state of cell c at offset rc = x_f - x_c: first order (the cell's state), MUSCL on
+/// the conserved variables (grad, lim: theirs), or MUSCL on the primitive ones (rho, u, v, w, p;
+/// grad, lim: theirs, the caller's gradient operator having run on them).
+template <Reconstruction R, class Model>
+KOKKOS_INLINE_FUNCTION Primitive face_state(const Model& m, const ConstView2<real>& u, const ConstView2<real>& grad,
+                                            const ConstView2<real>& lim, index_t c, const real (&rc)[3]) {
+  real U[NV];
+  for (int k = 0; k < NV; ++k) U[k] = u(c, k);
+  if constexpr (R == Reconstruction::conservative)
+    for (int k = 0; k < NV; ++k)
+      U[k] += lim(c, k) * (grad(c, 3 * k) * rc[0] + grad(c, 3 * k + 1) * rc[1] + grad(c, 3 * k + 2) * rc[2]);
+  const Primitive w = m.primitive(U);
+  if constexpr (R != Reconstruction::primitive) {
+    return w;
+  } else {
+    real W[NV] = {w.rho, w.u[0], w.u[1], w.u[2], w.p};
+    for (int k = 0; k < NV; ++k)
+      W[k] += lim(c, k) * (grad(c, 3 * k) * rc[0] + grad(c, 3 * k + 1) * rc[1] + grad(c, 3 * k + 2) * rc[2]);
+    return Primitive{W[0], {W[1], W[2], W[3]}, W[4]};
   }
 }
 
 /// The flux through interior face f (owner side left) times its area.
-template <class Model, int Order>
+template <class Model, Reconstruction R>
 KOKKOS_INLINE_FUNCTION void interior_flux(const Model& m, const FlowGeometry& g, const ConstView2<real>& u,
                                           const ConstView2<real>& grad, const ConstView2<real>& lim, index_t f,
                                           real (&F)[NV]) {
   const real ro[3] = {g.r(f, 0), g.r(f, 1), g.r(f, 2)};
   const real rn[3] = {ro[0] - g.d(f, 0), ro[1] - g.d(f, 1), ro[2] - g.d(f, 2)};
-  real UL[NV], UR[NV];
-  reconstruct<Order>(u, grad, lim, g.owner(f), ro, UL);
-  reconstruct<Order>(u, grad, lim, g.neighbour(f), rn, UR);
   const real n[3] = {g.normal(f, 0), g.normal(f, 1), g.normal(f, 2)};
-  m.face_flux(m.primitive(UL), m.primitive(UR), n, g.area(f), F);
+  m.face_flux(face_state<R>(m, u, grad, lim, g.owner(f), ro), face_state<R>(m, u, grad, lim, g.neighbour(f), rn), n,
+              g.area(f), F);
 }
 
 /// The flux through boundary face f: the owner's reconstructed state and its boundary state.
-template <class Model, int Order, class BC>
+template <class Model, Reconstruction R, class BC>
 KOKKOS_INLINE_FUNCTION void boundary_flux(const Model& m, const BC& bc, const FlowGeometry& g,
                                           const ConstView2<real>& u, const ConstView2<real>& grad,
                                           const ConstView2<real>& lim, index_t f, real (&F)[NV]) {
   const real ro[3] = {g.r(f, 0), g.r(f, 1), g.r(f, 2)};
-  real UL[NV];
-  reconstruct<Order>(u, grad, lim, g.owner(f), ro, UL);
   const real n[3] = {g.normal(f, 0), g.normal(f, 1), g.normal(f, 2)};
-  const Primitive L = m.primitive(UL);
+  const Primitive L = face_state<R>(m, u, grad, lim, g.owner(f), ro);
   m.face_flux(L, bc(L, n), n, g.area(f), F);
 }
 
-template <class Model, int Order> struct FlowGatherInterior {
+template <class Model, Reconstruction R> struct FlowGatherInterior {
   Model m;
   FlowGeometry g;
   ConstView2<real> u, grad, lim;
@@ -172,7 +192,7 @@ template <class Model, int Order> struct FlowGatherInterior {
     real acc[NV] = {0, 0, 0, 0, 0};
     for (index_t q = g.off(c); q < g.bbegin(c); ++q) {
       real F[NV];
-      interior_flux<Model, Order>(m, g, u, grad, lim, g.faces(q), F);
+      interior_flux<Model, R>(m, g, u, grad, lim, g.faces(q), F);
       const real s = g.sign(q);
       for (int k = 0; k < NV; ++k) acc[k] += s * F[k];
     }
@@ -182,7 +202,7 @@ template <class Model, int Order> struct FlowGatherInterior {
 };
 
 /// One thread per run of a patch's faces with the same owner.
-template <class Model, int Order, class BC> struct FlowGatherPatch {
+template <class Model, Reconstruction R, class BC> struct FlowGatherPatch {
   Model m;
   BC bc;
   FlowGeometry g;
@@ -195,7 +215,7 @@ template <class Model, int Order, class BC> struct FlowGatherPatch {
     real acc[NV] = {0, 0, 0, 0, 0};
     for (index_t f = first; f < last; ++f) {
       real F[NV];
-      boundary_flux<Model, Order>(m, bc, g, u, grad, lim, f, F);
+      boundary_flux<Model, R>(m, bc, g, u, grad, lim, f, F);
       for (int k = 0; k < NV; ++k) acc[k] += F[k];
     }
     const real iv = g.inv_volume(c);
@@ -204,7 +224,7 @@ template <class Model, int Order, class BC> struct FlowGatherPatch {
 };
 
 /// Cross: the faces between an owned cell and a ghost add to the owned side only.
-template <class Model, int Order, bool Cross = false> struct FlowScatterInterior {
+template <class Model, Reconstruction R, bool Cross = false> struct FlowScatterInterior {
   Model m;
   FlowGeometry g;
   ConstView2<real> u, grad, lim;
@@ -212,7 +232,7 @@ template <class Model, int Order, bool Cross = false> struct FlowScatterInterior
   index_t n_owned;
   KOKKOS_FUNCTION void operator()(const index_t f) const {
     real F[NV];
-    interior_flux<Model, Order>(m, g, u, grad, lim, f, F);
+    interior_flux<Model, R>(m, g, u, grad, lim, f, F);
     const index_t o = g.owner(f), n = g.neighbour(f);
     if (!Cross || o < n_owned) {
       const real io = g.inv_volume(o);
@@ -225,7 +245,7 @@ template <class Model, int Order, bool Cross = false> struct FlowScatterInterior
   }
 };
 
-template <class Model, int Order, class BC> struct FlowScatterPatch {
+template <class Model, Reconstruction R, class BC> struct FlowScatterPatch {
   Model m;
   BC bc;
   FlowGeometry g;
@@ -233,7 +253,7 @@ template <class Model, int Order, class BC> struct FlowScatterPatch {
   View2<real> rhs;
   KOKKOS_FUNCTION void operator()(const index_t f) const {
     real F[NV];
-    boundary_flux<Model, Order>(m, bc, g, u, grad, lim, f, F);
+    boundary_flux<Model, R>(m, bc, g, u, grad, lim, f, F);
     const index_t o = g.owner(f);
     const real io = g.inv_volume(o);
     for (int k = 0; k < NV; ++k) Kokkos::atomic_add(&rhs(o, k), -F[k] * io);
@@ -322,6 +342,7 @@ public:
                       NV,
                       cfg_.order,
                       static_cast<int>(cfg_.flux),
+                      cfg_.reconstruction == FlowReconstruction::primitive,
                       cfg_.gas.gamma,
                       cfg_.gas.gas_constant,
                       cfg_.roe_entropy_fix};
@@ -362,7 +383,7 @@ struct NormalsAndAreas {
   }
 };
 
-template <class Model, int Order> class OptimizedFlowConvection final : public FlowConvectionOperator {
+template <class Model, Reconstruction R> class OptimizedFlowConvection final : public FlowConvectionOperator {
 public:
   OptimizedFlowConvection(const Mesh& m, const OperatorGeometry& og, const Model& model,
                           const FlowConvectionConfig& cfg, const std::vector<FlowPatchBC>& patches, bool gather)
@@ -392,26 +413,26 @@ public:
              Part part) const override {
     if (gather_) {
       launch("fvproxy::flow_convection::gather_interior", parts_.cells(part), launch_,
-             FlowGatherInterior<Model, Order>{model_, g_, u, grad, lim, rhs});
+             FlowGatherInterior<Model, R>{model_, g_, u, grad, lim, rhs});
       for (const auto& patch : patches_) {   // the runs of the part's own cells, after their interior faces
         const PatchRuns& runs = patch.first; // (named: a structured binding cannot be captured in C++17)
         with_bc(patch.second, gamma_, [&](auto b) {
           launch("fvproxy::flow_convection::gather_patch", runs.runs_of(part), launch_,
-                 FlowGatherPatch<Model, Order, decltype(b)>{model_, b, g_, u, grad, lim, rhs, runs.runs});
+                 FlowGatherPatch<Model, R, decltype(b)>{model_, b, g_, u, grad, lim, rhs, runs.runs});
         });
       }
       return;
     }
     launch("fvproxy::flow_convection::scatter_interior", parts_.owned_faces(part), launch_,
-           FlowScatterInterior<Model, Order>{model_, g_, u, grad, lim, rhs, parts_.n_cells});
+           FlowScatterInterior<Model, R>{model_, g_, u, grad, lim, rhs, parts_.n_cells});
     launch("fvproxy::flow_convection::scatter_cross", parts_.cross_faces(part), launch_,
-           FlowScatterInterior<Model, Order, true>{model_, g_, u, grad, lim, rhs, parts_.n_cells});
+           FlowScatterInterior<Model, R, true>{model_, g_, u, grad, lim, rhs, parts_.n_cells});
     if (!PartRanges::has_boundary(part)) return;
     for (const auto& patch : patches_) {
       const PatchRuns& runs = patch.first;
       with_bc(patch.second, gamma_, [&](auto b) {
         launch("fvproxy::flow_convection::scatter_patch", IndexRange{runs.begin, runs.end}, launch_,
-               FlowScatterPatch<Model, Order, decltype(b)>{model_, b, g_, u, grad, lim, rhs});
+               FlowScatterPatch<Model, R, decltype(b)>{model_, b, g_, u, grad, lim, rhs});
       });
     }
   }
@@ -433,10 +454,16 @@ template <class NumFlux>
 std::unique_ptr<FlowConvectionOperator> make_optimized(const Mesh& m, const OperatorGeometry& og, NumFlux flux,
                                                        const FlowConvectionConfig& cfg,
                                                        const std::vector<FlowPatchBC>& patches, bool gather) {
-  const flow::EulerModel<NumFlux> model{cfg.gas, flux};
+  using Model = flow::EulerModel<NumFlux>;
+  const Model model{cfg.gas, flux};
   if (cfg.order == 1)
-    return std::make_unique<OptimizedFlowConvection<flow::EulerModel<NumFlux>, 1>>(m, og, model, cfg, patches, gather);
-  return std::make_unique<OptimizedFlowConvection<flow::EulerModel<NumFlux>, 2>>(m, og, model, cfg, patches, gather);
+    return std::make_unique<OptimizedFlowConvection<Model, Reconstruction::first_order>>(m, og, model, cfg, patches,
+                                                                                         gather);
+  if (cfg.reconstruction == FlowReconstruction::primitive)
+    return std::make_unique<OptimizedFlowConvection<Model, Reconstruction::primitive>>(m, og, model, cfg, patches,
+                                                                                       gather);
+  return std::make_unique<OptimizedFlowConvection<Model, Reconstruction::conservative>>(m, og, model, cfg, patches,
+                                                                                        gather);
 }
 
 struct FlowCflRate {
@@ -488,6 +515,51 @@ void flow_boundary_values(const Mesh& mesh, const flow::IdealGas& gas, const std
       Kokkos::parallel_for(
           "fvproxy::flow_convection::boundary_values", Kokkos::RangePolicy<ExecSpace>(pa.begin, pa.end),
           FlowBoundaryValues<decltype(b)>{gas, b, mesh.face_owner, mesh.face_area, u, ub, mesh.n_interior});
+    });
+  }
+}
+
+namespace {
+/// W = (rho, u, v, w, p) of the conserved state, per cell.
+struct PrimitiveState {
+  flow::IdealGas eos;
+  ConstView2<real> u;
+  View2<real> w;
+  KOKKOS_FUNCTION void operator()(const index_t c) const {
+    const flow::Conserved U{u(c, 0), {u(c, 1), u(c, 2), u(c, 3)}, u(c, 4)};
+    const Primitive p = flow::to_primitive(U, eos);
+    w(c, 0) = p.rho, w(c, 1) = p.u[0], w(c, 2) = p.u[1], w(c, 3) = p.u[2], w(c, 4) = p.p;
+  }
+};
+/// The primitive boundary state of the owner's W, per face of one patch.
+template <class BC> struct PrimitiveBoundaryState {
+  BC bc;
+  ConstView1<index_t> owner;
+  ConstVec3View<real> S;
+  ConstView2<real> w;
+  View2<real> wb;
+  index_t n_interior;
+  KOKKOS_FUNCTION void operator()(const index_t f) const {
+    const index_t o = owner(f), b = f - n_interior;
+    const real a = kc::sqrt(S(f, 0) * S(f, 0) + S(f, 1) * S(f, 1) + S(f, 2) * S(f, 2));
+    const real n[3] = {S(f, 0) / a, S(f, 1) / a, S(f, 2) / a};
+    const Primitive B = bc(Primitive{w(o, 0), {w(o, 1), w(o, 2), w(o, 3)}, w(o, 4)}, n);
+    wb(b, 0) = B.rho, wb(b, 1) = B.u[0], wb(b, 2) = B.u[1], wb(b, 3) = B.u[2], wb(b, 4) = B.p;
+  }
+};
+} // namespace
+
+void flow_primitive_state(const Mesh& mesh, const flow::IdealGas& gas, const std::vector<FlowPatchBC>& patches,
+                          ConstView2<real> u, View2<real> w, View2<real> wb) {
+  Kokkos::parallel_for("fvproxy::flow_convection::primitive_state", Kokkos::RangePolicy<ExecSpace>(0, mesh.n_local()),
+                       PrimitiveState{gas, u, w});
+  for (std::size_t p = 0; p < mesh.patches.size(); ++p) {
+    const Patch& pa = mesh.patches[p];
+    if (pa.end <= pa.begin) continue;
+    with_bc(patches.at(p), gas.gamma, [&](auto b) {
+      Kokkos::parallel_for(
+          "fvproxy::flow_convection::primitive_boundary_state", Kokkos::RangePolicy<ExecSpace>(pa.begin, pa.end),
+          PrimitiveBoundaryState<decltype(b)>{b, mesh.face_owner, mesh.face_area, w, wb, mesh.n_interior});
     });
   }
 }

@@ -4,7 +4,9 @@
 // with a numerical flux F of riemann_fluxes.hpp (operators.convection.flux), the face states
 //   order 1: U_L = U_P, U_R = U_N;
 //   order 2 (MUSCL on the conserved variables): U_L = U_P + lim_P g_P . (x_f - x_P), likewise U_R
-//           (g, lim: the muscl operator's gradients and limiter values of the 5 conserved variables);
+//           (g, lim: the muscl operator's gradients and limiter values of the 5 conserved variables),
+//           or, with FlowReconstruction::primitive, the same on W = (rho, u, v, w, p) (g, lim: those of
+//           W, flow_primitive_state);
 // and on a boundary face U_R = the patch's boundary state of U_L (physics/flow_boundary.hpp).
 // Like the scalar convection it comes in two variants with the same mathematics:
 //   naive      MDRange over (face | cell, variable): every variable recomputes both face states and
@@ -48,8 +50,12 @@ struct FlowPatchBC {
   real wall_temperature = 0;
 };
 
+/// What the MUSCL reconstruction extrapolates: the conserved variables, or (rho, u, v, w, p).
+enum class FlowReconstruction { conservative, primitive };
+
 struct FlowConvectionConfig : ConvectionConfig {
   flow::FluxType flux = flow::FluxType::hllc;
+  FlowReconstruction reconstruction = FlowReconstruction::conservative;
   bool roe_entropy_fix = true;
   flow::IdealGas gas;
 };
@@ -73,6 +79,11 @@ std::unique_ptr<FlowConvectionOperator> make_flow_convection(const Mesh& mesh, c
 /// state (the values the gradients take on boundary faces); one kernel per patch.
 void flow_boundary_values(const Mesh& mesh, const flow::IdealGas& gas, const std::vector<FlowPatchBC>& patches,
                           ConstView2<real> u, View2<real> ub);
+
+/// W = (rho, u, v, w, p) per cell (owned and ghost rows) and wb its primitive boundary states: the
+/// field whose gradients and limiter values the primitive MUSCL (FlowReconstruction::primitive) takes.
+void flow_primitive_state(const Mesh& mesh, const flow::IdealGas& gas, const std::vector<FlowPatchBC>& patches,
+                          ConstView2<real> u, View2<real> w, View2<real> wb);
 
 /// max over the owned cells of lambda_c = sum over the cell's faces of (|u_c . n_f| + c_c) A_f / V_c
 /// (the scalar model's convective rate with the acoustic speed added): the CFL step is cfl / it.
