@@ -246,6 +246,21 @@ PerfSpec parse_spec(const std::string& path) {
   return s;
 }
 
+/// The flow operators' benchmark state: a smooth subsonic flow at the cell centroids (x shifted per rotation copy).
+struct FlowBenchState {
+  ConstVec3View<real> C;
+  View2<real> u;
+  real shift;
+  KOKKOS_FUNCTION void operator()(const index_t c) const {
+    const real x = C(c, 0) + shift, y = C(c, 1), z = C(c, 2);
+    const flow::Primitive w{real(1) + real(0.2) * kc::sin(6 * x + 3 * y),
+                            {real(0.3) * kc::cos(5 * y + z), real(0.2) * kc::sin(4 * x - z), real(-0.1)},
+                            real(1) + real(0.1) * kc::cos(7 * x - 2 * z)};
+    const flow::Conserved U = flow::to_conserved(w, flow::IdealGas{});
+    u(c, 0) = U.rho, u(c, 1) = U.m[0], u(c, 2) = U.m[1], u(c, 3) = U.m[2], u(c, 4) = U.E;
+  }
+};
+
 struct Copy {
   View1<real> dst;
   ConstView1<real> src;
@@ -396,18 +411,8 @@ std::vector<Row> bench_configuration(const Mesh& m, const Mesh& global, const Ca
            View2<real>("fvproxy::perf::flow_grad", L, 15), View2<real>("fvproxy::perf::flow_lim", L, 5),
            View2<real>("fvproxy::perf::flow_w", L, 4),     View2<real>("fvproxy::perf::flow_wb", Fb, 4),
            View2<real>("fvproxy::perf::flow_gw", L, 12),   View2<real>("fvproxy::perf::flow_rhs", L, 5)};
-      const auto C = m.centroid;
-      const auto u = f.u;
-      const real shift = real(0.1) * k;
-      Kokkos::parallel_for(
-          "fvproxy::perf::flow_state", Kokkos::RangePolicy<ExecSpace>(0, m.n_cells), KOKKOS_LAMBDA(const index_t c) {
-            const real x = C(c, 0) + shift, y = C(c, 1), z = C(c, 2);
-            const flow::Primitive w{real(1) + real(0.2) * kc::sin(6 * x + 3 * y),
-                                    {real(0.3) * kc::cos(5 * y + z), real(0.2) * kc::sin(4 * x - z), real(-0.1)},
-                                    real(1) + real(0.1) * kc::cos(7 * x - 2 * z)};
-            const flow::Conserved U = flow::to_conserved(w, flow::IdealGas{});
-            u(c, 0) = U.rho, u(c, 1) = U.m[0], u(c, 2) = U.m[1], u(c, 3) = U.m[2], u(c, 4) = U.E;
-          });
+      Kokkos::parallel_for("fvproxy::perf::flow_state", Kokkos::RangePolicy<ExecSpace>(0, m.n_cells),
+                           FlowBenchState{m.centroid, f.u, real(0.1) * k});
       if (halo) halo->exchange(f.u);
       flow_boundary_values(m, gas, walls, f.u, f.ub);
       make_muscl(m, geom, cfg.operators.muscl, 5, false, solution_range(f.u, f.ub))->compute(f.u, f.ub, f.grad, f.lim);
