@@ -26,7 +26,7 @@ std::vector<PatchRuns> patch_owner_runs(const Mesh& m, const std::vector<Boundar
     auto h = Kokkos::create_mirror_view(v);
     for (std::size_t i = 0; i < inner.size(); ++i) h(i, 0) = inner[i][0], h(i, 1) = inner[i][1];
     Kokkos::deep_copy(v, h);
-    out.push_back({b, e, types[p], v, n_inner});
+    out.push_back({b, e, types[p], v, n_inner, p});
   }
   return out;
 }

@@ -21,6 +21,7 @@ struct PatchRuns {
   /// one rank (bitwise results under run.deterministic, whatever the rank count).
   View2<index_t> runs;
   index_t n_inner_runs = 0;
+  std::size_t patch = 0; ///< which patch: the index into Mesh::patches (empty patches have no entry)
   index_t n_runs() const { return static_cast<index_t>(runs.extent(0)); }
   IndexRange runs_of(Part p) const {
     if (p == Part::inner) return {0, n_inner_runs};

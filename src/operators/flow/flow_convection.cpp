@@ -292,16 +292,6 @@ template <class F> void with_bc(const FlowPatchBC& p, real gamma, F&& f) {
   }
 }
 
-/// The patch (index into mesh.patches) whose faces a PatchRuns entry covers.
-std::size_t patch_index(const Mesh& m, const PatchRuns& r) {
-  // by the whole face range: an empty patch (a rank's part may hold none of a patch's faces) starts
-  // where the next one does
-  for (std::size_t i = 0; i < m.patches.size(); ++i)
-    if (m.patches[i].begin == r.begin && m.patches[i].end == r.end) return i;
-  throw std::logic_error("flow convection: no patch holds the faces [" + std::to_string(r.begin) + ", " +
-                         std::to_string(r.end) + ")");
-}
-
 class NaiveFlowConvection final : public FlowConvectionOperator {
 public:
   NaiveFlowConvection(const Mesh& m, const FlowConvectionConfig& cfg, const std::vector<FlowPatchBC>& patches,
@@ -410,7 +400,7 @@ public:
     // patch_owner_runs needs a scalar type per patch: any value (only the runs are used here).
     const std::vector<BoundaryType> any(m.patches.size(), BoundaryType::outflow);
     for (const PatchRuns& r : patch_owner_runs(m, any, "fvproxy::flow_convection::patch_runs"))
-      patches_.push_back({r, patches.at(patch_index(m, r))});
+      patches_.push_back({r, patches.at(r.patch)});
   }
   void apply(ConstView2<real> u, ConstView2<real> grad, ConstView2<real> lim, View2<real> rhs,
              Part part) const override {

@@ -258,15 +258,6 @@ struct ViscousFaceGeometry {
   }
 };
 
-std::size_t patch_index(const Mesh& m, const PatchRuns& r) {
-  // by the whole face range: an empty patch (a rank's part may hold none of a patch's faces) starts
-  // where the next one does
-  for (std::size_t i = 0; i < m.patches.size(); ++i)
-    if (m.patches[i].begin == r.begin && m.patches[i].end == r.end) return i;
-  throw std::logic_error("flow viscous: no patch holds the faces [" + std::to_string(r.begin) + ", " +
-                         std::to_string(r.end) + ")");
-}
-
 class NaiveFlowViscous final : public FlowViscousOperator {
 public:
   NaiveFlowViscous(const Mesh& m, const FlowViscousConfig& cfg, const std::vector<FlowPatchBC>& patches, bool gather)
@@ -359,7 +350,7 @@ public:
                          m.inv_volume};
     const std::vector<BoundaryType> any(m.patches.size(), BoundaryType::outflow);
     for (const PatchRuns& r : patch_owner_runs(m, any, "fvproxy::flow_viscous::patch_runs")) {
-      const FlowPatchBC& bc = patches.at(patch_index(m, r));
+      const FlowPatchBC& bc = patches.at(r.patch);
       if (bc.type == FlowBoundaryType::no_slip_wall) walls_.push_back({r, bc.wall_temperature <= 0});
     }
   }
