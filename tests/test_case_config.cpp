@@ -1,6 +1,7 @@
 // Solver sections of the case file (physics, initial, boundary, operators, time, output, run).
 #include "core/config.hpp"
 #include "test_helpers.hpp"
+#include <sstream>
 #include <string>
 
 namespace fvproxy {
@@ -136,8 +137,6 @@ TEST(CaseConfig, Errors) {
   expect_input_error(
       [] { parse(kMesh + "physics: {components: 7}\ninitial: [{type: constant, value: 0}]\ntime: {steps: 1}\n"); },
       {"physics.components: 7 is not among this build's component counts {1, 2, 3, 4, 5, 8}"});
-  expect_input_error([] { parse(kMesh + "physics: {model: navier-stokes}\n"); }, {"physics.model", "not available"});
-  expect_input_error([] { parse(kMesh + "physics: {model: euler}\n"); }, {"the euler model is not available"});
   expect_input_error([] { parse(kMesh + "physics: {model: scaler}\n"); }, {"did you mean 'scalar'?"});
   expect_input_error([] { parse(kBase + "operators:\n  convection: {variant: naive, scatter: gather}\n"); },
                      {"operators.convection.scatter: 'scatter' is an option of the optimized variant"});
@@ -248,6 +247,86 @@ TEST(CaseConfig, BoundariesMatchTheMeshPatches) {
   const CaseConfig e = parse(kBase + "boundary:\n  ymin: {type: outflow}\n  ymax: {type: outflow}\n  zmin: {type: "
                                      "outflow}\n  zmax: {type: outflow}\n");
   EXPECT_NO_THROW(check_boundaries(e, {"ymin", "ymax", "zmin", "zmax"}));
+}
+
+} // namespace
+} // namespace fvproxy
+
+namespace fvproxy {
+namespace {
+
+const std::string kFlow = kMesh + "physics: {model: euler}\n"
+                                  "initial: {type: uniform, density: 1, velocity: [0.5, 0, 0], pressure: 1}\n"
+                                  "time: {end_time: 0.1}\n";
+
+TEST(CaseConfig, FlowModels) {
+  const CaseConfig c =
+      parse(kFlow + "boundary:\n  ymin: {type: farfield, density: 1, velocity: [0.5, 0, 0], pressure: 1}\n"
+                    "operators:\n  convection: {flux: roe, reconstruction: primitive}\n");
+  EXPECT_TRUE(c.physics.is_flow());
+  EXPECT_EQ(c.physics.components, 5);
+  EXPECT_EQ(c.physics.flow.gamma, 1.4);
+  EXPECT_EQ(c.flow_initial.type, FlowInitialType::uniform);
+  EXPECT_EQ(c.operators.convection.flux, FlowFlux::roe);
+  EXPECT_EQ(c.operators.convection.variables, FlowVariables::primitive);
+  ASSERT_EQ(c.flow_boundary.size(), 1u);
+  EXPECT_EQ(c.flow_boundary[0].kind, FlowBoundaryKind::farfield);
+  EXPECT_EQ(c.flow_boundary[0].state.velocity[0], 0.5);
+  EXPECT_FALSE(c.run.bound_tolerance); // the scalar model's monitor
+  // The resolved configuration parses again to the same case.
+  std::ostringstream out;
+  out << c.resolved();
+  const CaseConfig again = parse(out.str());
+  EXPECT_EQ(again.operators.convection.flux, FlowFlux::roe);
+  EXPECT_EQ(again.flow_boundary[0].state.pressure, 1.0);
+
+  const CaseConfig ns = parse(
+      kMesh + "physics: {model: navier-stokes, viscosity: {type: sutherland}, prandtl: 0.7}\n"
+              "initial: {type: riemann, normal: [0, 2, 0], position: 0.5, left: {density: 1, velocity: [0, 0, 0], "
+              "pressure: 1}, right: {density: 0.125, velocity: [0, 0, 0], pressure: 0.1}}\n"
+              "boundary:\n  ymin: {type: no-slip-wall, velocity: [1, 0, 0], temperature: 300}\n"
+              "time: {steps: 3, residual_tolerance: 1e-6}\n");
+  EXPECT_EQ(ns.physics.flow.viscosity, FlowPhysicsConfig::Viscosity::sutherland);
+  EXPECT_DOUBLE_EQ(ns.physics.flow.prandtl, 0.7);
+  EXPECT_EQ(ns.flow_initial.normal[1], 1.0); // normalized
+  EXPECT_EQ(ns.flow_boundary[0].wall_velocity[0], 1.0);
+  EXPECT_EQ(*ns.flow_boundary[0].wall_temperature, 300.0);
+  EXPECT_EQ(*ns.time.residual_tolerance, 1e-6);
+}
+
+TEST(CaseConfig, FlowModelErrors) {
+  expect_input_error([] { parse(kMesh + "physics: {model: navier-stokes}\n"); },
+                     {"physics.viscosity", "required key missing for model: navier-stokes"});
+  expect_input_error([] { parse(kMesh + "physics: {model: euler, components: 5}\n"); },
+                     {"physics.components", "a key of the scalar model"});
+  expect_input_error([] { parse(kMesh + "physics: {model: euler, prandtl: 0.7}\n"); },
+                     {"physics.prandtl", "navier-stokes model"});
+  expect_input_error([] { parse(kMesh + "physics: {model: euler, gamma: 1}\n"); }, {"physics.gamma", "> 1"});
+  expect_input_error(
+      [] {
+        parse(kMesh + "physics: {model: euler}\ninitial: {type: riemann, normal: [1, 0, 0], position: 0, left: "
+                      "{density: 1, velocity: [0, 0, 0], pressure: 1}}\ntime: {steps: 1}\n");
+      },
+      {"initial.right", "required key missing"});
+  expect_input_error([] { parse(kMesh + "physics: {model: euler}\ninitial: [{type: constant, value: 1}]\n"); },
+                     {"initial[0].type", "invalid value 'constant'"});
+  expect_input_error([] { parse(kFlow + "boundary:\n  ymin: {type: no-slip-wall}\n"); },
+                     {"boundary.ymin.type", "a no-slip wall needs a viscous model"});
+  expect_input_error([] { parse(kFlow + "boundary:\n  ymin: {type: farfield, density: 1, velocity: [0, 0, 0]}\n"); },
+                     {"boundary.ymin.pressure", "required key missing"});
+  expect_input_error([] { parse(kFlow + "boundary:\n  ymin: {type: dirichlet, value: 1}\n"); },
+                     {"boundary.ymin.type", "invalid value 'dirichlet'"});
+  expect_input_error([] { parse(kFlow + "operators:\n  convection: {flux: hllc, entropy_fix: false}\n"); },
+                     {"operators.convection.entropy_fix", "an option of flux: roe"});
+  expect_input_error([] { parse(kBase + "operators:\n  convection: {flux: roe}\n"); },
+                     {"operators.convection.flux", "an option of the flow models"});
+  expect_input_error(
+      [] { parse(kMesh + "initial:\n  - {type: constant, value: 1}\ntime: {steps: 3, residual_tolerance: 1e-3}\n"); },
+      {"time.residual_tolerance", "an option of the flow models"});
+  expect_input_error([] { parse(kFlow + "run: {bound_tolerance: 1}\n"); },
+                     {"run.bound_tolerance", "an option of the scalar model"});
+  expect_input_error([] { parse(kFlow + "output: {fields: [density, u0]}\n"); },
+                     {"output.fields[1]", "unknown field 'u0'", "velocity"});
 }
 
 } // namespace

@@ -12,6 +12,7 @@
 #include "operators/operator_geometry.hpp"
 #include "physics/scalar_solution.hpp"
 #include "solver/diagnostics.hpp"
+#include "solver/scalar_solver.hpp"
 #include "solver/simulation.hpp"
 #include "solver/time_step.hpp"
 #include "test_helpers.hpp"

@@ -69,6 +69,12 @@ int cmd_bench(const CliArgs& cli) {
   ConfigSource src = ConfigSource::from_file(cli.positional[0]);
   for (const auto& s : cli.sets) src.apply_set(s);
   const CaseConfig cfg = parse_case(src);
+  if (cfg.physics.is_flow())
+    throw InputError(cfg.source_file,
+                     std::string("fvproxy bench times the scalar model's operators; physics.model: ") +
+                         to_string(cfg.physics.model) + " is a flow model",
+                     "time the flow operators with fvproxy perf (operators: [flow-convection, flow-viscous]; "
+                     "perf/README.md), or a whole flow run with fvproxy run --profile");
   const Communicator comm = Communicator::world();
   const bool several = comm.size() > 1;
   std::vector<std::string> ops =

@@ -31,6 +31,7 @@
 #include "parallel/communicator.hpp"
 #include "parallel/decomposition.hpp"
 #include "parallel/parts.hpp"
+#include "solver/flow_solver.hpp"
 #include "solver/scalar_solver.hpp"
 
 namespace fvproxy {
@@ -106,8 +107,11 @@ void partition_report(const CliArgs& cli, const ConfigSource& src, const CaseCon
   std::string values_from = "1 component, second-order convection with a limiter (the defaults)";
   if (src.root()["initial"]) {
     const CaseConfig full = parse_case(src);
-    values = ScalarSolver::halo_values_per_ghost(full);
-    values_from = "the case's " + std::to_string(full.physics.components) + " component(s) and operators";
+    values =
+        full.physics.is_flow() ? FlowSolver::halo_values_per_ghost(full) : ScalarSolver::halo_values_per_ghost(full);
+    values_from = full.physics.is_flow()
+                      ? std::string("the case's flow model and operators")
+                      : "the case's " + std::to_string(full.physics.components) + " component(s) and operators";
   }
   const BoxConfig* box = cfg.mesh.generate ? &*cfg.mesh.generate : nullptr;
   std::vector<PartitionMethod> methods{cfg.mesh.partition};

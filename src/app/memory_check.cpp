@@ -13,6 +13,7 @@
 #include "mesh/memory_estimate.hpp"
 #include "parallel/parts.hpp"
 #include "solver/scalar_solver.hpp"
+#include "solver/solver.hpp"
 
 namespace fvproxy {
 
@@ -76,7 +77,7 @@ std::string check_case_fits(const CaseConfig& cfg, MemoryUse use, int ranks) {
     work = ", operators and work arrays " + bytes_text(work_device);
     break;
   case MemoryUse::run:
-    work_device = ScalarSolver::memory_bytes(c.cells, c.faces, c.interior_faces, cfg);
+    work_device = solver_memory_bytes(c.cells, c.faces, c.interior_faces, cfg);
     // mesh.h5 (datasets, in-memory image, its copy), then each fields/checkpoint file likewise
     // with the state copied to the host.
     work_host = std::max(3 * mesh_file_bytes(c), R * C * N + 3 * C * (8 + R * N));

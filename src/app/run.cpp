@@ -107,11 +107,49 @@ std::string duration(double s) {
   return buf;
 }
 
+/// The name of state column k in messages (u<k>; density, momentum[i], total_energy).
+std::string column_name(const RunSummary& r, int k) {
+  return k < int(r.conserved_names.size()) ? r.conserved_names[k] : "u" + std::to_string(k);
+}
+
+/// A flow failure's field: density or pressure (non-physical), else the column.
+std::string failure_field(const RunSummary& r, const StateFailure& f) {
+  if (f.kind == StateFailure::Kind::non_physical) return f.component == 0 ? "density" : "pressure";
+  return column_name(r, f.component);
+}
+
+/// The conservation totals by field: a vector's components (name[i]) gathered into one list.
+nlohmann::json conservation_json(const RunSummary& r) {
+  nlohmann::json out = nlohmann::json::object();
+  for (std::size_t k = 0; k < r.conservation_initial.size(); ++k) {
+    const std::string name = column_name(r, int(k));
+    const auto bracket = name.find('[');
+    const double fin = k < r.conservation_final.size() ? r.conservation_final[k] : 0.0;
+    const bool has_final = k < r.conservation_final.size();
+    if (bracket == std::string::npos) {
+      out[name] = {{"initial", r.conservation_initial[k]},
+                   {"final", has_final ? nlohmann::json(fin) : nlohmann::json(nullptr)}};
+      continue;
+    }
+    nlohmann::json& v = out[name.substr(0, bracket)];
+    v["initial"].push_back(r.conservation_initial[k]);
+    v["final"].push_back(has_final ? nlohmann::json(fin) : nlohmann::json(nullptr));
+  }
+  return out;
+}
+
 nlohmann::json summary_json(const RunSummary& r, const CaseConfig& cfg, const nlohmann::json& report) {
   nlohmann::json j;
   j["case"] = r.case_name;
   const bool oob = r.failure && r.failure->kind == StateFailure::Kind::out_of_bounds;
-  j["status"] = r.failure ? (oob ? "out-of-bounds" : "non-finite") : !r.stopped.empty() ? "stopped" : "completed";
+  const bool unphysical = r.failure && r.failure->kind == StateFailure::Kind::non_physical;
+  j["model"] = to_string(cfg.physics.model);
+  j["status"] = r.failure            ? (oob          ? "out-of-bounds"
+                                        : unphysical ? "non-physical"
+                                                     : "non-finite")
+                : !r.stopped.empty() ? "stopped"
+                : r.converged        ? "converged"
+                                     : "completed";
   if (!r.stopped.empty()) j["stopped"] = r.stopped;
   j["steps"] = r.steps;
   j["total_steps"] = r.total_steps;
@@ -122,22 +160,30 @@ nlohmann::json summary_json(const RunSummary& r, const CaseConfig& cfg, const nl
   for (const auto& f : r.checkpoint_files) j["files"]["checkpoints"].push_back(fs::path(f).filename().string());
   j["time"] = r.time;
   j["dt"] = r.dt;
+  j["time_step"] = {{"variable", r.variable_dt}, {"min", r.dt_min}, {"max", r.dt_max}};
   j["cells"] = r.cells;
   j["wall_seconds"] = r.wall_seconds;
   j["setup_seconds"] = r.setup_seconds;
   j["cell_updates_per_second"] = r.cell_updates_per_second;
   j["errors"] = nlohmann::json::object();
   if (r.errors)
-    for (int k = 0; k < r.components; ++k)
-      j["errors"]["u" + std::to_string(k)] = {
+    for (std::size_t k = 0; k < r.errors->size(); ++k)
+      j["errors"][r.error_names[k]] = {
           {"l1", (*r.errors)[k].l1}, {"l2", (*r.errors)[k].l2}, {"linf", (*r.errors)[k].linf}};
   else
     j["no_exact_solution"] = r.no_exact_solution;
-  j["conservation"] = nlohmann::json::object();
-  for (std::size_t k = 0; k < r.conservation_initial.size(); ++k) {
-    nlohmann::json c = {{"initial", r.conservation_initial[k]}};
-    c["final"] = k < r.conservation_final.size() ? nlohmann::json(r.conservation_final[k]) : nlohmann::json(nullptr);
-    j["conservation"]["u" + std::to_string(k)] = c;
+  j["conservation"] = conservation_json(r);
+  if (!r.residual_names.empty()) {
+    // RMS of (u^{n+1} - u^n) / dt per field: the first step's, the last computed, and their ratio
+    nlohmann::json res = nlohmann::json::object();
+    for (std::size_t k = 0; k < r.residual_names.size(); ++k) {
+      const double first = k < r.residual_reference.size() ? r.residual_reference[k] : 0.0;
+      const double last = k < r.residual_last.size() ? r.residual_last[k] : 0.0;
+      res[r.residual_names[k]] = {{"first", first}, {"last", last}, {"relative", first > 0 ? last / first : 0.0}};
+    }
+    j["residuals"] = res;
+    j["converged"] = r.converged;
+    if (cfg.time.residual_tolerance) j["residual_tolerance"] = *cfg.time.residual_tolerance;
   }
   // Per rank, and min / mean / max over ranks (rank_report.hpp); "seconds" of a timer is its max.
   j["timers"] = report["timers"];
@@ -152,11 +198,16 @@ nlohmann::json summary_json(const RunSummary& r, const CaseConfig& cfg, const nl
   if (r.failure) {
     const auto& f = *r.failure;
     nlohmann::json e = {{"step", f.step},
-                        {"field", "u" + std::to_string(f.component)},
+                        {"field", failure_field(r, f)},
                         {"cell_global_id", f.cell_gid},
                         {"position", {f.x[0], f.x[1], f.x[2]}}};
     if (oob) e["admissible"] = {f.admissible[0], f.admissible[1]};
-    j[oob ? "out_of_bounds" : "non_finite"] = e;
+    nlohmann::json st = nlohmann::json::object();
+    for (std::size_t k = 0; k < f.state.size(); ++k)
+      st[column_name(r, int(k))] = std::isfinite(f.state[k]) ? nlohmann::json(f.state[k]) : nlohmann::json(nullptr);
+    e["state"] = st;
+    if (!r.last_good_file.empty()) e["last_good_state"] = fs::path(r.last_good_file).filename().string();
+    j[oob ? "out_of_bounds" : unphysical ? "non_physical" : "non_finite"] = e;
   }
   // The max-principle monitor: the data's range, the admissible interval, and (completed runs)
   // the final range, per field. +-inf (monitor off) is written as null.
@@ -181,20 +232,31 @@ void print_summary(const RunSummary& r, const CaseConfig& cfg, const std::string
   if (r.first_step > 1) std::printf("  restarted at step %lld; now at step %lld\n", r.first_step - 1, r.steps);
   if (!r.fields_files.empty())
     std::printf("  fields: %zu files, last %s\n", r.fields_files.size(), r.fields_files.back().c_str());
+  if (r.variable_dt)
+    std::printf("  time step: variable, %.4g to %.4g%s\n", r.dt_min, r.dt_max,
+                r.converged ? " (stopped: residuals below time.residual_tolerance)" : "");
   if (r.errors) {
     std::printf("  error vs exact solution at t = %.6g (volume-weighted):\n", r.time);
-    std::printf("    %-6s %14s %14s %14s\n", "field", "L1", "L2", "Linf");
-    for (int k = 0; k < r.components; ++k)
-      std::printf("    u%-5d %14.6e %14.6e %14.6e\n", k, (*r.errors)[k].l1, (*r.errors)[k].l2, (*r.errors)[k].linf);
+    std::printf("    %-12s %14s %14s %14s\n", "field", "L1", "L2", "Linf");
+    for (std::size_t k = 0; k < r.errors->size(); ++k)
+      std::printf("    %-12s %14.6e %14.6e %14.6e\n", r.error_names[k].c_str(), (*r.errors)[k].l1, (*r.errors)[k].l2,
+                  (*r.errors)[k].linf);
   } else {
     std::printf("  no error norms: %s\n", r.no_exact_solution.c_str());
   }
   std::printf("  conservation (sum u V; constant in a periodic box, else changed by the boundary fluxes):\n"
-              "    %-6s %22s %22s %12s\n",
+              "    %-12s %22s %22s %12s\n",
               "field", "initial", "final", "change");
   for (std::size_t k = 0; k < r.conservation_final.size(); ++k) {
     const double a = r.conservation_initial[k], b = r.conservation_final[k];
-    std::printf("    u%-5zu %22.15e %22.15e %12.3e\n", k, a, b, b - a);
+    std::printf("    %-12s %22.15e %22.15e %12.3e\n", column_name(r, int(k)).c_str(), a, b, b - a);
+  }
+  if (!r.residual_last.empty()) {
+    std::printf("  residuals (RMS of du/dt, last step / first step):");
+    for (std::size_t k = 0; k < r.residual_names.size() && k < r.residual_last.size(); ++k)
+      std::printf(" %s %.3e / %.3e;", r.residual_names[k].c_str(), r.residual_last[k],
+                  k < r.residual_reference.size() ? r.residual_reference[k] : 0.0);
+    std::printf("\n");
   }
   print_run_report(report, cfg.run.profile);
   std::printf("  summary: %s\n", summary_path.c_str());
@@ -344,9 +406,18 @@ int cmd_run(const CliArgs& cli) {
     hooks.log = [](const std::string& s) { std::printf("  %s\n", s.c_str()); };
     hooks.progress = [tty](const Progress& p) {
       std::fflush(stdout);
-      std::fprintf(stderr, "%sstep %lld/%lld (%5.1f%%)  t = %.6g/%.6g  dt = %.3e  %.3e cell-updates/s  ETA %s%s",
-                   tty ? "\r\033[K" : "", p.step, p.total_steps, 100.0 * double(p.step) / double(p.total_steps), p.time,
-                   p.end_time, p.dt, p.cell_updates_per_second, duration(p.eta_seconds).c_str(), tty ? "" : "\n");
+      // toward an end time with a variable step, the progress is the time's
+      const double done = p.by_time ? p.time / p.end_time : double(p.step) / double(p.total_steps);
+      std::string res;
+      if (!p.residuals.empty()) {
+        char buf[96];
+        std::snprintf(buf, sizeof buf, "  residuals %.2e %.2e %.2e", p.residuals[0],
+                      p.residuals.size() > 1 ? p.residuals[1] : 0.0, p.residuals.size() > 2 ? p.residuals[2] : 0.0);
+        res = buf;
+      }
+      std::fprintf(stderr, "%sstep %lld/%s%lld (%5.1f%%)  t = %.6g/%.6g  dt = %.3e  %.3e cell-updates/s%s  ETA %s%s",
+                   tty ? "\r\033[K" : "", p.step, p.by_time ? "~" : "", p.total_steps, 100.0 * done, p.time, p.end_time,
+                   p.dt, p.cell_updates_per_second, res.c_str(), duration(p.eta_seconds).c_str(), tty ? "" : "\n");
       std::fflush(stderr);
     };
   }
@@ -380,17 +451,27 @@ int cmd_run(const CliArgs& cli) {
     std::ostringstream s;
     s.precision(6);
     if (f.kind == StateFailure::Kind::non_finite)
-      s << "fvproxy run: error: non-finite value of u" << f.component;
+      s << "fvproxy run: error: non-finite value of " << failure_field(r, f);
+    else if (f.kind == StateFailure::Kind::non_physical)
+      s << "fvproxy run: error: non-positive " << failure_field(r, f);
     else
       s << "fvproxy run: error: u" << f.component << " left the admissible interval [" << f.admissible[0] << ", "
         << f.admissible[1] << "]";
     s << " at step " << f.step << " (t = " << r.time << "): cell " << f.cell_gid << " (global id) at (" << f.x[0]
       << ", " << f.x[1] << ", " << f.x[2] << ")\n";
+    if (!f.state.empty()) {
+      s << "  its state:";
+      for (std::size_t k = 0; k < f.state.size(); ++k) s << " " << column_name(r, int(k)) << " = " << f.state[k];
+      s << "\n";
+    }
+    if (!r.last_good_file.empty())
+      s << "  the last good state (step " << f.step - 1 << ") is in " << r.last_good_file << "\n";
     if (f.kind == StateFailure::Kind::out_of_bounds)
       s << "the scalar model keeps u within the range of its initial and boundary values [" << r.bounds.lo[f.component]
         << ", " << r.bounds.hi[f.component] << "]; the interval widens it by run.bound_tolerance = "
         << (cfg.run.bound_tolerance ? *cfg.run.bound_tolerance : 0.0) << " of its width on each side\n";
-    s << "the run is unstable: reduce time.cfl or time.dt, or use a limiter (operators.muscl.limiter); summary in "
+    s << "the run is unstable: reduce time.cfl or time.dt, or use a limiter (operators.muscl.limiter"
+      << (cfg.physics.is_flow() ? ": barth-jespersen is the most robust" : "") << "); summary in "
       << summary_path.string();
     if (comm.size() == 1) throw RunError(s.str());
     // Every rank knows the failure (collective check): rank 0 says it, all exit 1 together.

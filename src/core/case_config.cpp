@@ -62,6 +62,50 @@ const char* to_string(BoundaryType t) {
   return t == BoundaryType::dirichlet ? "dirichlet" : t == BoundaryType::outflow ? "outflow" : "inflow";
 }
 
+const char* to_string(PhysicsModel m) {
+  return m == PhysicsModel::scalar ? "scalar" : m == PhysicsModel::euler ? "euler" : "navier-stokes";
+}
+const char* to_string(FlowInitialType t) {
+  switch (t) {
+  case FlowInitialType::uniform: return "uniform";
+  case FlowInitialType::riemann: return "riemann";
+  case FlowInitialType::isentropic_vortex: return "isentropic-vortex";
+  case FlowInitialType::taylor_green: return "taylor-green";
+  }
+  return "?";
+}
+const char* to_string(FlowBoundaryKind k) {
+  switch (k) {
+  case FlowBoundaryKind::slip_wall: return "slip-wall";
+  case FlowBoundaryKind::symmetry: return "symmetry";
+  case FlowBoundaryKind::supersonic_inflow: return "supersonic-inflow";
+  case FlowBoundaryKind::supersonic_outflow: return "supersonic-outflow";
+  case FlowBoundaryKind::farfield: return "farfield";
+  case FlowBoundaryKind::no_slip_wall: return "no-slip-wall";
+  }
+  return "?";
+}
+const char* to_string(FlowFlux f) {
+  return f == FlowFlux::rusanov ? "rusanov" : f == FlowFlux::hllc ? "hllc" : "roe";
+}
+const char* to_string(FlowVariables v) {
+  return v == FlowVariables::conservative ? "conservative" : "primitive";
+}
+
+std::vector<FieldLayout> output_field_layout(const PhysicsConfig& p) {
+  if (p.is_flow())
+    return {{"density", 0, 1},  {"momentum", 1, 3}, {"total_energy", 4, 1},
+            {"velocity", 5, 3}, {"pressure", 8, 1}, {"temperature", 9, 1}};
+  std::vector<FieldLayout> l;
+  for (int k = 0; k < p.components; ++k) l.push_back({"u" + std::to_string(k), k, 1});
+  return l;
+}
+
+std::vector<FieldLayout> checkpoint_field_layout(const PhysicsConfig& p) {
+  if (p.is_flow()) return {{"density", 0, 1}, {"momentum", 1, 3}, {"total_energy", 4, 1}};
+  return output_field_layout(p);
+}
+
 const std::vector<int>& component_list() {
   static const std::vector<int> list{FVPROXY_COMPONENT_LIST};
   return list;
@@ -75,6 +119,164 @@ std::string join(const std::vector<std::string>& v, const char* sep = ", ") {
   return s;
 }
 
+/// physics.gamma, gas_constant (both flow models), viscosity and prandtl (navier-stokes).
+void parse_flow_physics(const Reader& r, const YAML::Node& n, PhysicsConfig& p) {
+  const bool ns = p.model == PhysicsModel::navier_stokes;
+  std::vector<std::string> keys{"model", "gamma", "gas_constant"};
+  if (ns) keys.insert(keys.end(), {"viscosity", "prandtl"});
+  for (const char* k : {"components", "velocity", "diffusivity"})
+    if (n[k])
+      r.fail(n[k], std::string("physics.") + k, std::string("'") + k + "' is a key of the scalar model",
+             std::string("the ") + to_string(p.model) + " model carries density, momentum and total energy " +
+                 "(physics.gamma, gas_constant" + (ns ? ", viscosity, prandtl" : "") + ")");
+  if (!ns)
+    for (const char* k : {"viscosity", "prandtl"})
+      if (n[k])
+        r.fail(n[k], std::string("physics.") + k, std::string("'") + k + "' is a key of the navier-stokes model",
+               "the euler model is inviscid; use model: navier-stokes");
+  r.check_keys(n, "physics", keys);
+  p.components = 5;
+  FlowPhysicsConfig& f = p.flow;
+  if (n["gamma"]) {
+    f.gamma = r.positive(n["gamma"], "physics.gamma");
+    if (!(f.gamma > 1)) r.fail(n["gamma"], "physics.gamma", "must be > 1 (the ratio of specific heats)");
+  }
+  if (n["gas_constant"]) f.gas_constant = r.positive(n["gas_constant"], "physics.gas_constant");
+  if (!ns) return;
+  if (n["prandtl"]) f.prandtl = r.positive(n["prandtl"], "physics.prandtl");
+  const YAML::Node v = n["viscosity"];
+  if (!v)
+    r.fail(n, "physics.viscosity", "required key missing for model: navier-stokes",
+           "{type: constant, value: MU} or {type: sutherland, mu_ref: .., t_ref: .., s: ..}");
+  r.require_map(v, "physics.viscosity");
+  if (!v["type"]) r.fail(v, "physics.viscosity.type", "required key missing", "constant | sutherland");
+  const std::string t = r.string_value(v["type"], "physics.viscosity.type");
+  if (t == "constant") {
+    r.check_keys(v, "physics.viscosity", {"type", "value"});
+    if (!v["value"]) r.fail(v, "physics.viscosity.value", "required key missing", "the dynamic viscosity mu");
+    f.viscosity = FlowPhysicsConfig::Viscosity::constant;
+    f.mu = r.positive(v["value"], "physics.viscosity.value");
+  } else if (t == "sutherland") {
+    r.check_keys(v, "physics.viscosity", {"type", "mu_ref", "t_ref", "s"});
+    f.viscosity = FlowPhysicsConfig::Viscosity::sutherland;
+    if (v["mu_ref"]) f.mu_ref = r.positive(v["mu_ref"], "physics.viscosity.mu_ref");
+    if (v["t_ref"]) f.t_ref = r.positive(v["t_ref"], "physics.viscosity.t_ref");
+    if (v["s"]) f.s = r.positive(v["s"], "physics.viscosity.s", true);
+  } else {
+    const std::string best = closest_key(t, {"constant", "sutherland"});
+    r.fail(v["type"], "physics.viscosity.type",
+           "invalid value '" + t + "'" + (best.empty() ? "" : "; did you mean '" + best + "'?"),
+           "valid values: constant | sutherland");
+  }
+}
+
+FlowStateConfig parse_flow_state(const Reader& r, const YAML::Node& n, const std::string& path) {
+  r.check_keys(n, path, {"density", "velocity", "pressure"});
+  for (const char* k : {"density", "velocity", "pressure"})
+    if (!n[k]) r.fail(n, path + "." + k, "required key missing", "a state is {density, velocity: [u, v, w], pressure}");
+  FlowStateConfig s;
+  s.density = r.positive(n["density"], path + ".density");
+  s.velocity = r.vec3(n["velocity"], path + ".velocity");
+  s.pressure = r.positive(n["pressure"], path + ".pressure");
+  return s;
+}
+
+FlowInitialConfig parse_flow_initial(const Reader& r, const YAML::Node& init, bool box) {
+  // One mapping (a list of one entry is accepted too).
+  const YAML::Node e = init.IsSequence() && init.size() == 1 ? init[0] : init;
+  const std::string path = init.IsSequence() ? "initial[0]" : "initial";
+  if (!e.IsMap())
+    r.fail(init, "initial", "expected one mapping for the flow models",
+           "{type: uniform | riemann | isentropic-vortex | taylor-green, ...}");
+  FlowInitialConfig ic;
+  if (!e["type"])
+    r.fail(e, path + ".type", "required key missing", "uniform | riemann | isentropic-vortex | taylor-green");
+  ic.type =
+      r.enum_value(e["type"], path + ".type",
+                   std::vector<FlowInitialType>{FlowInitialType::uniform, FlowInitialType::riemann,
+                                                FlowInitialType::isentropic_vortex, FlowInitialType::taylor_green});
+  auto need = [&](const char* k) {
+    if (!e[k]) r.fail(e, path + "." + k, "required key missing", std::string("for type: ") + to_string(ic.type));
+    return e[k];
+  };
+  switch (ic.type) {
+  case FlowInitialType::uniform: {
+    r.check_keys(e, path, {"type", "density", "velocity", "pressure"});
+    for (const char* k : {"density", "velocity", "pressure"}) need(k);
+    ic.state.density = r.positive(e["density"], path + ".density");
+    ic.state.velocity = r.vec3(e["velocity"], path + ".velocity");
+    ic.state.pressure = r.positive(e["pressure"], path + ".pressure");
+    break;
+  }
+  case FlowInitialType::riemann: {
+    r.check_keys(e, path, {"type", "normal", "position", "left", "right"});
+    auto a = r.vec3(need("normal"), path + ".normal");
+    const double norm = std::sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
+    if (!(norm > 0)) r.fail(e["normal"], path + ".normal", "the plane's normal must not be zero");
+    for (double& x : a) x /= norm;
+    ic.normal = a;
+    ic.position = r.real_value(need("position"), path + ".position");
+    ic.left = parse_flow_state(r, need("left"), path + ".left");
+    ic.right = parse_flow_state(r, need("right"), path + ".right");
+    break;
+  }
+  case FlowInitialType::isentropic_vortex:
+    r.check_keys(e, path, {"type", "center", "beta", "velocity"});
+    if (e["center"]) ic.center = r.vec3(e["center"], path + ".center");
+    if (e["beta"]) ic.beta = r.positive(e["beta"], path + ".beta");
+    if (e["velocity"]) ic.velocity = r.vec3(e["velocity"], path + ".velocity");
+    if (!box)
+      r.fail(e["type"], path + ".type", "the isentropic vortex needs a generated box (mesh.generate)",
+             "its exact solution wraps around the box's periodic x and y");
+    break;
+  case FlowInitialType::taylor_green:
+    r.check_keys(e, path, {"type", "length", "speed", "density", "pressure"});
+    if (e["length"]) ic.length = r.positive(e["length"], path + ".length");
+    if (e["speed"]) ic.speed = r.positive(e["speed"], path + ".speed");
+    if (e["density"]) ic.density = r.positive(e["density"], path + ".density");
+    if (e["pressure"]) ic.pressure = r.positive(e["pressure"], path + ".pressure");
+    break;
+  }
+  return ic;
+}
+
+FlowBoundaryConfig parse_flow_boundary(const Reader& r, const YAML::Node& e, const std::string& path,
+                                       PhysicsModel model) {
+  FlowBoundaryConfig bc;
+  if (!e["type"])
+    r.fail(e, path + ".type", "required key missing",
+           "slip-wall | no-slip-wall | supersonic-inflow | supersonic-outflow | farfield | symmetry");
+  bc.kind = r.enum_value(e["type"], path + ".type",
+                         std::vector<FlowBoundaryKind>{FlowBoundaryKind::slip_wall, FlowBoundaryKind::no_slip_wall,
+                                                       FlowBoundaryKind::supersonic_inflow,
+                                                       FlowBoundaryKind::supersonic_outflow, FlowBoundaryKind::farfield,
+                                                       FlowBoundaryKind::symmetry});
+  switch (bc.kind) {
+  case FlowBoundaryKind::supersonic_inflow:
+  case FlowBoundaryKind::farfield: {
+    r.check_keys(e, path, {"type", "density", "velocity", "pressure"});
+    for (const char* k : {"density", "velocity", "pressure"})
+      if (!e[k])
+        r.fail(e, path + "." + k, "required key missing",
+               std::string("type: ") + to_string(bc.kind) + " takes the outside state {density, velocity, pressure}");
+    bc.state.density = r.positive(e["density"], path + ".density");
+    bc.state.velocity = r.vec3(e["velocity"], path + ".velocity");
+    bc.state.pressure = r.positive(e["pressure"], path + ".pressure");
+    break;
+  }
+  case FlowBoundaryKind::no_slip_wall:
+    if (model != PhysicsModel::navier_stokes)
+      r.fail(e["type"], path + ".type", "a no-slip wall needs a viscous model",
+             "use slip-wall with model: euler, or model: navier-stokes");
+    r.check_keys(e, path, {"type", "velocity", "temperature"});
+    if (e["velocity"]) bc.wall_velocity = r.vec3(e["velocity"], path + ".velocity");
+    if (e["temperature"]) bc.wall_temperature = r.positive(e["temperature"], path + ".temperature");
+    break;
+  default: r.check_keys(e, path, {"type"});
+  }
+  return bc;
+}
+
 PhysicsConfig parse_physics(const Reader& r, const YAML::Node& root) {
   PhysicsConfig p;
   const YAML::Node n = root["physics"];
@@ -82,19 +284,15 @@ PhysicsConfig parse_physics(const Reader& r, const YAML::Node& root) {
     p.diffusivity.assign(1, 0.0);
     return p;
   }
-  r.check_keys(n, "physics", {"model", "components", "velocity", "diffusivity"});
-  if (n["model"]) {
-    const std::string m = r.string_value(n["model"], "physics.model");
-    if (m == "navier-stokes" || m == "euler")
-      r.fail(n["model"], "physics.model", "the " + m + " model is not available in this version of fvproxy",
-             "use model: scalar (the compressible model's status: docs/physics.md)");
-    if (m != "scalar") {
-      const std::string best = closest_key(m, {"scalar", "euler", "navier-stokes"});
-      r.fail(n["model"], "physics.model",
-             "invalid value '" + m + "'" + (best.empty() ? "" : "; did you mean '" + best + "'?"),
-             "valid values: scalar | euler | navier-stokes");
-    }
+  if (n["model"])
+    p.model =
+        r.enum_value(n["model"], "physics.model",
+                     std::vector<PhysicsModel>{PhysicsModel::scalar, PhysicsModel::euler, PhysicsModel::navier_stokes});
+  if (p.is_flow()) {
+    parse_flow_physics(r, n, p);
+    return p;
   }
+  r.check_keys(n, "physics", {"model", "components", "velocity", "diffusivity"});
   if (n["components"]) {
     const long long c = r.int_value(n["components"], "physics.components");
     const auto& list = component_list();
@@ -249,7 +447,7 @@ Scatter default_face_scatter(bool deterministic) {
   return Scatter::gather;
 }
 
-OperatorsConfig parse_operators(const Reader& r, const YAML::Node& root, bool deterministic) {
+OperatorsConfig parse_operators(const Reader& r, const YAML::Node& root, bool deterministic, PhysicsModel model) {
   OperatorsConfig ops;
   ops.convection.scatter = ops.diffusion.scatter = default_face_scatter(deterministic);
   const YAML::Node n = root["operators"];
@@ -285,8 +483,30 @@ OperatorsConfig parse_operators(const Reader& r, const YAML::Node& root, bool de
     }
   }
   if (const YAML::Node c = n["convection"]) {
-    r.check_keys(c, "operators.convection", {"variant", "order", "scatter", "policy", "team_size"});
+    std::vector<std::string> keys{"variant", "order", "scatter", "policy", "team_size"};
+    if (model != PhysicsModel::scalar) {
+      keys.insert(keys.end(), {"flux", "reconstruction", "entropy_fix"});
+    } else {
+      for (const char* k : {"flux", "reconstruction", "entropy_fix"})
+        if (c[k])
+          r.fail(c[k], std::string("operators.convection.") + k,
+                 std::string("'") + k + "' is an option of the flow models", "physics.model: euler | navier-stokes");
+    }
+    r.check_keys(c, "operators.convection", keys);
     parse_options(r, c, "operators.convection", ops.convection, deterministic, det);
+    if (c["flux"])
+      ops.convection.flux = r.enum_value(c["flux"], "operators.convection.flux",
+                                         std::vector<FlowFlux>{FlowFlux::rusanov, FlowFlux::hllc, FlowFlux::roe});
+    if (c["reconstruction"])
+      ops.convection.variables =
+          r.enum_value(c["reconstruction"], "operators.convection.reconstruction",
+                       std::vector<FlowVariables>{FlowVariables::conservative, FlowVariables::primitive});
+    if (c["entropy_fix"]) {
+      ops.convection.entropy_fix = r.bool_value(c["entropy_fix"], "operators.convection.entropy_fix");
+      if (ops.convection.flux != FlowFlux::roe)
+        r.fail(c["entropy_fix"], "operators.convection.entropy_fix", "an option of flux: roe",
+               std::string("the ") + to_string(ops.convection.flux) + " flux needs no entropy fix");
+    }
     if (c["order"]) {
       const long long o = r.int_value(c["order"], "operators.convection.order");
       if (o != 1 && o != 2) r.fail(c["order"], "operators.convection.order", "must be 1 (upwind) or 2 (MUSCL)");
@@ -300,11 +520,17 @@ OperatorsConfig parse_operators(const Reader& r, const YAML::Node& root, bool de
   return ops;
 }
 
-TimeConfig parse_time(const Reader& r, const YAML::Node& root) {
+TimeConfig parse_time(const Reader& r, const YAML::Node& root, bool flow) {
   TimeConfig t;
   const YAML::Node n = root["time"];
   if (!n) r.fail(root, "time", "required section missing", "give time.end_time or time.steps");
-  r.check_keys(n, "time", {"integrator", "cfl", "dt", "end_time", "steps"});
+  r.check_keys(n, "time", {"integrator", "cfl", "dt", "end_time", "steps", "residual_tolerance"});
+  if (n["residual_tolerance"]) {
+    if (!flow)
+      r.fail(n["residual_tolerance"], "time.residual_tolerance", "an option of the flow models",
+             "the residual monitor watches steady flows (physics.model: euler | navier-stokes)");
+    t.residual_tolerance = r.positive(n["residual_tolerance"], "time.residual_tolerance");
+  }
   if (n["integrator"])
     t.integrator = r.enum_value(n["integrator"], "time.integrator",
                                 std::vector<Integrator>{Integrator::euler, Integrator::ssprk2, Integrator::ssprk3});
@@ -381,19 +607,28 @@ CaseConfig parse_case(const ConfigSource& src) {
     }
   }
   c.physics = parse_physics(r, root);
+  if (c.physics.is_flow()) {
+    const YAML::Node b = root["run"] ? root["run"]["bound_tolerance"] : YAML::Node(YAML::NodeType::Undefined);
+    if (b)
+      r.fail(b, "run.bound_tolerance", "an option of the scalar model (its max-principle monitor)",
+             "the flow models stop on a negative density or pressure instead");
+    c.run.bound_tolerance.reset();
+  }
   const int nc = c.physics.components;
   const std::string components_at =
       r.given_at(root["physics"] ? root["physics"]["components"] : YAML::Node(YAML::NodeType::Undefined),
                  "physics.components", std::to_string(nc));
   const YAML::Node init = root["initial"];
   if (!init) r.fail(root, "initial", "required section missing", "give one initial condition, or one per component");
-  if (!init.IsSequence() || (int(init.size()) != 1 && int(init.size()) != nc))
+  const bool flow_model = c.physics.is_flow();
+  if (flow_model) c.flow_initial = parse_flow_initial(r, init, bool(c.mesh.generate));
+  if (!flow_model && (!init.IsSequence() || (int(init.size()) != 1 && int(init.size()) != nc)))
     r.fail(init, "initial",
            nc == 1 ? std::string("expected a list of 1 entry")
                    : "expected a list of 1 or " + std::to_string(nc) + " entries (one for all components, or one each)",
            "got " + Reader::describe(init) + (init.IsSequence() ? " of " + std::to_string(init.size()) : "") + "; " +
                components_at);
-  for (int k = 0; k < nc; ++k) {
+  for (int k = 0; k < nc && !flow_model; ++k) {
     const int e = int(init.size()) == 1 ? 0 : k;
     if (int(c.initial.size()) <= k)
       c.initial.push_back(parse_initial_entry(r, init[e], "initial[" + std::to_string(e) + "]", bool(c.mesh.generate)));
@@ -408,6 +643,11 @@ CaseConfig parse_case(const ConfigSource& src) {
       BoundaryConfig bc;
       bc.where = src.locate(kv.first, path);
       r.require_map(e, path);
+      if (flow_model) {
+        c.flow_boundary.push_back(parse_flow_boundary(r, e, path, c.physics.model));
+        c.boundary.emplace_back(name, bc);
+        continue;
+      }
       if (!e["type"]) r.fail(e, path + ".type", "required key missing", "dirichlet | outflow | inflow");
       bc.type =
           r.enum_value(e["type"], path + ".type",
@@ -425,7 +665,7 @@ CaseConfig parse_case(const ConfigSource& src) {
       c.boundary.emplace_back(name, bc);
     }
   }
-  c.operators = parse_operators(r, root, c.run.deterministic);
+  c.operators = parse_operators(r, root, c.run.deterministic, c.physics.model);
   if (const YAML::Node p = root["parallel"]) {
     r.check_keys(p, "parallel", {"halo"});
     if (const YAML::Node h = p["halo"]) {
@@ -435,7 +675,7 @@ CaseConfig parse_case(const ConfigSource& src) {
                                        std::vector<HaloVariant>{HaloVariant::naive, HaloVariant::optimized});
     }
   }
-  c.time = parse_time(r, root);
+  c.time = parse_time(r, root, flow_model);
   if (c.time.integrator == Integrator::euler && c.operators.convection.order == 2 &&
       c.operators.muscl.limiter == Limiter::none) {
     const YAML::Node n = root["time"]["integrator"] ? root["time"]["integrator"] : root["time"];
@@ -457,7 +697,7 @@ CaseConfig parse_case(const ConfigSource& src) {
         const std::string path = "output.fields[" + std::to_string(i) + "]";
         const std::string name = r.string_value(f[i], path);
         std::vector<std::string> valid;
-        for (int k = 0; k < nc; ++k) valid.push_back("u" + std::to_string(k));
+        for (const FieldLayout& l : output_field_layout(c.physics)) valid.push_back(l.name);
         valid.push_back(kRankField); // the owning MPI rank of each cell
         if (std::find(valid.begin(), valid.end(), name) == valid.end()) {
           const std::string best = closest_key(name, valid);
@@ -499,7 +739,71 @@ void emit_options(YAML::Node n, const OperatorOptions& o) { // Node is a handle:
 }
 } // namespace
 
+namespace {
+YAML::Node emit_state(const FlowStateConfig& s) {
+  YAML::Node e;
+  e["density"] = s.density;
+  e["velocity"] = flow(s.velocity);
+  e["pressure"] = s.pressure;
+  return e;
+}
+
+/// physics, initial and boundary of the flow models.
+void add_flow_sections(const CaseConfig& c, YAML::Node& n) {
+  const FlowPhysicsConfig& f = c.physics.flow;
+  YAML::Node p;
+  p["model"] = to_string(c.physics.model);
+  p["gamma"] = f.gamma;
+  p["gas_constant"] = f.gas_constant;
+  if (c.physics.model == PhysicsModel::navier_stokes) {
+    if (f.viscosity == FlowPhysicsConfig::Viscosity::constant) {
+      p["viscosity"]["type"] = "constant";
+      p["viscosity"]["value"] = f.mu;
+    } else {
+      p["viscosity"]["type"] = "sutherland";
+      p["viscosity"]["mu_ref"] = f.mu_ref;
+      p["viscosity"]["t_ref"] = f.t_ref;
+      p["viscosity"]["s"] = f.s;
+    }
+    p["prandtl"] = f.prandtl;
+  }
+  n["physics"] = p;
+  const FlowInitialConfig& ic = c.flow_initial;
+  YAML::Node e;
+  e["type"] = to_string(ic.type);
+  switch (ic.type) {
+  case FlowInitialType::uniform:
+    e["density"] = ic.state.density, e["velocity"] = flow(ic.state.velocity), e["pressure"] = ic.state.pressure;
+    break;
+  case FlowInitialType::riemann:
+    e["normal"] = flow(ic.normal), e["position"] = ic.position, e["left"] = emit_state(ic.left),
+    e["right"] = emit_state(ic.right);
+    break;
+  case FlowInitialType::isentropic_vortex:
+    e["center"] = flow(ic.center), e["beta"] = ic.beta, e["velocity"] = flow(ic.velocity);
+    break;
+  case FlowInitialType::taylor_green:
+    e["length"] = ic.length, e["speed"] = ic.speed, e["density"] = ic.density, e["pressure"] = ic.pressure;
+    break;
+  }
+  n["initial"] = e;
+  for (std::size_t i = 0; i < c.boundary.size(); ++i) {
+    const FlowBoundaryConfig& b = c.flow_boundary[i];
+    YAML::Node x;
+    x["type"] = to_string(b.kind);
+    if (b.kind == FlowBoundaryKind::supersonic_inflow || b.kind == FlowBoundaryKind::farfield) {
+      x["density"] = b.state.density, x["velocity"] = flow(b.state.velocity), x["pressure"] = b.state.pressure;
+    } else if (b.kind == FlowBoundaryKind::no_slip_wall) {
+      x["velocity"] = flow(b.wall_velocity);
+      if (b.wall_temperature) x["temperature"] = *b.wall_temperature; // none: adiabatic
+    }
+    n["boundary"][c.boundary[i].first] = x;
+  }
+}
+} // namespace
+
 void add_solver_sections(const CaseConfig& c, YAML::Node& n) {
+  if (c.physics.is_flow()) add_flow_sections(c, n);
   YAML::Node p;
   p["model"] = "scalar";
   p["components"] = c.physics.components;
@@ -514,7 +818,7 @@ void add_solver_sections(const CaseConfig& c, YAML::Node& n) {
   }
   p["velocity"] = v;
   p["diffusivity"] = flow(c.physics.diffusivity);
-  n["physics"] = p;
+  if (!c.physics.is_flow()) n["physics"] = p;
   for (const auto& ic : c.initial) {
     YAML::Node e;
     e["type"] = to_string(ic.type);
@@ -534,6 +838,7 @@ void add_solver_sections(const CaseConfig& c, YAML::Node& n) {
     n["initial"].push_back(e);
   }
   for (const auto& [name, bc] : c.boundary) {
+    if (c.physics.is_flow()) break;
     YAML::Node e;
     e["type"] = to_string(bc.type);
     if (bc.exact)
@@ -551,6 +856,12 @@ void add_solver_sections(const CaseConfig& c, YAML::Node& n) {
     ops["muscl"]["fused"] = c.operators.muscl.fused && c.operators.muscl.scatter == Scatter::gather;
   emit_options(ops["convection"], c.operators.convection);
   ops["convection"]["order"] = c.operators.convection.order;
+  if (c.physics.is_flow()) {
+    ops["convection"]["flux"] = to_string(c.operators.convection.flux);
+    ops["convection"]["reconstruction"] = to_string(c.operators.convection.variables);
+    if (c.operators.convection.flux == FlowFlux::roe)
+      ops["convection"]["entropy_fix"] = c.operators.convection.entropy_fix;
+  }
   emit_options(ops["diffusion"], c.operators.diffusion);
   n["operators"] = ops;
   n["parallel"]["halo"]["variant"] = to_string(c.parallel.halo);
@@ -562,6 +873,7 @@ void add_solver_sections(const CaseConfig& c, YAML::Node& n) {
     t["cfl"] = c.time.cfl;
   if (c.time.end_time) t["end_time"] = *c.time.end_time;
   if (c.time.steps) t["steps"] = *c.time.steps;
+  if (c.time.residual_tolerance) t["residual_tolerance"] = *c.time.residual_tolerance;
   n["time"] = t;
   n["output"]["dir"] = c.output_dir;
   auto every = [](const EveryConfig& e) {
@@ -581,7 +893,7 @@ void add_solver_sections(const CaseConfig& c, YAML::Node& n) {
   n["run"]["deterministic"] = c.run.deterministic;
   if (c.run.bound_tolerance)
     n["run"]["bound_tolerance"] = *c.run.bound_tolerance;
-  else
+  else if (!c.physics.is_flow())
     n["run"]["bound_tolerance"] = "none";
 }
 

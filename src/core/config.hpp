@@ -82,10 +82,59 @@ struct VelocityConfig {
   double omega = 0.0; ///< angular velocity (rad per unit time, right-handed about axis)
 };
 
+/// physics.model: the scalar transport model, or the compressible flow models (docs/physics.md).
+enum class PhysicsModel { scalar, euler, navier_stokes };
+const char* to_string(PhysicsModel m);
+
+/// The compressible models' gas and transport properties (physics.gamma, ...).
+struct FlowPhysicsConfig {
+  double gamma = 1.4;
+  double gas_constant = 287.05; ///< J / (kg K)
+  enum class Viscosity { constant, sutherland } viscosity = Viscosity::constant;
+  double mu = 0;                                       ///< constant viscosity (navier-stokes: required)
+  double mu_ref = 1.716e-5, t_ref = 273.15, s = 110.4; ///< Sutherland's law
+  double prandtl = 0.72;
+};
+
 struct PhysicsConfig {
-  int components = 1;
+  PhysicsModel model = PhysicsModel::scalar;
+  int components = 1; ///< the scalar model's; 5 for the flow models
   VelocityConfig velocity;
-  std::vector<double> diffusivity; ///< one per component
+  std::vector<double> diffusivity; ///< one per component (scalar model)
+  FlowPhysicsConfig flow;          ///< euler | navier-stokes
+  bool is_flow() const { return model != PhysicsModel::scalar; }
+};
+
+/// A primitive state of the flow models' inputs (initial conditions, inflow and far-field states).
+struct FlowStateConfig {
+  double density = 1;
+  std::array<double, 3> velocity{0.0, 0.0, 0.0};
+  double pressure = 1;
+};
+
+/// The flow models' initial condition (`initial:` one mapping).
+enum class FlowInitialType { uniform, riemann, isentropic_vortex, taylor_green };
+const char* to_string(FlowInitialType t);
+struct FlowInitialConfig {
+  FlowInitialType type = FlowInitialType::uniform;
+  FlowStateConfig state;                                   ///< uniform
+  FlowStateConfig left, right;                             ///< riemann: n.x < position is left
+  std::array<double, 3> normal{1.0, 0.0, 0.0};             ///< riemann (normalized when parsed)
+  double position = 0;                                     ///< riemann
+  double beta = 5;                                         ///< isentropic-vortex: strength
+  std::array<double, 3> center{0.0, 0.0, 0.0};             ///< isentropic-vortex: (x, y) at t = 0
+  std::array<double, 3> velocity{1.0, 1.0, 0.0};           ///< isentropic-vortex: the stream
+  double length = 1, speed = 1, density = 1, pressure = 1; ///< taylor-green: L, V0, rho0, p0
+};
+
+/// boundary.PATCH of the flow models.
+enum class FlowBoundaryKind { slip_wall, symmetry, supersonic_inflow, supersonic_outflow, farfield, no_slip_wall };
+const char* to_string(FlowBoundaryKind k);
+struct FlowBoundaryConfig {
+  FlowBoundaryKind kind = FlowBoundaryKind::slip_wall;
+  FlowStateConfig state;                              ///< supersonic-inflow, farfield
+  std::array<double, 3> wall_velocity{0.0, 0.0, 0.0}; ///< no-slip-wall (tangential: a moving wall)
+  std::optional<double> wall_temperature;             ///< no-slip-wall: isothermal; none: adiabatic
 };
 
 enum class InitialType { constant, gaussian, sine, sphere };
@@ -134,8 +183,17 @@ struct MusclConfig : OperatorOptions {
   /// where it does not apply (naive variant, atomic scatter, no limiter) the two passes run.
   bool fused = true;
 };
+/// operators.convection.flux of the flow models (physics/euler_model.hpp's FluxType by name).
+enum class FlowFlux { rusanov, hllc, roe };
+/// operators.muscl.variables of the flow models: what MUSCL extrapolates to the faces.
+enum class FlowVariables { conservative, primitive };
+const char* to_string(FlowFlux f);
+const char* to_string(FlowVariables v);
 struct ConvectionConfig : OperatorOptions {
   int order = 2;
+  FlowFlux flux = FlowFlux::hllc;                        ///< flow models
+  FlowVariables variables = FlowVariables::conservative; ///< flow models
+  bool entropy_fix = true;                               ///< flow models, flux: roe
 };
 struct DiffusionConfig : OperatorOptions {};
 struct OperatorsConfig {
@@ -172,6 +230,8 @@ struct TimeConfig {
   std::optional<double> dt;       ///< fixed time step
   std::optional<double> end_time; ///< exactly one of end_time | steps
   std::optional<long long> steps;
+  /// Flow models: stop once every field's residual (docs/physics.md#residuals) is below this.
+  std::optional<double> residual_tolerance;
 };
 
 /// When something happens during a run: every N steps, every T of simulated time, or (checkpoints)
@@ -205,6 +265,19 @@ struct RunConfig {
   std::optional<double> bound_tolerance = 1.0;
 };
 
+/// A cell field of the output files: `width` (1, or 3 for a vector) columns of a state array from
+/// `column` on.
+struct FieldLayout {
+  std::string name;
+  int column = 0, width = 1;
+};
+/// The fields `fvproxy run` can write for a model (output.fields), over the columns of the array the
+/// solver hands to the output (scalar: u0, u1, ...; flow: density, momentum, total_energy, velocity,
+/// pressure, temperature over 10 columns). kRankField is not among them.
+std::vector<FieldLayout> output_field_layout(const PhysicsConfig& p);
+/// The fields of a checkpoint (the state itself: scalar u0...; flow density, momentum, total_energy).
+std::vector<FieldLayout> checkpoint_field_layout(const PhysicsConfig& p);
+
 /// The component counts this build instantiates (CMake FVPROXY_COMPONENTS).
 const std::vector<int>& component_list();
 
@@ -215,8 +288,10 @@ struct CaseConfig {
   MeshConfig mesh;
   // Solver sections: filled by parse_case (not by parse_case_mesh).
   PhysicsConfig physics;
-  std::vector<InitialConfig> initial;                           ///< one per component
+  std::vector<InitialConfig> initial;                           ///< one per component (scalar model)
+  FlowInitialConfig flow_initial;                               ///< the flow models'
   std::vector<std::pair<std::string, BoundaryConfig>> boundary; ///< patch name, in file order
+  std::vector<FlowBoundaryConfig> flow_boundary;                ///< the flow models': one per boundary entry
   std::string boundary_where; ///< where the boundary section is (file:line, or the --set that gave it)
   OperatorsConfig operators;
   ParallelConfig parallel;

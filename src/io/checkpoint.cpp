@@ -173,6 +173,18 @@ RestartPoint read_restart(const std::string& path, const CaseConfig& cfg, const 
     throw InputError(where, "the checkpoint holds " + f.real_type + " values, this fvproxy computes in " + real_name,
                      "restart with a build of the same real type (FVPROXY_REAL)");
   const int components = static_cast<int>(f.names.size());
+  // The columns the case's state has, by name (a vector's components as name[i], as read).
+  std::vector<std::string> expected;
+  for (const FieldLayout& l : checkpoint_field_layout(cfg.physics))
+    for (int i = 0; i < l.width; ++i)
+      expected.push_back(l.width == 1 ? l.name : l.name + "[" + std::to_string(i) + "]");
+  const bool scalar_file = !f.names.empty() && f.names[0] == "u0";
+  if (scalar_file == cfg.physics.is_flow()) {
+    std::string got;
+    for (const auto& n : f.names) got += (got.empty() ? "" : ", ") + n;
+    throw InputError(where, "the checkpoint holds the fields " + got +
+                                ", not those of physics.model: " + to_string(cfg.physics.model));
+  }
   if (components != cfg.physics.components)
     throw InputError(where, "the checkpoint holds " + std::to_string(components) + " components, the case has " +
                                 std::to_string(cfg.physics.components) + " (physics.components)");
@@ -192,14 +204,13 @@ RestartPoint read_restart(const std::string& path, const CaseConfig& cfg, const 
   if (double(f.step) > total)
     bad("step", double(f.step), "beyond the run's total_steps (" + std::to_string(static_cast<long long>(total)) + ")");
   for (std::size_t k = 0; k < f.names.size(); ++k)
-    if (f.names[k] != "u" + std::to_string(k))
-      throw InputError(where,
-                       "the checkpoint's field " + std::to_string(k) + " is '" + f.names[k] + "', not 'u" +
-                           std::to_string(k) + "'",
-                       "the checkpoint is damaged");
+    if (f.names[k] != expected[k])
+      throw InputError(
+          where, "the checkpoint's field " + std::to_string(k) + " is '" + f.names[k] + "', not '" + expected[k] + "'",
+          "the checkpoint is damaged");
   if (f.numbers.count("components") && f.numbers["components"] != double(f.names.size()))
     bad("components", f.numbers["components"],
-        "the checkpoint holds " + std::to_string(f.names.size()) + " fields (u0, u1, ...)");
+        "the checkpoint holds " + std::to_string(f.names.size()) + " components");
   if (!f.strings.count("mesh_fingerprint") || !f.vectors.count("conservation_initial"))
     throw InputError(where, "the checkpoint lacks its mesh fingerprint or conserved totals (damaged?)");
   if (f.rows_total != cells.global_cells)
@@ -218,6 +229,7 @@ RestartPoint read_restart(const std::string& path, const CaseConfig& cfg, const 
   r.dt = f.numbers["dt"];
   r.total_steps = static_cast<long long>(f.numbers["total_steps"]);
   r.conservation_initial = f.vectors["conservation_initial"];
+  if (f.vectors.count("residual_reference")) r.residual_reference = f.vectors["residual_reference"];
   if (int(r.conservation_initial.size()) != components)
     throw InputError(where, "the checkpoint's conserved totals do not match its components (damaged?)");
 

@@ -63,6 +63,22 @@ std::vector<FieldDifference> compare_fields(const FieldFile& a, const std::strin
     d.pass = !d.non_finite && d.max_abs <= atol + rtol * d.max_b;
     out.push_back(d);
   }
+  // A vector's components (name[i]) are judged against the vector's scale: the largest max|b| of
+  // its components (a component that is zero up to round-off, v of a flow along x, is not
+  // compared with its own noise).
+  auto group = [](const std::string& n) {
+    const auto at = n.find('[');
+    return at == std::string::npos || n.back() != ']' ? std::string() : n.substr(0, at);
+  };
+  for (FieldDifference& d : out) {
+    const std::string g = group(d.name);
+    if (g.empty() || !d.missing_in.empty()) continue;
+    double scale = 0;
+    for (const FieldDifference& e : out)
+      if (group(e.name) == g && e.missing_in.empty()) scale = std::max(scale, e.max_b);
+    d.max_rel = scale > 0 ? d.max_abs / scale : (d.max_abs > 0 ? INFINITY : 0.0);
+    d.pass = !d.non_finite && d.max_abs <= atol + rtol * scale;
+  }
   for (const std::string& name : b.names)
     if (std::find(a.names.begin(), a.names.end(), name) == a.names.end()) {
       FieldDifference d;

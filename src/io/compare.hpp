@@ -3,7 +3,8 @@
 // cells matched by global id, so outputs of different orderings (and later of different rank
 // counts) compare; per field the max abs difference, the max normwise-relative difference
 // max|a-b| / max|b|, and the L2 (root-mean-square) difference. A field passes when
-// max|a-b| <= atol + rtol max|b|; a NaN anywhere fails it.
+// max|a-b| <= atol + rtol max|b|; a NaN anywhere fails it. A vector's components (`v[0]`, `v[1]`,
+// `v[2]`) take the vector's max|b| (the largest of its components') in place of their own.
 #include <string>
 #include <vector>
 

@@ -81,7 +81,7 @@ enum class AttributeType { i64, f64, f64_list, string };
 AttributeType attribute_type(const std::string& name) {
   if (name == "format_version" || name == "step" || name == "cells" || name == "nodes") return AttributeType::i64;
   if (name == "time" || name == "dt" || name == "total_steps" || name == "components") return AttributeType::f64;
-  if (name == "conservation_initial") return AttributeType::f64_list;
+  if (name == "conservation_initial" || name == "residual_reference") return AttributeType::f64_list;
   return AttributeType::string;
 }
 
@@ -249,7 +249,8 @@ void write_field_file(const std::string& path, const FieldFile& h, index_t n, co
     for (const auto& [k, v] : h.strings) attrs.put(k, v);
     attrs.finish();
     f.write("/cells/global_id", h5::Type::i64, gid, n);
-    for (std::size_t k = 0; k < columns.size(); ++k) f.write("/fields/" + h.names[k], real_h5_type(), columns[k], n);
+    for (std::size_t k = 0; k < columns.size(); ++k)
+      f.write("/fields/" + h.names[k], real_h5_type(), columns[k], n, k < h.widths.size() ? h.widths[k] : 1);
     af.commit();
   } catch (const h5::H5Failure& e) {
     throw RunError("error: writing " + h.kind + " file " + path + " failed\n" + e.what());
@@ -330,31 +331,48 @@ FieldFile read_fields(const std::string& path, const std::vector<std::string>& f
     };
     read_block("/cells/global_id", r.cell_gid);
     const std::vector<std::string> present = f.members("/fields");
-    r.names = fields.empty() ? present : fields;
+    std::vector<std::string> datasets = fields.empty() ? present : fields;
     if (skip_missing)
-      r.names.erase(std::remove_if(r.names.begin(), r.names.end(),
-                                   [&](const std::string& n) {
-                                     return std::find(present.begin(), present.end(), n) == present.end();
-                                   }),
-                    r.names.end());
-    for (const std::string& name : r.names) {
+      datasets.erase(std::remove_if(datasets.begin(), datasets.end(),
+                                    [&](const std::string& n) {
+                                      return std::find(present.begin(), present.end(), n) == present.end();
+                                    }),
+                     datasets.end());
+    for (const std::string& name : datasets) {
       if (std::find(present.begin(), present.end(), name) == present.end()) {
         std::string list;
         for (const auto& p : present) list += (list.empty() ? "" : ", ") + p;
         throw InputError(path, "no field '" + name + "'", "fields in the file: " + (list.empty() ? "none" : list));
       }
       const auto shape = f.shape("/fields/" + name);
-      if (shape.size() != 1 || shape[0] != r.rows_total)
+      if (shape.empty() || shape.size() > 2 || shape[0] != r.rows_total)
         throw InputError(path, "field " + name + " has " + std::to_string(shape.empty() ? 0 : shape[0]) +
                                    (shape.size() == 1 ? "" : " rows of") + " values for " +
                                    std::to_string(r.rows_total) + " cells");
-      r.values.emplace_back();
-      read_block("/fields/" + name, r.values.back());
+      const std::int64_t width = shape.size() == 2 ? shape[1] : 1;
+      if (width < 1 || width > 3)
+        throw InputError(path, "field " + name + " has " + std::to_string(width) + " columns",
+                         "fvproxy writes scalars (cells,) and vectors (cells, 3)");
+      std::vector<double> v;
+      read_block("/fields/" + name, v);
+      if (shape.size() == 1) {
+        r.names.push_back(name);
+        r.values.push_back(std::move(v));
+        continue;
+      }
+      // a vector: one column per component, name[i]
+      const std::size_t n = v.size() / std::size_t(width);
+      for (std::int64_t i = 0; i < width; ++i) {
+        r.names.push_back(name + "[" + std::to_string(i) + "]");
+        std::vector<double> col(n);
+        for (std::size_t c = 0; c < n; ++c) col[c] = v[c * std::size_t(width) + std::size_t(i)];
+        r.values.push_back(std::move(col));
+      }
     }
     for (const char* k : {"dt", "total_steps", "components"})
       if (f.has_attribute("/", k)) r.numbers[k] = f.attribute_double("/", k);
-    if (f.has_attribute("/", "conservation_initial"))
-      r.vectors["conservation_initial"] = f.attribute_doubles("/", "conservation_initial");
+    for (const char* k : {"conservation_initial", "residual_reference"})
+      if (f.has_attribute("/", k)) r.vectors[k] = f.attribute_doubles("/", k);
     for (const char* k : {"mesh_fingerprint", "case"})
       if (f.has_attribute("/", k)) r.strings[k] = f.attribute_string("/", k);
     if (f.exists("/fvproxy/case_yaml")) r.meta.case_yaml = f.read_string("/fvproxy/case_yaml");

@@ -86,9 +86,12 @@ struct FieldFile {
   double time = 0;
   std::int64_t step = 0;
   std::vector<gid_t> cell_gid;
-  std::int64_t rows_total = 0;             ///< as read: the file's cells (rows)
-  std::int64_t row_begin = 0;              ///< as read: the first row of cell_gid and values
-  std::vector<std::string> names;          ///< u0, u1, ...
+  std::int64_t rows_total = 0; ///< as read: the file's cells (rows)
+  std::int64_t row_begin = 0;  ///< as read: the first row of cell_gid and values
+  /// As written: the datasets (u0, u1, ...; density, momentum, ...). As read: one column per
+  /// component, a (cells, 3) dataset `v` read as the three columns v[0], v[1], v[2].
+  std::vector<std::string> names;
+  std::vector<int> widths;                 ///< as written, per name: 1, or 3 for a vector; empty: all 1
   std::vector<std::vector<double>> values; ///< as read (converted to double; exact for float)
   std::string real_type;                   ///< "double" | "float" as stored
   std::map<std::string, double> numbers;   ///< further root attributes (checkpoint: dt, ...)
@@ -98,14 +101,15 @@ struct FieldFile {
 };
 
 /// Writes a fields or checkpoint file (collective, atomic): `columns[k]` points to this rank's
-/// `n` values of field `names[k]`, stored in the build's real type.
+/// `n` values of field `names[k]` (n rows of widths[k] values, row-major), stored in the build's real type.
 void write_field_file(const std::string& path, const FieldFile& header, index_t n, const gid_t* gid,
                       const std::vector<const real*>& columns, const Communicator& comm = Communicator::world());
 
 /// Reads a fields or checkpoint file whole. InputError (naming the file and what is wrong) for a
 /// missing, non-HDF5, damaged or foreign file, one of a newer format, or one whose root attributes
 /// do not match their checksums (format version 2). `fields` (empty: all) selects which fields to
-/// read; a missing one is an InputError listing those present, or with `skip_missing` left out.
+/// read (dataset names: `velocity` selects its three columns); a missing one is an InputError
+/// listing those present, or with `skip_missing` left out.
 FieldFile read_field_file(const std::string& path, const std::vector<std::string>& fields = {},
                           bool skip_missing = false);
 

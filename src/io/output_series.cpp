@@ -193,8 +193,10 @@ std::string step_file_name(const std::string& prefix, long long step) {
 
 OutputSeries::OutputSeries(const std::string& dir, const CaseConfig& cfg, const HostMesh& mesh, FileMetadata meta)
     : dir_(dir), cfg_(cfg), mesh_(mesh), meta_(std::move(meta)) {
-  for (int k = 0; k < cfg.physics.components; ++k) all_fields_.push_back("u" + std::to_string(k));
-  fields_ = cfg.output.fields.empty() ? all_fields_ : cfg.output.fields;
+  output_layout_ = output_field_layout(cfg.physics);
+  checkpoint_layout_ = checkpoint_field_layout(cfg.physics);
+  for (const FieldLayout& l : output_layout_) fields_.push_back(l.name);
+  if (!cfg.output.fields.empty()) fields_ = cfg.output.fields;
 }
 
 std::string OutputSeries::xdmf_path() const {
@@ -242,6 +244,7 @@ void OutputSeries::adopt_existing(long long step) {
       x.time = f.attribute_double("/", "time");
       x.step = s;
       x.fields = f.members("/fields");
+      for (const auto& name : x.fields) x.widths.push_back(int(f.shape("/fields/" + name).size() == 2 ? 3 : 1));
       if (f.shape("/cells/global_id")[0] != mesh_info_.cells) continue; // another mesh's output
       steps_.push_back(x);
     } catch (const h5::H5Failure&) {
@@ -334,22 +337,36 @@ void OutputSeries::set_decomposition(const Communicator& comm, std::vector<index
 }
 
 std::string OutputSeries::write_step_file(FieldFile header, const std::string& prefix, long long step, double time,
-                                          ConstView2<real> u, const std::vector<std::string>& names) const {
+                                          ConstView2<real> u, const std::vector<std::string>& names,
+                                          const std::vector<FieldLayout>& layout) const {
   const HostState h = to_host(u);
   header.time = time;
   header.step = step;
   header.names = names;
   header.meta = meta_;
   const std::string path = (fs::path(dir_) / step_file_name(prefix, step)).string();
-  // This rank's block of each selected column: u<k> (column k of the state) or `rank`.
+  // This rank's block of each selected field: `width` columns of the state from `column` on
+  // (FieldLayout), or `rank`.
   const index_t n_block = comm_ ? row_end_ - row_begin_ : mesh_.n_cells();
-  std::vector<int> ks; // the state columns that travel
-  for (const auto& name : names)
-    if (name != kRankField) ks.push_back(std::stoi(name.substr(1))); // u<k>: column k
+  std::vector<int> ks;                  // the state columns that travel, field after field
+  std::vector<int> first(names.size()); // each field's first entry in ks
+  header.widths.clear();
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    first[i] = static_cast<int>(ks.size());
+    if (names[i] == kRankField) {
+      header.widths.push_back(1);
+      continue;
+    }
+    const auto it =
+        std::find_if(layout.begin(), layout.end(), [&](const FieldLayout& l) { return l.name == names[i]; });
+    if (it == layout.end()) throw std::logic_error("OutputSeries: no field '" + names[i] + "' in the layout");
+    for (int j = 0; j < it->width; ++j) ks.push_back(it->column + j);
+    header.widths.push_back(it->width);
+  }
   const int nk = static_cast<int>(ks.size());
-  // One rank: the columns of the host copy itself (LayoutLeft); several: the received blocks.
-  std::vector<std::vector<real>> block(comm_ ? static_cast<std::size_t>(nk) : 0,
-                                       std::vector<real>(static_cast<std::size_t>(n_block)));
+  // block[j]: this rank's rows of state column ks[j]: the received ones (several ranks) or the
+  // host copy's own (one rank).
+  std::vector<std::vector<real>> block(static_cast<std::size_t>(nk));
   if (comm_) {
     // The owned rows to the ranks whose blocks hold them: one MPI_Alltoallv of every column.
     std::vector<real> out(send_rows_.size() * std::size_t(nk)), in(recv_block_row_.size() * std::size_t(nk));
@@ -364,17 +381,34 @@ std::string OutputSeries::write_step_file(FieldFile header, const std::string& p
                            rd = scaled(recv_displs_);
     MPI_Alltoallv(out.data(), sc.data(), sd.data(), mpi_real(), in.data(), rc.data(), rd.data(), mpi_real(),
                   comm_->raw());
+    for (int j = 0; j < nk; ++j) block[j].resize(std::size_t(n_block));
     for (std::size_t i = 0; i < recv_block_row_.size(); ++i)
       for (int j = 0; j < nk; ++j) block[j][recv_block_row_[i]] = in[i * nk + j];
   }
-  const bool with_rank = std::find(names.begin(), names.end(), kRankField) != names.end();
-  const std::vector<real> zeros(!comm_ && with_rank ? std::size_t(n_block) : 0, real(0)); // one rank: rank 0
+  // Each field's values: a column as it is (width 1), a vector interleaved row-major (cells, 3).
+  std::vector<std::vector<real>> vectors;
+  vectors.reserve(names.size());
+  const std::vector<real> zeros(!comm_ ? std::size_t(n_block) : 0, real(0)); // one rank: rank 0
   std::vector<const real*> cols;
-  for (std::size_t i = 0, j = 0; i < names.size(); ++i)
-    if (names[i] == kRankField)
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (names[i] == kRankField) {
       cols.push_back(comm_ ? rank_of_row_.data() : zeros.data());
-    else
-      cols.push_back(comm_ ? block[j++].data() : &h(0, ks[j++]));
+      continue;
+    }
+    const int w = header.widths[i];
+    auto column = [&](int j) { return comm_ ? block[first[i] + j].data() : &h(0, ks[first[i] + j]); };
+    if (w == 1) {
+      cols.push_back(column(0));
+      continue;
+    }
+    vectors.emplace_back(std::size_t(n_block) * std::size_t(w));
+    std::vector<real>& v = vectors.back();
+    for (int j = 0; j < w; ++j) {
+      const real* c = column(j);
+      for (index_t r = 0; r < n_block; ++r) v[std::size_t(r) * std::size_t(w) + std::size_t(j)] = c[r];
+    }
+    cols.push_back(v.data());
+  }
   write_field_file(path, header, n_block, comm_ ? block_gid_.data() : mesh_.cell_gid.data(), cols);
   return path;
 }
@@ -382,10 +416,16 @@ std::string OutputSeries::write_step_file(FieldFile header, const std::string& p
 std::string OutputSeries::write_fields(long long step, double time, ConstView2<real> u) {
   FieldFile header;
   header.kind = "fields";
-  const std::string path = write_step_file(header, "fields", step, time, u, fields_);
+  const std::string path = write_step_file(header, "fields", step, time, u, fields_, output_layout_);
   steps_.erase(std::remove_if(steps_.begin(), steps_.end(), [&](const XdmfStep& s) { return s.step >= step; }),
                steps_.end());
-  steps_.push_back({fs::path(path).filename().string(), time, step, fields_});
+  std::vector<int> widths;
+  for (const auto& name : fields_) {
+    const auto it = std::find_if(output_layout_.begin(), output_layout_.end(),
+                                 [&](const FieldLayout& l) { return l.name == name; });
+    widths.push_back(it == output_layout_.end() ? 1 : it->width); // `rank`: 1
+  }
+  steps_.push_back({fs::path(path).filename().string(), time, step, fields_, widths});
   write_xdmf();
   return path;
 }
@@ -398,12 +438,15 @@ std::string OutputSeries::write_checkpoint(long long step, double time, ConstVie
   header.numbers["total_steps"] = double(info.total_steps);
   header.numbers["components"] = cfg_.physics.components;
   header.vectors["conservation_initial"] = info.conservation_initial;
+  if (!info.residual_reference.empty()) header.vectors["residual_reference"] = info.residual_reference;
   if (fingerprint_.empty()) // once: O(cells)
     fingerprint_ = local_ ? mesh_fingerprint_of_parts(mesh_, local_->n_owned, local_->n_global_nodes, *comm_)
                           : mesh_fingerprint(mesh_);
   header.strings["mesh_fingerprint"] = fingerprint_;
   header.strings["case"] = cfg_.name;
-  const std::string path = write_step_file(header, "checkpoint", step, time, u, all_fields_);
+  std::vector<std::string> names;
+  for (const FieldLayout& l : checkpoint_layout_) names.push_back(l.name);
+  const std::string path = write_step_file(header, "checkpoint", step, time, u, names, checkpoint_layout_);
   if (Communicator::world().rank() == 0) {
     auto all = step_files(dir_, "checkpoint");
     for (std::size_t i = 0; i + std::size_t(cfg_.checkpoint.keep) < all.size(); ++i) {

@@ -56,9 +56,10 @@ public:
   /// After a restart from step `step`: the fields files already in the folder up to that step
   /// stay in the series (files after it are rewritten or dropped).
   void adopt_existing(long long step);
-  /// fields_<step>.h5 with output.fields, then the XDMF. Returns the path.
+  /// fields_<step>.h5 with output.fields, then the XDMF; `u` holds the columns of
+  /// output_field_layout (the scalar state; the flow models' derived fields). Returns the path.
   std::string write_fields(long long step, double time, ConstView2<real> u);
-  /// checkpoint_<step>.h5 with every component; removes the oldest beyond checkpoint.keep.
+  /// checkpoint_<step>.h5 with the state (checkpoint_field_layout); removes the oldest beyond checkpoint.keep.
   std::string write_checkpoint(long long step, double time, ConstView2<real> u, const CheckpointInfo& info);
 
   std::string xdmf_path() const;
@@ -69,15 +70,17 @@ private:
   /// `header` (kind and extra attributes) completed with time, step, `names` and the metadata,
   /// written as <prefix>_<step>.h5 with the columns of `u` the names select (u<k>: column k).
   std::string write_step_file(FieldFile header, const std::string& prefix, long long step, double time,
-                              ConstView2<real> u, const std::vector<std::string>& names) const;
+                              ConstView2<real> u, const std::vector<std::string>& names,
+                              const std::vector<FieldLayout>& layout) const;
   std::string dir_;
   const CaseConfig& cfg_;
   const HostMesh& mesh_;             ///< the whole mesh, or this rank's part when local_ is set
   const LocalMesh* local_ = nullptr; ///< built in parts
   FileMetadata meta_;
   MeshFileInfo mesh_info_;
-  std::vector<std::string> all_fields_; ///< u0, u1, ...: every component (checkpoints)
-  std::vector<std::string> fields_;     ///< output.fields (fields files)
+  std::vector<FieldLayout> output_layout_;     ///< the fields over the columns write_fields receives
+  std::vector<FieldLayout> checkpoint_layout_; ///< the fields over the state (checkpoints)
+  std::vector<std::string> fields_;            ///< output.fields (fields files)
   std::vector<XdmfStep> steps_;
   std::string fingerprint_;              ///< of the mesh, computed at the first checkpoint
   std::optional<Communicator> comm_;     ///< set on a decomposed run

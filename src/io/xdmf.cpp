@@ -52,11 +52,16 @@ std::string xdmf_text(const std::string& mesh_file, const MeshFileInfo& m, const
     o << "      <Grid Name=\"step_" << s.step << "\" GridType=\"Uniform\">\n"
       << "        <Time Value=\"" << time_string(s.time) << "\"/>\n";
     mesh_items(o, mesh_file, m, "        ");
-    for (const std::string& name : s.fields)
-      o << "        <Attribute Name=\"" << escape(name) << "\" AttributeType=\"Scalar\" Center=\"Cell\">\n"
-        << "          <DataItem Dimensions=\"" << m.cells << "\" NumberType=\"Float\" Precision=\"" << precision
-        << "\" Format=\"HDF\">" << escape(s.file) << ":/fields/" << escape(name) << "</DataItem>\n"
+    for (std::size_t k = 0; k < s.fields.size(); ++k) {
+      const std::string& name = s.fields[k];
+      const int width = k < s.widths.size() ? s.widths[k] : 1; // 3: a (cells, 3) vector dataset
+      o << "        <Attribute Name=\"" << escape(name) << "\" AttributeType=\"" << (width == 3 ? "Vector" : "Scalar")
+        << "\" Center=\"Cell\">\n"
+        << "          <DataItem Dimensions=\"" << m.cells << (width == 3 ? " 3" : "")
+        << "\" NumberType=\"Float\" Precision=\"" << precision << "\" Format=\"HDF\">" << escape(s.file) << ":/fields/"
+        << escape(name) << "</DataItem>\n"
         << "        </Attribute>\n";
+    }
     o << "      </Grid>\n";
   }
   o << "    </Grid>\n"

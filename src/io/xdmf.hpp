@@ -15,6 +15,7 @@ struct XdmfStep {
   double time = 0;
   std::int64_t step = 0;
   std::vector<std::string> fields;
+  std::vector<int> widths; ///< per field: 1, or 3 for a vector (cells, 3); empty: all 1
 };
 
 /// The XDMF text; `mesh_file` relative to the XDMF file's folder, `precision` 4 or 8.

@@ -20,14 +20,16 @@ struct SlipWall {
 };
 using Symmetry = SlipWall;
 
-/// Viscous wall at rest: the velocity reversed (so that the face's velocity is zero), density and
+/// Viscous wall, at rest or sliding in its plane with `velocity`: the velocity mirrored about the
+/// wall's (u_out = 2 u_wall - u_in, so that the face's velocity is the wall's), density and
 /// pressure kept; adiabatic or at a wall temperature, which the viscous flux takes at the face
 /// (wall_temperature <= 0: adiabatic, no heat flux through the wall).
 struct NoSlipWall {
   real wall_temperature = 0;
+  real velocity[3] = {0, 0, 0};
   KOKKOS_INLINE_FUNCTION Primitive operator()(const Primitive& in, const real (&/*n*/)[3]) const {
     Primitive out = in;
-    for (int i = 0; i < 3; ++i) out.u[i] = -in.u[i];
+    for (int i = 0; i < 3; ++i) out.u[i] = 2 * velocity[i] - in.u[i];
     return out;
   }
 };

@@ -59,7 +59,8 @@ int ScalarSolver::halo_values_per_ghost(const CaseConfig& c) {
 ScalarSolver::ScalarSolver(const Mesh& mesh, const CaseConfig& cfg, const Communicator& comm, Halo* halo)
     : mesh_(mesh), comm_(comm), halo_(halo), n_(cfg.physics.components), geom_(make_operator_geometry(mesh)),
       phi_(face_volume_flux(mesh, cfg.physics.velocity)), solution_(make_scalar_solution(cfg)),
-      bc_(mesh, cfg, solution_, phi_), stages_(shu_osher_stages(cfg.time.integrator)), kappa_max_(max_kappa(cfg)) {
+      bc_(mesh, cfg, solution_, phi_), stages_(shu_osher_stages(cfg.time.integrator)), kappa_max_(max_kappa(cfg)),
+      no_exact_(exact_solution_unavailable(cfg)) {
   const bool det = cfg.run.deterministic;
   std::vector<BoundaryType> types;
   for (const auto& p : bc_.patches()) types.push_back(p.type);
@@ -166,42 +167,33 @@ void ScalarSolver::step(real t, real dt, long long step, bool check) {
 }
 
 std::optional<StateFailure> ScalarSolver::first_failure() const {
-  auto keys = Kokkos::create_mirror_view_and_copy(HostSpace(), check_.keys);
-  // The earliest (step, then cell) on any rank: keys hold the step in their top bits; on a tie of
-  // step the lower key (local cell index) wins on its rank, the lower rank between ranks.
-  unsigned long long k0 = keys(0), k1 = keys(1);
-  const unsigned long long my0 = k0, my1 = k1;
-  if (comm_.size() > 1) {
-    MPI_Allreduce(&my0, &k0, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, comm_.raw());
-    MPI_Allreduce(&my1, &k1, 1, MPI_UNSIGNED_LONG_LONG, MPI_MIN, comm_.raw());
+  std::optional<StateFailure> f = locate_failure(mesh_, comm_, check_.keys, u_, StateFailure::Kind::out_of_bounds);
+  if (f) {
+    f->admissible[0] = bounds_.admissible_lo[f->component];
+    f->admissible[1] = bounds_.admissible_hi[f->component];
   }
-  const unsigned long long key = k0 <= k1 ? k0 : k1;
-  if (key == kNoBadValue) return std::nullopt;
-  StateFailure f;
-  f.kind = k0 <= k1 ? StateFailure::Kind::non_finite : StateFailure::Kind::out_of_bounds;
-  f.step = static_cast<long long>(key >> 35);
-  f.component = static_cast<int>(key & 7);
-  const bool mine = (k0 <= k1 ? my0 : my1) == key;
-  // The lowest rank holding the key describes the cell; the others receive it.
-  const int holder = static_cast<int>(comm_.min(std::int64_t(mine ? comm_.rank() : comm_.size())));
-  std::vector<double> info(4, 0.0);
-  if (comm_.rank() == holder) {
-    const auto cell = static_cast<index_t>((key >> 3) & ((1ULL << 32) - 1));
-    gid_t gid = -1;
-    Kokkos::deep_copy(gid, Kokkos::subview(mesh_.cell_gid, cell));
-    info[0] = double(gid);
-    for (int d = 0; d < 3; ++d) {
-      real x = 0;
-      Kokkos::deep_copy(x, Kokkos::subview(mesh_.centroid, cell, d));
-      info[1 + d] = x;
-    }
-  }
-  if (comm_.size() > 1) MPI_Bcast(info.data(), 4, MPI_DOUBLE, holder, comm_.raw());
-  f.cell_gid = static_cast<gid_t>(info[0]);
-  for (int d = 0; d < 3; ++d) f.x[d] = info[1 + d];
-  f.admissible[0] = bounds_.admissible_lo[f.component];
-  f.admissible[1] = bounds_.admissible_hi[f.component];
   return f;
+}
+
+std::vector<std::string> ScalarSolver::conserved_names() const {
+  std::vector<std::string> n;
+  for (int k = 0; k < n_; ++k) n.push_back("u" + std::to_string(k));
+  return n;
+}
+
+std::vector<double> ScalarSolver::conserved_totals() const {
+  return fvproxy::conserved_totals(mesh_, u_, comm_);
+}
+
+std::vector<FieldError> ScalarSolver::errors(double t) const {
+  const std::vector<ErrorNorms> e = error_norms(mesh_, u_, solution_, static_cast<real>(t), comm_);
+  std::vector<FieldError> out;
+  for (int k = 0; k < n_; ++k) out.push_back({"u" + std::to_string(k), e[k]});
+  return out;
+}
+
+std::pair<std::vector<real>, std::vector<real>> ScalarSolver::final_range() const {
+  return domain_bounds(mesh_, u_, View2<real>(), comm_);
 }
 
 StableStep ScalarSolver::stable_step(double cfl) const {

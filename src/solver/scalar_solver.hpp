@@ -26,29 +26,12 @@
 #include "parallel/halo.hpp"
 #include "physics/scalar_profile.hpp"
 #include "solver/boundary_conditions.hpp"
+#include "solver/solver.hpp"
 #include "solver/time_step.hpp"
 
 namespace fvproxy {
 
-/// A value of the state that ends the run: non-finite, or outside the max-principle monitor's
-/// admissible interval (run.bound_tolerance). Where and when it first appeared.
-struct StateFailure {
-  enum class Kind { non_finite, out_of_bounds } kind = Kind::non_finite;
-  long long step = -1; ///< the step whose result it is (1-based)
-  int component = 0;
-  gid_t cell_gid = -1;
-  double x[3] = {0, 0, 0};       ///< the cell centroid
-  double admissible[2] = {0, 0}; ///< out_of_bounds: the interval it left
-};
-
-/// The max-principle monitor's intervals: [lo, hi] per component is the range of the initial field
-/// and the boundary values at t = 0 (the scalar model's solutions stay in it); admissible is that
-/// interval widened by run.bound_tolerance times its width on each side (+-inf when off).
-struct Bounds {
-  std::vector<real> lo, hi, admissible_lo, admissible_hi;
-};
-
-class ScalarSolver {
+class ScalarSolver final : public Solver {
 public:
   /// Builds the operators and allocates the state (`mesh` must outlive the solver). On a
   /// decomposed mesh (mesh.n_ghosts > 0) `halo` fills the ghost rows before each use (the state
@@ -70,7 +53,7 @@ public:
   static int halo_values_per_ghost(const CaseConfig& cfg);
 
   /// u = the initial condition (the case's profiles at the cell centroids).
-  void initialize();
+  void initialize() override;
   /// rhs = L(u, t): boundary values, then the operators (every one adds to rhs). On a decomposed
   /// mesh the ghost rows of u must hold their owners' values (step() exchanges them first).
   void rate(ConstView2<real> u, real t, View2<real> rhs);
@@ -78,23 +61,30 @@ public:
   /// non-finite value when `check`. On a decomposed mesh each stage exchanges the state, then the
   /// gradients and limiter values (one message per neighbour each); with the optimized halo the
   /// inner cells are computed while the messages fly (docs/parallel.md#overlap).
-  void step(real t, real dt, long long step, bool check);
+  void step(real t, real dt, long long step, bool check) override;
   /// The first non-finite or out-of-bounds value recorded by step() (copies two words from the
   /// device); the earlier one, non-finite on a tie. Collective: the same answer on every rank.
-  std::optional<StateFailure> first_failure() const;
-  const Bounds& bounds() const { return bounds_; }
+  std::optional<StateFailure> first_failure() const override;
+  const Bounds& bounds() const override { return bounds_; }
 
   /// The CFL time step of the case's velocity and diffusivities (collective: the domain's).
-  StableStep stable_step(double cfl) const;
+  StableStep stable_step(double cfl) const override;
 
-  View2<real> state() const { return u_; }
+  View2<real> state() const override { return u_; }
   const ScalarSolution& solution() const { return solution_; }
-  const Mesh& mesh() const { return mesh_; }
+  const Mesh& mesh() const override { return mesh_; }
   int components() const { return n_; }
   int stages() const { return static_cast<int>(stages_.size()); }
   /// What runs, per operator ("gradient least-squares optimized/gather/range", ...; "off" when
   /// the case makes an operator vanish).
-  std::vector<std::pair<std::string, std::string>> describe() const;
+  std::vector<std::pair<std::string, std::string>> describe() const override;
+
+  std::vector<std::string> conserved_names() const override;
+  std::vector<double> conserved_totals() const override;
+  std::string no_exact_solution() const override { return no_exact_; }
+  /// u0, u1, ... against the case's profile (ScalarSolution) at t.
+  std::vector<FieldError> errors(double t) const override;
+  std::pair<std::vector<real>, std::vector<real>> final_range() const override;
 
 private:
   /// The arrays the face reconstructions read across faces, exchanged after the gradients.
@@ -119,6 +109,7 @@ private:
   View2<real> u_, un_, rhs_, ub_, grad_, lim_;
   Bounds bounds_;
   StateCheck check_;
+  std::string no_exact_;
 };
 
 } // namespace fvproxy

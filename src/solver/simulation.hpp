@@ -1,12 +1,20 @@
 #pragma once
-// The time loop of `fvproxy run`: steps the scalar solver from t = 0 to time.end_time or for
-// time.steps steps, reports progress through a callback, watches for non-finite values, and
-// gathers what the end-of-run summary needs (summary.json: docs/output.md#json-output).
+// The time loop of `fvproxy run`: steps the case's solver (solver.hpp: the scalar model's or the
+// flow models') from t = 0 to time.end_time or for time.steps steps, reports progress through a
+// callback, watches for failing values, and gathers what the end-of-run summary needs
+// (summary.json: docs/output.md#json-output).
 //
-// Time steps: with time.dt the step is fixed; otherwise dt = CFL step (time_step.hpp). Toward an
-// end_time, the run takes n = ceil(T / dt) equal steps of T / n (never larger than the stable step,
-// and the last one lands on T exactly). Simulated time after step n is n * dt (no accumulated
-// round-off).
+// Time steps, fixed schedule (the scalar model, or time.dt): with time.dt the step is fixed;
+// otherwise dt = CFL step (time_step.hpp), computed once. Toward an end_time, the run takes
+// n = ceil(T / dt) equal steps of T / n (never larger than the stable step, and the last one lands
+// on T exactly). Simulated time after step n is n * dt (no accumulated round-off).
+// Variable schedule (the flow models with time.cfl: the stable step changes with the flow): every
+// step takes dt = CFL step of the current state, shortened so that it lands exactly on
+// time.end_time and on every multiple of output.every.time and checkpoint.every.time; the time is
+// accumulated. A restart continues from the checkpoint's time with the same rule (bitwise the same
+// steps). The flow models also stop on a density or pressure <= 0 (checked every step; the last
+// good state is written as a fields file) and, with time.residual_tolerance, once every residual
+// (solver.hpp) relative to the first step's falls below it.
 //
 // Output and checkpoints (hooks; the files themselves are io's): with output.every, the fields at
 // step 0 (not after a restart), at every N steps or each time t crosses a multiple of T, and always
@@ -27,7 +35,7 @@
 #include "core/kernel_profiler.hpp"
 #include "mesh/mesh.hpp"
 #include "solver/diagnostics.hpp"
-#include "solver/scalar_solver.hpp"
+#include "solver/solver.hpp"
 
 namespace fvproxy {
 
@@ -35,6 +43,8 @@ struct Progress {
   long long step = 0, total_steps = 0;
   double time = 0, end_time = 0, dt = 0;
   double wall_seconds = 0, eta_seconds = 0, cell_updates_per_second = 0;
+  std::vector<double> residuals; ///< the flow models' latest (RunSummary::residual_names)
+  bool by_time = false;          ///< variable steps toward end_time: total_steps is an estimate
 };
 
 /// Where a restarted run continues from (read from a checkpoint, state in the mesh's storage order).
@@ -45,6 +55,7 @@ struct RestartPoint {
   long long total_steps = 0;
   std::vector<std::vector<real>> state; ///< per component
   std::vector<double> conservation_initial;
+  std::vector<double> residual_reference; ///< the flow models' first-step residuals (may be empty)
 };
 
 /// What a checkpoint records besides the state.
@@ -52,6 +63,7 @@ struct CheckpointInfo {
   double dt = 0;
   long long total_steps = 0;
   std::vector<double> conservation_initial;
+  std::vector<double> residual_reference;
 };
 
 struct RunHooks {
@@ -61,7 +73,8 @@ struct RunHooks {
   /// One-line messages at set-up (memory, time step, operators).
   std::function<void(const std::string&)> log;
   bool profile = false;
-  /// Writes the cell fields (output.every and the final state); returns the file written.
+  /// Writes the cell fields (output.every, the final state, a flow's last good state); `u` holds the
+  /// columns of output_field_layout; returns the file written.
   std::function<std::string(long long step, double time, ConstView2<real> u)> write_fields;
   /// Writes a checkpoint (checkpoint.every, run.wall_limit, a stop request); returns the file.
   std::function<std::string(long long step, double time, ConstView2<real> u, const CheckpointInfo&)> write_checkpoint;
@@ -78,11 +91,15 @@ struct RunSummary {
   int components = 0;
   long long steps = 0;
   double time = 0, dt = 0, wall_seconds = 0, setup_seconds = 0, cell_updates_per_second = 0;
-  double io_seconds = 0; ///< writing fields and checkpoints (inside wall_seconds, not in cell_updates_per_second)
-  StableStep cfl;        ///< the CFL step (dt = cfl.dt unless time.dt is given)
-  std::size_t memory_bytes = 0; ///< device bytes: mesh + solver
+  double io_seconds = 0;    ///< writing fields and checkpoints (inside wall_seconds, not in cell_updates_per_second)
+  StableStep cfl;           ///< the CFL step at the start (dt = cfl.dt unless time.dt is given)
+  bool variable_dt = false; ///< the variable schedule (see above)
+  double dt_min = 0, dt_max = 0;            ///< the steps' range (variable schedule)
+  std::vector<std::string> conserved_names; ///< one per conservation total (state column)
+  std::size_t memory_bytes = 0;             ///< device bytes: mesh + solver
   std::size_t memory_available = 0;
-  std::optional<std::vector<ErrorNorms>> errors; ///< when the case has an exact solution
+  std::optional<std::vector<ErrorNorms>> errors; ///< when the case has an exact solution, per error_names
+  std::vector<std::string> error_names;          ///< u0...; density, velocity, pressure
   std::string no_exact_solution;                 ///< why not, otherwise
   std::vector<double> conservation_initial, conservation_final;
   std::vector<KernelTime> timers; ///< only with profile
@@ -95,11 +112,16 @@ struct RunSummary {
   long long first_step = 1;               ///< > 1 after a restart
   std::vector<std::string> fields_files, checkpoint_files; ///< written by this run
   std::vector<std::vector<real>> final_state;              ///< per component, in the mesh's storage order (if asked)
+  std::string last_good_file; ///< a flow's failure: the fields file of the state before the failing step
+  // The residual monitor (flow models): per residual_names, the first step's and the last step's.
+  std::vector<std::string> residual_names;
+  std::vector<double> residual_reference, residual_last;
+  bool converged = false; ///< stopped by time.residual_tolerance
 };
 
 /// Runs the case on `mesh` (built from cfg.mesh). Throws RunError when the state does not fit in
-/// memory, InputError when the time settings make more than kMaxSteps steps; a non-finite or
-/// out-of-bounds state ends the run early with `failure` set.
+/// memory, InputError when the time settings make more than kMaxSteps steps; a failing value
+/// (non-finite, out of bounds, non-physical) ends the run early with `failure` set.
 /// On a decomposed mesh every rank calls it with its part, its `halo` and `comm`: the time step,
 /// the stop, checkpoint and output decisions, the failure check and the diagnostics are collective
 /// (the same on every rank); `final_state` holds this rank's owned cells.

@@ -96,7 +96,9 @@ struct NaiveFlow {
         break;
       case static_cast<std::int8_t>(FlowBoundaryType::supersonic_outflow): R = flow::SupersonicOutflow{}(L, n); break;
       case static_cast<std::int8_t>(FlowBoundaryType::farfield): R = flow::Farfield{given, gamma}(L, n); break;
-      case static_cast<std::int8_t>(FlowBoundaryType::no_slip_wall): R = flow::NoSlipWall{}(L, n); break;
+      case static_cast<std::int8_t>(FlowBoundaryType::no_slip_wall):
+        R = flow::NoSlipWall{0, {given.u[0], given.u[1], given.u[2]}}(L, n);
+        break;
       default: R = flow::SlipWall{}(L, n);
       }
     }
@@ -288,7 +290,9 @@ template <class F> void with_bc(const FlowPatchBC& p, real gamma, F&& f) {
   case FlowBoundaryType::supersonic_inflow: f(flow::SupersonicInflow{p.state}); return;
   case FlowBoundaryType::supersonic_outflow: f(flow::SupersonicOutflow{}); return;
   case FlowBoundaryType::farfield: f(flow::Farfield{p.state, gamma}); return;
-  case FlowBoundaryType::no_slip_wall: f(flow::NoSlipWall{p.wall_temperature}); return;
+  case FlowBoundaryType::no_slip_wall:
+    f(flow::NoSlipWall{p.wall_temperature, {p.wall_velocity[0], p.wall_velocity[1], p.wall_velocity[2]}});
+    return;
   }
 }
 
@@ -305,8 +309,11 @@ public:
       for (index_t f = m.patches[p].begin; f < m.patches[p].end; ++f) {
         const index_t b = f - m.n_interior;
         t(b) = static_cast<std::int8_t>(patches.at(p).type);
-        const Primitive& w = patches.at(p).state;
-        s(b, 0) = w.rho, s(b, 1) = w.u[0], s(b, 2) = w.u[1], s(b, 3) = w.u[2], s(b, 4) = w.p;
+        const FlowPatchBC& bc = patches.at(p);
+        const Primitive& w = bc.state;
+        const bool wall = bc.type == FlowBoundaryType::no_slip_wall; // the wall's velocity in its place
+        s(b, 0) = w.rho, s(b, 4) = w.p;
+        for (int i = 0; i < 3; ++i) s(b, 1 + i) = wall ? bc.wall_velocity[i] : w.u[i];
       }
     Kokkos::deep_copy(bc_type_, t);
     Kokkos::deep_copy(bc_state_, s);

@@ -43,11 +43,13 @@ enum class FlowBoundaryType : std::int8_t {
 const char* to_string(FlowBoundaryType t);
 
 /// One mesh patch's condition; `state` is the inflow state (supersonic-inflow) or the free stream
-/// (farfield); `wall_temperature` the no-slip wall's (<= 0: adiabatic).
+/// (farfield); `wall_temperature` the no-slip wall's (<= 0: adiabatic), `wall_velocity` its
+/// velocity (tangential: a sliding wall, Couette flow).
 struct FlowPatchBC {
   FlowBoundaryType type = FlowBoundaryType::slip_wall;
   flow::Primitive state{real(1), {0, 0, 0}, real(1)};
   real wall_temperature = 0;
+  real wall_velocity[3] = {0, 0, 0};
 };
 
 /// What the MUSCL reconstruction extrapolates: the conserved variables, or (rho, u, v, w, p).

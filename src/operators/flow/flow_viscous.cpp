@@ -410,7 +410,7 @@ struct PrimitiveFields {
   }
 };
 
-/// W at a patch's faces: a no-slip wall's (0, 0, 0, T_wall or T_P), else the owner's.
+/// W at a patch's faces: a no-slip wall's (u_wall, T_wall or T_P), else the owner's.
 struct PrimitiveBoundaryValues {
   ConstView1<index_t> owner;
   ConstView2<real> w;
@@ -418,9 +418,10 @@ struct PrimitiveBoundaryValues {
   index_t n_interior;
   bool wall;
   real wall_t;
+  real wall_u[3];
   KOKKOS_FUNCTION void operator()(const index_t f) const {
     const index_t o = owner(f), b = f - n_interior;
-    for (int q = 0; q < 3; ++q) wb(b, q) = wall ? real(0) : w(o, q);
+    for (int q = 0; q < 3; ++q) wb(b, q) = wall ? wall_u[q] : w(o, q);
     wb(b, 3) = wall && wall_t > 0 ? wall_t : w(o, 3);
   }
 };
@@ -452,10 +453,17 @@ void flow_primitive_fields(const Mesh& mesh, const flow::IdealGas& gas, const st
   for (std::size_t p = 0; p < mesh.patches.size(); ++p) {
     const Patch& pa = mesh.patches[p];
     if (pa.end <= pa.begin) continue;
-    const bool wall = patches.at(p).type == FlowBoundaryType::no_slip_wall;
-    Kokkos::parallel_for(
-        "fvproxy::flow_viscous::primitive_boundary_values", Kokkos::RangePolicy<ExecSpace>(pa.begin, pa.end),
-        PrimitiveBoundaryValues{mesh.face_owner, w, wb, mesh.n_interior, wall, patches.at(p).wall_temperature});
+    const FlowPatchBC& bc = patches.at(p);
+    const bool wall = bc.type == FlowBoundaryType::no_slip_wall;
+    Kokkos::parallel_for("fvproxy::flow_viscous::primitive_boundary_values",
+                         Kokkos::RangePolicy<ExecSpace>(pa.begin, pa.end),
+                         PrimitiveBoundaryValues{mesh.face_owner,
+                                                 w,
+                                                 wb,
+                                                 mesh.n_interior,
+                                                 wall,
+                                                 bc.wall_temperature,
+                                                 {bc.wall_velocity[0], bc.wall_velocity[1], bc.wall_velocity[2]}});
   }
 }
 

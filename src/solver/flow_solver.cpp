@@ -1,0 +1,541 @@
+#include "solver/flow_solver.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+
+#include "core/error.hpp"
+#include "operators/launch.hpp"
+#include "operators/muscl/limiter.hpp"
+#include "physics/exact_riemann.hpp"
+#include "physics/flow_solutions.hpp"
+#include "physics/viscous.hpp"
+
+namespace fvproxy {
+
+namespace {
+
+using flow::Primitive;
+constexpr int NV = flow::kVariables;
+
+Primitive primitive_of(const FlowStateConfig& s) {
+  return Primitive{
+      static_cast<real>(s.density),
+      {static_cast<real>(s.velocity[0]), static_cast<real>(s.velocity[1]), static_cast<real>(s.velocity[2])},
+      static_cast<real>(s.pressure)};
+}
+
+// --- the initial conditions and exact solutions, pointwise: W(x, t) ------------------------------
+struct UniformProfile {
+  Primitive w;
+  KOKKOS_INLINE_FUNCTION Primitive operator()(const real (&)[3], real) const { return w; }
+};
+/// The plane Riemann problem: the two states at t = 0, the exact self-similar solution after.
+struct RiemannProfile {
+  flow::ExactRiemann e;
+  real x0;
+  KOKKOS_INLINE_FUNCTION Primitive operator()(const real (&x)[3], real t) const {
+    const real s = flow::dot(x, e.n) - x0;
+    if (t > 0) return e.sample(s / t);
+    Primitive w; // selected by value (a reference to either state would put both in local memory)
+    const bool left = s < 0;
+    w.rho = left ? e.left.rho : e.right.rho, w.p = left ? e.left.p : e.right.p;
+    for (int i = 0; i < 3; ++i) w.u[i] = left ? e.left.u[i] : e.right.u[i];
+    return w;
+  }
+};
+struct VortexProfile {
+  flow::IsentropicVortex v;
+  KOKKOS_INLINE_FUNCTION Primitive operator()(const real (&x)[3], real t) const { return v(x, t); }
+};
+struct TaylorGreenProfile {
+  flow::TaylorGreen tg;
+  KOKKOS_INLINE_FUNCTION Primitive operator()(const real (&x)[3], real) const { return tg(x); }
+};
+
+template <class P> struct FillState {
+  P profile;
+  flow::IdealGas eos;
+  ConstVec3View<real> centroid;
+  View2<real> u;
+  KOKKOS_FUNCTION void operator()(const index_t c) const {
+    const real x[3] = {centroid(c, 0), centroid(c, 1), centroid(c, 2)};
+    const flow::Conserved U = flow::to_conserved(profile(x, 0), eos);
+    u(c, 0) = U.rho, u(c, 1) = U.m[0], u(c, 2) = U.m[1], u(c, 3) = U.m[2], u(c, 4) = U.E;
+  }
+};
+
+/// Per cell: |rho - rho_e|, |u - u_e| (Euclidean), |p - p_e|.
+template <class P> struct ErrorTerms {
+  P exact;
+  flow::IdealGas eos;
+  ConstVec3View<real> centroid;
+  ConstView2<real> u;
+  View2<double> err;
+  real t;
+  KOKKOS_FUNCTION void operator()(const index_t c) const {
+    const real x[3] = {centroid(c, 0), centroid(c, 1), centroid(c, 2)};
+    const Primitive e = exact(x, t);
+    const Primitive w = flow::to_primitive(flow::Conserved{u(c, 0), {u(c, 1), u(c, 2), u(c, 3)}, u(c, 4)}, eos);
+    double du = 0;
+    for (int i = 0; i < 3; ++i) du += double(w.u[i] - e.u[i]) * double(w.u[i] - e.u[i]);
+    err(c, 0) = kc::fabs(double(w.rho) - double(e.rho));
+    err(c, 1) = kc::sqrt(du);
+    err(c, 2) = kc::fabs(double(w.p) - double(e.p));
+  }
+};
+
+/// The fields of output_field_layout: U (5), velocity (3), pressure, temperature.
+struct DerivedFields {
+  flow::IdealGas eos;
+  ConstView2<real> u;
+  View2<real> out;
+  KOKKOS_FUNCTION void operator()(const index_t c) const {
+    const flow::Conserved U{u(c, 0), {u(c, 1), u(c, 2), u(c, 3)}, u(c, 4)};
+    const Primitive w = flow::to_primitive(U, eos);
+    for (int k = 0; k < NV; ++k) out(c, k) = u(c, k);
+    for (int i = 0; i < 3; ++i) out(c, 5 + i) = w.u[i];
+    out(c, 8) = w.p;
+    out(c, 9) = eos.temperature(w.rho, w.p);
+  }
+};
+
+/// After a step: the first density or pressure <= 0 (keys(1)) or non-finite value (keys(0)) per
+/// (step, cell, column), StateCheck's key layout (time_step.hpp).
+struct PhysicalCheck {
+  flow::IdealGas eos;
+  ConstView2<real> u;
+  Kokkos::View<unsigned long long[2], MemSpace> keys;
+  unsigned long long step_key;
+  KOKKOS_FUNCTION void operator()(const index_t c) const {
+    const real U[NV] = {u(c, 0), u(c, 1), u(c, 2), u(c, 3), u(c, 4)};
+    const auto cell = static_cast<unsigned long long>(c) << 3;
+    for (int k = 0; k < NV; ++k)
+      if (!kc::isfinite(U[k])) {
+        Kokkos::atomic_fetch_min(&keys(0), step_key | cell | static_cast<unsigned long long>(k));
+        return;
+      }
+    const real p = eos.pressure(U[0], U[4] - real(0.5) * (U[1] * U[1] + U[2] * U[2] + U[3] * U[3]) / U[0]);
+    if (!(U[0] > 0))
+      Kokkos::atomic_fetch_min(&keys(1), step_key | cell);
+    else if (!(p > 0) || !kc::isfinite(p))
+      Kokkos::atomic_fetch_min(&keys(1), step_key | cell | 4ULL);
+  }
+};
+
+/// ((u - un) / dt)^2 per value (the residual's terms).
+struct ResidualTerms {
+  ConstView2<real> u, un;
+  View2<real> r;
+  real inv_dt;
+  KOKKOS_FUNCTION void operator()(const index_t c) const {
+    for (int k = 0; k < NV; ++k) {
+      const real d = (u(c, k) - un(c, k)) * inv_dt;
+      r(c, k) = d * d;
+    }
+  }
+};
+
+/// lambda_c of flow_solver.hpp; the viscosity law a template parameter (ConstantViscosity{0}: euler).
+template <class Visc> struct StableRate {
+  flow::IdealGas eos;
+  Visc mu;
+  real prandtl;
+  ConstView1<index_t> off, faces;
+  ConstVec3View<real> S;
+  ConstView1<real> inv_volume;
+  ConstView2<real> u;
+  KOKKOS_FUNCTION void operator()(const index_t c, Kokkos::ValLocScalar<real, index_t>& best) const {
+    const Primitive w = flow::to_primitive(flow::Conserved{u(c, 0), {u(c, 1), u(c, 2), u(c, 3)}, u(c, 4)}, eos);
+    const real cs = eos.sound_speed(w.rho, w.p), iv = inv_volume(c);
+    const real m = mu(eos.temperature(w.rho, w.p));
+    real conv = 0, visc = 0;
+    for (index_t q = off(c); q < off(c + 1); ++q) {
+      const index_t f = faces(q);
+      const real a2 = S(f, 0) * S(f, 0) + S(f, 1) * S(f, 1) + S(f, 2) * S(f, 2);
+      conv += kc::fabs(w.u[0] * S(f, 0) + w.u[1] * S(f, 1) + w.u[2] * S(f, 2)) + cs * kc::sqrt(a2);
+      visc += flow::viscous_rate(m, w.rho, eos, prandtl, a2 * iv);
+    }
+    const real lam = conv * iv + visc * iv;
+    if (lam > best.val || best.loc < 0 || !(lam == lam)) {
+      best.val = lam == lam ? lam : std::numeric_limits<real>::infinity();
+      best.loc = c;
+    }
+  }
+};
+
+template <class Visc> Kokkos::ValLocScalar<real, index_t> max_rate(const Mesh& m, const flow::IdealGas& gas,
+                                                                   const Visc& mu, real prandtl, ConstView2<real> u) {
+  Kokkos::ValLocScalar<real, index_t> best{0, -1};
+  Kokkos::parallel_reduce(
+      "fvproxy::flow::stable_rate", Kokkos::RangePolicy<ExecSpace>(0, m.n_cells),
+      StableRate<Visc>{gas, mu, prandtl, m.cell_face_off, m.cell_faces, m.face_area, m.inv_volume, u},
+      Kokkos::MaxLoc<real, index_t>(best));
+  return best;
+}
+
+bool viscous(const CaseConfig& c) {
+  return c.physics.model == PhysicsModel::navier_stokes;
+}
+
+} // namespace
+
+std::vector<FlowPatchBC> FlowSolver::patch_conditions(const Mesh& mesh, const CaseConfig& cfg) {
+  std::vector<FlowPatchBC> out;
+  for (const Patch& p : mesh.patches) {
+    std::size_t i = 0;
+    while (i < cfg.boundary.size() && cfg.boundary[i].first != p.name) ++i;
+    if (i == cfg.boundary.size() || i >= cfg.flow_boundary.size())
+      throw InputError(cfg.source_file, "boundary: no condition for patch " + p.name,
+                       "every non-periodic patch must be named in the boundary section");
+    const FlowBoundaryConfig& b = cfg.flow_boundary[i];
+    FlowPatchBC bc;
+    switch (b.kind) {
+    case FlowBoundaryKind::slip_wall: bc.type = FlowBoundaryType::slip_wall; break;
+    case FlowBoundaryKind::symmetry: bc.type = FlowBoundaryType::symmetry; break;
+    case FlowBoundaryKind::supersonic_inflow: bc.type = FlowBoundaryType::supersonic_inflow; break;
+    case FlowBoundaryKind::supersonic_outflow: bc.type = FlowBoundaryType::supersonic_outflow; break;
+    case FlowBoundaryKind::farfield: bc.type = FlowBoundaryType::farfield; break;
+    case FlowBoundaryKind::no_slip_wall: bc.type = FlowBoundaryType::no_slip_wall; break;
+    }
+    bc.state = primitive_of(b.state);
+    if (b.kind == FlowBoundaryKind::no_slip_wall) {
+      for (int d = 0; d < 3; ++d) bc.wall_velocity[d] = static_cast<real>(b.wall_velocity[d]);
+      bc.wall_temperature = b.wall_temperature ? static_cast<real>(*b.wall_temperature) : real(0);
+    }
+    out.push_back(bc);
+  }
+  return out;
+}
+
+double FlowSolver::memory_bytes(double cells, double faces, double interior_faces, const CaseConfig& c) {
+  const double R = sizeof(real), C = cells, F = faces, Fi = interior_faces, Fb = faces - interior_faces;
+  // OperatorGeometry (as the scalar solver's), the convection's and viscous operator's unit
+  // normals, areas and 1/|d|^2 (5 F each at most).
+  double bytes = R * (3 * Fi + 3 * F + Fi + F + 3 * F + 9 * C + 6 * C) + 4 * C + R * 10 * F;
+  bytes += R * (NV * 3 + 10) * C + R * NV * Fb; // u, un, rhs, the output fields; boundary values
+  if (c.operators.convection.order == 2) {
+    bytes += R * (3 * NV + NV) * C; // gradients, limiter values
+    if (c.operators.convection.variables == FlowVariables::primitive) bytes += R * NV * (C + Fb);
+  }
+  if (viscous(c)) bytes += R * (4 + 12) * C + R * 4 * Fb;
+  return bytes;
+}
+
+int FlowSolver::halo_values_per_ghost(const CaseConfig& c) {
+  return NV + (c.operators.convection.order == 2 ? 4 * NV : 0) + (viscous(c) ? 12 : 0);
+}
+
+FlowSolver::FlowSolver(const Mesh& mesh, const CaseConfig& cfg, const Communicator& comm, Halo* halo)
+    : mesh_(mesh), cfg_(cfg), comm_(comm), halo_(halo),
+      geom_(make_operator_geometry(mesh)), gas_{static_cast<real>(cfg.physics.flow.gamma),
+                                                static_cast<real>(cfg.physics.flow.gas_constant)},
+      patches_(patch_conditions(mesh, cfg)), stages_(shu_osher_stages(cfg.time.integrator)) {
+  if (mesh.n_ghosts > 0 && !halo)
+    throw RunError("error: FlowSolver: a decomposed mesh (" + std::to_string(mesh.n_ghosts) +
+                   " ghost cells) needs a halo exchange");
+  const bool det = cfg.run.deterministic;
+  second_order_ = cfg.operators.convection.order == 2;
+  primitive_ = second_order_ && cfg.operators.convection.variables == FlowVariables::primitive;
+  viscous_ = viscous(cfg);
+  const index_t C = mesh.n_local(), Fb = mesh.n_faces - mesh.n_interior;
+  u_ = View2<real>("fvproxy::flow::u", C, NV);
+  un_ = View2<real>("fvproxy::flow::u_step_start", C, NV);
+  rhs_ = View2<real>("fvproxy::flow::rate", C, NV);
+  ub_ = View2<real>("fvproxy::flow::boundary_values", Fb, NV);
+  out_ = View2<real>("fvproxy::flow::output_fields", C, 10);
+  check_ = StateCheck(std::vector<real>(NV, 0), std::vector<real>(NV, 0));
+
+  FlowConvectionConfig cc;
+  static_cast<ConvectionConfig&>(cc) = cfg.operators.convection;
+  cc.flux = cfg.operators.convection.flux == FlowFlux::rusanov ? flow::FluxType::rusanov
+            : cfg.operators.convection.flux == FlowFlux::hllc  ? flow::FluxType::hllc
+                                                               : flow::FluxType::roe;
+  cc.reconstruction = primitive_ ? FlowReconstruction::primitive : FlowReconstruction::conservative;
+  cc.roe_entropy_fix = cfg.operators.convection.entropy_fix;
+  cc.gas = gas_;
+  convection_ = make_flow_convection(mesh, geom_, cc, patches_, det);
+
+  initialize();
+  if (second_order_) {
+    grad_ = View2<real>("fvproxy::flow::gradient", C, 3 * NV);
+    lim_ = View2<real>("fvproxy::flow::limiter", C, NV);
+    std::vector<real> range;
+    if (cfg.operators.muscl.limiter != Limiter::none) {
+      // Venkatakrishnan's reference range: each reconstructed variable's range over the initial
+      // state and its boundary values (the domain's); a uniform variable takes its magnitude.
+      View2<real> x = u_, xb = ub_;
+      if (primitive_) {
+        w_ = View2<real>("fvproxy::flow::primitive", C, NV);
+        wb_ = View2<real>("fvproxy::flow::primitive_boundary_values", Fb, NV);
+        flow_primitive_state(mesh, gas_, patches_, u_, w_, wb_);
+        x = w_, xb = wb_;
+      } else {
+        flow_boundary_values(mesh, gas_, patches_, u_, ub_);
+      }
+      const auto [lo, hi] = domain_bounds(mesh, x, xb, comm_);
+      for (int k = 0; k < NV; ++k) {
+        const real r = hi[k] - lo[k], mag = std::max(std::fabs(lo[k]), std::fabs(hi[k]));
+        range.push_back(r > 0 ? r : mag > 0 ? mag : real(1));
+      }
+    } else {
+      fill("fvproxy::flow::limiter_none", lim_, real(1));
+    }
+    if (primitive_ && !w_.data()) {
+      w_ = View2<real>("fvproxy::flow::primitive", C, NV);
+      wb_ = View2<real>("fvproxy::flow::primitive_boundary_values", Fb, NV);
+    }
+    muscl_ = make_muscl(mesh, geom_, cfg.operators.muscl, NV, det, range);
+  }
+  if (viscous_) {
+    wv_ = View2<real>("fvproxy::flow::velocity_temperature", C, 4);
+    wvb_ = View2<real>("fvproxy::flow::velocity_temperature_boundary", Fb, 4);
+    gwv_ = View2<real>("fvproxy::flow::velocity_temperature_gradient", C, 12);
+    MusclConfig g = cfg.operators.muscl;
+    g.limiter = Limiter::none;
+    g.fused = false;
+    viscous_gradient_ = make_muscl(mesh, geom_, g, 4, det, {});
+    FlowViscousConfig vc;
+    static_cast<OperatorOptions&>(vc) = cfg.operators.diffusion;
+    vc.gas = gas_;
+    const FlowPhysicsConfig& f = cfg.physics.flow;
+    vc.viscosity.law = f.viscosity == FlowPhysicsConfig::Viscosity::constant ? FlowViscosity::Law::constant
+                                                                             : FlowViscosity::Law::sutherland;
+    vc.viscosity.constant.mu = static_cast<real>(f.mu);
+    vc.viscosity.sutherland = {static_cast<real>(f.mu_ref), static_cast<real>(f.t_ref), static_cast<real>(f.s)};
+    vc.prandtl = static_cast<real>(f.prandtl);
+    viscosity_ = make_flow_viscous(mesh, geom_, vc, patches_, det);
+  }
+  const FlowInitialConfig& ic = cfg.flow_initial;
+  if (ic.type == FlowInitialType::uniform)
+    no_exact_ = "initial: uniform is not taken as an exact solution (the boundaries may act on it)";
+  else if (ic.type == FlowInitialType::taylor_green)
+    no_exact_ = "the Taylor-Green vortex has no closed-form solution (compare its kinetic energy with the reference)";
+  else if (viscous_)
+    no_exact_ = std::string("initial: ") + to_string(ic.type) +
+                " is an exact solution of the Euler equations only (physics.model: navier-stokes)";
+  else if (ic.type == FlowInitialType::isentropic_vortex &&
+           !(cfg.mesh.generate && cfg.mesh.generate->periodic[0] && cfg.mesh.generate->periodic[1]))
+    no_exact_ = "the isentropic vortex is exact in a box periodic in x and y only";
+}
+
+void FlowSolver::initialize() {
+  const FlowInitialConfig& ic = cfg_.flow_initial;
+  const auto range = Kokkos::RangePolicy<ExecSpace>(0, mesh_.n_local());
+  const char* label = "fvproxy::flow::initial_state";
+  switch (ic.type) {
+  case FlowInitialType::uniform:
+    Kokkos::parallel_for(label, range, FillState<UniformProfile>{{primitive_of(ic.state)}, gas_, mesh_.centroid, u_});
+    break;
+  case FlowInitialType::riemann: {
+    const real n[3] = {real(ic.normal[0]), real(ic.normal[1]), real(ic.normal[2])};
+    const RiemannProfile p{
+        flow::ExactRiemann::solve(primitive_of(ic.left), primitive_of(ic.right), n, cfg_.physics.flow.gamma),
+        real(ic.position)};
+    Kokkos::parallel_for(label, range, FillState<RiemannProfile>{p, gas_, mesh_.centroid, u_});
+    break;
+  }
+  case FlowInitialType::isentropic_vortex: {
+    VortexProfile p;
+    p.v.gamma = gas_.gamma, p.v.beta = real(ic.beta);
+    for (int i = 0; i < 2; ++i) p.v.x0[i] = real(ic.center[i]);
+    for (int i = 0; i < 3; ++i) p.v.U[i] = real(ic.velocity[i]);
+    if (cfg_.mesh.generate)
+      for (int i = 0; i < 2; ++i)
+        p.v.period[i] = cfg_.mesh.generate->periodic[i] ? real(cfg_.mesh.generate->lengths[i]) : real(0);
+    Kokkos::parallel_for(label, range, FillState<VortexProfile>{p, gas_, mesh_.centroid, u_});
+    break;
+  }
+  case FlowInitialType::taylor_green: {
+    TaylorGreenProfile p;
+    p.tg = {real(ic.length), real(ic.speed), real(ic.density), real(ic.pressure)};
+    Kokkos::parallel_for(label, range, FillState<TaylorGreenProfile>{p, gas_, mesh_.centroid, u_});
+    break;
+  }
+  }
+}
+
+void FlowSolver::reconstruct(View2<real> u) {
+  if (second_order_) {
+    if (primitive_) {
+      flow_primitive_state(mesh_, gas_, patches_, u, w_, wb_);
+      muscl_->compute(w_, wb_, grad_, lim_);
+    } else {
+      flow_boundary_values(mesh_, gas_, patches_, u, ub_);
+      muscl_->compute(u, ub_, grad_, lim_);
+    }
+  }
+  if (viscous_) {
+    flow_primitive_fields(mesh_, gas_, patches_, u, wv_, wvb_);
+    viscous_gradient_->compute(wv_, wvb_, gwv_, View2<real>());
+  }
+}
+
+void FlowSolver::rate(View2<real> u, View2<real> rhs) {
+  // docs/physics.md#running-a-flow: the state's exchange completes before the derived fields
+  // (computed on ghost rows too) and the gradients; the gradients' exchange flies while the inner
+  // part of the fluxes is computed (optimized halo), the frontier part follows its finish().
+  if (halo_) halo_->exchange(u, HaloKind::state);
+  fill("fvproxy::flow::zero_rate", rhs, real(0));
+  reconstruct(u);
+  std::vector<View2<real>> arrays;
+  if (second_order_) arrays.push_back(grad_);
+  if (second_order_ && muscl_->limits()) arrays.push_back(lim_);
+  if (viscous_) arrays.push_back(gwv_);
+  const bool overlap = halo_ && halo_->variant() == HaloVariant::optimized && !arrays.empty();
+  if (halo_ && !arrays.empty() && !overlap) halo_->exchange(arrays, HaloKind::gradient_limiter);
+  if (!overlap) {
+    convection_->apply(u, grad_, lim_, rhs);
+    if (viscous_) viscosity_->apply(wv_, wvb_, gwv_, rhs);
+    return;
+  }
+  halo_->start(arrays, HaloKind::gradient_limiter);
+  convection_->apply(u, grad_, lim_, rhs, Part::inner);
+  halo_->poll();
+  if (viscous_) viscosity_->apply(wv_, wvb_, gwv_, rhs, Part::inner);
+  halo_->finish();
+  convection_->apply(u, grad_, lim_, rhs, Part::frontier);
+  if (viscous_) viscosity_->apply(wv_, wvb_, gwv_, rhs, Part::frontier);
+}
+
+void FlowSolver::step(real /*t*/, real dt, long long step, bool check) {
+  // The flow models' boundary conditions do not depend on time: the stages' times are not needed.
+  for (std::size_t s = 0; s < stages_.size(); ++s) {
+    rate(u_, rhs_);
+    stage_update(un_, u_, rhs_, static_cast<real>(stages_[s].a), dt, false, step, check_, mesh_.n_cells);
+  }
+  if (!check) return;
+  const auto key = static_cast<unsigned long long>(step < kMaxSteps ? step : kMaxSteps) << 35;
+  Kokkos::parallel_for("fvproxy::flow::physical_check", Kokkos::RangePolicy<ExecSpace>(0, mesh_.n_cells),
+                       PhysicalCheck{gas_, u_, check_.keys, key});
+}
+
+std::optional<StateFailure> FlowSolver::first_failure() const {
+  return locate_failure(mesh_, comm_, check_.keys, u_, StateFailure::Kind::non_physical);
+}
+
+StableStep FlowSolver::stable_step(double cfl) const {
+  const real pr = static_cast<real>(cfg_.physics.flow.prandtl);
+  Kokkos::ValLocScalar<real, index_t> best;
+  const FlowPhysicsConfig& f = cfg_.physics.flow;
+  if (!viscous_)
+    best = max_rate(mesh_, gas_, flow::ConstantViscosity{0}, pr, u_);
+  else if (f.viscosity == FlowPhysicsConfig::Viscosity::constant)
+    best = max_rate(mesh_, gas_, flow::ConstantViscosity{static_cast<real>(f.mu)}, pr, u_);
+  else
+    best = max_rate(mesh_, gas_,
+                    flow::Sutherland{static_cast<real>(f.mu_ref), static_cast<real>(f.t_ref), static_cast<real>(f.s)},
+                    pr, u_);
+  StableStep s;
+  s.max_rate = best.val;
+  if (best.loc >= 0) {
+    gid_t h = -1;
+    Kokkos::deep_copy(h, Kokkos::subview(mesh_.cell_gid, best.loc));
+    s.limiting_cell = h;
+  }
+  if (comm_.size() > 1) { // the domain's fastest cell; on a tie the lowest global id
+    const double rate = comm_.max(double(s.max_rate));
+    const std::int64_t none = std::numeric_limits<std::int64_t>::max();
+    const std::int64_t cell = comm_.min(std::int64_t(double(s.max_rate) == rate ? s.limiting_cell : none));
+    s.max_rate = rate;
+    s.limiting_cell = cell == none ? -1 : cell;
+  }
+  s.dt = s.max_rate > 0 && std::isfinite(s.max_rate) ? cfl / s.max_rate : 0.0;
+  return s;
+}
+
+ConstView2<real> FlowSolver::derived(ConstView2<real> u) {
+  Kokkos::parallel_for("fvproxy::flow::output_fields", Kokkos::RangePolicy<ExecSpace>(0, mesh_.n_cells),
+                       DerivedFields{gas_, u, out_});
+  return out_;
+}
+
+ConstView2<real> FlowSolver::output_fields() {
+  return derived(u_);
+}
+
+ConstView2<real> FlowSolver::last_good_output_fields() {
+  return derived(un_);
+}
+
+std::vector<std::string> FlowSolver::conserved_names() const {
+  return {"density", "momentum[0]", "momentum[1]", "momentum[2]", "total_energy"};
+}
+
+std::vector<double> FlowSolver::conserved_totals() const {
+  return fvproxy::conserved_totals(mesh_, u_, comm_);
+}
+
+std::vector<double> FlowSolver::residuals(real dt) {
+  Kokkos::parallel_for("fvproxy::flow::residual_terms", Kokkos::RangePolicy<ExecSpace>(0, mesh_.n_cells),
+                       ResidualTerms{u_, un_, rhs_, 1 / dt});
+  const std::vector<double> sums = fvproxy::conserved_totals(mesh_, rhs_, comm_);
+  double volume = 0;
+  {
+    auto v = Kokkos::create_mirror_view_and_copy(HostSpace(), mesh_.volume);
+    for (index_t c = 0; c < mesh_.n_cells; ++c) volume += v(c);
+    volume = comm_.sum(volume);
+  }
+  return {std::sqrt(sums[0] / volume), std::sqrt((sums[1] + sums[2] + sums[3]) / volume), std::sqrt(sums[4] / volume)};
+}
+
+std::vector<FieldError> FlowSolver::errors(double t) const {
+  if (!no_exact_.empty()) return {};
+  View2<double> err("fvproxy::flow::error_terms", mesh_.n_cells, 3);
+  const auto range = Kokkos::RangePolicy<ExecSpace>(0, mesh_.n_cells);
+  const FlowInitialConfig& ic = cfg_.flow_initial;
+  if (ic.type == FlowInitialType::riemann) {
+    const real n[3] = {real(ic.normal[0]), real(ic.normal[1]), real(ic.normal[2])};
+    const RiemannProfile p{
+        flow::ExactRiemann::solve(primitive_of(ic.left), primitive_of(ic.right), n, cfg_.physics.flow.gamma),
+        real(ic.position)};
+    Kokkos::parallel_for("fvproxy::flow::error_terms", range,
+                         ErrorTerms<RiemannProfile>{p, gas_, mesh_.centroid, u_, err, real(t)});
+  } else {
+    VortexProfile p;
+    p.v.gamma = gas_.gamma, p.v.beta = real(ic.beta);
+    for (int i = 0; i < 2; ++i) p.v.x0[i] = real(ic.center[i]);
+    for (int i = 0; i < 3; ++i) p.v.U[i] = real(ic.velocity[i]);
+    for (int i = 0; i < 2; ++i) p.v.period[i] = real(cfg_.mesh.generate->lengths[i]);
+    Kokkos::parallel_for("fvproxy::flow::error_terms", range,
+                         ErrorTerms<VortexProfile>{p, gas_, mesh_.centroid, u_, err, real(t)});
+  }
+  auto e = Kokkos::create_mirror_view_and_copy(HostSpace(), err);
+  auto v = Kokkos::create_mirror_view_and_copy(HostSpace(), mesh_.volume);
+  std::vector<double> sums(7, 0.0), maxes(3, 0.0); // volume, then l1 and l2 sums per field
+  for (index_t c = 0; c < mesh_.n_cells; ++c) {
+    sums[0] += v(c);
+    for (int k = 0; k < 3; ++k) {
+      sums[1 + k] += v(c) * e(c, k);
+      sums[4 + k] += v(c) * e(c, k) * e(c, k);
+      maxes[k] = std::max(maxes[k], e(c, k));
+    }
+  }
+  comm_.sum(sums);
+  comm_.max(maxes);
+  const char* names[3] = {"density", "velocity", "pressure"};
+  std::vector<FieldError> out;
+  for (int k = 0; k < 3; ++k)
+    out.push_back({names[k], {sums[1 + k] / sums[0], std::sqrt(sums[4 + k] / sums[0]), maxes[k]}});
+  return out;
+}
+
+std::vector<std::pair<std::string, std::string>> FlowSolver::describe() const {
+  std::vector<std::pair<std::string, std::string>> d{
+      {"muscl.gradient", muscl_ ? muscl_->gradient_description() : "off (first order)"},
+      {"muscl.limiter", muscl_ && muscl_->limits() ? muscl_->limiter_description()
+                        : muscl_                   ? "none"
+                                                   : "off"},
+      {"convection", std::string(to_string(cfg_.operators.convection.flux)) + " " + convection_->description() +
+                         (second_order_ ? primitive_ ? ", MUSCL on (rho, u, p)" : ", MUSCL on U" : ", first order")},
+      {"diffusion", viscosity_ ? "viscous " + viscosity_->description() + " (gradients " +
+                                     viscous_gradient_->gradient_description() + ")"
+                               : "off (euler)"}};
+  if (halo_)
+    d.emplace_back("halo", std::string(to_string(halo_->variant())) + " (" + halo_->transport() +
+                               (halo_->variant() == HaloVariant::optimized ? ", gradients overlapped" : "") + ")");
+  return d;
+}
+
+} // namespace fvproxy

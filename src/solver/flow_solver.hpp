@@ -1,0 +1,87 @@
+#pragma once
+// The compressible flow solver (physics.model: euler | navier-stokes; docs/physics.md#running-a-flow)
+// on one mesh: the state U = (rho, rho u, rho v, rho w, E) per cell, the case's boundary conditions
+// (one FlowPatchBC per mesh patch), and the rate
+//   L(U) = convection (flow_convection.hpp: a Riemann flux, MUSCL with the muscl operator's
+//          gradients and limiter of U or of (rho, u, v, w, p))
+//        + viscous terms (navier-stokes: flow_viscous.hpp, from the gradients of (u, v, w, T)
+//          that the muscl operator's gradient computes, unlimited)
+// advanced in Shu-Osher form with the scalar model's stage update (time_step.hpp). The time step
+// changes with the flow: cfl / max_c lambda_c every step, with
+//   lambda_c = (1/V_c) sum_f (|u_c . S_f| + c_c |S_f|) + sum_f max(4/3, gamma/Pr) mu_c / rho_c |S_f|^2 / V_c^2
+// (the convective rate with the acoustic speed, plus the viscous limit; 0 for euler).
+// After each checked step one pass looks for a density or pressure <= 0 or a non-finite value
+// (first_failure); the state before the step is kept (last_good_output_fields).
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "operators/flow/flow_convection.hpp"
+#include "operators/flow/flow_viscous.hpp"
+#include "operators/muscl/muscl.hpp"
+#include "operators/operator_geometry.hpp"
+#include "solver/solver.hpp"
+
+namespace fvproxy {
+
+class FlowSolver final : public Solver {
+public:
+  /// Builds the operators and allocates the state (`mesh`, `comm` and `halo` must outlive the solver).
+  FlowSolver(const Mesh& mesh, const CaseConfig& cfg, const Communicator& comm = Communicator::self(),
+             Halo* halo = nullptr);
+
+  /// Device bytes the solver allocates besides the mesh (from the mesh's counts).
+  static double memory_bytes(double cells, double faces, double interior_faces, const CaseConfig& cfg);
+  /// Values one ghost cell receives per stage: the state (5), then the gradients (15) and limiter
+  /// values (5) at second order, and the gradients of (u, v, w, T) (12) with viscosity.
+  static int halo_values_per_ghost(const CaseConfig& cfg);
+  /// One condition per mesh patch, from the case's boundary section (matched by name).
+  static std::vector<FlowPatchBC> patch_conditions(const Mesh& mesh, const CaseConfig& cfg);
+
+  void initialize() override;
+  void step(real t, real dt, long long step, bool check) override;
+  std::optional<StateFailure> first_failure() const override;
+  StableStep stable_step(double cfl) const override;
+  bool variable_step() const override { return true; }
+  View2<real> state() const override { return u_; }
+  ConstView2<real> output_fields() override;
+  ConstView2<real> last_good_output_fields() override;
+  std::vector<std::string> conserved_names() const override;
+  std::vector<double> conserved_totals() const override;
+  std::string no_exact_solution() const override { return no_exact_; }
+  /// density, velocity (the norm of the error vector) and pressure against the exact solution.
+  std::vector<FieldError> errors(double t) const override;
+  const Bounds& bounds() const override { return no_bounds_; }
+  std::vector<std::string> residual_names() const override { return {"density", "momentum", "total_energy"}; }
+  std::vector<double> residuals(real dt) override;
+  std::vector<std::pair<std::string, std::string>> describe() const override;
+  const Mesh& mesh() const override { return mesh_; }
+
+  /// rhs = L(u) (ghost rows of u exchanged first on a decomposed mesh).
+  void rate(View2<real> u, View2<real> rhs);
+
+private:
+  /// The fields of output_field_layout from the state `u` into out_.
+  ConstView2<real> derived(ConstView2<real> u);
+  /// The gradients (and limiter values) the convection and viscous operators read.
+  void reconstruct(View2<real> u);
+
+  const Mesh& mesh_;
+  const CaseConfig& cfg_;
+  Communicator comm_;
+  Halo* halo_ = nullptr;
+  OperatorGeometry geom_;
+  flow::IdealGas gas_;
+  std::vector<FlowPatchBC> patches_;
+  bool second_order_ = false, primitive_ = false, viscous_ = false;
+  std::unique_ptr<MusclOperator> muscl_, viscous_gradient_;
+  std::unique_ptr<FlowConvectionOperator> convection_;
+  std::unique_ptr<FlowViscousOperator> viscosity_;
+  std::vector<ShuOsherStage> stages_;
+  View2<real> u_, un_, rhs_, ub_, grad_, lim_, w_, wb_, wv_, wvb_, gwv_, out_;
+  StateCheck check_;
+  Bounds no_bounds_;
+  std::string no_exact_;
+};
+
+} // namespace fvproxy

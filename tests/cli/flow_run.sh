@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# flow_run.sh MPIEXEC FVPROXY INPUTS OUT: `fvproxy run` of a flow model (docs/physics.md#running-a-flow)
+# on a small Sod shock tube (40 x 2 x 2 hexes, HLLC, MUSCL on primitives, variable time step):
+#  1. one rank: exit 0, summary.json with the model, the variable time step, errors by field
+#     (density, velocity, pressure), conservation by field (momentum a list of 3), residuals; fields
+#     files at t = 0, 0.05, ..., 0.2 exactly; momentum and velocity (cells, 3) vectors in the XDMF;
+#  2. 3 ranks (run.deterministic): every fields file bitwise the one-rank run's (fvproxy compare
+#     --rtol 0 --atol 0, cells matched by global id);
+#  3. restart from the checkpoint at t = 0.1 on 1 and on 3 ranks: the final fields bitwise those of
+#     the uninterrupted run;
+#  4. an unstable run (CFL 1.9, no limiter) stops on 1 and on 3 ranks with exit 1, naming the step,
+#     the cell and its state, and writes the last good state (summary.json "last_good_state");
+#  5. a scalar-model boundary type in a flow case is bad input (exit 2, naming the key).
+set -u
+mpiexec="$1"; fv="$2"; in="$3"; out="$4"
+fail() { echo "FAIL: $*"; exit 1; }
+rm -rf "$out"; mkdir -p "$out"
+mpi() { local np=$1; shift; timeout 300 "$mpiexec" -np "$np" --oversubscribe --bind-to none "$@"; }
+py=/usr/bin/python3
+small=(--set "mesh.generate.cells=[40,2,2]" --set "mesh.generate.lengths=[1,0.05,0.05]" --set run.deterministic=true
+  --set checkpoint.every.time=0.1 --set checkpoint.keep=5 --quiet)
+same() { # A B: the two fields files equal bitwise
+  "$fv" compare "$1" "$2" --rtol 0 --atol 0 >/dev/null 2>&1 ||
+    fail "$1 and $2 differ: $("$fv" compare "$1" "$2" --rtol 0 --atol 0 2>&1 | tail -n 4)"
+}
+
+# 1. one rank
+"$fv" run "$in/sod.yaml" "${small[@]}" --output-dir "$out/one" 2>"$out/one.log" || fail "one rank: exit $?: $(tail -n 3 "$out/one.log")"
+$py - "$out/one" <<'PY' || fail "one rank: summary.json or the files"
+import json, sys, glob, re, os
+d = sys.argv[1]
+j = json.load(open(d + "/summary.json"))
+assert j["model"] == "euler" and j["status"] == "completed", (j["model"], j["status"])
+assert j["time"] == 0.2 and j["time_step"]["variable"], j["time_step"]
+assert set(j["errors"]) == {"density", "velocity", "pressure"}, j["errors"].keys()
+assert 0 < j["errors"]["density"]["l1"] < 0.02, j["errors"]["density"]
+c = j["conservation"]
+assert set(c) == {"density", "momentum", "total_energy"}, c.keys()
+assert len(c["momentum"]["initial"]) == 3 and len(c["momentum"]["final"]) == 3
+assert abs(c["density"]["final"] - c["density"]["initial"]) < 1e-14
+assert set(j["residuals"]) == {"density", "momentum", "total_energy"}
+steps = sorted(int(re.findall(r"(\d+)", os.path.basename(f))[0]) for f in glob.glob(d + "/fields_*.h5"))
+assert len(steps) == 5 and steps[0] == 0, steps
+x = open(d + "/sod.xdmf").read()
+for v in ("momentum", "velocity"):
+    assert re.search(r'<Attribute Name="%s" AttributeType="Vector" Center="Cell">\s*<DataItem Dimensions="160 3"' % v, x), v
+times = [float(t) for t in re.findall(r'<Time Value="([^"]+)"', x)]
+assert times == [0.0, 0.05, 0.1, 0.15, 0.2], times
+PY
+last=$(ls "$out"/one/fields_*.h5 | tail -n 1)
+"$fv" compare "$last" "$last" --fields velocity 2>&1 | grep -q "velocity\[2\]" || fail "compare does not read velocity's components"
+
+# 2. three ranks, bitwise
+mpi 3 "$fv" run "$in/sod.yaml" "${small[@]}" --output-dir "$out/three" >"$out/three.log" 2>&1 ||
+  fail "3 ranks: $(grep -v Kokkos "$out/three.log" | tail -n 5)"
+for f in "$out"/one/fields_*.h5; do same "$f" "$out/three/$(basename "$f")"; done
+
+# 3. restart at t = 0.1 on 1 and 3 ranks
+ck=$(ls "$out"/one/checkpoint_*.h5 | head -n 1)
+[[ -n $ck ]] || fail "no checkpoint"
+"$fv" run "$in/sod.yaml" "${small[@]}" --output-dir "$out/restart1" --restart "$ck" 2>"$out/restart1.log" ||
+  fail "restart on 1 rank: $(tail -n 3 "$out/restart1.log")"
+same "$last" "$out/restart1/$(basename "$last")"
+mpi 3 "$fv" run "$in/sod.yaml" "${small[@]}" --output-dir "$out/restart3" --restart "$ck" >"$out/restart3.log" 2>&1 ||
+  fail "restart on 3 ranks: $(grep -v Kokkos "$out/restart3.log" | tail -n 5)"
+same "$last" "$out/restart3/$(basename "$last")"
+
+# 4. the non-physical stop, on 1 and 3 ranks
+bad=(--set "mesh.generate.cells=[40,2,2]" --set "mesh.generate.lengths=[1,0.05,0.05]" --set time.cfl=1.9
+  --set operators.muscl.limiter=none --quiet)
+"$fv" run "$in/sod.yaml" "${bad[@]}" --output-dir "$out/bad1" 2>"$out/bad1.log"
+rc=$?
+[[ $rc == 1 ]] || fail "unstable run on 1 rank: exit $rc, expected 1"
+grep -Eq "error: non-(finite value|positive) .* at step [0-9]+ .*: cell [0-9]+ \(global id\) at" "$out/bad1.log" ||
+  fail "unstable run: message: $(head -n 3 "$out/bad1.log")"
+grep -q "its state: density = " "$out/bad1.log" || fail "unstable run: no state in the message"
+$py - "$out/bad1" <<'PY' || fail "unstable run: summary.json"
+import json, sys, os
+d = sys.argv[1]
+j = json.load(open(d + "/summary.json"))
+assert j["status"] in ("non-physical", "non-finite"), j["status"]
+e = j.get("non_physical") or j.get("non_finite")
+assert e["cell_global_id"] >= 0 and len(e["position"]) == 3 and "density" in e["state"], e
+assert os.path.exists(os.path.join(d, e["last_good_state"])), e
+PY
+mpi 3 "$fv" run "$in/sod.yaml" "${bad[@]}" --output-dir "$out/bad3" >"$out/bad3.log" 2>&1
+rc=$?
+[[ $rc == 1 ]] || fail "unstable run on 3 ranks: exit $rc, expected 1"
+[[ $(grep -c "error: non-" "$out/bad3.log") == 1 ]] || fail "unstable run on 3 ranks: not one message"
+
+# 5. bad input
+"$fv" run "$in/sod.yaml" --set 'boundary.xmin={type: dirichlet, value: 1}' --quiet --output-dir "$out/badin" 2>"$out/badin.log"
+rc=$?
+[[ $rc == 2 ]] && grep -q "boundary.xmin.type: invalid value 'dirichlet'" "$out/badin.log" ||
+  fail "a scalar boundary type in a flow case: exit $rc: $(head -n 2 "$out/badin.log")"
+echo "OK: flow run (euler, Sod): summary, output times, vectors, 1 vs 3 ranks bitwise, restart on 1 and 3 ranks bitwise, the non-physical stop on 1 and 3 ranks, bad input"
