@@ -47,6 +47,7 @@
 #include "physics/scalar_solution.hpp"
 #include "solver/boundary_conditions.hpp"
 #include "solver/diagnostics.hpp"
+#include "solver/flow_solver.hpp"
 #include "solver/scalar_solver.hpp"
 #include "solver/state.hpp"
 
@@ -169,9 +170,9 @@ PerfSpec parse_spec(const std::string& path) {
   for (std::size_t i = 0; i < ops.size(); ++i) {
     const std::string o = r.string_value(ops[i], "operators[" + std::to_string(i) + "]");
     if (o != "muscl" && o != "convection" && o != "diffusion" && o != "step" && o != "flow-convection" &&
-        o != "flow-viscous")
+        o != "flow-viscous" && o != "flow-euler-step" && o != "flow-ns-step")
       r.fail(ops[i], "operators[" + std::to_string(i) + "]", "unknown operator '" + o + "'",
-             "valid: muscl, convection, diffusion, step, flow-convection, flow-viscous");
+             "valid: muscl, convection, diffusion, step, flow-convection, flow-viscous, flow-euler-step, flow-ns-step");
     if (o.rfind("flow-", 0) == 0 && std::find(s.components.begin(), s.components.end(), 5) == s.components.end())
       r.fail(ops[i], "operators[" + std::to_string(i) + "]",
              "the compressible model's operators (" + o + ") carry 5 variables", "list 5 among the components");
@@ -430,11 +431,76 @@ std::vector<Row> bench_configuration(const Mesh& m, const Mesh& global, const Ca
   const double flow_conv_bytes = sizeof(real) * (Cg * 36 + Fi * 10 + Fbg * 7) + sizeof(index_t) * (2 * Fi + Fbg);
   const double flow_visc_bytes = sizeof(real) * (Cg * 25 + Fi * 11) + sizeof(index_t) * 2 * Fi;
   const CostModel model = cost_model(global, cfg);
+  // One flow step (flow-euler-step, flow-ns-step) as the sum of its kernels' minimal bytes, per stage:
+  // boundary values, the muscl operator on 5 variables, the convection, the zeroed rate and the
+  // stage update (u, rhs read, u written, u^n read or written); navier-stokes adds W = (u, v, w, T)
+  // with its boundary values, its gradients (the gradient's model on 4 variables) and the viscous
+  // operator. Per step: the stable-step reduction (the state, each cell's face vectors, 1/V) and the
+  // physical check (the state).
+  auto flow_step_bytes = [&](bool viscous) {
+    const double Rb = sizeof(real);
+    const double stages = double(shu_osher_stages(cfg.time.integrator).size());
+    double stage = Rb * Fbg * 10 + model.muscl.bytes + flow_conv_bytes + Rb * Cg * 5 + Rb * Cg * 20;
+    if (viscous) {
+      CaseConfig g = cfg;
+      g.physics.components = 4;
+      g.operators.muscl.limiter = Limiter::none;
+      stage += Rb * (Cg * 9 + Fbg * 4) + cost_model(global, g).muscl.bytes + flow_visc_bytes;
+    }
+    return stages * stage + Rb * (Cg * 5 + 3 * double(global.n_faces) * 2 + Cg) + sizeof(index_t) * Cg * 7 +
+           Rb * Cg * 5;
+  };
   const bool limited = cfg.operators.convection.order == 2 && cfg.operators.muscl.limiter != Limiter::none;
   std::vector<Row> rows;
   for (const auto& op : spec.operators)
     for (const auto& v : spec.variants) {
       const OperatorsConfig oc = apply_variant(cfg.operators, v);
+      if (op == "flow-euler-step" || op == "flow-ns-step") { // one time step of the flow solver
+        if (!flow_ops || v.ladder >= 0) continue;
+        const bool ns = op == "flow-ns-step";
+        CaseConfig c = cfg;
+        c.operators = oc;
+        c.physics.model = ns ? PhysicsModel::navier_stokes : PhysicsModel::euler;
+        c.physics.components = 5;
+        c.physics.flow.mu = 1e-3;
+        c.operators.convection.flux = spec.fluxes[0] == flow::FluxType::rusanov ? FlowFlux::rusanov
+                                      : spec.fluxes[0] == flow::FluxType::hllc  ? FlowFlux::hllc
+                                                                                : FlowFlux::roe;
+        // the Taylor-Green state (one period over the box's x length), slip walls on every patch
+        c.flow_initial.type = FlowInitialType::taylor_green;
+        c.flow_initial.length =
+            (m.n_cells > 0 && cfg.mesh.generate ? cfg.mesh.generate->lengths[0] : 1.0) / (2 * 3.14159265358979323846);
+        c.boundary.clear();
+        c.flow_boundary.clear();
+        for (const Patch& p : m.patches) {
+          c.boundary.emplace_back(p.name, BoundaryConfig{});
+          c.flow_boundary.push_back(FlowBoundaryConfig{});
+        }
+        FlowSolver solver(m, c, comm, halo);
+        solver.initialize();
+        const real dt = static_cast<real>(solver.stable_step(c.time.cfl).dt);
+        Row row;
+        row.components = n, row.op = op, row.variant = v.name, row.cells = global.n_cells, row.rotation = 1;
+        row.flux = to_string(spec.fluxes[0]);
+        row.kernels = "integrator " + std::string(to_string(cfg.time.integrator)) + ", " + solver.describe()[2].second;
+        // a step as `fvproxy run` takes it: the stable step, the stages, the physical check
+        row.ms = median_ms(
+            spec.repeat, 2,
+            [&](int i) {
+              const StableStep st = solver.stable_step(c.time.cfl);
+              solver.step(dt * real(i), static_cast<real>(std::min(double(dt), st.dt)), i + 1, true);
+            },
+            sync);
+        row.bytes = row.fused_bytes = flow_step_bytes(ns);
+        row.ranks = comm.size();
+        row.ms_per_rank = gather_values(comm, row.ms);
+        row.ms = comm.max(row.ms);
+        if (!row.ms_per_rank.empty()) row.slowest_rank = slowest(row.ms_per_rank);
+        row.gb_per_s = row.bytes / (row.ms * 1e-3) / 1e9;
+        row.fraction = row.fused_fraction = row.gb_per_s / copy_limit;
+        rows.push_back(row);
+        continue;
+      }
       if (op.rfind("flow-", 0) == 0) { // the compressible model's operators: one row per flux (convection)
         if (!flow_ops || v.ladder >= 0) continue;
         const bool conv = op == "flow-convection";

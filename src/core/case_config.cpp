@@ -686,10 +686,16 @@ CaseConfig parse_case(const ConfigSource& src) {
   }
   c.output_dir = "out/" + c.name;
   if (const YAML::Node o = root["output"]) {
-    r.check_keys(o, "output", {"dir", "every", "fields"});
+    r.check_keys(o, "output", {"dir", "every", "fields", "integrals"});
     if (o["dir"]) c.output_dir = r.string_value(o["dir"], "output.dir");
     if (c.output_dir.empty()) r.fail(o["dir"], "output.dir", "empty path");
     if (o["every"]) c.output.every = parse_every(r, o["every"], "output.every", false);
+    if (o["integrals"]) {
+      if (!flow_model)
+        r.fail(o["integrals"], "output.integrals", "an option of the flow models",
+               "integrals.csv holds the flow's kinetic energy and its dissipation rate");
+      c.output.integrals = parse_every(r, o["integrals"], "output.integrals", false);
+    }
     if (const YAML::Node f = o["fields"]) {
       if (!f.IsSequence() || f.size() == 0)
         r.fail(f, "output.fields", "expected a non-empty list of field names", "got " + Reader::describe(f));
@@ -884,6 +890,7 @@ void add_solver_sections(const CaseConfig& c, YAML::Node& n) {
     return m;
   };
   if (c.output.every.kind != EveryConfig::Kind::none) n["output"]["every"] = every(c.output.every);
+  if (c.output.integrals.kind != EveryConfig::Kind::none) n["output"]["integrals"] = every(c.output.integrals);
   for (const auto& f : c.output.fields) n["output"]["fields"].push_back(f);
   if (c.checkpoint.every.kind != EveryConfig::Kind::none) n["checkpoint"]["every"] = every(c.checkpoint.every);
   n["checkpoint"]["keep"] = c.checkpoint.keep;

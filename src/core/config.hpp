@@ -247,6 +247,7 @@ inline constexpr const char* kRankField = "rank";
 
 struct OutputConfig {
   EveryConfig every;               ///< none: the final state only
+  EveryConfig integrals;           ///< flow models: integrals.csv rows (kinetic energy, ...); none: off
   std::vector<std::string> fields; ///< empty: every component (u0, u1, ...); may list kRankField
 };
 

@@ -137,6 +137,15 @@ struct ResidualTerms {
   }
 };
 
+/// |m|^2 / (2 rho) per cell (column 0 of `e`).
+struct KineticEnergy {
+  ConstView2<real> u;
+  View2<real> e;
+  KOKKOS_FUNCTION void operator()(const index_t c) const {
+    e(c, 0) = real(0.5) * (u(c, 1) * u(c, 1) + u(c, 2) * u(c, 2) + u(c, 3) * u(c, 3)) / u(c, 0);
+  }
+};
+
 /// lambda_c of flow_solver.hpp; the viscosity law a template parameter (ConstantViscosity{0}: euler).
 template <class Visc> struct StableRate {
   flow::IdealGas eos;
@@ -246,6 +255,11 @@ FlowSolver::FlowSolver(const Mesh& mesh, const CaseConfig& cfg, const Communicat
   ub_ = View2<real>("fvproxy::flow::boundary_values", Fb, NV);
   out_ = View2<real>("fvproxy::flow::output_fields", C, 10);
   check_ = StateCheck(std::vector<real>(NV, 0), std::vector<real>(NV, 0));
+  {
+    auto v = Kokkos::create_mirror_view_and_copy(HostSpace(), mesh.volume);
+    for (index_t c = 0; c < mesh.n_cells; ++c) volume_ += v(c);
+    volume_ = comm_.sum(volume_);
+  }
 
   FlowConvectionConfig cc;
   static_cast<ConvectionConfig&>(cc) = cfg.operators.convection;
@@ -471,13 +485,16 @@ std::vector<double> FlowSolver::residuals(real dt) {
   Kokkos::parallel_for("fvproxy::flow::residual_terms", Kokkos::RangePolicy<ExecSpace>(0, mesh_.n_cells),
                        ResidualTerms{u_, un_, rhs_, 1 / dt});
   const std::vector<double> sums = fvproxy::conserved_totals(mesh_, rhs_, comm_);
-  double volume = 0;
-  {
-    auto v = Kokkos::create_mirror_view_and_copy(HostSpace(), mesh_.volume);
-    for (index_t c = 0; c < mesh_.n_cells; ++c) volume += v(c);
-    volume = comm_.sum(volume);
-  }
-  return {std::sqrt(sums[0] / volume), std::sqrt((sums[1] + sums[2] + sums[3]) / volume), std::sqrt(sums[4] / volume)};
+  return {std::sqrt(sums[0] / volume_), std::sqrt((sums[1] + sums[2] + sums[3]) / volume_),
+          std::sqrt(sums[4] / volume_)};
+}
+
+std::vector<double> FlowSolver::integrals() {
+  // rhs_ is free between steps: its first column takes the terms
+  Kokkos::parallel_for("fvproxy::flow::kinetic_energy", Kokkos::RangePolicy<ExecSpace>(0, mesh_.n_cells),
+                       KineticEnergy{u_, rhs_});
+  const auto ke = Kokkos::subview(rhs_, Kokkos::ALL(), Kokkos::make_pair(0, 1));
+  return {fvproxy::conserved_totals(mesh_, ke, comm_)[0] / volume_};
 }
 
 std::vector<FieldError> FlowSolver::errors(double t) const {

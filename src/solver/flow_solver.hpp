@@ -54,6 +54,8 @@ public:
   const Bounds& bounds() const override { return no_bounds_; }
   std::vector<std::string> residual_names() const override { return {"density", "momentum", "total_energy"}; }
   std::vector<double> residuals(real dt) override;
+  std::vector<std::string> integral_names() const override { return {"kinetic_energy"}; }
+  std::vector<double> integrals() override;
   std::vector<std::pair<std::string, std::string>> describe() const override;
   const Mesh& mesh() const override { return mesh_; }
 
@@ -79,6 +81,7 @@ private:
   std::unique_ptr<FlowViscousOperator> viscosity_;
   std::vector<ShuOsherStage> stages_;
   View2<real> u_, un_, rhs_, ub_, grad_, lim_, w_, wb_, wv_, wvb_, gwv_, out_;
+  double volume_ = 0; ///< the domain's (every rank's owned cells)
   StateCheck check_;
   Bounds no_bounds_;
   std::string no_exact_;

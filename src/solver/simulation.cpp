@@ -218,6 +218,9 @@ RunSummary run_simulation(const CaseConfig& cfg, const Mesh& mesh, const RunHook
   };
   if (hooks.write_fields && series && !restart)
     timed([&] { r.fields_files.push_back(hooks.write_fields(0, 0.0, solver->output_fields())); });
+  const bool integrals = hooks.write_integrals && cfg.output.integrals.kind != EveryConfig::Kind::none &&
+                         !solver->integral_names().empty();
+  if (integrals && !restart) timed([&] { hooks.write_integrals(0, 0.0, solver->integrals()); });
   kc::fence("fvproxy::solver::setup");
   r.setup_seconds = setup.seconds() - io_seconds;
 
@@ -262,7 +265,7 @@ RunSummary run_simulation(const CaseConfig& cfg, const Mesh& mesh, const RunHook
         if (gap < 2 * st.dt) t1 = std::min(t1, t0 + gap / 2);
         return false;
       };
-      for (const EveryConfig* e : {&cfg.output.every, &cfg.checkpoint.every})
+      for (const EveryConfig* e : {&cfg.output.every, &cfg.checkpoint.every, &cfg.output.integrals})
         if (e->kind == EveryConfig::Kind::time) land(decimal((std::floor(t0 / e->value + 1e-9) + 1) * e->value));
       if (cfg.time.end_time && land(*cfg.time.end_time)) last = true;
       step_dt = t1 - t0;
@@ -320,6 +323,8 @@ RunSummary run_simulation(const CaseConfig& cfg, const Mesh& mesh, const RunHook
     const bool checkpoint = hooks.write_checkpoint && (stop || crosses(ce, step, t0, t1) || wall_checkpoint);
     const bool output = hooks.write_fields && (end || (series && crosses(cfg.output.every, step, t0, t1)));
     if (output) timed([&] { r.fields_files.push_back(hooks.write_fields(step, t1, solver->output_fields())); });
+    if (integrals && (end || stop || crosses(cfg.output.integrals, step, t0, t1)))
+      timed([&] { hooks.write_integrals(step, t1, solver->integrals()); });
     if (checkpoint) {
       timed([&] { r.checkpoint_files.push_back(hooks.write_checkpoint(step, t1, solver->state(), ckinfo)); });
       last_checkpoint = wall.seconds();

@@ -78,6 +78,9 @@ struct RunHooks {
   std::function<std::string(long long step, double time, ConstView2<real> u)> write_fields;
   /// Writes a checkpoint (checkpoint.every, run.wall_limit, a stop request); returns the file.
   std::function<std::string(long long step, double time, ConstView2<real> u, const CheckpointInfo&)> write_checkpoint;
+  /// output.integrals: one row of the solver's integrals (Solver::integrals) at step 0 (not after a
+  /// restart), at every interval and at the end.
+  std::function<void(long long step, double time, const std::vector<double>& values)> write_integrals;
   /// Polled every step: true when the run should checkpoint and stop (SIGTERM, SIGINT).
   std::function<bool()> stop_requested;
   /// Wall seconds spent before run_simulation (reading the case, building the mesh): counted

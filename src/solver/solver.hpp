@@ -91,6 +91,11 @@ public:
   /// (collective); a vector field's is the norm of its components'.
   virtual std::vector<double> residuals(real /*dt*/) { return {}; }
 
+  /// Volume averages the flow models write to integrals.csv (output.integrals): kinetic_energy =
+  /// sum_c (|m|^2 / 2 rho) V / sum_c V (collective; empty names: none).
+  virtual std::vector<std::string> integral_names() const { return {}; }
+  virtual std::vector<double> integrals() { return {}; }
+
   /// What runs, per operator.
   virtual std::vector<std::pair<std::string, std::string>> describe() const = 0;
   virtual const Mesh& mesh() const = 0;

@@ -4,10 +4,11 @@
 #  1. one rank: exit 0, summary.json with the model, the variable time step, errors by field
 #     (density, velocity, pressure), conservation by field (momentum a list of 3), residuals; fields
 #     files at t = 0, 0.05, ..., 0.2 exactly; momentum and velocity (cells, 3) vectors in the XDMF;
+#     integrals.csv rows at the same times with -dE/dt between them;
 #  2. 3 ranks (run.deterministic): every fields file bitwise the one-rank run's (fvproxy compare
 #     --rtol 0 --atol 0, cells matched by global id);
 #  3. restart from the checkpoint at t = 0.1 on 1 and on 3 ranks: the final fields bitwise those of
-#     the uninterrupted run;
+#     the uninterrupted run; in the run's own folder integrals.csv ends byte for byte as it was;
 #  4. an unstable run (CFL 1.9, no limiter) stops on 1 and on 3 ranks with exit 1, naming the step,
 #     the cell and its state, and writes the last good state (summary.json "last_good_state");
 #  5. a scalar-model boundary type in a flow case is bad input (exit 2, naming the key).
@@ -18,7 +19,7 @@ rm -rf "$out"; mkdir -p "$out"
 mpi() { local np=$1; shift; timeout 300 "$mpiexec" -np "$np" --oversubscribe --bind-to none "$@"; }
 py=/usr/bin/python3
 small=(--set "mesh.generate.cells=[40,2,2]" --set "mesh.generate.lengths=[1,0.05,0.05]" --set run.deterministic=true
-  --set checkpoint.every.time=0.1 --set checkpoint.keep=5 --quiet)
+  --set checkpoint.every.time=0.1 --set checkpoint.keep=5 --set output.integrals.time=0.05 --quiet)
 same() { # A B: the two fields files equal bitwise
   "$fv" compare "$1" "$2" --rtol 0 --atol 0 >/dev/null 2>&1 ||
     fail "$1 and $2 differ: $("$fv" compare "$1" "$2" --rtol 0 --atol 0 2>&1 | tail -n 4)"
@@ -46,6 +47,13 @@ for v in ("momentum", "velocity"):
     assert re.search(r'<Attribute Name="%s" AttributeType="Vector" Center="Cell">\s*<DataItem Dimensions="160 3"' % v, x), v
 times = [float(t) for t in re.findall(r'<Time Value="([^"]+)"', x)]
 assert times == [0.0, 0.05, 0.1, 0.15, 0.2], times
+rows = [l.split(",") for l in open(d + "/integrals.csv").read().split()]
+assert rows[0] == ["step", "time", "kinetic_energy", "dissipation_rate"], rows[0]
+assert [float(r[1]) for r in rows[1:]] == times, rows
+assert rows[1][3] == "" and float(rows[1][2]) == 0 and all(float(r[2]) > 0 for r in rows[2:]), rows  # Sod starts at rest
+for a, b in zip(rows[1:], rows[2:]):  # the rate is -dE/dt between rows
+    rate = -(float(b[2]) - float(a[2])) / (float(b[1]) - float(a[1]))
+    assert abs(rate - float(b[3])) <= 1e-9 * abs(rate), (a, b)
 PY
 last=$(ls "$out"/one/fields_*.h5 | tail -n 1)
 "$fv" compare "$last" "$last" --fields velocity 2>&1 | grep -q "velocity\[2\]" || fail "compare does not read velocity's components"
@@ -61,6 +69,12 @@ ck=$(ls "$out"/one/checkpoint_*.h5 | head -n 1)
 "$fv" run "$in/sod.yaml" "${small[@]}" --output-dir "$out/restart1" --restart "$ck" 2>"$out/restart1.log" ||
   fail "restart on 1 rank: $(tail -n 3 "$out/restart1.log")"
 same "$last" "$out/restart1/$(basename "$last")"
+# in the run's own folder: integrals.csv keeps its rows up to the checkpoint and ends as it did
+cp -r "$out/one" "$out/again"
+"$fv" run "$in/sod.yaml" "${small[@]}" --output-dir "$out/again" --restart "$out/again/$(basename "$ck")" \
+  2>"$out/again.log" || fail "restart in the run's folder: $(tail -n 3 "$out/again.log")"
+cmp -s "$out/one/integrals.csv" "$out/again/integrals.csv" ||
+  fail "integrals.csv after a restart differs: $(diff "$out/one/integrals.csv" "$out/again/integrals.csv" | head -n 4)"
 mpi 3 "$fv" run "$in/sod.yaml" "${small[@]}" --output-dir "$out/restart3" --restart "$ck" >"$out/restart3.log" 2>&1 ||
   fail "restart on 3 ranks: $(grep -v Kokkos "$out/restart3.log" | tail -n 5)"
 same "$last" "$out/restart3/$(basename "$last")"
