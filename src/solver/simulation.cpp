@@ -287,10 +287,11 @@ RunSummary run_simulation(const CaseConfig& cfg, const Mesh& mesh, const RunHook
       signalled = bits & 1u, out_of_time = bits & 2u, wall_checkpoint = bits & 4u, report = bits & 8u;
     }
     report = report && progress_somewhere; // the same on every rank: it triggers the collective check
-    // The variable schedule synchronizes every step already (its time step): it checks every step.
+    // The flow models check every step (their time step synchronizes anyway, and the state before
+    // the failing step is what they hand to the output); the scalar model every kCheckEvery steps.
     const bool writes = (hooks.write_checkpoint && crosses(ce, step, t0, t1)) ||
                         (hooks.write_fields && series && crosses(cfg.output.every, step, t0, t1));
-    if (variable || report || step % kCheckEvery == 0 || last || writes || signalled || out_of_time ||
+    if (solver->variable_step() || report || step % kCheckEvery == 0 || last || writes || signalled || out_of_time ||
         wall_checkpoint) {
       if ((r.failure = solver->first_failure())) {
         t_failed = t1;

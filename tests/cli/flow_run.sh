@@ -38,7 +38,8 @@ assert 0 < j["errors"]["density"]["l1"] < 0.02, j["errors"]["density"]
 c = j["conservation"]
 assert set(c) == {"density", "momentum", "total_energy"}, c.keys()
 assert len(c["momentum"]["initial"]) == 3 and len(c["momentum"]["final"]) == 3
-assert abs(c["density"]["final"] - c["density"]["initial"]) < 1e-14
+rel = 1e-13 if j["build"].get("real") == "double" else 1e-4  # a run's round-off (docs/output.md#tolerances)
+assert abs(c["density"]["final"] - c["density"]["initial"]) <= rel * c["density"]["initial"], c["density"]
 assert set(j["residuals"]) == {"density", "momentum", "total_energy"}
 steps = sorted(int(re.findall(r"(\d+)", os.path.basename(f))[0]) for f in glob.glob(d + "/fields_*.h5"))
 assert len(steps) == 5 and steps[0] == 0, steps
