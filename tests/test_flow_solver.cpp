@@ -110,6 +110,20 @@ TEST(FlowSolver, CouetteReachesTheExactSteadyProfile) {
   // heating profile to 0.4 % of its height (dropping the viscous work from the energy flux fails)
   EXPECT_LT(eu, 2e-4 * 0.5);
   EXPECT_LT(eT, 0.02 * bump);
+  // The walls' forces (the flow's on each wall, WallForce): the shear mu U / h A along x, dragging
+  // the wall at rest forward and holding the sliding one back, and the pressure p A pushing each
+  // wall out of the channel. A = 0.1875^2 (the periodic x-z section).
+  const double A = 0.1875 * 0.1875, shear = 0.05 * 0.5 / 1.0 * A;
+  ASSERT_EQ(r.summary.forces.size(), 2u);
+  for (const WallForce& w : r.summary.forces) {
+    const double sign = w.patch == "ymin" ? 1.0 : -1.0;
+    std::printf("[couette] force on %s: (%.6e, %.6e, %.6e): viscous x %.6e, pressure y %.6e\n", w.patch.c_str(),
+                w.total(0), w.total(1), w.total(2), w.viscous[0], w.pressure[1]);
+    EXPECT_NEAR(w.viscous[0], sign * shear, 1e-3 * shear) << w.patch;
+    EXPECT_NEAR(w.pressure[0], 0.0, 1e-12) << w.patch;
+    EXPECT_NEAR(w.pressure[1], -sign * A, 0.01 * A) << w.patch; // p = 1 to the heating's 0.4 %
+    EXPECT_NEAR(w.viscous[1], 0.0, 5e-3 * shear) << w.patch;    // the normal stress of what is left of v: 1e-3
+  }
 }
 
 TEST(FlowSolver, VariableStepLandsOnOutputTimesAndTheEnd) {

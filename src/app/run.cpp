@@ -219,6 +219,15 @@ nlohmann::json summary_json(const RunSummary& r, const CaseConfig& cfg, const nl
     if (k < r.final_min.size()) b["final"] = {r.final_min[k], r.final_max[k]};
     j["bounds"]["u" + std::to_string(k)] = b;
   }
+  if (!r.forces.empty()) {
+    // the flow's force on each wall patch (coefficients: perf/cylinder_drag.py)
+    nlohmann::json f = nlohmann::json::object();
+    for (const WallForce& w : r.forces)
+      f[w.patch] = {{"pressure", {w.pressure[0], w.pressure[1], w.pressure[2]}},
+                    {"viscous", {w.viscous[0], w.viscous[1], w.viscous[2]}},
+                    {"total", {w.total(0), w.total(1), w.total(2)}}};
+    j["forces"] = f;
+  }
   j["config"] = to_json(cfg.resolved());
   j["build"] = info_json();
   return j;
@@ -250,6 +259,12 @@ void print_summary(const RunSummary& r, const CaseConfig& cfg, const std::string
   for (std::size_t k = 0; k < r.conservation_final.size(); ++k) {
     const double a = r.conservation_initial[k], b = r.conservation_final[k];
     std::printf("    %-12s %22.15e %22.15e %12.3e\n", column_name(r, int(k)).c_str(), a, b, b - a);
+  }
+  for (const WallForce& w : r.forces) {
+    std::printf("  force on %s: (%.6g, %.6g, %.6g) = pressure (%.6g, %.6g, %.6g) + viscous (%.6g, %.6g, %.6g)",
+                w.patch.c_str(), w.total(0), w.total(1), w.total(2), w.pressure[0], w.pressure[1], w.pressure[2],
+                w.viscous[0], w.viscous[1], w.viscous[2]);
+    std::printf("\n");
   }
   if (!r.residual_last.empty()) {
     std::printf("  residuals (RMS of du/dt, last step / first step):");
@@ -402,44 +417,55 @@ int cmd_run(const CliArgs& cli) {
     return series.write_checkpoint(step, t, u, info);
   };
   hooks.stop_requested = [] { return g_stop_signal != 0; };
-  // integrals.csv (output.integrals, flow models): step, time, the volume-averaged kinetic energy and
-  // its dissipation rate -dE/dt between consecutive rows; rank 0 writes, a row at a time, flushed.
-  // After a restart the rows up to the checkpoint's step are kept.
+  // integrals.csv (output.integrals, flow models): step, time, the volume-averaged kinetic energy,
+  // its dissipation rate -dE/dt between consecutive rows, then the solver's other integrals (the
+  // wall patches' forces); rank 0 writes, a row at a time, flushed. After a restart the rows up to
+  // the checkpoint's step are kept. The header is written with the first row (the names come with it).
   std::ofstream integrals_csv;
+  const fs::path integrals_path = fs::path(cfg.output_dir) / "integrals.csv";
+  const bool integrals_here = cfg.physics.is_flow() && cfg.output.integrals.kind != EveryConfig::Kind::none && root;
+  std::vector<std::string> integrals_kept;
   double last_t = 0, last_e = 0;
   bool have_last = false;
-  if (cfg.physics.is_flow() && cfg.output.integrals.kind != EveryConfig::Kind::none && root) {
-    const fs::path path = fs::path(cfg.output_dir) / "integrals.csv";
-    std::vector<std::string> kept;
-    if (restart) {
-      std::ifstream in(path);
+  if (integrals_here && restart) {
+    {
+      std::ifstream in(integrals_path);
       std::string line;
       while (std::getline(in, line)) {
         if (line.empty() || line[0] == 's') continue; // the header
         const long long s = std::atoll(line.c_str());
         if (s > restart->step) break;
-        kept.push_back(line);
+        integrals_kept.push_back(line);
         double t = 0, e = 0;
         long long step = 0;
         if (std::sscanf(line.c_str(), "%lld,%lf,%lf", &step, &t, &e) == 3) last_t = t, last_e = e, have_last = true;
       }
     }
-    integrals_csv.open(path, std::ios::trunc);
-    if (!integrals_csv) throw RunError("fvproxy run: error: cannot write " + path.string());
-    integrals_csv << "step,time,kinetic_energy,dissipation_rate\n";
-    for (const auto& l : kept) integrals_csv << l << "\n";
-    integrals_csv.flush();
   }
   if (cfg.physics.is_flow() && cfg.output.integrals.kind != EveryConfig::Kind::none)
-    hooks.write_integrals = [&](long long step, double t, const std::vector<double>& v) {
-      if (!integrals_csv.is_open()) return;
-      char buf[160];
-      const double rate = have_last && t > last_t ? -(v[0] - last_e) / (t - last_t) : 0.0;
-      if (have_last && t > last_t)
-        std::snprintf(buf, sizeof buf, "%lld,%.17g,%.17g,%.17g\n", step, t, v[0], rate);
-      else
-        std::snprintf(buf, sizeof buf, "%lld,%.17g,%.17g,\n", step, t, v[0]);
+    hooks.write_integrals = [&](long long step, double t, const std::vector<std::string>& names,
+                                const std::vector<double>& v) {
+      if (!integrals_here) return;
+      if (!integrals_csv.is_open()) { // the first row: the file is rewritten (the kept rows, then the new ones)
+        integrals_csv.open(integrals_path, std::ios::trunc);
+        if (!integrals_csv) throw RunError("fvproxy run: error: cannot write " + integrals_path.string());
+        integrals_csv << "step,time,kinetic_energy,dissipation_rate";
+        for (std::size_t k = 1; k < names.size(); ++k) integrals_csv << ',' << names[k];
+        integrals_csv << '\n';
+        for (const auto& l : integrals_kept) integrals_csv << l << '\n';
+      }
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%lld,%.17g,%.17g,", step, t, v[0]);
       integrals_csv << buf;
+      if (have_last && t > last_t) {
+        std::snprintf(buf, sizeof buf, "%.17g", -(v[0] - last_e) / (t - last_t));
+        integrals_csv << buf;
+      }
+      for (std::size_t k = 1; k < v.size(); ++k) {
+        std::snprintf(buf, sizeof buf, ",%.17g", v[k]);
+        integrals_csv << buf;
+      }
+      integrals_csv << '\n';
       integrals_csv.flush();
       if (!integrals_csv) throw RunError("fvproxy run: error: writing integrals.csv failed (disk full?)");
       last_t = t, last_e = v[0], have_last = true;

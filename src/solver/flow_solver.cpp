@@ -146,6 +146,42 @@ struct KineticEnergy {
   }
 };
 
+/// Per face of a wall patch: the pressure force p_P n A (columns 0..2) and the viscous force
+/// -tau n A (3..5) on the wall, tau n from the one-sided gradient of (u, v, w) at the face (the
+/// viscous operator's, flow_viscous.hpp) when `viscous`.
+struct WallForceTerms {
+  flow::IdealGas eos;
+  ConstView1<index_t> owner;
+  ConstVec3View<real> S, C, F;
+  ConstView2<real> u, w, wb, gw;
+  View2<double> out;
+  index_t first, n_interior;
+  bool viscous;
+  int law; // 0 constant, 1 Sutherland
+  flow::ConstantViscosity mu0;
+  flow::Sutherland mu1;
+  KOKKOS_FUNCTION void operator()(const index_t i) const {
+    const index_t f = first + i, o = owner(f), b = f - n_interior;
+    const real area = kc::sqrt(S(f, 0) * S(f, 0) + S(f, 1) * S(f, 1) + S(f, 2) * S(f, 2));
+    const real n[3] = {S(f, 0) / area, S(f, 1) / area, S(f, 2) / area};
+    const Primitive p = flow::to_primitive(flow::Conserved{u(o, 0), {u(o, 1), u(o, 2), u(o, 3)}, u(o, 4)}, eos);
+    for (int d = 0; d < 3; ++d) out(i, d) = double(p.p * n[d] * area), out(i, 3 + d) = 0;
+    if (!viscous) return;
+    const real r[3] = {F(f, 0) - C(o, 0), F(f, 1) - C(o, 1), F(f, 2) - C(o, 2)};
+    const real r2 = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
+    real gu[3][3];
+    for (int q = 0; q < 3; ++q) {
+      const real go[3] = {gw(o, 3 * q), gw(o, 3 * q + 1), gw(o, 3 * q + 2)};
+      const real c = (wb(b, q) - w(o, q) - (go[0] * r[0] + go[1] * r[1] + go[2] * r[2])) / r2;
+      for (int d = 0; d < 3; ++d) gu[q][d] = go[d] + c * r[d];
+    }
+    const real T = wb(b, 3), gT[3] = {0, 0, 0}, uf[3] = {wb(b, 0), wb(b, 1), wb(b, 2)};
+    const real m = law == 0 ? mu0(T) : mu1(T);
+    const flow::Flux v = flow::viscous_flux(gu, gT, uf, m, real(0), n);
+    for (int d = 0; d < 3; ++d) out(i, 3 + d) = -double(v.m[d] * area);
+  }
+};
+
 /// lambda_c of flow_solver.hpp; the viscosity law a template parameter (ConstantViscosity{0}: euler).
 template <class Visc> struct StableRate {
   flow::IdealGas eos;
@@ -489,12 +525,61 @@ std::vector<double> FlowSolver::residuals(real dt) {
           std::sqrt(sums[4] / volume_)};
 }
 
+std::vector<std::string> FlowSolver::integral_names() const {
+  std::vector<std::string> n{"kinetic_energy"};
+  for (std::size_t p = 0; p < patches_.size(); ++p)
+    if (patches_[p].type == FlowBoundaryType::no_slip_wall || patches_[p].type == FlowBoundaryType::slip_wall)
+      for (const char* c : {"_fx", "_fy", "_fz"}) n.push_back(mesh_.patches[p].name + c);
+  return n;
+}
+
+std::vector<WallForce> FlowSolver::wall_forces() {
+  // the gradients of (u, v, w, T) of the current state (the ghosts' state first)
+  if (halo_) halo_->exchange(u_, HaloKind::state);
+  if (viscous_) {
+    flow_primitive_fields(mesh_, gas_, patches_, u_, wv_, wvb_);
+    viscous_gradient_->compute(wv_, wvb_, gwv_, View2<real>());
+  }
+  const FlowPhysicsConfig& f = cfg_.physics.flow;
+  std::vector<WallForce> out;
+  for (std::size_t p = 0; p < patches_.size(); ++p) {
+    const FlowBoundaryType type = patches_[p].type;
+    if (type != FlowBoundaryType::no_slip_wall && type != FlowBoundaryType::slip_wall) continue;
+    const Patch& pa = mesh_.patches[p];
+    WallForce w;
+    w.patch = pa.name;
+    if (pa.end > pa.begin) {
+      View2<double> terms("fvproxy::flow::wall_force_terms", pa.end - pa.begin, 6);
+      const bool visc = viscous_ && type == FlowBoundaryType::no_slip_wall;
+      Kokkos::parallel_for("fvproxy::flow::wall_force", Kokkos::RangePolicy<ExecSpace>(0, pa.end - pa.begin),
+                           WallForceTerms{gas_, mesh_.face_owner, mesh_.face_area, mesh_.centroid, mesh_.face_centroid,
+                                          u_, visc ? wv_ : View2<real>(), visc ? wvb_ : View2<real>(),
+                                          visc ? gwv_ : View2<real>(), terms, pa.begin, mesh_.n_interior, visc,
+                                          f.viscosity == FlowPhysicsConfig::Viscosity::constant ? 0 : 1,
+                                          flow::ConstantViscosity{static_cast<real>(f.mu)},
+                                          flow::Sutherland{static_cast<real>(f.mu_ref), static_cast<real>(f.t_ref),
+                                                           static_cast<real>(f.s)}});
+      auto h = Kokkos::create_mirror_view_and_copy(HostSpace(), terms);
+      for (index_t i = 0; i < index_t(h.extent(0)); ++i)
+        for (int d = 0; d < 3; ++d) w.pressure[d] += h(i, d), w.viscous[d] += h(i, 3 + d);
+    }
+    std::vector<double> v{w.pressure[0], w.pressure[1], w.pressure[2], w.viscous[0], w.viscous[1], w.viscous[2]};
+    comm_.sum(v);
+    for (int d = 0; d < 3; ++d) w.pressure[d] = v[d], w.viscous[d] = v[3 + d];
+    out.push_back(w);
+  }
+  return out;
+}
+
 std::vector<double> FlowSolver::integrals() {
   // rhs_ is free between steps: its first column takes the terms
   Kokkos::parallel_for("fvproxy::flow::kinetic_energy", Kokkos::RangePolicy<ExecSpace>(0, mesh_.n_cells),
                        KineticEnergy{u_, rhs_});
   const auto ke = Kokkos::subview(rhs_, Kokkos::ALL(), Kokkos::make_pair(0, 1));
-  return {fvproxy::conserved_totals(mesh_, ke, comm_)[0] / volume_};
+  std::vector<double> v{fvproxy::conserved_totals(mesh_, ke, comm_)[0] / volume_};
+  for (const WallForce& w : wall_forces())
+    for (int d = 0; d < 3; ++d) v.push_back(w.total(d));
+  return v;
 }
 
 std::vector<FieldError> FlowSolver::errors(double t) const {

@@ -54,8 +54,12 @@ public:
   const Bounds& bounds() const override { return no_bounds_; }
   std::vector<std::string> residual_names() const override { return {"density", "momentum", "total_energy"}; }
   std::vector<double> residuals(real dt) override;
-  std::vector<std::string> integral_names() const override { return {"kinetic_energy"}; }
+  std::vector<std::string> integral_names() const override;
   std::vector<double> integrals() override;
+  /// Pressure: the owner cell's, on the face. Viscous (navier-stokes, no-slip walls): tau n from
+  /// the one-sided face gradient the viscous operator takes (flow_viscous.hpp), mu at the wall's
+  /// temperature; the gradients are computed for the current state first.
+  std::vector<WallForce> wall_forces() override;
   std::vector<std::pair<std::string, std::string>> describe() const override;
   const Mesh& mesh() const override { return mesh_; }
 

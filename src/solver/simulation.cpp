@@ -220,7 +220,8 @@ RunSummary run_simulation(const CaseConfig& cfg, const Mesh& mesh, const RunHook
     timed([&] { r.fields_files.push_back(hooks.write_fields(0, 0.0, solver->output_fields())); });
   const bool integrals = hooks.write_integrals && cfg.output.integrals.kind != EveryConfig::Kind::none &&
                          !solver->integral_names().empty();
-  if (integrals && !restart) timed([&] { hooks.write_integrals(0, 0.0, solver->integrals()); });
+  const std::vector<std::string> integral_names = solver->integral_names();
+  if (integrals && !restart) timed([&] { hooks.write_integrals(0, 0.0, integral_names, solver->integrals()); });
   kc::fence("fvproxy::solver::setup");
   r.setup_seconds = setup.seconds() - io_seconds;
 
@@ -325,7 +326,7 @@ RunSummary run_simulation(const CaseConfig& cfg, const Mesh& mesh, const RunHook
     const bool output = hooks.write_fields && (end || (series && crosses(cfg.output.every, step, t0, t1)));
     if (output) timed([&] { r.fields_files.push_back(hooks.write_fields(step, t1, solver->output_fields())); });
     if (integrals && (end || stop || crosses(cfg.output.integrals, step, t0, t1)))
-      timed([&] { hooks.write_integrals(step, t1, solver->integrals()); });
+      timed([&] { hooks.write_integrals(step, t1, integral_names, solver->integrals()); });
     if (checkpoint) {
       timed([&] { r.checkpoint_files.push_back(hooks.write_checkpoint(step, t1, solver->state(), ckinfo)); });
       last_checkpoint = wall.seconds();
@@ -381,6 +382,7 @@ RunSummary run_simulation(const CaseConfig& cfg, const Mesh& mesh, const RunHook
   if (r.failure) return r;
 
   r.conservation_final = solver->conserved_totals();
+  r.forces = solver->wall_forces();
   std::tie(r.final_min, r.final_max) = solver->final_range();
   if (r.no_exact_solution.empty()) {
     const std::vector<FieldError> e = solver->errors(r.time);

@@ -80,7 +80,9 @@ struct RunHooks {
   std::function<std::string(long long step, double time, ConstView2<real> u, const CheckpointInfo&)> write_checkpoint;
   /// output.integrals: one row of the solver's integrals (Solver::integrals) at step 0 (not after a
   /// restart), at every interval and at the end.
-  std::function<void(long long step, double time, const std::vector<double>& values)> write_integrals;
+  std::function<void(long long step, double time, const std::vector<std::string>& names,
+                     const std::vector<double>& values)>
+      write_integrals;
   /// Polled every step: true when the run should checkpoint and stop (SIGTERM, SIGINT).
   std::function<bool()> stop_requested;
   /// Wall seconds spent before run_simulation (reading the case, building the mesh): counted
@@ -119,7 +121,8 @@ struct RunSummary {
   // The residual monitor (flow models): per residual_names, the first step's and the last step's.
   std::vector<std::string> residual_names;
   std::vector<double> residual_reference, residual_last;
-  bool converged = false; ///< stopped by time.residual_tolerance
+  bool converged = false;        ///< stopped by time.residual_tolerance
+  std::vector<WallForce> forces; ///< the flow models' wall forces at the end (completed runs)
 };
 
 /// Runs the case on `mesh` (built from cfg.mesh). Throws RunError when the state does not fit in

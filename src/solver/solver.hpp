@@ -42,6 +42,14 @@ struct Bounds {
   std::vector<real> lo, hi, admissible_lo, admissible_hi;
 };
 
+/// The force the flow exerts on one wall patch: sum over its faces of p n A (pressure) and
+/// -tau n A (viscous), n the face's unit normal out of the fluid.
+struct WallForce {
+  std::string patch;
+  double pressure[3] = {0, 0, 0}, viscous[3] = {0, 0, 0};
+  double total(int i) const { return pressure[i] + viscous[i]; }
+};
+
 /// Error norms of one field against the exact solution (vectors: of the error's Euclidean norm).
 struct FieldError {
   std::string field;
@@ -91,10 +99,13 @@ public:
   /// (collective); a vector field's is the norm of its components'.
   virtual std::vector<double> residuals(real /*dt*/) { return {}; }
 
-  /// Volume averages the flow models write to integrals.csv (output.integrals): kinetic_energy =
-  /// sum_c (|m|^2 / 2 rho) V / sum_c V (collective; empty names: none).
+  /// What the flow models write to integrals.csv (output.integrals): kinetic_energy =
+  /// sum_c (|m|^2 / 2 rho) V / sum_c V, then each wall patch's total force (PATCH_fx, _fy, _fz)
+  /// (collective; empty names: none).
   virtual std::vector<std::string> integral_names() const { return {}; }
   virtual std::vector<double> integrals() { return {}; }
+  /// The force on each wall patch (slip and no-slip walls) for the current state (collective).
+  virtual std::vector<WallForce> wall_forces() { return {}; }
 
   /// What runs, per operator.
   virtual std::vector<std::pair<std::string, std::string>> describe() const = 0;

@@ -4,7 +4,8 @@
 #  1. one rank: exit 0, summary.json with the model, the variable time step, errors by field
 #     (density, velocity, pressure), conservation by field (momentum a list of 3), residuals; fields
 #     files at t = 0, 0.05, ..., 0.2 exactly; momentum and velocity (cells, 3) vectors in the XDMF;
-#     integrals.csv rows at the same times with -dE/dt between them;
+#     integrals.csv rows at the same times with -dE/dt between them and the walls' forces (p A,
+#     exact while no wave reaches them), the same forces in summary.json;
 #  2. 3 ranks (run.deterministic): every fields file bitwise the one-rank run's (fvproxy compare
 #     --rtol 0 --atol 0, cells matched by global id);
 #  3. restart from the checkpoint at t = 0.1 on 1 and on 3 ranks: the final fields bitwise those of
@@ -49,7 +50,15 @@ for v in ("momentum", "velocity"):
 times = [float(t) for t in re.findall(r'<Time Value="([^"]+)"', x)]
 assert times == [0.0, 0.05, 0.1, 0.15, 0.2], times
 rows = [l.split(",") for l in open(d + "/integrals.csv").read().split()]
-assert rows[0] == ["step", "time", "kinetic_energy", "dissipation_rate"], rows[0]
+assert rows[0] == ["step", "time", "kinetic_energy", "dissipation_rate"] + [
+    w + c for w in ("xmin", "xmax") for c in ("_fx", "_fy", "_fz")], rows[0]
+# the slip walls' forces: p A out of the tube (p = 1 at xmin, 0.1 at xmax: no wave reaches them by t = 0.2)
+A = 0.05 * 0.05
+for r in rows[1:]:
+    assert abs(float(r[4]) + A) < 1e-6 * A and abs(float(r[7]) - 0.1 * A) < 1e-6 * A, r  # float builds: 1e-6
+f = j["forces"]
+assert abs(f["xmin"]["total"][0] + A) < 1e-6 * A and abs(f["xmax"]["pressure"][0] - 0.1 * A) < 1e-6 * A, f
+assert f["xmin"]["viscous"] == [0, 0, 0], f
 assert [float(r[1]) for r in rows[1:]] == times, rows
 assert rows[1][3] == "" and float(rows[1][2]) == 0 and all(float(r[2]) > 0 for r in rows[2:]), rows  # Sod starts at rest
 for a, b in zip(rows[1:], rows[2:]):  # the rate is -dE/dt between rows
