@@ -311,14 +311,16 @@ FlowSolver::FlowSolver(const Mesh& mesh, const CaseConfig& cfg, const Communicat
   if (second_order_) {
     grad_ = View2<real>("fvproxy::flow::gradient", C, 3 * NV);
     lim_ = View2<real>("fvproxy::flow::limiter", C, NV);
+    if (primitive_) {
+      w_ = View2<real>("fvproxy::flow::primitive", C, NV);
+      wb_ = View2<real>("fvproxy::flow::primitive_boundary_values", Fb, NV);
+    }
     std::vector<real> range;
     if (cfg.operators.muscl.limiter != Limiter::none) {
       // Venkatakrishnan's reference range: each reconstructed variable's range over the initial
       // state and its boundary values (the domain's); a uniform variable takes its magnitude.
       View2<real> x = u_, xb = ub_;
       if (primitive_) {
-        w_ = View2<real>("fvproxy::flow::primitive", C, NV);
-        wb_ = View2<real>("fvproxy::flow::primitive_boundary_values", Fb, NV);
         flow_primitive_state(mesh, gas_, patches_, u_, w_, wb_);
         x = w_, xb = wb_;
       } else {
@@ -331,10 +333,6 @@ FlowSolver::FlowSolver(const Mesh& mesh, const CaseConfig& cfg, const Communicat
       }
     } else {
       fill("fvproxy::flow::limiter_none", lim_, real(1));
-    }
-    if (primitive_ && !w_.data()) {
-      w_ = View2<real>("fvproxy::flow::primitive", C, NV);
-      wb_ = View2<real>("fvproxy::flow::primitive_boundary_values", Fb, NV);
     }
     muscl_ = make_muscl(mesh, geom_, cfg.operators.muscl, NV, det, range);
   }
@@ -484,13 +482,7 @@ StableStep FlowSolver::stable_step(double cfl) const {
     Kokkos::deep_copy(h, Kokkos::subview(mesh_.cell_gid, best.loc));
     s.limiting_cell = h;
   }
-  if (comm_.size() > 1) { // the domain's fastest cell; on a tie the lowest global id
-    const double rate = comm_.max(double(s.max_rate));
-    const std::int64_t none = std::numeric_limits<std::int64_t>::max();
-    const std::int64_t cell = comm_.min(std::int64_t(double(s.max_rate) == rate ? s.limiting_cell : none));
-    s.max_rate = rate;
-    s.limiting_cell = cell == none ? -1 : cell;
-  }
+  reduce_over_ranks(s, comm_);
   s.dt = s.max_rate > 0 && std::isfinite(s.max_rate) ? cfl / s.max_rate : 0.0;
   return s;
 }

@@ -199,13 +199,9 @@ std::pair<std::vector<real>, std::vector<real>> ScalarSolver::final_range() cons
 StableStep ScalarSolver::stable_step(double cfl) const {
   // phi is zero without a velocity, and kappa_max zero without diffusion: each term then vanishes.
   StableStep s = cfl_time_step(mesh_, geom_, phi_, kappa_max_, cfl);
-  if (comm_.size() > 1) { // the domain's fastest cell; on a tie the lowest global id
-    const double rate = comm_.max(double(s.max_rate));
-    const std::int64_t none = std::numeric_limits<std::int64_t>::max();
-    const std::int64_t cell = comm_.min(std::int64_t(double(s.max_rate) == rate ? s.limiting_cell : none));
-    s.max_rate = rate;
-    s.limiting_cell = cell == none ? -1 : cell;
-    s.dt = rate > 0 ? cfl / rate : 0.0;
+  if (comm_.size() > 1) {
+    reduce_over_ranks(s, comm_);
+    s.dt = s.max_rate > 0 ? cfl / s.max_rate : 0.0;
   }
   return s;
 }

@@ -1,6 +1,7 @@
 #include "solver/solver.hpp"
 
 #include <cstdint>
+#include <limits>
 
 #include "solver/flow_solver.hpp"
 #include "solver/scalar_solver.hpp"
@@ -15,6 +16,15 @@ std::unique_ptr<Solver> make_solver(const Mesh& mesh, const CaseConfig& cfg, con
 double solver_memory_bytes(double cells, double faces, double interior_faces, const CaseConfig& cfg) {
   if (cfg.physics.is_flow()) return FlowSolver::memory_bytes(cells, faces, interior_faces, cfg);
   return ScalarSolver::memory_bytes(cells, faces, interior_faces, cfg);
+}
+
+void reduce_over_ranks(StableStep& s, const Communicator& comm) {
+  if (comm.size() == 1) return;
+  const double rate = comm.max(double(s.max_rate));
+  const std::int64_t none = std::numeric_limits<std::int64_t>::max();
+  const std::int64_t cell = comm.min(std::int64_t(double(s.max_rate) == rate ? s.limiting_cell : none));
+  s.max_rate = rate;
+  s.limiting_cell = cell == none ? -1 : cell;
 }
 
 std::optional<StateFailure> locate_failure(const Mesh& mesh, const Communicator& comm,

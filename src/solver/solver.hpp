@@ -117,6 +117,10 @@ std::unique_ptr<Solver> make_solver(const Mesh& mesh, const CaseConfig& cfg, con
 /// Device bytes the case's solver allocates besides the mesh.
 double solver_memory_bytes(double cells, double faces, double interior_faces, const CaseConfig& cfg);
 
+/// A rank's stable step made the domain's: the largest max_rate over the ranks and its cell (on a
+/// tie the lowest global id); dt is left to the caller. Collective; nothing on one rank.
+void reduce_over_ranks(StableStep& s, const Communicator& comm);
+
 /// The first failure recorded in `keys` (StateCheck's layout) on any rank, with the cell's global
 /// id, centroid and state row (read on the rank holding it). Collective.
 std::optional<StateFailure> locate_failure(const Mesh& mesh, const Communicator& comm,
