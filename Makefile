@@ -5,6 +5,8 @@
 SHELL := /bin/bash
 PRESET ?= host
 JOBS ?= $(shell nproc)
+# Extra ctest arguments for `make test`, e.g. CTEST_ARGS="-LE long" (without the long numerical runs).
+CTEST_ARGS ?=
 
 .PHONY: all build run test cuda cuda-float cuda-test-bundle bundle format format-check clean
 all: build
@@ -18,7 +20,7 @@ run: build
 	  "./$$(bash scripts/build.sh --build-dir $(PRESET))/fvproxy" run inputs/default.yaml
 
 test: build
-	cd "$$(bash scripts/build.sh --build-dir $(PRESET))" && ctest --output-on-failure --no-tests=error -j $(JOBS)
+	cd "$$(bash scripts/build.sh --build-dir $(PRESET))" && ctest --output-on-failure --no-tests=error -j $(JOBS) $(CTEST_ARGS)
 
 # GPU build (CUDA 11.8 + Kokkos CUDA for sm_90; FVPROXY_CUDA_ARCH=AMPERE80 for A100).
 cuda:
