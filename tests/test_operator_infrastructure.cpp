@@ -4,6 +4,8 @@
 #include "mesh/box_generator.hpp"
 #include "mesh/gmsh_reader.hpp"
 #include "operators/component_dispatch.hpp"
+#include "operators/convection/convection_kernels.hpp"
+#include "operators/diffusion/diffusion_kernels.hpp"
 #include "operators/launch.hpp"
 #include "operators/operator_geometry.hpp"
 #include "test_helpers.hpp"
@@ -147,4 +149,77 @@ TEST(OperatorGeometry, CoefficientsAndExactLeastSquares) {
 }
 
 } // namespace
+} // namespace fvproxy
+
+namespace fvproxy {
+namespace contract_check {
+// The model contracts of the shared kernels (docs/physics.md#the-model-contract), checked at compile
+// time: a model with every member passes; one member missing or mistyped fails.
+struct TwoVars {
+  static constexpr int n_vars = 2;
+  struct State {
+    real v[2];
+  };
+  using Face = real;
+  KOKKOS_INLINE_FUNCTION Face face(index_t) const { return 1; }
+  template <Reconstruction R> KOKKOS_INLINE_FUNCTION State state(const ConstView2<real>&, const ConstView2<real>&,
+                                                                 const ConstView2<real>&, index_t,
+                                                                 const real (&)[3]) const {
+    return State{{0, 0}};
+  }
+  KOKKOS_INLINE_FUNCTION void flux(const Face&, const State&, const State&, real (&F)[2]) const { F[0] = F[1] = 0; }
+};
+struct NoFlux {
+  static constexpr int n_vars = 2;
+  struct State {
+    real v[2];
+  };
+  using Face = real;
+  Face face(index_t) const { return 1; }
+  template <Reconstruction R> State state(const ConstView2<real>&, const ConstView2<real>&, const ConstView2<real>&,
+                                          index_t, const real (&)[3]) const {
+    return State{{0, 0}};
+  }
+};
+struct WrongFace : TwoVars {
+  int face(index_t) const { return 1; } // not Face
+};
+struct Separable {
+  static constexpr int n_vars = 3;
+  static constexpr bool separable = true;
+  using Face = real;
+  Face face(index_t) const { return 1; }
+  template <Reconstruction R> real value(const ConstView2<real>&, const ConstView2<real>&, const ConstView2<real>&,
+                                         index_t, int, const real (&)[3]) const {
+    return 0;
+  }
+  real flux(const Face&, real, real) const { return 0; }
+};
+struct NotSeparable : Separable {
+  static constexpr bool separable = false; // and no whole-state members either
+};
+static_assert(is_separable_convection<Separable> && is_convection_model<Separable>);
+static_assert(!is_convection_model<NotSeparable>);
+static_assert(!is_separable_convection<TwoVars>);
+static_assert(is_convection_model<TwoVars>);
+static_assert(!is_convection_model<NoFlux>);
+static_assert(!is_convection_model<WrongFace>);
+static_assert(!is_convection_model<int>);
+
+struct Heat {
+  static constexpr int first = 0, n_vars = 1;
+  KOKKOS_INLINE_FUNCTION void interior(index_t, real (&F)[1]) const { F[0] = 0; }
+  KOKKOS_INLINE_FUNCTION real scale(int) const { return 1; }
+};
+struct NoScale {
+  static constexpr int first = 0, n_vars = 1;
+  void interior(index_t, real (&F)[1]) const { F[0] = 0; }
+};
+struct EmptyRange : Heat {
+  static constexpr int first = 1; // writes no equation
+};
+static_assert(is_diffusion_model<Heat>);
+static_assert(!is_diffusion_model<NoScale>);
+static_assert(!is_diffusion_model<EmptyRange>);
+} // namespace contract_check
 } // namespace fvproxy

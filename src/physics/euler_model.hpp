@@ -9,8 +9,8 @@
 //                              points away from) times its area, per conserved variable
 //   wave_speed(W, n)           |u . n| + c, the CFL's speed
 // EulerModel<Flux, EoS> instantiates it for a numerical flux of riemann_fluxes.hpp (Rusanov, Hllc,
-// Roe) and an equation of state (IdealGas); the scalar model's operators (src/operators/convection,
-// diffusion) keep their `<int N>` templates for now (docs/physics.md#status-of-the-compressible-model).
+// Roe) and an equation of state (IdealGas). The shared optimized kernels (operators/convection/
+// convection_kernels.hpp) run it through FlowUpwind, as they run the scalar model (ScalarUpwind<N>).
 #include "physics/flow.hpp"
 #include "physics/riemann_fluxes.hpp"
 

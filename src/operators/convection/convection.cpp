@@ -1,6 +1,8 @@
 // Convection: the naive port and the optimized kernels, and the factory.
 #include "operators/convection/convection.hpp"
 
+#include "operators/convection/convection_kernels.hpp"
+
 #include "operators/boundary_patches.hpp"
 #include "operators/component_dispatch.hpp"
 #include "operators/launch.hpp"
@@ -64,109 +66,105 @@ struct NaiveConvectionGather {
   }
 };
 
-// --- optimized: template on N and the order, precomputed r and d, registers, one update per cell.
-struct ConvectionGeometry {
-  ConstView1<index_t> owner, neighbour, off, bbegin, faces;
-  ConstView1<std::int8_t> sign;
-  ConstVec3View<real> d, r;
-  ConstView1<real> phi, inv_volume;
-};
+// --- optimized: the shared kernels of convection_kernels.hpp on the scalar model. --------------
 
-/// Reconstructed state of cell c at the face at offset rc = x_f - x_c.
-template <int Order> KOKKOS_INLINE_FUNCTION real reconstruct(const ConstView2<real>& u, const ConstView2<real>& grad,
-                                                             const ConstView2<real>& lim, index_t c, int k,
-                                                             const real* rc) {
-  if constexpr (Order == 1) {
-    (void)grad, (void)lim, (void)rc;
-    return u(c, k);
-  } else {
-    return u(c, k) + lim(c, k) * (grad(c, 3 * k) * rc[0] + grad(c, 3 * k + 1) * rc[1] + grad(c, 3 * k + 2) * rc[2]);
-  }
-}
-
-template <int N, int Order> struct ConvectionGatherInterior {
-  ConvectionGeometry g;
-  ConstView2<real> u, grad, lim;
-  View2<real> rhs;
-  KOKKOS_FUNCTION void operator()(const index_t c) const {
-    real acc[N];
-    for (int k = 0; k < N; ++k) acc[k] = 0;
-    for (index_t q = g.off(c); q < g.bbegin(c); ++q) {
-      const index_t f = g.faces(q), o = g.owner(f), n = g.neighbour(f);
-      const real ro[3] = {g.r(f, 0), g.r(f, 1), g.r(f, 2)};
-      const real rn[3] = {ro[0] - g.d(f, 0), ro[1] - g.d(f, 1), ro[2] - g.d(f, 2)};
-      const real s = g.sign(q), p = g.phi(f);
-      for (int k = 0; k < N; ++k)
-        acc[k] +=
-            s * UpwindFlux{}(p, reconstruct<Order>(u, grad, lim, o, k, ro), reconstruct<Order>(u, grad, lim, n, k, rn));
+/// The scalar transport as a convection model: N components carried by the steady face volume flux
+/// phi_f, each with the upwind flux (physics/fluxes.hpp), MUSCL on the components themselves. A
+/// separable model: the kernels reconstruct and flux one component after another.
+template <int N> struct ScalarUpwind {
+  static constexpr int n_vars = N;
+  static constexpr bool separable = true;
+  using Face = real; ///< phi_f
+  ConstView1<real> phi;
+  KOKKOS_INLINE_FUNCTION Face face(index_t f) const { return phi(f); }
+  template <Reconstruction R> KOKKOS_INLINE_FUNCTION real value(const ConstView2<real>& u, const ConstView2<real>& grad,
+                                                                const ConstView2<real>& lim, index_t c, int k,
+                                                                const real (&rc)[3]) const {
+    static_assert(R != Reconstruction::primitive, "the scalar model has no primitive variables");
+    if constexpr (R == Reconstruction::first_order) {
+      (void)grad, (void)lim, (void)rc;
+      return u(c, k);
+    } else {
+      return u(c, k) + lim(c, k) * (grad(c, 3 * k) * rc[0] + grad(c, 3 * k + 1) * rc[1] + grad(c, 3 * k + 2) * rc[2]);
     }
-    const real iv = g.inv_volume(c);
-    for (int k = 0; k < N; ++k) rhs(c, k) -= acc[k] * iv;
   }
+  KOKKOS_INLINE_FUNCTION real flux(const Face& p, real l, real r) const { return UpwindFlux{}(p, l, r); }
 };
 
-/// A boundary patch, one thread per run of faces with the same owner; Outflow: u_R = u_L.
-template <int N, int Order, bool Outflow> struct ConvectionGatherPatch {
-  ConvectionGeometry g;
-  ConstView2<real> u, ub, grad, lim;
-  View2<real> rhs;
-  ConstView2<index_t> runs; ///< PatchRuns::runs
+/// Dirichlet and inflow patches: u_R = u_b, the boundary values of the face.
+struct ScalarBoundaryValue {
+  ConstView2<real> ub;
   index_t n_interior;
-  KOKKOS_FUNCTION void operator()(const index_t run) const {
-    const index_t first = runs(run, 0), last = runs(run, 1);
-    const index_t c = g.owner(first);
-    real acc[N];
-    for (int k = 0; k < N; ++k) acc[k] = 0;
-    for (index_t f = first; f < last; ++f) {
-      const real ro[3] = {g.r(f, 0), g.r(f, 1), g.r(f, 2)};
-      for (int k = 0; k < N; ++k) {
-        const real uL = reconstruct<Order>(u, grad, lim, c, k, ro);
-        if constexpr (Outflow)
-          acc[k] += UpwindFlux{}(g.phi(f), uL, uL);
+  KOKKOS_INLINE_FUNCTION real value(index_t f, int k, real) const { return ub(f - n_interior, k); }
+};
+
+/// Outflow patches: u_R = u_L (the state leaves as it is).
+struct ScalarOutflow {
+  KOKKOS_INLINE_FUNCTION real value(index_t, int, real l) const { return l; }
+};
+
+template <int N, Reconstruction R> class OptimizedConvection final : public ConvectionOperator {
+public:
+  OptimizedConvection(const Mesh& m, const OperatorGeometry& og, const ConvectionConfig& cfg, View1<real> phi,
+                      const std::vector<BoundaryType>& types, bool gather)
+      : model_{phi}, g_{m.face_owner,
+                        m.face_neighbour,
+                        m.cell_face_off,
+                        og.cell_boundary_begin,
+                        m.cell_faces,
+                        m.cell_face_sign,
+                        og.d,
+                        og.r,
+                        m.inv_volume},
+        parts_(PartRanges::of(m)), n_interior_(m.n_interior), launch_{cfg.policy, cfg.team_size}, gather_(gather),
+        patches_(patch_owner_runs(m, types, "fvproxy::convection::patch_runs")) {}
+  void apply(ConstView2<real> u, ConstView2<real> ub, ConstView2<real> grad, ConstView2<real> lim, View2<real> rhs,
+             Part part) const override {
+    using Model = ScalarUpwind<N>;
+    const ScalarBoundaryValue value{ub, n_interior_};
+    if (gather_) {
+      launch("fvproxy::convection::gather_interior", parts_.cells(part), launch_,
+             ConvectionGatherInterior<Model, R>{model_, g_, u, grad, lim, rhs});
+      for (const auto& p : patches_) { // the runs of the part's own cells, after their interior faces
+        const IndexRange nr = p.runs_of(part);
+        if (p.type == BoundaryType::outflow)
+          launch("fvproxy::convection::gather_outflow", nr, launch_,
+                 ConvectionGatherPatch<Model, R, ScalarOutflow>{model_, {}, g_, u, grad, lim, rhs, p.runs});
         else
-          acc[k] += UpwindFlux{}(g.phi(f), uL, ub(f - n_interior, k));
+          launch("fvproxy::convection::gather_inflow", nr, launch_,
+                 ConvectionGatherPatch<Model, R, ScalarBoundaryValue>{model_, value, g_, u, grad, lim, rhs, p.runs});
       }
+      return;
     }
-    const real iv = g.inv_volume(c);
-    for (int k = 0; k < N; ++k) rhs(c, k) -= acc[k] * iv;
+    launch("fvproxy::convection::scatter_interior", parts_.owned_faces(part), launch_,
+           ConvectionScatterInterior<Model, R>{model_, g_, u, grad, lim, rhs, parts_.n_cells});
+    launch("fvproxy::convection::scatter_cross", parts_.cross_faces(part), launch_,
+           ConvectionScatterInterior<Model, R, true>{model_, g_, u, grad, lim, rhs, parts_.n_cells});
+    // Boundary faces belong to owned cells: their scatter kernels run with the inner part (or all).
+    if (!PartRanges::has_boundary(part)) return;
+    for (const auto& p : patches_) {
+      const Kokkos::RangePolicy<ExecSpace> range(p.begin, p.end);
+      if (p.type == BoundaryType::outflow)
+        Kokkos::parallel_for("fvproxy::convection::scatter_outflow", range,
+                             ConvectionScatterPatch<Model, R, ScalarOutflow>{model_, {}, g_, u, grad, lim, rhs});
+      else
+        Kokkos::parallel_for(
+            "fvproxy::convection::scatter_inflow", range,
+            ConvectionScatterPatch<Model, R, ScalarBoundaryValue>{model_, value, g_, u, grad, lim, rhs});
+    }
   }
-};
+  std::string description() const override {
+    return std::string("optimized/") + (gather_ ? "gather/" : "atomic/") + to_string(launch_.policy);
+  }
 
-/// Cross (the faces between an owned cell and a ghost, operators/part.hpp): to the owned side only.
-template <int N, int Order, bool Cross = false> struct ConvectionScatterInterior {
-  ConvectionGeometry g;
-  ConstView2<real> u, grad, lim;
-  View2<real> rhs;
-  index_t n_owned; ///< cells below it are owned (Cross)
-  KOKKOS_FUNCTION void operator()(const index_t f) const {
-    const index_t o = g.owner(f), n = g.neighbour(f);
-    const bool to_o = !Cross || o < n_owned, to_n = !Cross || n < n_owned;
-    const real ro[3] = {g.r(f, 0), g.r(f, 1), g.r(f, 2)};
-    const real rn[3] = {ro[0] - g.d(f, 0), ro[1] - g.d(f, 1), ro[2] - g.d(f, 2)};
-    const real io = g.inv_volume(o), in = g.inv_volume(n);
-    for (int k = 0; k < N; ++k) {
-      const real fl = UpwindFlux{}(g.phi(f), reconstruct<Order>(u, grad, lim, o, k, ro),
-                                   reconstruct<Order>(u, grad, lim, n, k, rn));
-      if (to_o) Kokkos::atomic_add(&rhs(o, k), -fl * io);
-      if (to_n) Kokkos::atomic_add(&rhs(n, k), fl * in);
-    }
-  }
-};
-
-template <int N, int Order, bool Outflow> struct ConvectionScatterPatch {
-  ConvectionGeometry g;
-  ConstView2<real> u, ub, grad, lim;
-  View2<real> rhs;
-  index_t n_interior;
-  KOKKOS_FUNCTION void operator()(const index_t f) const {
-    const index_t o = g.owner(f);
-    const real ro[3] = {g.r(f, 0), g.r(f, 1), g.r(f, 2)};
-    for (int k = 0; k < N; ++k) {
-      const real uL = reconstruct<Order>(u, grad, lim, o, k, ro);
-      const real uR = Outflow ? uL : ub(f - n_interior, k);
-      Kokkos::atomic_add(&rhs(o, k), -UpwindFlux{}(g.phi(f), uL, uR) * g.inv_volume(o));
-    }
-  }
+private:
+  ScalarUpwind<N> model_;
+  ConvectionGeometry g_;
+  PartRanges parts_;
+  index_t n_interior_;
+  LaunchOptions launch_;
+  bool gather_;
+  std::vector<PatchRuns> patches_;
 };
 
 class NaiveConvectionOperator final : public ConvectionOperator {
@@ -221,73 +219,13 @@ private:
   bool gather_;
 };
 
-template <int N, int Order> class OptimizedConvection final : public ConvectionOperator {
-public:
-  OptimizedConvection(const Mesh& m, const OperatorGeometry& og, const ConvectionConfig& cfg, View1<real> phi,
-                      const std::vector<BoundaryType>& types, bool gather)
-      : g_{m.face_owner,
-           m.face_neighbour,
-           m.cell_face_off,
-           og.cell_boundary_begin,
-           m.cell_faces,
-           m.cell_face_sign,
-           og.d,
-           og.r,
-           phi,
-           m.inv_volume},
-        parts_(PartRanges::of(m)), n_interior_(m.n_interior), launch_{cfg.policy, cfg.team_size}, gather_(gather),
-        patches_(patch_owner_runs(m, types, "fvproxy::convection::patch_runs")) {}
-  void apply(ConstView2<real> u, ConstView2<real> ub, ConstView2<real> grad, ConstView2<real> lim, View2<real> rhs,
-             Part part) const override {
-    if (gather_) {
-      launch("fvproxy::convection::gather_interior", parts_.cells(part), launch_,
-             ConvectionGatherInterior<N, Order>{g_, u, grad, lim, rhs});
-      for (const auto& p : patches_) { // the runs of the part's own cells, after their interior faces
-        const IndexRange nr = p.runs_of(part);
-        if (p.type == BoundaryType::outflow)
-          launch("fvproxy::convection::gather_outflow", nr, launch_,
-                 ConvectionGatherPatch<N, Order, true>{g_, u, ub, grad, lim, rhs, p.runs, n_interior_});
-        else
-          launch("fvproxy::convection::gather_inflow", nr, launch_,
-                 ConvectionGatherPatch<N, Order, false>{g_, u, ub, grad, lim, rhs, p.runs, n_interior_});
-      }
-      return;
-    }
-    launch("fvproxy::convection::scatter_interior", parts_.owned_faces(part), launch_,
-           ConvectionScatterInterior<N, Order>{g_, u, grad, lim, rhs, parts_.n_cells});
-    launch("fvproxy::convection::scatter_cross", parts_.cross_faces(part), launch_,
-           ConvectionScatterInterior<N, Order, true>{g_, u, grad, lim, rhs, parts_.n_cells});
-    // Boundary faces belong to owned cells: their scatter kernels run with the inner part (or all).
-    if (!PartRanges::has_boundary(part)) return;
-    for (const auto& p : patches_) {
-      const Kokkos::RangePolicy<ExecSpace> range(p.begin, p.end);
-      if (p.type == BoundaryType::outflow)
-        Kokkos::parallel_for("fvproxy::convection::scatter_outflow", range,
-                             ConvectionScatterPatch<N, Order, true>{g_, u, ub, grad, lim, rhs, n_interior_});
-      else
-        Kokkos::parallel_for("fvproxy::convection::scatter_inflow", range,
-                             ConvectionScatterPatch<N, Order, false>{g_, u, ub, grad, lim, rhs, n_interior_});
-    }
-  }
-  std::string description() const override {
-    return std::string("optimized/") + (gather_ ? "gather/" : "atomic/") + to_string(launch_.policy);
-  }
-
-private:
-  ConvectionGeometry g_;
-  PartRanges parts_;
-  index_t n_interior_;
-  LaunchOptions launch_;
-  bool gather_;
-  std::vector<PatchRuns> patches_;
-};
-
 template <int N> struct MakeConvection {
   static std::unique_ptr<ConvectionOperator> make(const Mesh& m, const OperatorGeometry& og,
                                                   const ConvectionConfig& cfg, View1<real> phi,
                                                   const std::vector<BoundaryType>& types, bool gather) {
-    if (cfg.order == 1) return std::make_unique<OptimizedConvection<N, 1>>(m, og, cfg, phi, types, gather);
-    return std::make_unique<OptimizedConvection<N, 2>>(m, og, cfg, phi, types, gather);
+    if (cfg.order == 1)
+      return std::make_unique<OptimizedConvection<N, Reconstruction::first_order>>(m, og, cfg, phi, types, gather);
+    return std::make_unique<OptimizedConvection<N, Reconstruction::conservative>>(m, og, cfg, phi, types, gather);
   }
 };
 

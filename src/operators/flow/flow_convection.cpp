@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "operators/boundary_patches.hpp"
+#include "operators/convection/convection_kernels.hpp"
 #include "operators/launch.hpp"
 #include "physics/flow_boundary.hpp"
 
@@ -25,9 +26,6 @@ namespace {
 
 using flow::Primitive;
 constexpr int NV = flow::kVariables;
-
-/// How the optimized kernels form face states (a template parameter: no run-time branch).
-enum class Reconstruction { first_order, conservative, primitive };
 
 // --- naive: MDRange (face | cell, variable); run-time variable count, flux and boundary types;
 // both face states and the whole flux recomputed per variable; normals from the area vectors;
@@ -132,13 +130,7 @@ struct NaiveFlowGather {
   }
 };
 
-// --- optimized: templated on the model and the order; registers; precomputed geometry. ---------
-struct FlowGeometry {
-  ConstView1<index_t> owner, neighbour, off, bbegin, faces;
-  ConstView1<std::int8_t> sign;
-  ConstVec3View<real> d, r, normal;
-  ConstView1<real> area, inv_volume;
-};
+// --- optimized: the shared kernels of convection_kernels.hpp on the flow model. ----------------
 
 /// The face state of cell c at offset rc = x_f - x_c: first order (the cell's state), MUSCL on
 /// the conserved variables (grad, lim: theirs), or MUSCL on the primitive ones (rho, u, v, w, p;
@@ -162,104 +154,37 @@ KOKKOS_INLINE_FUNCTION Primitive face_state(const Model& m, const ConstView2<rea
   }
 }
 
-/// The flux through interior face f (owner side left) times its area.
-template <class Model, Reconstruction R>
-KOKKOS_INLINE_FUNCTION void interior_flux(const Model& m, const FlowGeometry& g, const ConstView2<real>& u,
-                                          const ConstView2<real>& grad, const ConstView2<real>& lim, index_t f,
-                                          real (&F)[NV]) {
-  const real ro[3] = {g.r(f, 0), g.r(f, 1), g.r(f, 2)};
-  const real rn[3] = {ro[0] - g.d(f, 0), ro[1] - g.d(f, 1), ro[2] - g.d(f, 2)};
-  const real n[3] = {g.normal(f, 0), g.normal(f, 1), g.normal(f, 2)};
-  m.face_flux(face_state<R>(m, u, grad, lim, g.owner(f), ro), face_state<R>(m, u, grad, lim, g.neighbour(f), rn), n,
-              g.area(f), F);
-}
-
-/// The flux through boundary face f: the owner's reconstructed state and its boundary state.
-template <class Model, Reconstruction R, class BC>
-KOKKOS_INLINE_FUNCTION void boundary_flux(const Model& m, const BC& bc, const FlowGeometry& g,
-                                          const ConstView2<real>& u, const ConstView2<real>& grad,
-                                          const ConstView2<real>& lim, index_t f, real (&F)[NV]) {
-  const real ro[3] = {g.r(f, 0), g.r(f, 1), g.r(f, 2)};
-  const real n[3] = {g.normal(f, 0), g.normal(f, 1), g.normal(f, 2)};
-  const Primitive L = face_state<R>(m, u, grad, lim, g.owner(f), ro);
-  m.face_flux(L, bc(L, n), n, g.area(f), F);
-}
-
-template <class Model, Reconstruction R> struct FlowGatherInterior {
+/// The compressible flow as a convection model: EulerModel<Flux> (the numerical flux and the
+/// equation of state) with the faces' precomputed unit normals and areas; face states are
+/// primitive, from the conserved or the primitive MUSCL.
+template <class Model> struct FlowUpwind {
+  static constexpr int n_vars = Model::N;
+  using State = Primitive;
+  struct Face {
+    real n[3];
+    real area;
+  };
   Model m;
-  FlowGeometry g;
-  ConstView2<real> u, grad, lim;
-  View2<real> rhs;
-  KOKKOS_FUNCTION void operator()(const index_t c) const {
-    real acc[NV] = {0, 0, 0, 0, 0};
-    for (index_t q = g.off(c); q < g.bbegin(c); ++q) {
-      real F[NV];
-      interior_flux<Model, R>(m, g, u, grad, lim, g.faces(q), F);
-      const real s = g.sign(q);
-      for (int k = 0; k < NV; ++k) acc[k] += s * F[k];
-    }
-    const real iv = g.inv_volume(c);
-    for (int k = 0; k < NV; ++k) rhs(c, k) -= acc[k] * iv;
+  ConstVec3View<real> normal;
+  ConstView1<real> area;
+  KOKKOS_INLINE_FUNCTION Face face(index_t f) const {
+    return Face{{normal(f, 0), normal(f, 1), normal(f, 2)}, area(f)};
+  }
+  template <Reconstruction R>
+  KOKKOS_INLINE_FUNCTION State state(const ConstView2<real>& u, const ConstView2<real>& grad,
+                                     const ConstView2<real>& lim, index_t c, const real (&rc)[3]) const {
+    return face_state<R>(m, u, grad, lim, c, rc);
+  }
+  KOKKOS_INLINE_FUNCTION void flux(const Face& f, const State& L, const State& R, real (&F)[n_vars]) const {
+    m.face_flux(L, R, f.n, f.area, F);
   }
 };
 
-/// One thread per run of a patch's faces with the same owner.
-template <class Model, Reconstruction R, class BC> struct FlowGatherPatch {
-  Model m;
-  BC bc;
-  FlowGeometry g;
-  ConstView2<real> u, grad, lim;
-  View2<real> rhs;
-  ConstView2<index_t> runs;
-  KOKKOS_FUNCTION void operator()(const index_t run) const {
-    const index_t first = runs(run, 0), last = runs(run, 1);
-    const index_t c = g.owner(first);
-    real acc[NV] = {0, 0, 0, 0, 0};
-    for (index_t f = first; f < last; ++f) {
-      real F[NV];
-      boundary_flux<Model, R>(m, bc, g, u, grad, lim, f, F);
-      for (int k = 0; k < NV; ++k) acc[k] += F[k];
-    }
-    const real iv = g.inv_volume(c);
-    for (int k = 0; k < NV; ++k) rhs(c, k) -= acc[k] * iv;
-  }
-};
-
-/// Cross: the faces between an owned cell and a ghost add to the owned side only.
-template <class Model, Reconstruction R, bool Cross = false> struct FlowScatterInterior {
-  Model m;
-  FlowGeometry g;
-  ConstView2<real> u, grad, lim;
-  View2<real> rhs;
-  index_t n_owned;
-  KOKKOS_FUNCTION void operator()(const index_t f) const {
-    real F[NV];
-    interior_flux<Model, R>(m, g, u, grad, lim, f, F);
-    const index_t o = g.owner(f), n = g.neighbour(f);
-    if (!Cross || o < n_owned) {
-      const real io = g.inv_volume(o);
-      for (int k = 0; k < NV; ++k) Kokkos::atomic_add(&rhs(o, k), -F[k] * io);
-    }
-    if (!Cross || n < n_owned) {
-      const real in = g.inv_volume(n);
-      for (int k = 0; k < NV; ++k) Kokkos::atomic_add(&rhs(n, k), F[k] * in);
-    }
-  }
-};
-
-template <class Model, Reconstruction R, class BC> struct FlowScatterPatch {
-  Model m;
-  BC bc;
-  FlowGeometry g;
-  ConstView2<real> u, grad, lim;
-  View2<real> rhs;
-  KOKKOS_FUNCTION void operator()(const index_t f) const {
-    real F[NV];
-    boundary_flux<Model, R>(m, bc, g, u, grad, lim, f, F);
-    const index_t o = g.owner(f);
-    const real io = g.inv_volume(o);
-    for (int k = 0; k < NV; ++k) Kokkos::atomic_add(&rhs(o, k), -F[k] * io);
-  }
+/// A flow boundary condition of physics/flow_boundary.hpp (a function of the inside state and the
+/// unit normal) as the shared kernels call it.
+template <class Face, class B> struct FlowBoundary {
+  B b;
+  KOKKOS_INLINE_FUNCTION Primitive operator()(index_t, const Face& f, const Primitive& L) const { return b(L, f.n); }
 };
 
 /// The conserved boundary state of the owner's state, per face of one patch.
@@ -384,26 +309,26 @@ struct NormalsAndAreas {
 };
 
 template <class Model, Reconstruction R> class OptimizedFlowConvection final : public FlowConvectionOperator {
+  using Flow = FlowUpwind<Model>;
+
 public:
   OptimizedFlowConvection(const Mesh& m, const OperatorGeometry& og, const Model& model,
                           const FlowConvectionConfig& cfg, const std::vector<FlowPatchBC>& patches, bool gather)
-      : model_(model), parts_(PartRanges::of(m)), launch_{cfg.policy, cfg.team_size}, gather_(gather),
-        gamma_(cfg.gas.gamma) {
+      : g_{m.face_owner,
+           m.face_neighbour,
+           m.cell_face_off,
+           og.cell_boundary_begin,
+           m.cell_faces,
+           m.cell_face_sign,
+           og.d,
+           og.r,
+           m.inv_volume},
+        parts_(PartRanges::of(m)), launch_{cfg.policy, cfg.team_size}, gather_(gather), gamma_(cfg.gas.gamma) {
     Vec3View<real> normal("fvproxy::flow_convection::unit_normal", m.n_faces);
     View1<real> area("fvproxy::flow_convection::area", m.n_faces);
     Kokkos::parallel_for("fvproxy::flow_convection::normals", Kokkos::RangePolicy<ExecSpace>(0, m.n_faces),
                          NormalsAndAreas{m.face_area, normal, area});
-    g_ = FlowGeometry{m.face_owner,
-                      m.face_neighbour,
-                      m.cell_face_off,
-                      og.cell_boundary_begin,
-                      m.cell_faces,
-                      m.cell_face_sign,
-                      og.d,
-                      og.r,
-                      normal,
-                      area,
-                      m.inv_volume};
+    model_ = Flow{model, normal, area};
     // patch_owner_runs needs a scalar type per patch: any value (only the runs are used here).
     const std::vector<BoundaryType> any(m.patches.size(), BoundaryType::outflow);
     for (const PatchRuns& r : patch_owner_runs(m, any, "fvproxy::flow_convection::patch_runs"))
@@ -411,28 +336,31 @@ public:
   }
   void apply(ConstView2<real> u, ConstView2<real> grad, ConstView2<real> lim, View2<real> rhs,
              Part part) const override {
+    using Face = typename Flow::Face;
     if (gather_) {
       launch("fvproxy::flow_convection::gather_interior", parts_.cells(part), launch_,
-             FlowGatherInterior<Model, R>{model_, g_, u, grad, lim, rhs});
+             ConvectionGatherInterior<Flow, R>{model_, g_, u, grad, lim, rhs});
       for (const auto& patch : patches_) {   // the runs of the part's own cells, after their interior faces
         const PatchRuns& runs = patch.first; // (named: a structured binding cannot be captured in C++17)
         with_bc(patch.second, gamma_, [&](auto b) {
+          using BC = FlowBoundary<Face, decltype(b)>;
           launch("fvproxy::flow_convection::gather_patch", runs.runs_of(part), launch_,
-                 FlowGatherPatch<Model, R, decltype(b)>{model_, b, g_, u, grad, lim, rhs, runs.runs});
+                 ConvectionGatherPatch<Flow, R, BC>{model_, BC{b}, g_, u, grad, lim, rhs, runs.runs});
         });
       }
       return;
     }
     launch("fvproxy::flow_convection::scatter_interior", parts_.owned_faces(part), launch_,
-           FlowScatterInterior<Model, R>{model_, g_, u, grad, lim, rhs, parts_.n_cells});
+           ConvectionScatterInterior<Flow, R>{model_, g_, u, grad, lim, rhs, parts_.n_cells});
     launch("fvproxy::flow_convection::scatter_cross", parts_.cross_faces(part), launch_,
-           FlowScatterInterior<Model, R, true>{model_, g_, u, grad, lim, rhs, parts_.n_cells});
+           ConvectionScatterInterior<Flow, R, true>{model_, g_, u, grad, lim, rhs, parts_.n_cells});
     if (!PartRanges::has_boundary(part)) return;
     for (const auto& patch : patches_) {
       const PatchRuns& runs = patch.first;
       with_bc(patch.second, gamma_, [&](auto b) {
+        using BC = FlowBoundary<Face, decltype(b)>;
         launch("fvproxy::flow_convection::scatter_patch", IndexRange{runs.begin, runs.end}, launch_,
-               FlowScatterPatch<Model, R, decltype(b)>{model_, b, g_, u, grad, lim, rhs});
+               ConvectionScatterPatch<Flow, R, BC>{model_, BC{b}, g_, u, grad, lim, rhs});
       });
     }
   }
@@ -441,8 +369,8 @@ public:
   }
 
 private:
-  Model model_;
-  FlowGeometry g_;
+  Flow model_;
+  ConvectionGeometry g_;
   PartRanges parts_;
   LaunchOptions launch_;
   bool gather_;

@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "operators/boundary_patches.hpp"
+#include "operators/diffusion/diffusion_kernels.hpp"
 #include "operators/launch.hpp"
 
 namespace fvproxy {
@@ -167,77 +168,25 @@ KOKKOS_INLINE_FUNCTION void wall_viscous(const VM& vm, const ViscousGeometry& g,
   vm.flux(G, Wf, n, g.area(f), !Adiabatic, F);
 }
 
-template <class VM> struct ViscousGatherInterior {
+/// The viscous terms as a diffusion model (diffusion_kernels.hpp): the momentum and energy
+/// equations (the mass equation has none), F = F_v . n A from the corrected face gradients.
+template <class VM> struct FlowViscous {
+  static constexpr int first = 1, n_vars = NV;
   VM vm;
   ViscousGeometry g;
   ConstView2<real> w, gw;
-  View2<real> rhs;
-  KOKKOS_FUNCTION void operator()(const index_t c) const {
-    real acc[NV] = {0, 0, 0, 0, 0};
-    for (index_t q = g.off(c); q < g.bbegin(c); ++q) {
-      real F[NV];
-      interior_viscous(vm, g, w, gw, g.faces(q), F);
-      const real s = g.sign(q);
-      for (int k = 1; k < NV; ++k) acc[k] += s * F[k];
-    }
-    const real iv = g.inv_volume(c);
-    for (int k = 1; k < NV; ++k) rhs(c, k) += acc[k] * iv; // the mass equation has no viscous term
-  }
+  KOKKOS_INLINE_FUNCTION void interior(index_t f, real (&F)[NV]) const { interior_viscous(vm, g, w, gw, f, F); }
+  KOKKOS_INLINE_FUNCTION real scale(int) const { return 1; }
 };
 
-template <class VM, bool Adiabatic> struct ViscousGatherWall {
+/// A no-slip wall: the one-sided gradient to the wall's state; Adiabatic: no heat flux.
+template <class VM, bool Adiabatic> struct FlowViscousWall {
   VM vm;
   ViscousGeometry g;
   ConstView2<real> w, wb, gw;
-  View2<real> rhs;
-  ConstView2<index_t> runs;
   index_t n_interior;
-  KOKKOS_FUNCTION void operator()(const index_t run) const {
-    const index_t first = runs(run, 0), last = runs(run, 1), c = g.owner(first);
-    real acc[NV] = {0, 0, 0, 0, 0};
-    for (index_t f = first; f < last; ++f) {
-      real F[NV];
-      wall_viscous<VM, Adiabatic>(vm, g, w, wb, gw, f, n_interior, F);
-      for (int k = 1; k < NV; ++k) acc[k] += F[k];
-    }
-    const real iv = g.inv_volume(c);
-    for (int k = 1; k < NV; ++k) rhs(c, k) += acc[k] * iv;
-  }
-};
-
-template <class VM, bool Cross = false> struct ViscousScatterInterior {
-  VM vm;
-  ViscousGeometry g;
-  ConstView2<real> w, gw;
-  View2<real> rhs;
-  index_t n_owned;
-  KOKKOS_FUNCTION void operator()(const index_t f) const {
-    real F[NV];
-    interior_viscous(vm, g, w, gw, f, F);
-    const index_t o = g.owner(f), nb = g.neighbour(f);
-    if (!Cross || o < n_owned) {
-      const real io = g.inv_volume(o);
-      for (int k = 1; k < NV; ++k) Kokkos::atomic_add(&rhs(o, k), F[k] * io);
-    }
-    if (!Cross || nb < n_owned) {
-      const real in = g.inv_volume(nb);
-      for (int k = 1; k < NV; ++k) Kokkos::atomic_add(&rhs(nb, k), -F[k] * in);
-    }
-  }
-};
-
-template <class VM, bool Adiabatic> struct ViscousScatterWall {
-  VM vm;
-  ViscousGeometry g;
-  ConstView2<real> w, wb, gw;
-  View2<real> rhs;
-  index_t n_interior;
-  KOKKOS_FUNCTION void operator()(const index_t f) const {
-    real F[NV];
+  KOKKOS_INLINE_FUNCTION void operator()(index_t f, real (&F)[NV]) const {
     wall_viscous<VM, Adiabatic>(vm, g, w, wb, gw, f, n_interior, F);
-    const index_t o = g.owner(f);
-    const real io = g.inv_volume(o);
-    for (int k = 1; k < NV; ++k) Kokkos::atomic_add(&rhs(o, k), F[k] * io);
   }
 };
 
@@ -355,33 +304,38 @@ public:
     }
   }
   void apply(ConstView2<real> w, ConstView2<real> wb, ConstView2<real> gw, View2<real> rhs, Part part) const override {
+    using Model = FlowViscous<VM>;
+    using Adiabatic = FlowViscousWall<VM, true>;
+    using Isothermal = FlowViscousWall<VM, false>;
+    const Model m{vm_, g_, w, gw};
+    const DiffusionCells cells{g_.owner, g_.neighbour, g_.off, g_.bbegin, g_.faces, g_.sign, g_.inv_volume};
     if (gather_) {
       launch("fvproxy::flow_viscous::gather_interior", parts_.cells(part), launch_,
-             ViscousGatherInterior<VM>{vm_, g_, w, gw, rhs});
+             DiffusionGatherInterior<Model>{m, cells, rhs});
       for (const auto& wall : walls_) {
         const PatchRuns& runs = wall.first;
         if (wall.second)
           launch("fvproxy::flow_viscous::gather_adiabatic_wall", runs.runs_of(part), launch_,
-                 ViscousGatherWall<VM, true>{vm_, g_, w, wb, gw, rhs, runs.runs, n_interior_});
+                 DiffusionGatherPatch<Model, Adiabatic>{m, {vm_, g_, w, wb, gw, n_interior_}, cells, rhs, runs.runs});
         else
           launch("fvproxy::flow_viscous::gather_isothermal_wall", runs.runs_of(part), launch_,
-                 ViscousGatherWall<VM, false>{vm_, g_, w, wb, gw, rhs, runs.runs, n_interior_});
+                 DiffusionGatherPatch<Model, Isothermal>{m, {vm_, g_, w, wb, gw, n_interior_}, cells, rhs, runs.runs});
       }
       return;
     }
     launch("fvproxy::flow_viscous::scatter_interior", parts_.owned_faces(part), launch_,
-           ViscousScatterInterior<VM>{vm_, g_, w, gw, rhs, parts_.n_cells});
+           DiffusionScatterInterior<Model>{m, cells, rhs, parts_.n_cells});
     launch("fvproxy::flow_viscous::scatter_cross", parts_.cross_faces(part), launch_,
-           ViscousScatterInterior<VM, true>{vm_, g_, w, gw, rhs, parts_.n_cells});
+           DiffusionScatterInterior<Model, true>{m, cells, rhs, parts_.n_cells});
     if (!PartRanges::has_boundary(part)) return;
     for (const auto& wall : walls_) {
       const IndexRange faces{wall.first.begin, wall.first.end};
       if (wall.second)
         launch("fvproxy::flow_viscous::scatter_adiabatic_wall", faces, launch_,
-               ViscousScatterWall<VM, true>{vm_, g_, w, wb, gw, rhs, n_interior_});
+               DiffusionScatterPatch<Model, Adiabatic>{m, {vm_, g_, w, wb, gw, n_interior_}, cells, rhs});
       else
         launch("fvproxy::flow_viscous::scatter_isothermal_wall", faces, launch_,
-               ViscousScatterWall<VM, false>{vm_, g_, w, wb, gw, rhs, n_interior_});
+               DiffusionScatterPatch<Model, Isothermal>{m, {vm_, g_, w, wb, gw, n_interior_}, cells, rhs});
     }
   }
   std::string description() const override {
