@@ -26,6 +26,15 @@ struct Sutherland {
   }
 };
 
+/// The one-sided gradient at a boundary face: the cell's gradient g corrected along
+/// r = x_f - x_c so that it reaches the face value w_b, G = g + (w_b - w_c - g . r) r / |r|^2
+/// (inv_r2 = 1 / |r|^2). The viscous operator's no-slip walls and the wall forces both use it.
+KOKKOS_INLINE_FUNCTION void wall_gradient(const real (&g)[3], real wc, real wb, const real (&r)[3], real inv_r2,
+                                          real (&G)[3]) {
+  const real c = (wb - wc - (g[0] * r[0] + g[1] * r[1] + g[2] * r[2])) * inv_r2;
+  for (int i = 0; i < 3; ++i) G[i] = g[i] + c * r[i];
+}
+
 /// Heat conductivity k = mu c_p / Pr, c_p = gamma R / (gamma - 1).
 KOKKOS_INLINE_FUNCTION real conductivity(real mu, const IdealGas& gas, real prandtl) {
   return mu * gas.gamma * gas.gas_constant / ((gas.gamma - 1) * prandtl);

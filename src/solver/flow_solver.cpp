@@ -168,12 +168,11 @@ struct WallForceTerms {
     for (int d = 0; d < 3; ++d) out(i, d) = double(p.p * n[d] * area), out(i, 3 + d) = 0;
     if (!viscous) return;
     const real r[3] = {F(f, 0) - C(o, 0), F(f, 1) - C(o, 1), F(f, 2) - C(o, 2)};
-    const real r2 = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
+    const real ir2 = 1 / (r[0] * r[0] + r[1] * r[1] + r[2] * r[2]);
     real gu[3][3];
-    for (int q = 0; q < 3; ++q) {
+    for (int q = 0; q < 3; ++q) { // the viscous operator's one-sided wall gradient (flow_viscous.cpp)
       const real go[3] = {gw(o, 3 * q), gw(o, 3 * q + 1), gw(o, 3 * q + 2)};
-      const real c = (wb(b, q) - w(o, q) - (go[0] * r[0] + go[1] * r[1] + go[2] * r[2])) / r2;
-      for (int d = 0; d < 3; ++d) gu[q][d] = go[d] + c * r[d];
+      flow::wall_gradient(go, w(o, q), wb(b, q), r, ir2, gu[q]);
     }
     const real T = wb(b, 3), gT[3] = {0, 0, 0}, uf[3] = {wb(b, 0), wb(b, 1), wb(b, 2)};
     const real m = law == 0 ? mu0(T) : mu1(T);

@@ -160,8 +160,7 @@ KOKKOS_INLINE_FUNCTION void wall_viscous(const VM& vm, const ViscousGeometry& g,
   real G[NW][3], Wf[NW];
   for (int q = 0; q < NW; ++q) {
     const real go[3] = {gw(o, 3 * q), gw(o, 3 * q + 1), gw(o, 3 * q + 2)};
-    const real c = (wb(b, q) - w(o, q) - (go[0] * r[0] + go[1] * r[1] + go[2] * r[2])) * ir2;
-    for (int i = 0; i < 3; ++i) G[q][i] = go[i] + c * r[i];
+    flow::wall_gradient(go, w(o, q), wb(b, q), r, ir2, G[q]);
     Wf[q] = wb(b, q);
   }
   const real n[3] = {g.normal(f, 0), g.normal(f, 1), g.normal(f, 2)};
