@@ -14,24 +14,14 @@ out="${1:?$usage}" spec="${2:?$usage}" a="${3:?$usage}" b="${4:?$usage}" rounds=
 mkdir -p "$out"
 out="$(cd "$out" && pwd)"
 cd "$here"
-runner=()
-[[ -x ./run.sh ]] && runner=(./run.sh) # the bundle's environment (library path)
-{
-  echo "date: $(date -u +%FT%TZ) spec $spec rounds $rounds"
-  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv 2>&1
-  echo "host: $(hostname); $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'); $(nproc) CPUs"
-  echo "== A: $a"
-  "${runner[@]}" "$a" info --json
-  echo "== B: $b"
-  "${runner[@]}" "$b" info --json
-} >"$out/machine.txt" 2>&1
+# shellcheck source=perf/gpu_common.sh
+source perf/gpu_common.sh
+gpu_machine_header "spec $spec rounds $rounds" "$a" "$b" >"$out/machine.txt" 2>&1
 for ((r = 1; r <= rounds; ++r)); do
   for side in A B; do
     bin=$a
     [[ $side == B ]] && bin=$b
-    start=$SECONDS
-    "${runner[@]}" "$bin" perf "$spec" --output-dir "$out/$side$r" >"$out/$side$r.log" 2>&1
-    echo "$side$r ($bin): exit $? in $((SECONDS - start)) s" | tee -a "$out/steps.txt"
+    gpu_step "$side$r" 590 "$bin" perf "$spec" --output-dir "$out/$side$r"
   done
 done
 python3 "$here/perf/ab_compare.py" "$out" >"$out/compare.txt" 2>&1 && cat "$out/compare.txt"

@@ -11,11 +11,9 @@ out="${2:?usage: perf/cylinder_gpu.sh MESH_DIR OUT}"
 mkdir -p "$out"
 out="$(cd "$out" && pwd)"
 cd "$here"
-{
-  echo "date: $(date -u +%FT%TZ)"
-  nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv 2>/dev/null
-  ./run.sh bin/fvproxy info --json
-} >"$out/machine.txt" 2>&1
+# shellcheck source=perf/gpu_common.sh
+source perf/gpu_common.sh
+gpu_machine_header >"$out/machine.txt" 2>&1
 sizes=("${@:3}")
 [[ ${#sizes[@]} -gt 0 ]] || sizes=(0.1 0.05 0.025)
 limit="${LIMIT:-170}"

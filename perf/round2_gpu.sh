@@ -19,19 +19,10 @@ mkdir -p "$out"
 out="$(cd "$out" && pwd)"
 cd "$here"
 k4=bin/kokkos-4.6.01/fvproxy
-step() { # step NAME SECONDS COMMAND...: runs COMMAND with a time limit, logs to OUT/NAME.log
-  local name=$1 limit=$2; shift 2
-  local start=$SECONDS
-  timeout "$limit" ./run.sh "$@" >"$out/$name.log" 2>&1
-  echo "$name: exit $? in $((SECONDS - start)) s" | tee -a "$out/steps.txt"
-}
-{
-  echo "date: $(date -u +%FT%TZ) phase $phase"
-  nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv
-  echo "host: $(hostname); $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //'); $(nproc) CPUs"
-  ./run.sh bin/fvproxy info --json
-  [[ -x $k4 ]] && ./run.sh "$k4" info --json
-} >"$out/machine-$phase.txt" 2>&1
+# shellcheck source=perf/gpu_common.sh
+source perf/gpu_common.sh
+step() { gpu_step "$@"; }
+gpu_machine_header "phase $phase" bin/fvproxy "$k4" >"$out/machine-$phase.txt" 2>&1
 case "$phase" in
   a)
     [[ -x bin/fvproxy_tests ]] && step gpu-tests 90 bin/fvproxy_tests \
