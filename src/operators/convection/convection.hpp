@@ -5,6 +5,8 @@
 //   order 2 (MUSCL): u_L = u_P + lim_P g_P . (x_f - x_P), u_R = u_N + lim_N g_N . (x_f - x_N)
 //                    (g, lim: the muscl operator's gradients and limiter);
 // on Dirichlet and inflow patches u_R = u_b; on outflow patches u_R = u_L (the state leaves as it is).
+// The optimized variant is the shared convection kernels (convection_kernels.hpp) on the separable
+// model ScalarUpwind<N>.
 #include <memory>
 #include <string>
 #include <vector>

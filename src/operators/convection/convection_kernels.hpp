@@ -1,7 +1,7 @@
 #pragma once
 // The optimized convection kernels, written once for every model (docs/physics.md#the-model-contract).
 // The scalar transport (operators/convection/convection.cpp, ScalarUpwind<N>) and the compressible
-// flow (operators/flow/flow_convection.cpp, FlowUpwind<Flux>) instantiate the same four kernels:
+// flow (operators/flow/flow_convection.cpp, FlowUpwind<EulerModel<Flux>>) instantiate the same four kernels:
 //
 //   ConvectionGatherInterior<M, R>      one thread per cell: its interior faces, one update per cell
 //   ConvectionGatherPatch<M, R, BC>     one thread per run of a patch's faces with the same owner
@@ -35,7 +35,7 @@
 //
 // with boundary conditions `real value(f, k, l)`. The kernels then loop over the variables
 // outermost (reconstruct, flux, accumulate or scatter one variable after another), the order the
-// scalar kernels always had: written as whole states first, the same arithmetic ran 8-12 % slower
+// scalar kernels always had: written as whole states first, the same arithmetic ran 7-12 % slower
 // at 5 components on an H100 (perf/results/2026-11-25-h100-model-contract).
 //
 // Accumulators are `real acc[M::n_vars]` (registers, no local memory on CUDA). Every kernel adds

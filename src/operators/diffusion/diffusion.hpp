@@ -5,7 +5,8 @@
 //   interior faces  grad_f . S = alpha (u_N - u_P) + k . (g_P + g_N)/2   (d: owner to neighbour)
 //   dirichlet and inflow patches: alpha_b (u_b - u_P) + k_b . g_P          (d: owner to face centroid)
 //   outflow patches: zero normal gradient, no flux.
-// g: the unlimited cell gradients of the muscl operator. Both variants add to rhs.
+// g: the unlimited cell gradients of the muscl operator. Both variants add to rhs; the optimized one
+// is the shared diffusion kernels (diffusion_kernels.hpp) on the separable model ScalarDiffusion<N>.
 #include <memory>
 #include <string>
 

@@ -14,7 +14,8 @@
 //              the boundary type are run-time values branched on in the kernel; states in
 //              run-time-indexed local arrays; the unit normal and area recomputed from the area
 //              vector, divisions by the volume, one atomic per (face side, variable)
-//   optimized  templated on the model (EulerModel<Flux>: 5 variables, the flux at compile time),
+//   optimized  the shared convection kernels (operators/convection/convection_kernels.hpp) on the
+//              model FlowUpwind<EulerModel<Flux>> (5 variables, the flux at compile time),
 //              one thread per face (atomic scatter) or per cell (gather), states in registers,
 //              precomputed unit normals, areas, r, d and 1/V, one kernel per boundary patch
 //              templated on its boundary condition

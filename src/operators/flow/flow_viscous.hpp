@@ -13,8 +13,10 @@
 //   naive      MDRange over (face | cell, variable): every variable recomputes the face gradients
 //              and the whole viscous flux to keep one component; the viscosity law and the boundary
 //              type are run-time branches; divisions by |d|^2, the area and the volume
-//   optimized  templated on the viscosity law; one thread per face (atomics) or per cell (gather),
-//              everything in registers, 1/|d|^2, unit normals, areas and 1/V precomputed
+//   optimized  the shared diffusion kernels (operators/diffusion/diffusion_kernels.hpp) on the
+//              model FlowViscous<ViscousModel<Law>>, the viscosity law at compile time; one thread
+//              per face (atomics) or per cell (gather), everything in registers, 1/|d|^2, unit
+//              normals, areas and 1/V precomputed
 #include <memory>
 #include <string>
 #include <vector>
