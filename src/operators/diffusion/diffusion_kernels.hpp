@@ -164,11 +164,13 @@ template <class M, bool Cross = false> struct DiffusionScatterInterior {
     } else {
       real F[N];
       m.interior(f, F);
-      const real io = g.inv_volume(o), in = g.inv_volume(n);
-      for (int k = K0; k < N; ++k) {
-        const real fl = m.scale(k) * F[k];
-        if (to_o) Kokkos::atomic_add(&rhs(o, k), fl * io);
-        if (to_n) Kokkos::atomic_add(&rhs(n, k), -fl * in);
+      if (to_o) {
+        const real io = g.inv_volume(o);
+        for (int k = K0; k < N; ++k) Kokkos::atomic_add(&rhs(o, k), m.scale(k) * F[k] * io);
+      }
+      if (to_n) {
+        const real in = g.inv_volume(n);
+        for (int k = K0; k < N; ++k) Kokkos::atomic_add(&rhs(n, k), -(m.scale(k) * F[k]) * in);
       }
     }
   }

@@ -160,23 +160,23 @@ KOKKOS_INLINE_FUNCTION Primitive face_state(const Model& m, const ConstView2<rea
 template <class Model> struct FlowUpwind {
   static constexpr int n_vars = Model::N;
   using State = Primitive;
+  /// The unit normal, loaded with the face; the area is read when the flux is formed (the order
+  /// of loads of the flow's own kernels, which ptxas allocates best: docs/physics.md#the-model-contract).
   struct Face {
     real n[3];
-    real area;
+    index_t f;
   };
   Model m;
   ConstVec3View<real> normal;
   ConstView1<real> area;
-  KOKKOS_INLINE_FUNCTION Face face(index_t f) const {
-    return Face{{normal(f, 0), normal(f, 1), normal(f, 2)}, area(f)};
-  }
+  KOKKOS_INLINE_FUNCTION Face face(index_t f) const { return Face{{normal(f, 0), normal(f, 1), normal(f, 2)}, f}; }
   template <Reconstruction R>
   KOKKOS_INLINE_FUNCTION State state(const ConstView2<real>& u, const ConstView2<real>& grad,
                                      const ConstView2<real>& lim, index_t c, const real (&rc)[3]) const {
     return face_state<R>(m, u, grad, lim, c, rc);
   }
   KOKKOS_INLINE_FUNCTION void flux(const Face& f, const State& L, const State& R, real (&F)[n_vars]) const {
-    m.face_flux(L, R, f.n, f.area, F);
+    m.face_flux(L, R, f.n, area(f.f), F);
   }
 };
 
