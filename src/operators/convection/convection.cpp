@@ -107,16 +107,8 @@ template <int N, Reconstruction R> class OptimizedConvection final : public Conv
 public:
   OptimizedConvection(const Mesh& m, const OperatorGeometry& og, const ConvectionConfig& cfg, View1<real> phi,
                       const std::vector<BoundaryType>& types, bool gather)
-      : model_{phi}, g_{m.face_owner,
-                        m.face_neighbour,
-                        m.cell_face_off,
-                        og.cell_boundary_begin,
-                        m.cell_faces,
-                        m.cell_face_sign,
-                        og.d,
-                        og.r,
-                        m.inv_volume},
-        parts_(PartRanges::of(m)), n_interior_(m.n_interior), launch_{cfg.policy, cfg.team_size}, gather_(gather),
+      : model_{phi}, g_(convection_geometry(m, og)), parts_(PartRanges::of(m)),
+        n_interior_(m.n_interior), launch_{cfg.policy, cfg.team_size}, gather_(gather),
         patches_(patch_owner_runs(m, types, "fvproxy::convection::patch_runs")) {}
   void apply(ConstView2<real> u, ConstView2<real> ub, ConstView2<real> grad, ConstView2<real> lim, View2<real> rhs,
              Part part) const override {

@@ -44,6 +44,8 @@
 #include <type_traits>
 
 #include "core/types.hpp"
+#include "mesh/mesh.hpp"
+#include "operators/operator_geometry.hpp"
 
 namespace fvproxy {
 
@@ -63,6 +65,12 @@ struct ConvectionGeometry {
   ConstVec3View<real> d, r;
   ConstView1<real> inv_volume;
 };
+
+/// The convection kernels' geometry of a mesh (views shared with the mesh and its OperatorGeometry).
+inline ConvectionGeometry convection_geometry(const Mesh& m, const OperatorGeometry& og) {
+  return {m.face_owner, m.face_neighbour, m.cell_face_off, og.cell_boundary_begin, m.cell_faces, m.cell_face_sign, og.d,
+          og.r,         m.inv_volume};
+}
 
 namespace detail {
 template <class M, class = void> struct is_convection_model : std::false_type {};

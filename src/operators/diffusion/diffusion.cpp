@@ -111,9 +111,7 @@ template <int N> class OptimizedDiffusion final : public DiffusionOperator {
 public:
   OptimizedDiffusion(const Mesh& m, const OperatorGeometry& og, const DiffusionConfig& cfg,
                      const std::vector<double>& kappa, const std::vector<BoundaryType>& types, bool gather)
-      : cells_{m.face_owner, m.face_neighbour, m.cell_face_off, og.cell_boundary_begin,
-               m.cell_faces, m.cell_face_sign, m.inv_volume},
-        alpha_(og.diff_alpha), k_(og.diff_k), parts_(PartRanges::of(m)),
+      : cells_(diffusion_cells(m, og)), alpha_(og.diff_alpha), k_(og.diff_k), parts_(PartRanges::of(m)),
         n_interior_(m.n_interior), launch_{cfg.policy, cfg.team_size}, gather_(gather) {
     for (int q = 0; q < N; ++q) kappa_[q] = static_cast<real>(kappa[q]);
     // Outflow patches carry no diffusive flux: only Dirichlet and inflow patches are launched.

@@ -43,6 +43,8 @@
 #include <type_traits>
 
 #include "core/types.hpp"
+#include "mesh/mesh.hpp"
+#include "operators/operator_geometry.hpp"
 
 namespace fvproxy {
 
@@ -53,6 +55,12 @@ struct DiffusionCells {
   ConstView1<std::int8_t> sign;
   ConstView1<real> inv_volume;
 };
+
+/// The diffusion kernels' face lists of a mesh (views shared with the mesh and its OperatorGeometry).
+inline DiffusionCells diffusion_cells(const Mesh& m, const OperatorGeometry& og) {
+  return {m.face_owner, m.face_neighbour, m.cell_face_off, og.cell_boundary_begin,
+          m.cell_faces, m.cell_face_sign, m.inv_volume};
+}
 
 namespace detail {
 template <class M, class = void> struct is_diffusion_model : std::false_type {};

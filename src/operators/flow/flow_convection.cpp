@@ -314,16 +314,8 @@ template <class Model, Reconstruction R> class OptimizedFlowConvection final : p
 public:
   OptimizedFlowConvection(const Mesh& m, const OperatorGeometry& og, const Model& model,
                           const FlowConvectionConfig& cfg, const std::vector<FlowPatchBC>& patches, bool gather)
-      : g_{m.face_owner,
-           m.face_neighbour,
-           m.cell_face_off,
-           og.cell_boundary_begin,
-           m.cell_faces,
-           m.cell_face_sign,
-           og.d,
-           og.r,
-           m.inv_volume},
-        parts_(PartRanges::of(m)), launch_{cfg.policy, cfg.team_size}, gather_(gather), gamma_(cfg.gas.gamma) {
+      : g_(convection_geometry(m, og)), parts_(PartRanges::of(m)), launch_{cfg.policy, cfg.team_size}, gather_(gather),
+        gamma_(cfg.gas.gamma) {
     Vec3View<real> normal("fvproxy::flow_convection::unit_normal", m.n_faces);
     View1<real> area("fvproxy::flow_convection::area", m.n_faces);
     Kokkos::parallel_for("fvproxy::flow_convection::normals", Kokkos::RangePolicy<ExecSpace>(0, m.n_faces),

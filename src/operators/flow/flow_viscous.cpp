@@ -278,8 +278,8 @@ template <class VM> class OptimizedFlowViscous final : public FlowViscousOperato
 public:
   OptimizedFlowViscous(const Mesh& m, const OperatorGeometry& og, const VM& vm, const FlowViscousConfig& cfg,
                        const std::vector<FlowPatchBC>& patches, bool gather)
-      : vm_(vm), parts_(PartRanges::of(m)), n_interior_(m.n_interior), launch_{cfg.policy, cfg.team_size},
-        gather_(gather) {
+      : vm_(vm), cells_(diffusion_cells(m, og)), parts_(PartRanges::of(m)),
+        n_interior_(m.n_interior), launch_{cfg.policy, cfg.team_size}, gather_(gather) {
     Vec3View<real> normal("fvproxy::flow_viscous::unit_normal", m.n_faces);
     View1<real> area("fvproxy::flow_viscous::area", m.n_faces), inv_d2("fvproxy::flow_viscous::inv_d2", m.n_faces);
     Kokkos::parallel_for("fvproxy::flow_viscous::face_geometry", Kokkos::RangePolicy<ExecSpace>(0, m.n_faces),
@@ -307,34 +307,33 @@ public:
     using Adiabatic = FlowViscousWall<VM, true>;
     using Isothermal = FlowViscousWall<VM, false>;
     const Model m{vm_, g_, w, gw};
-    const DiffusionCells cells{g_.owner, g_.neighbour, g_.off, g_.bbegin, g_.faces, g_.sign, g_.inv_volume};
     if (gather_) {
       launch("fvproxy::flow_viscous::gather_interior", parts_.cells(part), launch_,
-             DiffusionGatherInterior<Model>{m, cells, rhs});
+             DiffusionGatherInterior<Model>{m, cells_, rhs});
       for (const auto& wall : walls_) {
         const PatchRuns& runs = wall.first;
         if (wall.second)
           launch("fvproxy::flow_viscous::gather_adiabatic_wall", runs.runs_of(part), launch_,
-                 DiffusionGatherPatch<Model, Adiabatic>{m, {vm_, g_, w, wb, gw, n_interior_}, cells, rhs, runs.runs});
+                 DiffusionGatherPatch<Model, Adiabatic>{m, {vm_, g_, w, wb, gw, n_interior_}, cells_, rhs, runs.runs});
         else
           launch("fvproxy::flow_viscous::gather_isothermal_wall", runs.runs_of(part), launch_,
-                 DiffusionGatherPatch<Model, Isothermal>{m, {vm_, g_, w, wb, gw, n_interior_}, cells, rhs, runs.runs});
+                 DiffusionGatherPatch<Model, Isothermal>{m, {vm_, g_, w, wb, gw, n_interior_}, cells_, rhs, runs.runs});
       }
       return;
     }
     launch("fvproxy::flow_viscous::scatter_interior", parts_.owned_faces(part), launch_,
-           DiffusionScatterInterior<Model>{m, cells, rhs, parts_.n_cells});
+           DiffusionScatterInterior<Model>{m, cells_, rhs, parts_.n_cells});
     launch("fvproxy::flow_viscous::scatter_cross", parts_.cross_faces(part), launch_,
-           DiffusionScatterInterior<Model, true>{m, cells, rhs, parts_.n_cells});
+           DiffusionScatterInterior<Model, true>{m, cells_, rhs, parts_.n_cells});
     if (!PartRanges::has_boundary(part)) return;
     for (const auto& wall : walls_) {
       const IndexRange faces{wall.first.begin, wall.first.end};
       if (wall.second)
         launch("fvproxy::flow_viscous::scatter_adiabatic_wall", faces, launch_,
-               DiffusionScatterPatch<Model, Adiabatic>{m, {vm_, g_, w, wb, gw, n_interior_}, cells, rhs});
+               DiffusionScatterPatch<Model, Adiabatic>{m, {vm_, g_, w, wb, gw, n_interior_}, cells_, rhs});
       else
         launch("fvproxy::flow_viscous::scatter_isothermal_wall", faces, launch_,
-               DiffusionScatterPatch<Model, Isothermal>{m, {vm_, g_, w, wb, gw, n_interior_}, cells, rhs});
+               DiffusionScatterPatch<Model, Isothermal>{m, {vm_, g_, w, wb, gw, n_interior_}, cells_, rhs});
     }
   }
   std::string description() const override {
@@ -343,6 +342,7 @@ public:
 
 private:
   VM vm_;
+  DiffusionCells cells_; ///< the shared kernels' face lists (diffusion_kernels.hpp)
   ViscousGeometry g_;
   PartRanges parts_;
   index_t n_interior_;
