@@ -3,6 +3,7 @@
 // from first (hex and tet), plane Couette flow to its exact steady profile (velocity and viscous
 // heating) under the residual stop, the variable time step landing on output times, and the stop
 // on a non-physical state with the last good state handed to the output.
+#include <array>
 #include <cmath>
 #include <fstream>
 #include <map>
@@ -123,6 +124,168 @@ TEST(FlowSolver, CouetteReachesTheExactSteadyProfile) {
     EXPECT_NEAR(w.pressure[0], 0.0, 1e-12) << w.patch;
     EXPECT_NEAR(w.pressure[1], -sign * A, 0.01 * A) << w.patch; // p = 1 to the heating's 0.4 %
     EXPECT_NEAR(w.viscous[1], 0.0, 5e-3 * shear) << w.patch;    // the normal stress of what is left of v: 1e-3
+  }
+}
+
+TEST(FlowSolver, CouetteWallShearIsExactForEveryFluxAndReconstruction) {
+  // No-slip walls take the wall's own flux (no Riemann solve against the mirror state: no numerical
+  // shear along the wall). With MUSCL on the primitive variables the velocity profile is linear, so
+  // the reconstructed states agree on every interior face (no numerical dissipation there either)
+  // and the steady wall shear is the exact mu U / h for every flux, to the residual tolerance
+  // (measured 2e-7 .. 2.7e-6 relative). MUSCL on the conserved variables reconstructs rho u, which
+  // is not linear (the density follows the viscous heating): interior faces keep an O(h^2) jump,
+  // and the wall shear is within 2.7e-4 (Rusanov) and 2e-5 (HLLC, Roe) at 8 cells (Rusanov: 5.0e-5
+  // at 16 cells, perf/boundary_consistency.py). Before (main 3d85888, the Riemann flux against the mirror state at the
+  // walls) Rusanov's wall shear was 11 % high at 16 cells. A small channel: 3 x 8 x 3 cubes.
+  const double A = 0.375 * 0.375, shear = 0.05 * 0.5 / 1.0 * A;
+  for (const char* flux : {"rusanov", "hllc", "roe"})
+    for (const char* rec : {"conservative", "primitive"}) {
+      const std::string what = std::string(flux) + ", " + rec;
+      SCOPED_TRACE(what);
+      const FlowRun r =
+          run(input_case("couette", {"mesh.generate={shape: box, cells: [3, 8, 3], element: hex, lengths: [0.375, 1, "
+                                     "0.375], periodic: [x, z]}",
+                                     std::string("operators.convection.flux=") + flux,
+                                     std::string("operators.convection.reconstruction=") + rec}));
+      ASSERT_FALSE(r.summary.failure);
+      EXPECT_TRUE(r.summary.converged);
+      ASSERT_EQ(r.summary.forces.size(), 2u);
+      double eu = 0;
+      const auto& s = r.summary.final_state;
+      const auto x = Kokkos::create_mirror_view_and_copy(HostSpace(), r.mesh.device.centroid);
+      for (index_t c = 0; c < r.mesh.device.n_cells; ++c)
+        eu = std::max(eu, std::abs(s[1][c] / s[0][c] - 0.5 * x(c, 1)));
+      for (const WallForce& w : r.summary.forces) {
+        const double sign = w.patch == "ymin" ? 1.0 : -1.0;
+        std::printf("[couette] %s: wall shear on %s %.8e (exact %.8e, relative error %.2e), max |u - U y| %.2e\n",
+                    what.c_str(), w.patch.c_str(), w.viscous[0], sign * shear, w.viscous[0] / (sign * shear) - 1, eu);
+        const bool primitive = std::string(rec) == "primitive";
+        EXPECT_NEAR(w.viscous[0], sign * shear, (primitive ? 1e-5 : 5e-4) * shear) << w.patch;
+        EXPECT_NEAR(w.pressure[0], 0.0, 1e-12) << w.patch; // the wall's own flux has no shear
+      }
+      EXPECT_LT(eu, (std::string(rec) == "primitive" ? 1e-6 : 2e-4) * 0.5);
+    }
+}
+
+TEST(FlowSolver, SubsonicChannelRecoversTheImposedStates) {
+  // inputs/subsonic_channel.yaml: total pressure 1, total temperature 1 and the direction
+  // (1, 0.25, 0) at the inflow, static pressure 0.9 at the outflow. The steady state is uniform:
+  // p = 0.9, p0 / p = (1 + (gamma - 1) / 2 M^2)^(gamma / (gamma - 1)), T = T0 (p / p0)^((gamma - 1) / gamma),
+  // |u| = M c along the direction (R = 1). Every flux, first and second order. Measured (double,
+  // OpenMP): every value within 2e-8 of the exact state at the residual tolerance 1e-8.
+  const double g = 1.4, p = 0.9, p0 = 1, T0 = 1;
+  const double T = T0 * std::pow(p / p0, (g - 1) / g), M = std::sqrt(2 / (g - 1) * (T0 / T - 1));
+  const double speed = M * std::sqrt(g * T), rho = p / T, len = std::sqrt(1 + 0.25 * 0.25);
+  const double u[3] = {speed / len, 0.25 * speed / len, 0};
+  for (const auto& [flux, order] :
+       std::vector<std::pair<const char*, const char*>>{{"hllc", "2"}, {"roe", "1"}, {"rusanov", "2"}}) {
+    const std::string what = std::string(flux) + ", order " + order;
+    SCOPED_TRACE(what);
+    const FlowRun r = run(input_case("subsonic_channel", {std::string("operators.convection.flux=") + flux,
+                                                          std::string("operators.convection.order=") + order}));
+    ASSERT_FALSE(r.summary.failure);
+    EXPECT_TRUE(r.summary.converged) << "stopped at t = " << r.summary.time;
+    const auto& s = r.summary.final_state;
+    double err[3] = {0, 0, 0}; // density, velocity, pressure (relative)
+    for (index_t c = 0; c < r.mesh.device.n_cells; ++c) {
+      const double d = s[0][c], v[3] = {s[1][c] / d, s[2][c] / d, s[3][c] / d};
+      const double pc = (g - 1) * (s[4][c] - 0.5 * d * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]));
+      err[0] = std::max(err[0], std::abs(d / rho - 1));
+      for (int i = 0; i < 3; ++i) err[1] = std::max(err[1], std::abs(v[i] - u[i]) / speed);
+      err[2] = std::max(err[2], std::abs(pc / p - 1));
+    }
+    std::printf("[subsonic channel] %s: Mach %.4f exact; max relative error density %.2e velocity %.2e pressure "
+                "%.2e (t = %.3g, %lld steps)\n",
+                what.c_str(), M, err[0], err[1], err[2], r.summary.time, r.summary.steps);
+    for (double e : err) EXPECT_LT(e, 1e-6);
+  }
+}
+
+/// The Taylor-Green vortex on [-pi, pi)^3 (N^3 hexes, periodic) and on its eighth [0, pi]^3 ((N/2)^3
+/// hexes, six symmetry planes): the flow is mirror-symmetric about every plane x, y, z = 0 and pi, so
+/// the eighth must equal the box's cells in [0, pi]^3 (docs/physics.md#boundary-values-for-gradients).
+/// Returns the largest difference of the five conserved variables over those cells, relative to each
+/// variable's largest magnitude.
+double symmetry_experiment(int n, const std::vector<std::string>& sets) {
+  const std::string base = R"(
+case: tg_symmetry
+physics: {model: navier-stokes, gamma: 1.4, gas_constant: 1, viscosity: {type: constant, value: 0.01}, prandtl: 0.71}
+initial: {type: taylor-green, length: 1, speed: 1, density: 1, pressure: 2.857142857142857}
+operators:
+  muscl: {gradient: least-squares, limiter: none}
+  convection: {order: 2, flux: hllc}
+time: {integrator: ssprk3, dt: 0.02, steps: 25}
+)";
+  const std::string pi = "3.141592653589793";
+  const std::string two_pi = "6.283185307179586";
+  std::vector<std::string> full = sets, eighth = sets;
+  full.insert(full.begin(), "mesh.generate={shape: box, cells: [" + std::to_string(n) + ", " + std::to_string(n) +
+                                ", " + std::to_string(n) + "], element: hex, lengths: [" + two_pi + ", " + two_pi +
+                                ", " + two_pi + "], origin: [-" + pi + ", -" + pi + ", -" + pi +
+                                "], periodic: [x, y, z]}");
+  const std::string h = std::to_string(n / 2);
+  eighth.insert(eighth.begin(), "mesh.generate={shape: box, cells: [" + h + ", " + h + ", " + h +
+                                    "], element: hex, lengths: [" + pi + ", " + pi + ", " + pi + "]}");
+  eighth.insert(eighth.begin() + 1,
+                "boundary={xmin: {type: symmetry}, xmax: {type: symmetry}, ymin: {type: "
+                "symmetry}, ymax: {type: symmetry}, zmin: {type: symmetry}, zmax: {type: symmetry}}");
+  const FlowRun a = run(test::case_from(base, full)), b = run(test::case_from(base, eighth));
+  EXPECT_FALSE(a.summary.failure);
+  EXPECT_FALSE(b.summary.failure);
+  EXPECT_EQ(a.summary.steps, b.summary.steps);
+  // the box's cells by their centroid
+  std::map<std::array<long, 3>, index_t> at;
+  auto key = [](double x, double y, double z) {
+    return std::array<long, 3>{std::lround(x * 1e6), std::lround(y * 1e6), std::lround(z * 1e6)};
+  };
+  const auto xa = Kokkos::create_mirror_view_and_copy(HostSpace(), a.mesh.device.centroid);
+  for (index_t c = 0; c < a.mesh.device.n_cells; ++c) at[key(xa(c, 0), xa(c, 1), xa(c, 2))] = c;
+  const auto xb = Kokkos::create_mirror_view_and_copy(HostSpace(), b.mesh.device.centroid);
+  double worst = 0;
+  for (int k = 0; k < 5; ++k) {
+    double scale = 0, diff = 0;
+    for (real v : a.summary.final_state[k]) scale = std::max(scale, std::abs(double(v)));
+    for (index_t c = 0; c < b.mesh.device.n_cells; ++c) {
+      const auto it = at.find(key(xb(c, 0), xb(c, 1), xb(c, 2)));
+      if (it == at.end()) {
+        ADD_FAILURE() << "no cell of the box at the eighth's cell " << c;
+        return 1e300;
+      }
+      diff =
+          std::max(diff, std::abs(double(b.summary.final_state[k][c]) - double(a.summary.final_state[k][it->second])));
+    }
+    worst = std::max(worst, diff / scale);
+  }
+  return worst;
+}
+
+TEST(FlowSolver, SymmetryPlanesEqualTheMirroredPeriodicBox) {
+  // The boundary values of the gradients (mirror ghosts at the mirrored centroids, their face values
+  // in Green-Gauss), the limiter's extremes and the viscous fluxes at symmetry planes (the normal
+  // stress of u_n = 0 at the face) are those of the interior face to the mirror image, so the eighth
+  // equals the box to round-off: euler and navier-stokes, least squares and Green-Gauss, conservative
+  // and primitive MUSCL, Barth-Jespersen, both variants. Before (main 3d85888: the mirror state taken
+  // as the face value, no viscous flux at symmetry planes) the differences were 7-10 % of |u|.
+  const double tol = test::tol(1e-11);
+  struct Case {
+    const char* what;
+    std::vector<std::string> sets;
+  };
+  const std::vector<Case> cases{
+      {"navier-stokes, least squares", {}},
+      {"euler, least squares", {"physics={model: euler, gamma: 1.4, gas_constant: 1}"}},
+      {"navier-stokes, Green-Gauss, primitive MUSCL",
+       {"operators.muscl.gradient=green-gauss", "operators.convection.reconstruction=primitive"}},
+      {"navier-stokes, Barth-Jespersen, Roe",
+       {"operators.muscl.limiter=barth-jespersen", "operators.convection.flux=roe"}},
+      {"navier-stokes, naive operators, Rusanov",
+       {"operators.muscl.variant=naive", "operators.convection.variant=naive", "operators.diffusion.variant=naive",
+        "operators.convection.flux=rusanov"}},
+  };
+  for (const Case& c : cases) {
+    const double d = symmetry_experiment(8, c.sets);
+    std::printf("[symmetry] %s: max |eighth - box| / max |box| = %.3e\n", c.what, d);
+    EXPECT_LE(d, tol) << c.what;
   }
 }
 

@@ -82,6 +82,8 @@ const char* to_string(FlowBoundaryKind k) {
   case FlowBoundaryKind::supersonic_outflow: return "supersonic-outflow";
   case FlowBoundaryKind::farfield: return "farfield";
   case FlowBoundaryKind::no_slip_wall: return "no-slip-wall";
+  case FlowBoundaryKind::subsonic_inflow: return "subsonic-inflow";
+  case FlowBoundaryKind::subsonic_outflow: return "subsonic-outflow";
   }
   return "?";
 }
@@ -245,13 +247,41 @@ FlowBoundaryConfig parse_flow_boundary(const Reader& r, const YAML::Node& e, con
   FlowBoundaryConfig bc;
   if (!e["type"])
     r.fail(e, path + ".type", "required key missing",
-           "slip-wall | no-slip-wall | supersonic-inflow | supersonic-outflow | farfield | symmetry");
-  bc.kind = r.enum_value(e["type"], path + ".type",
-                         std::vector<FlowBoundaryKind>{FlowBoundaryKind::slip_wall, FlowBoundaryKind::no_slip_wall,
-                                                       FlowBoundaryKind::supersonic_inflow,
-                                                       FlowBoundaryKind::supersonic_outflow, FlowBoundaryKind::farfield,
-                                                       FlowBoundaryKind::symmetry});
+           "slip-wall | no-slip-wall | supersonic-inflow | supersonic-outflow | subsonic-inflow | subsonic-outflow | "
+           "farfield | symmetry");
+  bc.kind =
+      r.enum_value(e["type"], path + ".type",
+                   std::vector<FlowBoundaryKind>{
+                       FlowBoundaryKind::slip_wall, FlowBoundaryKind::no_slip_wall, FlowBoundaryKind::supersonic_inflow,
+                       FlowBoundaryKind::supersonic_outflow, FlowBoundaryKind::subsonic_inflow,
+                       FlowBoundaryKind::subsonic_outflow, FlowBoundaryKind::farfield, FlowBoundaryKind::symmetry});
   switch (bc.kind) {
+  case FlowBoundaryKind::subsonic_inflow: {
+    r.check_keys(e, path, {"type", "total_pressure", "total_temperature", "direction"});
+    for (const char* k : {"total_pressure", "total_temperature"})
+      if (!e[k])
+        r.fail(e, path + "." + k, "required key missing",
+               "type: subsonic-inflow takes {total_pressure, total_temperature, direction (optional: normal to the "
+               "face)}");
+    bc.total_pressure = r.positive(e["total_pressure"], path + ".total_pressure");
+    bc.total_temperature = r.positive(e["total_temperature"], path + ".total_temperature");
+    if (e["direction"]) {
+      std::array<double, 3> d = r.vec3(e["direction"], path + ".direction");
+      const double len = std::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+      if (!(len > 0) || !std::isfinite(len))
+        r.fail(e["direction"], path + ".direction", "must be a non-zero vector",
+               "the flow's direction into the domain");
+      for (double& x : d) x /= len;
+      bc.direction = d;
+    }
+    break;
+  }
+  case FlowBoundaryKind::subsonic_outflow:
+    r.check_keys(e, path, {"type", "pressure"});
+    if (!e["pressure"])
+      r.fail(e, path + ".pressure", "required key missing", "type: subsonic-outflow takes the static pressure");
+    bc.pressure = r.positive(e["pressure"], path + ".pressure");
+    break;
   case FlowBoundaryKind::supersonic_inflow:
   case FlowBoundaryKind::farfield: {
     r.check_keys(e, path, {"type", "density", "velocity", "pressure"});
@@ -802,6 +832,11 @@ void add_flow_sections(const CaseConfig& c, YAML::Node& n) {
     } else if (b.kind == FlowBoundaryKind::no_slip_wall) {
       x["velocity"] = flow(b.wall_velocity);
       if (b.wall_temperature) x["temperature"] = *b.wall_temperature; // none: adiabatic
+    } else if (b.kind == FlowBoundaryKind::subsonic_inflow) {
+      x["total_pressure"] = b.total_pressure, x["total_temperature"] = b.total_temperature;
+      if (b.direction) x["direction"] = flow(*b.direction); // none: normal to each face
+    } else if (b.kind == FlowBoundaryKind::subsonic_outflow) {
+      x["pressure"] = b.pressure;
     }
     n["boundary"][c.boundary[i].first] = x;
   }

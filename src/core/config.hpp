@@ -128,13 +128,25 @@ struct FlowInitialConfig {
 };
 
 /// boundary.PATCH of the flow models.
-enum class FlowBoundaryKind { slip_wall, symmetry, supersonic_inflow, supersonic_outflow, farfield, no_slip_wall };
+enum class FlowBoundaryKind {
+  slip_wall,
+  symmetry,
+  supersonic_inflow,
+  supersonic_outflow,
+  farfield,
+  no_slip_wall,
+  subsonic_inflow,
+  subsonic_outflow
+};
 const char* to_string(FlowBoundaryKind k);
 struct FlowBoundaryConfig {
   FlowBoundaryKind kind = FlowBoundaryKind::slip_wall;
   FlowStateConfig state;                              ///< supersonic-inflow, farfield
   std::array<double, 3> wall_velocity{0.0, 0.0, 0.0}; ///< no-slip-wall (tangential: a moving wall)
   std::optional<double> wall_temperature;             ///< no-slip-wall: isothermal; none: adiabatic
+  double total_pressure = 1, total_temperature = 1;   ///< subsonic-inflow
+  std::optional<std::array<double, 3>> direction;     ///< subsonic-inflow (normalized); none: along -n
+  double pressure = 1;                                ///< subsonic-outflow: the static pressure
 };
 
 enum class InitialType { constant, gaussian, sine, sphere };

@@ -7,7 +7,9 @@
 // it (vectors, the least-squares matrix) live in local memory (the stack frame the cuda preset's
 // ptxas report shows for the naive kernels). This one mistake alone doubled naive diffusion's time
 // on the H200 (docs/performance.md).
+#include "core/kokkos_compat.hpp"
 #include "core/types.hpp"
+#include "mesh/mesh.hpp"
 
 namespace fvproxy::naive {
 
@@ -24,6 +26,7 @@ struct NaiveGeometry {
   index_t n_interior;
   int dim;         ///< run-time spatial dimension, Mesh::dim (the mistake: loops over it cannot be unrolled)
   index_t n_owned; ///< Mesh::n_cells: rows at or above it are ghosts, which a scatter never adds to
+  ConstView1<std::int8_t> mirror; ///< per boundary face: 1 where ub is a mirror ghost (OperatorGeometry::mirror)
 
   /// Vector from the owner centroid to the neighbour image (interior) or the face centroid.
   KOKKOS_INLINE_FUNCTION void owner_to_other(index_t f, real* v) const {
@@ -34,6 +37,19 @@ struct NaiveGeometry {
       for (int i = 0; i < dim; ++i) v[i] = F(f, i) - C(o, i);
     }
   }
+  /// owner_to_other, but to where a boundary value sits (least squares): the owner's centroid
+  /// mirrored about the face's plane on a mirror face (OperatorGeometry::ghost), recomputed.
+  KOKKOS_INLINE_FUNCTION void owner_to_ghost(index_t f, real* v) const {
+    owner_to_other(f, v);
+    if (f < n_interior || !mirror(f - n_interior)) return;
+    real a = 0, rn = 0;
+    for (int i = 0; i < dim; ++i) a += S(f, i) * S(f, i);
+    a = kc::sqrt(a);
+    for (int i = 0; i < dim; ++i) rn += v[i] * S(f, i) / a;
+    for (int i = 0; i < dim; ++i) v[i] = 2 * rn * S(f, i) / a;
+  }
+  /// The owner's weight in a boundary face's Green-Gauss face value (OperatorGeometry::ghost_weight).
+  KOKKOS_INLINE_FUNCTION real boundary_weight(index_t f) const { return mirror(f - n_interior) ? real(0.5) : real(0); }
   /// Green-Gauss owner weight, recomputed with a division.
   KOKKOS_INLINE_FUNCTION real gg_weight(index_t f) const {
     real d[kMaxDim], sd = 0, sdr = 0;
@@ -45,5 +61,13 @@ struct NaiveGeometry {
     return sdr / sd;
   }
 };
+
+/// The naive kernels' view of mesh `m`; `mirror`: OperatorGeometry::mirror (the naive gradient's
+/// boundary values), empty where no kernel reads it.
+inline NaiveGeometry naive_geometry(const Mesh& m, ConstView1<std::int8_t> mirror = {}) {
+  return {m.centroid,       m.face_centroid, m.face_area,  m.shifts,         m.face_owner,
+          m.face_neighbour, m.cell_face_off, m.cell_faces, m.cell_face_sign, m.face_shift,
+          m.volume,         m.n_interior,    m.dim,        m.n_cells,        mirror};
+}
 
 } // namespace fvproxy::naive

@@ -53,10 +53,33 @@ struct BoundaryBegin {
   }
 };
 
+/// ghost(b) and ghost_weight(b) of the boundary faces (OperatorGeometry).
+struct BoundaryGhosts {
+  ConstVec3View<real> r, S;
+  ConstView1<std::int8_t> mirror;
+  index_t n_interior;
+  Vec3View<real> ghost;
+  View1<real> weight;
+  KOKKOS_FUNCTION void operator()(const index_t b) const {
+    const index_t f = n_interior + b;
+    const real rv[3] = {r(f, 0), r(f, 1), r(f, 2)};
+    if (!mirror(b)) {
+      for (int i = 0; i < 3; ++i) ghost(b, i) = rv[i];
+      weight(b) = 0;
+      return;
+    }
+    const real a = kc::sqrt(S(f, 0) * S(f, 0) + S(f, 1) * S(f, 1) + S(f, 2) * S(f, 2));
+    const real n[3] = {S(f, 0) / a, S(f, 1) / a, S(f, 2) / a};
+    const real rn = rv[0] * n[0] + rv[1] * n[1] + rv[2] * n[2];
+    for (int i = 0; i < 3; ++i) ghost(b, i) = 2 * rn * n[i];
+    weight(b) = real(0.5);
+  }
+};
+
 struct LeastSquaresInverse {
   ConstView1<index_t> off, faces;
   ConstView1<std::int8_t> sign;
-  ConstVec3View<real> d, r;
+  ConstVec3View<real> d, r; ///< r: the ghost vectors of the boundary faces (OperatorGeometry::ghost)
   index_t n_interior;
   View2<real> inv;
   View1<real> det_ratio; ///< det(M) / (trace(M)/3)^3: ~1 well conditioned, ~0 singular
@@ -65,7 +88,7 @@ struct LeastSquaresInverse {
     for (index_t k = off(c); k < off(c + 1); ++k) {
       const index_t f = faces(k);
       real v[3];
-      for (int i = 0; i < 3; ++i) v[i] = f < n_interior ? sign(k) * d(f, i) : r(f, i);
+      for (int i = 0; i < 3; ++i) v[i] = f < n_interior ? sign(k) * d(f, i) : r(f - n_interior, i);
       for (int i = 0; i < 3; ++i)
         for (int j = i; j < 3; ++j) m[sym_index(i, j)] += v[i] * v[j];
     }
@@ -150,10 +173,10 @@ void check_conditioning(const Mesh& m, const View1<real>& ratio, real threshold,
 
 std::size_t OperatorGeometry::memory_bytes() const {
   return bytes(d) + bytes(r) + bytes(gg_weight) + bytes(gg_inverse) + bytes(diff_alpha) + bytes(diff_k) +
-         bytes(lsq_inverse) + bytes(cell_boundary_begin);
+         bytes(lsq_inverse) + bytes(cell_boundary_begin) + bytes(ghost) + bytes(ghost_weight) + bytes(mirror);
 }
 
-OperatorGeometry make_operator_geometry(const Mesh& m) {
+OperatorGeometry make_operator_geometry(const Mesh& m, const std::vector<bool>& mirror_patches) {
   using Kokkos::view_alloc;
   using Kokkos::WithoutInitializing;
   OperatorGeometry g;
@@ -171,9 +194,21 @@ OperatorGeometry make_operator_geometry(const Mesh& m) {
   Kokkos::parallel_for("fvproxy::operators::face_vectors", Kokkos::RangePolicy<ExecSpace>(0, m.n_faces),
                        FaceVectors{m.centroid, m.face_centroid, m.face_area, m.shifts, m.face_owner, m.face_neighbour,
                                    m.face_shift, m.n_interior, g.d, g.r, g.gg_weight, g.diff_alpha, g.diff_k});
+  const index_t nb = m.n_faces - m.n_interior;
+  g.mirror = View1<std::int8_t>("fvproxy::operators::mirror", nb);
+  g.ghost = Vec3View<real>(view_alloc(WithoutInitializing, "fvproxy::operators::ghost"), nb);
+  g.ghost_weight = View1<real>(view_alloc(WithoutInitializing, "fvproxy::operators::ghost_weight"), nb);
+  auto mh = Kokkos::create_mirror_view(g.mirror);
+  Kokkos::deep_copy(mh, std::int8_t(0));
+  for (std::size_t p = 0; p < m.patches.size() && p < mirror_patches.size(); ++p)
+    if (mirror_patches[p])
+      for (index_t f = m.patches[p].begin; f < m.patches[p].end; ++f) mh(f - m.n_interior) = 1;
+  Kokkos::deep_copy(g.mirror, mh);
+  Kokkos::parallel_for("fvproxy::operators::boundary_ghosts", Kokkos::RangePolicy<ExecSpace>(0, nb),
+                       BoundaryGhosts{g.r, m.face_area, g.mirror, m.n_interior, g.ghost, g.ghost_weight});
   View1<real> ratio(view_alloc(WithoutInitializing, "fvproxy::operators::lsq_det_ratio"), m.n_cells);
   Kokkos::parallel_for("fvproxy::operators::lsq_inverse", Kokkos::RangePolicy<ExecSpace>(0, m.n_cells),
-                       LeastSquaresInverse{m.cell_face_off, m.cell_faces, m.cell_face_sign, g.d, g.r, m.n_interior,
+                       LeastSquaresInverse{m.cell_face_off, m.cell_faces, m.cell_face_sign, g.d, g.ghost, m.n_interior,
                                            g.lsq_inverse, ratio});
   check_conditioning(m, ratio, real(1e-6), "lsq",
                      "det(M) / (tr(M)/3)^3 (its neighbours and boundary faces are nearly coplanar)");

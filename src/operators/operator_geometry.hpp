@@ -17,12 +17,22 @@
 //                 of a planar face: then it is the textbook Green-Gauss gradient)
 //   diff_alpha(f), diff_k(f)  DiffusionCoefficients (physics/fluxes.hpp) of every face, with d on
 //                 interior faces and r on boundary faces
-//   lsq_inverse(c, 6)  inverse of M_c = sum over faces of v v^T (v: d to the neighbour, or r to the
-//                 boundary face centroid; unit weights, docs/operators/muscl.md says why),
+//   ghost(b), ghost_weight(b), mirror(b)  boundary faces (b = f - n_interior): where the boundary
+//                 value ub(b) of a gradient sits (docs/physics.md#boundary-values-for-gradients).
+//                 On a face-value face (mirror 0: Dirichlet, inflow, outflow, far field) ub is the
+//                 value at the face centroid: ghost = r, ghost_weight = 0. On a mirror face (mirror 1:
+//                 walls and symmetry planes of the flow models) ub is the ghost cell's value, the
+//                 owner's mirror image about the face's plane: ghost = 2 (r . n) n (the mirrored
+//                 centroid), ghost_weight = 1/2 (the face value is (u_P + ub) / 2). Least squares
+//                 takes ub at x_c + ghost, Green-Gauss the face value w u_P + (1 - w) ub at x_f.
+//   lsq_inverse(c, 6)  inverse of M_c = sum over faces of v v^T (v: d to the neighbour, or ghost on
+//                 a boundary face; unit weights, docs/operators/muscl.md says why),
 //                 symmetric: xx yy zz xy xz yz
 //   cell_boundary_begin(c)  position in the cell->faces CSR where the cell's boundary faces begin
 //                 (a cell lists its faces by increasing face number: interior ones first), so
 //                 kernels loop over interior and boundary faces without a per-face branch
+#include <vector>
+
 #include "core/types.hpp"
 #include "mesh/mesh.hpp"
 
@@ -37,14 +47,18 @@ struct OperatorGeometry {
   Vec3View<real> diff_k;
   View2<real> lsq_inverse;
   View1<index_t> cell_boundary_begin;
+  Vec3View<real> ghost;
+  View1<real> ghost_weight;
+  View1<std::int8_t> mirror;
 
   std::size_t memory_bytes() const;
 };
 
 /// Labelled kernels "fvproxy::operators::..." on the device. InputError naming the cell's global
 /// id when a least-squares or Green-Gauss correction matrix is singular (a cell whose neighbours
-/// are coplanar, or a degenerate cell).
-OperatorGeometry make_operator_geometry(const Mesh& m);
+/// are coplanar, or a degenerate cell). `mirror_patches[p]` true: patch p's boundary values are
+/// mirror ghosts (walls, symmetry planes); empty or false: face values.
+OperatorGeometry make_operator_geometry(const Mesh& m, const std::vector<bool>& mirror_patches = {});
 
 /// Index of the symmetric 3x3 entry (i, j) in the 6-vector xx yy zz xy xz yz.
 KOKKOS_INLINE_FUNCTION constexpr int sym_index(int i, int j) {

@@ -3,9 +3,34 @@
 // each maps the interior state next to a boundary face and the face's outward unit normal n to the
 // outside state the face's Riemann flux takes as its right state (the interior state is the left
 // one). One functor per type, so that an optimized operator launches one kernel per patch.
+//
+// The same outside state is the boundary value the gradients take (OperatorGeometry::ghost): on
+// walls and symmetry planes it is the ghost cell's, the owner's mirror image (at the owner's
+// mirrored centroid); on the other types it is the face's value. A no-slip wall's face flux is not a
+// Riemann flux against its mirror image but the wall's own (NoSlipWall::flux).
 #include "physics/flow.hpp"
 
 namespace fvproxy::flow {
+
+/// v mirrored about the plane of unit normal n: v - 2 (v . n) n.
+KOKKOS_INLINE_FUNCTION void mirror(const real (&v)[3], const real (&n)[3], real (&out)[3]) {
+  const real vn = dot(v, n);
+  for (int i = 0; i < 3; ++i) out[i] = v[i] - 2 * vn * n[i];
+}
+
+/// The pressure at a wall that the state `in` moves toward with normal speed un (the relative
+/// velocity's, positive into the wall): the exact solution of the Riemann problem between `in` and
+/// its mirror image, a shock (un > 0) or a rarefaction (un < 0; 0 at vacuum), ideal gas.
+KOKKOS_INLINE_FUNCTION real wall_pressure(const Primitive& in, real un, real gamma) {
+  if (un > 0) { // shock: un = (p* - p) sqrt(A / (p* + B)), solved for p* - p (Toro, 4.21)
+    const real A = 2 / ((gamma + 1) * in.rho), B = (gamma - 1) / (gamma + 1) * in.p, u2 = un * un;
+    return in.p + (u2 + kc::sqrt(u2 * u2 + 4 * A * u2 * (in.p + B))) / (2 * A);
+  }
+  const real c = kc::sqrt(gamma * in.p / in.rho);
+  const real b =
+      1 + real(0.5) * (gamma - 1) * un / c; // rarefaction: p* = p (1 + (gamma - 1) un / 2c)^(2 gamma / (gamma - 1))
+  return b > 0 ? in.p * kc::pow(b, 2 * gamma / (gamma - 1)) : real(0);
+}
 
 /// Inviscid wall and symmetry plane: the mirror image (normal velocity reversed, density and
 /// pressure kept). With HLLC or Roe the face's mass and energy fluxes vanish and the momentum flux
@@ -20,10 +45,13 @@ struct SlipWall {
 };
 using Symmetry = SlipWall;
 
-/// Viscous wall, at rest or sliding in its plane with `velocity`: the velocity mirrored about the
-/// wall's (u_out = 2 u_wall - u_in, so that the face's velocity is the wall's), density and
-/// pressure kept; adiabatic or at a wall temperature, which the viscous flux takes at the face
-/// (wall_temperature <= 0: adiabatic, no heat flux through the wall).
+/// Viscous wall, at rest or sliding in its plane with `velocity`; adiabatic or at a wall
+/// temperature, which the viscous flux takes at the face (wall_temperature <= 0: adiabatic, no heat
+/// flux through the wall). The ghost state (the gradients' boundary value): the velocity mirrored
+/// about the wall's, u_out = 2 u_wall - u_in (the face's velocity is the wall's), density and
+/// pressure kept. The face flux is the wall's own (flux): no mass through the wall, the wall
+/// pressure p_w (wall_pressure of the face state moving toward the wall) on the momentum, and its
+/// work p_w u_wall . n on the energy; no Riemann flux, so no numerical shear along the wall.
 struct NoSlipWall {
   real wall_temperature = 0;
   real velocity[3] = {0, 0, 0};
@@ -31,6 +59,15 @@ struct NoSlipWall {
     Primitive out = in;
     for (int i = 0; i < 3; ++i) out.u[i] = 2 * velocity[i] - in.u[i];
     return out;
+  }
+  template <class EoS> KOKKOS_INLINE_FUNCTION Flux flux(const Primitive& in, const real (&n)[3], const EoS& eos) const {
+    const real un = dot(in.u, n) - dot(velocity, n);
+    const real pw = wall_pressure(in, un, eos.gamma);
+    Flux F;
+    F.rho = 0;
+    for (int i = 0; i < 3; ++i) F.m[i] = pw * n[i];
+    F.E = pw * dot(velocity, n);
+    return F;
   }
 };
 
@@ -73,6 +110,58 @@ struct Farfield {
     out.p = out.rho * c * c / gamma;
     const real unu = dot(up.u, n);
     for (int i = 0; i < 3; ++i) out.u[i] = up.u[i] + (un - unu) * n[i];
+    return out;
+  }
+};
+
+/// Subsonic inflow (characteristic, ideal gas): total pressure p0, total temperature T0 and the
+/// flow's direction (a unit vector into the domain, or normal to each face) imposed; the outgoing Riemann invariant
+/// R+ = u_i . n + 2 c_i / (gamma - 1) comes from the interior. With u = V dir and
+/// c^2 = (gamma - 1) (c_p T0 - V^2 / 2), R+ = V dir . n + 2 c / (gamma - 1) is a quadratic in c (the
+/// larger root: the subsonic branch); then T = c^2 / (gamma R), p = p0 (T / T0)^(gamma / (gamma - 1)).
+struct SubsonicInflow {
+  real p0 = 1, t0 = 1, direction[3] = {0, 0, 0}; ///< direction (0, 0, 0): along -n, normal to each face
+  real gamma = real(1.4), gas_constant = real(287.05);
+  KOKKOS_INLINE_FUNCTION Primitive operator()(const Primitive& in, const real (&n)[3]) const {
+    const bool normal = direction[0] == 0 && direction[1] == 0 && direction[2] == 0;
+    real dir[3];
+    for (int i = 0; i < 3; ++i) dir[i] = normal ? -n[i] : direction[i];
+    const real g1 = gamma - 1;
+    const real c0sq = gamma * gas_constant * t0; // the stagnation sound speed squared, (gamma - 1) H0
+    const real rp = dot(in.u, n) + 2 * kc::sqrt(gamma * in.p / in.rho) / g1;
+    const real a = dot(dir, n); // < 0: into the domain
+    const real A = a * a + 2 / g1, C = real(0.5) * g1 * rp * rp - c0sq * a * a;
+    const real disc = rp * rp - A * C;
+    const real c = (rp + kc::sqrt(disc > 0 ? disc : real(0))) / A;
+    real V = a < 0 ? (rp - 2 * c / g1) / a : real(0);
+    if (!(V > 0)) V = 0;                               // flow leaving through an inflow: stagnation
+    const real vmax2 = 2 * c0sq / g1 * real(0.999999); // keep T > 0
+    if (V * V > vmax2) V = kc::sqrt(vmax2);
+    const real T = (c0sq - real(0.5) * g1 * V * V) / (gamma * gas_constant);
+    Primitive out;
+    out.p = p0 * kc::pow(T / t0, gamma / g1);
+    out.rho = out.p / (gas_constant * T);
+    for (int i = 0; i < 3; ++i) out.u[i] = V * dir[i];
+    return out;
+  }
+};
+
+/// Subsonic outflow (characteristic, ideal gas): the static pressure p imposed; entropy, the
+/// tangential velocity and the outgoing invariant R+ = u_n + 2 c / (gamma - 1) from the interior:
+/// rho_b = rho_i (p / p_i)^(1/gamma), c_b = sqrt(gamma p / rho_b), u_n,b = u_n,i + 2 (c_i - c_b) / (gamma - 1).
+/// Supersonic outflow (u_n,i >= c_i) takes the interior state whole.
+struct SubsonicOutflow {
+  real p = 1;
+  real gamma = real(1.4);
+  KOKKOS_INLINE_FUNCTION Primitive operator()(const Primitive& in, const real (&n)[3]) const {
+    const real ci = kc::sqrt(gamma * in.p / in.rho), uni = dot(in.u, n);
+    if (uni >= ci) return in;
+    Primitive out;
+    out.p = p;
+    out.rho = in.rho * kc::pow(p / in.p, 1 / gamma);
+    const real cb = kc::sqrt(gamma * p / out.rho);
+    const real unb = uni + 2 * (ci - cb) / (gamma - 1);
+    for (int i = 0; i < 3; ++i) out.u[i] = in.u[i] + (unb - uni) * n[i];
     return out;
   }
 };

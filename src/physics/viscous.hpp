@@ -35,6 +35,36 @@ KOKKOS_INLINE_FUNCTION void wall_gradient(const real (&g)[3], real wc, real wb, 
   for (int i = 0; i < 3; ++i) G[i] = g[i] + c * r[i];
 }
 
+/// The face gradients and values at a slip wall or symmetry plane (unit normal n, r = x_f - x_P):
+/// those of the interior face between the cell P and its mirror image P' (velocity M u_P, velocity
+/// gradient M gu M, temperature T_P, temperature gradient M gT, centroid x_P + 2 (r . n) n; M = I -
+/// 2 n n^T), which the interior formula G_f = (G_P + G_P')/2 + (W_P' - W_P - (G_P + G_P')/2 . d) d / |d|^2
+/// reduces to:
+///   Gu = gu - n (gu^T n)^T - (gu n) n^T + (2 s - (u . n + (r . n) s) / (r . n)) n n^T,  s = n . gu n
+///   GT = gT - (gT . n) n,   u_f = v - (v . n) n with v = u + gu r,   T_f = T + gT . r
+/// so the face's normal velocity is 0, d u_n / d n = -(u . n) / (r . n), and there is no
+/// tangential stress and no heat flux (docs/physics.md#viscous-terms).
+KOKKOS_INLINE_FUNCTION void mirror_face_gradient(const real (&gu)[3][3], const real (&gT)[3], const real (&u)[3],
+                                                 real T, const real (&r)[3], const real (&n)[3], real (&Gu)[3][3],
+                                                 real (&GT)[3], real (&uf)[3], real& Tf) {
+  real a[3], b[3]; // gu n, gu^T n
+  for (int i = 0; i < 3; ++i) {
+    a[i] = gu[i][0] * n[0] + gu[i][1] * n[1] + gu[i][2] * n[2];
+    b[i] = gu[0][i] * n[0] + gu[1][i] * n[1] + gu[2][i] * n[2];
+  }
+  const real s = dot(n, a), rn = dot(r, n), un = dot(u, n);
+  const real nn = 2 * s - (un + rn * s) / rn;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j) Gu[i][j] = gu[i][j] - n[i] * b[j] - a[i] * n[j] + nn * n[i] * n[j];
+  const real tn = dot(gT, n);
+  for (int i = 0; i < 3; ++i) GT[i] = gT[i] - tn * n[i];
+  real v[3];
+  for (int i = 0; i < 3; ++i) v[i] = u[i] + gu[i][0] * r[0] + gu[i][1] * r[1] + gu[i][2] * r[2];
+  const real vn = dot(v, n);
+  for (int i = 0; i < 3; ++i) uf[i] = v[i] - vn * n[i];
+  Tf = T + dot(gT, r);
+}
+
 /// Heat conductivity k = mu c_p / Pr, c_p = gamma R / (gamma - 1).
 KOKKOS_INLINE_FUNCTION real conductivity(real mu, const IdealGas& gas, real prandtl) {
   return mu * gas.gamma * gas.gas_constant / ((gas.gamma - 1) * prandtl);

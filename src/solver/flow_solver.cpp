@@ -146,41 +146,6 @@ struct KineticEnergy {
   }
 };
 
-/// Per face of a wall patch: the pressure force p_P n A (columns 0..2) and the viscous force
-/// -tau n A (3..5) on the wall, tau n from the one-sided gradient of (u, v, w) at the face (the
-/// viscous operator's, flow_viscous.hpp) when `viscous`.
-struct WallForceTerms {
-  flow::IdealGas eos;
-  ConstView1<index_t> owner;
-  ConstVec3View<real> S, C, F;
-  ConstView2<real> u, w, wb, gw;
-  View2<double> out;
-  index_t first, n_interior;
-  bool viscous;
-  int law; // 0 constant, 1 Sutherland
-  flow::ConstantViscosity mu0;
-  flow::Sutherland mu1;
-  KOKKOS_FUNCTION void operator()(const index_t i) const {
-    const index_t f = first + i, o = owner(f), b = f - n_interior;
-    const real area = kc::sqrt(S(f, 0) * S(f, 0) + S(f, 1) * S(f, 1) + S(f, 2) * S(f, 2));
-    const real n[3] = {S(f, 0) / area, S(f, 1) / area, S(f, 2) / area};
-    const Primitive p = flow::to_primitive(flow::Conserved{u(o, 0), {u(o, 1), u(o, 2), u(o, 3)}, u(o, 4)}, eos);
-    for (int d = 0; d < 3; ++d) out(i, d) = double(p.p * n[d] * area), out(i, 3 + d) = 0;
-    if (!viscous) return;
-    const real r[3] = {F(f, 0) - C(o, 0), F(f, 1) - C(o, 1), F(f, 2) - C(o, 2)};
-    const real ir2 = 1 / (r[0] * r[0] + r[1] * r[1] + r[2] * r[2]);
-    real gu[3][3];
-    for (int q = 0; q < 3; ++q) { // the viscous operator's one-sided wall gradient (flow_viscous.cpp)
-      const real go[3] = {gw(o, 3 * q), gw(o, 3 * q + 1), gw(o, 3 * q + 2)};
-      flow::wall_gradient(go, w(o, q), wb(b, q), r, ir2, gu[q]);
-    }
-    const real T = wb(b, 3), gT[3] = {0, 0, 0}, uf[3] = {wb(b, 0), wb(b, 1), wb(b, 2)};
-    const real m = law == 0 ? mu0(T) : mu1(T);
-    const flow::Flux v = flow::viscous_flux(gu, gT, uf, m, real(0), n);
-    for (int d = 0; d < 3; ++d) out(i, 3 + d) = -double(v.m[d] * area);
-  }
-};
-
 /// lambda_c of flow_solver.hpp; the viscosity law a template parameter (ConstantViscosity{0}: euler).
 template <class Visc> struct StableRate {
   flow::IdealGas eos;
@@ -242,8 +207,15 @@ std::vector<FlowPatchBC> FlowSolver::patch_conditions(const Mesh& mesh, const Ca
     case FlowBoundaryKind::supersonic_outflow: bc.type = FlowBoundaryType::supersonic_outflow; break;
     case FlowBoundaryKind::farfield: bc.type = FlowBoundaryType::farfield; break;
     case FlowBoundaryKind::no_slip_wall: bc.type = FlowBoundaryType::no_slip_wall; break;
+    case FlowBoundaryKind::subsonic_inflow: bc.type = FlowBoundaryType::subsonic_inflow; break;
+    case FlowBoundaryKind::subsonic_outflow: bc.type = FlowBoundaryType::subsonic_outflow; break;
     }
     bc.state = primitive_of(b.state);
+    bc.total_pressure = static_cast<real>(b.total_pressure);
+    bc.total_temperature = static_cast<real>(b.total_temperature);
+    if (b.direction)
+      for (int d = 0; d < 3; ++d) bc.direction[d] = static_cast<real>((*b.direction)[d]);
+    bc.pressure = static_cast<real>(b.pressure);
     if (b.kind == FlowBoundaryKind::no_slip_wall) {
       for (int d = 0; d < 3; ++d) bc.wall_velocity[d] = static_cast<real>(b.wall_velocity[d]);
       bc.wall_temperature = b.wall_temperature ? static_cast<real>(*b.wall_temperature) : real(0);
@@ -257,7 +229,7 @@ double FlowSolver::memory_bytes(double cells, double faces, double interior_face
   const double R = sizeof(real), C = cells, F = faces, Fi = interior_faces, Fb = faces - interior_faces;
   // OperatorGeometry (as the scalar solver's), the convection's and viscous operator's unit
   // normals, areas and 1/|d|^2 (5 F each at most).
-  double bytes = R * (3 * Fi + 3 * F + Fi + F + 3 * F + 9 * C + 6 * C) + 4 * C + R * 10 * F;
+  double bytes = R * (3 * Fi + 3 * F + Fi + F + 3 * F + 9 * C + 6 * C + 4 * Fb) + 4 * C + Fb + R * 10 * F;
   bytes += R * (NV * 3 + 10) * C + R * NV * Fb; // u, un, rhs, the output fields; boundary values
   if (c.operators.convection.order == 2) {
     bytes += R * (3 * NV + NV) * C; // gradients, limiter values
@@ -272,10 +244,11 @@ int FlowSolver::halo_values_per_ghost(const CaseConfig& c) {
 }
 
 FlowSolver::FlowSolver(const Mesh& mesh, const CaseConfig& cfg, const Communicator& comm, Halo* halo)
-    : mesh_(mesh), cfg_(cfg), comm_(comm), halo_(halo),
-      geom_(make_operator_geometry(mesh)), gas_{static_cast<real>(cfg.physics.flow.gamma),
-                                                static_cast<real>(cfg.physics.flow.gas_constant)},
-      patches_(patch_conditions(mesh, cfg)), stages_(shu_osher_stages(cfg.time.integrator)) {
+    : mesh_(mesh), cfg_(cfg), comm_(comm), halo_(halo), patches_(patch_conditions(mesh, cfg)),
+      geom_(make_operator_geometry(mesh, mirror_patches(patches_))), gas_{static_cast<real>(cfg.physics.flow.gamma),
+                                                                          static_cast<real>(
+                                                                              cfg.physics.flow.gas_constant)},
+      stages_(shu_osher_stages(cfg.time.integrator)) {
   if (mesh.n_ghosts > 0 && !halo)
     throw RunError("error: FlowSolver: a decomposed mesh (" + std::to_string(mesh.n_ghosts) +
                    " ghost cells) needs a halo exchange");
@@ -525,13 +498,10 @@ std::vector<std::string> FlowSolver::integral_names() const {
 }
 
 std::vector<WallForce> FlowSolver::wall_forces() {
-  // the gradients of (u, v, w, T) of the current state (the ghosts' state first)
+  // the fluxes the solver applies at the wall faces, from the current state (its ghosts first):
+  // the convective momentum flux (the wall pressure) and the viscous one (the wall shear)
   if (halo_) halo_->exchange(u_, HaloKind::state);
-  if (viscous_) {
-    flow_primitive_fields(mesh_, gas_, patches_, u_, wv_, wvb_);
-    viscous_gradient_->compute(wv_, wvb_, gwv_, View2<real>());
-  }
-  const FlowPhysicsConfig& f = cfg_.physics.flow;
+  reconstruct(u_);
   std::vector<WallForce> out;
   for (std::size_t p = 0; p < patches_.size(); ++p) {
     const FlowBoundaryType type = patches_[p].type;
@@ -540,19 +510,17 @@ std::vector<WallForce> FlowSolver::wall_forces() {
     WallForce w;
     w.patch = pa.name;
     if (pa.end > pa.begin) {
-      View2<double> terms("fvproxy::flow::wall_force_terms", pa.end - pa.begin, 6);
-      const bool visc = viscous_ && type == FlowBoundaryType::no_slip_wall;
-      Kokkos::parallel_for("fvproxy::flow::wall_force", Kokkos::RangePolicy<ExecSpace>(0, pa.end - pa.begin),
-                           WallForceTerms{gas_, mesh_.face_owner, mesh_.face_area, mesh_.centroid, mesh_.face_centroid,
-                                          u_, visc ? wv_ : View2<real>(), visc ? wvb_ : View2<real>(),
-                                          visc ? gwv_ : View2<real>(), terms, pa.begin, mesh_.n_interior, visc,
-                                          f.viscosity == FlowPhysicsConfig::Viscosity::constant ? 0 : 1,
-                                          flow::ConstantViscosity{static_cast<real>(f.mu)},
-                                          flow::Sutherland{static_cast<real>(f.mu_ref), static_cast<real>(f.t_ref),
-                                                           static_cast<real>(f.s)}});
-      auto h = Kokkos::create_mirror_view_and_copy(HostSpace(), terms);
+      View2<real> flux("fvproxy::flow::wall_fluxes", pa.end - pa.begin, NV);
+      convection_->patch_fluxes(u_, grad_, lim_, p, flux);
+      auto h = Kokkos::create_mirror_view_and_copy(HostSpace(), flux);
       for (index_t i = 0; i < index_t(h.extent(0)); ++i)
-        for (int d = 0; d < 3; ++d) w.pressure[d] += h(i, d), w.viscous[d] += h(i, 3 + d);
+        for (int d = 0; d < 3; ++d) w.pressure[d] += double(h(i, 1 + d));
+      if (viscous_) { // the fluid's viscous flux into the wall: -F_v (F_v is added to the owner's rate)
+        viscosity_->patch_fluxes(wv_, wvb_, gwv_, p, flux);
+        Kokkos::deep_copy(h, flux);
+        for (index_t i = 0; i < index_t(h.extent(0)); ++i)
+          for (int d = 0; d < 3; ++d) w.viscous[d] -= double(h(i, 1 + d));
+      }
     }
     std::vector<double> v{w.pressure[0], w.pressure[1], w.pressure[2], w.viscous[0], w.viscous[1], w.viscous[2]};
     comm_.sum(v);

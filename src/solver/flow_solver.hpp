@@ -56,9 +56,10 @@ public:
   std::vector<double> residuals(real dt) override;
   std::vector<std::string> integral_names() const override;
   std::vector<double> integrals() override;
-  /// Pressure: the owner cell's, on the face. Viscous (navier-stokes, no-slip walls): tau n from
-  /// the one-sided face gradient the viscous operator takes (flow_viscous.hpp), mu at the wall's
-  /// temperature; the gradients are computed for the current state first.
+  /// The forces on the slip and no-slip walls from the fluxes the solver applies at their faces
+  /// (patch_fluxes): "pressure" the convective momentum flux (the wall pressure of a no-slip wall's
+  /// own flux, the Riemann flux against the mirror state on a slip wall), "viscous" minus the viscous
+  /// one (navier-stokes); the gradients and limiter values are computed for the current state first.
   std::vector<WallForce> wall_forces() override;
   std::vector<std::pair<std::string, std::string>> describe() const override;
   const Mesh& mesh() const override { return mesh_; }
@@ -76,9 +77,9 @@ private:
   const CaseConfig& cfg_;
   Communicator comm_;
   Halo* halo_ = nullptr;
-  OperatorGeometry geom_;
-  flow::IdealGas gas_;
   std::vector<FlowPatchBC> patches_;
+  OperatorGeometry geom_; ///< walls and symmetry planes as mirror patches (their gradients' ghosts)
+  flow::IdealGas gas_;
   bool second_order_ = false, primitive_ = false, viscous_ = false;
   std::unique_ptr<MusclOperator> muscl_, viscous_gradient_;
   std::unique_ptr<FlowConvectionOperator> convection_;

@@ -42,8 +42,9 @@ double ScalarSolver::memory_bytes(double cells, double faces, double interior_fa
   const double R = sizeof(real), C = cells, F = faces, Fi = interior_faces, Fb = faces - interior_faces;
   const double N = c.physics.components;
   // OperatorGeometry: d (3 Fi), r (3 F), gg_weight (Fi), diff_alpha (F), diff_k (3 F), gg_inverse
-  // (9 C), lsq_inverse (6 C), cell_boundary_begin (C indices); the face flux phi (F).
-  double bytes = R * (3 * Fi + 3 * F + Fi + F + 3 * F + 9 * C + 6 * C + F) + 4 * C;
+  // (9 C), lsq_inverse (6 C), cell_boundary_begin (C indices), ghost and ghost_weight (4 Fb), mirror
+  // (Fb bytes); the face flux phi (F).
+  double bytes = R * (3 * Fi + 3 * F + Fi + F + 3 * F + 9 * C + 6 * C + F + 4 * Fb) + 4 * C + Fb;
   const double state = 2 + (shu_osher_stages(c.time.integrator).size() > 1 ? 1 : 0); // u, rhs (+ un)
   bytes += R * (state * C * N + Fb * N);
   if (needs_gradient(c)) bytes += R * 3 * C * N;

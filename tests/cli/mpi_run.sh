@@ -6,8 +6,9 @@
 #     XDMF) is byte for byte the one-rank run's (cmp); hilbert and blocks build the box in parts, and
 #     with hilbert every file is byte for byte the one-rank run's of the same case; a zorder run says
 #     it built the mesh in parts;
-#  2. the references default, sphere_in_box, hybrid_channel and the flow models' sod, sod_tet, couette, cylinder and taylor_green under
-#     mpirun -np 3 match (1e-10);
+#  2. the references default, sphere_in_box, hybrid_channel and the flow models' sod, sod_tet, vortex, couette, cylinder and
+#     taylor_green under mpirun -np 3 match (1e-10); Sod's waves cross the rank cuts within the reference's 20 steps and
+#     the vortex is smooth across them, so a missing exchange of the gradients fails here;
 #  3. restart across rank counts: checkpoints written on 1, 2 and 3 ranks, continued on 1, 2 and 3
 #     (2 -> 3, 2 -> 1, 3 -> 1, 1 -> 2, 3 -> 2), end bitwise where the uninterrupted one-rank run ends
 #     (byte for byte files);
@@ -77,7 +78,7 @@ grep -q "built in parts on 2 ranks" "$out/parts_said.log" || fail "2 ranks, zord
 #    references are double results: a float build is compared at float's 1e-4, as regress.sh does)
 rtol=1e-10
 "$fv" info --json | grep -q '"real": "float"' && rtol=1e-4
-for name in default sphere_in_box hybrid_channel sod sod_tet couette cylinder taylor_green; do
+for name in default sphere_in_box hybrid_channel sod sod_tet vortex couette cylinder taylor_green; do
   args=()
   while IFS= read -r line; do [[ $line == \#* || -z $line ]] || args+=("$line"); done <"$ref/$name/command"
   args[0]="$in/../${args[0]}"

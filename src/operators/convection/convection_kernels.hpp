@@ -24,7 +24,11 @@
 //
 // and a boundary condition BC, one instantiation per patch type, is
 //
-//   State operator()(f, face, L)       the state outside boundary face f given the inside one.
+//   State operator()(f, face, L)       the state outside boundary face f given the inside one,
+//
+// or, for a boundary with a flux of its own (the flow's no-slip wall), also has
+//
+//   void flux(m, face, L, F[n_vars])   the face's flux times its area, used instead of m.flux.
 //
 // A *separable* model, whose flux acts on each variable alone (the scalar transport), may declare
 // `static constexpr bool separable = true` and supply per variable k instead of State/state/flux:
@@ -121,7 +125,19 @@ KOKKOS_INLINE_FUNCTION void interior_flux(const M& m, const ConvectionGeometry& 
   m.flux(face, L, Rs, F);
 }
 
-/// The flux through boundary face f: the owner's state and the boundary condition's state outside.
+namespace detail {
+template <class BC, class M, class = void> struct has_boundary_flux : std::false_type {};
+template <class BC, class M>
+struct has_boundary_flux<BC, M,
+                         std::void_t<decltype(std::declval<const BC&>().flux(
+                             std::declval<const M&>(), std::declval<const typename M::Face&>(),
+                             std::declval<const typename M::State&>(), std::declval<real (&)[M::n_vars]>()))>>
+    : std::true_type {};
+} // namespace detail
+
+/// The flux through boundary face f: the owner's state and the boundary condition's state outside
+/// through the model's numerical flux, or, for a boundary condition with a flux of its own
+/// (`void flux(m, face, L, F)`: a no-slip wall's), that flux.
 template <class M, Reconstruction R, class BC>
 KOKKOS_INLINE_FUNCTION void boundary_flux(const M& m, const BC& bc, const ConvectionGeometry& g,
                                           const ConstView2<real>& u, const ConstView2<real>& grad,
@@ -129,8 +145,27 @@ KOKKOS_INLINE_FUNCTION void boundary_flux(const M& m, const BC& bc, const Convec
   const real ro[3] = {g.r(f, 0), g.r(f, 1), g.r(f, 2)};
   const typename M::Face face = m.face(f);
   const typename M::State L = m.template state<R>(u, grad, lim, g.owner(f), ro);
-  m.flux(face, L, bc(f, face, L), F);
+  if constexpr (detail::has_boundary_flux<BC, M>::value)
+    bc.flux(m, face, L, F);
+  else
+    m.flux(face, L, bc(f, face, L), F);
 }
+
+/// One boundary patch's flux per face into out(i, :), i = f - first (the wall forces: patch_fluxes).
+template <class M, Reconstruction R, class BC> struct ConvectionPatchFlux {
+  static_assert(is_convection_model<M>, "M does not fulfil the convection model contract");
+  M m;
+  BC bc;
+  ConvectionGeometry g;
+  ConstView2<real> u, grad, lim;
+  View2<real> out;
+  index_t first;
+  KOKKOS_FUNCTION void operator()(const index_t i) const {
+    real F[M::n_vars];
+    boundary_flux<M, R>(m, bc, g, u, grad, lim, first + i, F);
+    for (int k = 0; k < M::n_vars; ++k) out(i, k) = F[k];
+  }
+};
 
 template <class M, Reconstruction R> struct ConvectionGatherInterior {
   static_assert(is_convection_model<M>, "M does not fulfil the convection model contract");

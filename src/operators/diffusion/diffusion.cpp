@@ -23,9 +23,7 @@ class NaiveDiffusion final : public DiffusionOperator {
 public:
   NaiveDiffusion(const Mesh& m, const std::vector<double>& kappa, const std::vector<BoundaryType>& types, bool gather)
       : parts_(PartRanges::of(m)), components_(int(kappa.size())), gather_(gather) {
-    const naive::NaiveGeometry geo{m.centroid,       m.face_centroid, m.face_area,  m.shifts,         m.face_owner,
-                                   m.face_neighbour, m.cell_face_off, m.cell_faces, m.cell_face_sign, m.face_shift,
-                                   m.volume,         m.n_interior,    m.dim,        m.n_cells};
+    const naive::NaiveGeometry geo{naive::naive_geometry(m)};
     d_ = naive::DiffusionData{geo, outflow_face_flags(m, types, "fvproxy::diffusion::naive_outflow_flags"),
                               kappa_view(kappa)};
   }

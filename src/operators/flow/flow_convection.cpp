@@ -2,6 +2,7 @@
 #include "operators/flow/flow_convection.hpp"
 
 #include <stdexcept>
+#include <utility>
 
 #include "operators/boundary_patches.hpp"
 #include "operators/convection/convection_kernels.hpp"
@@ -18,8 +19,16 @@ const char* to_string(FlowBoundaryType t) {
   case FlowBoundaryType::supersonic_outflow: return "supersonic-outflow";
   case FlowBoundaryType::farfield: return "farfield";
   case FlowBoundaryType::no_slip_wall: return "no-slip-wall";
+  case FlowBoundaryType::subsonic_inflow: return "subsonic-inflow";
+  case FlowBoundaryType::subsonic_outflow: return "subsonic-outflow";
   }
   return "?";
+}
+
+std::vector<bool> mirror_patches(const std::vector<FlowPatchBC>& patches) {
+  std::vector<bool> m;
+  for (const FlowPatchBC& p : patches) m.push_back(p.mirror());
+  return m;
 }
 
 namespace {
@@ -34,7 +43,8 @@ struct NaiveFlow {
   ConstVec3View<real> C, F, T, S;
   ConstView1<index_t> owner, neighbour, off, faces;
   ConstView1<std::int8_t> sign, bc_type; ///< bc_type per boundary face (FlowBoundaryType)
-  ConstView2<real> bc_state;             ///< per boundary face: its patch's primitive state (5)
+  ConstView2<real> bc_state;             ///< per boundary face: its patch's primitive state (5), the wall's velocity in
+                                         ///< 1..3, or (p0, direction, T0) of a subsonic inflow, p in 4 of an outflow
   ConstView1<std::uint8_t> shift;
   ConstView1<real> volume;
   ConstView2<real> u, grad, lim;
@@ -94,9 +104,16 @@ struct NaiveFlow {
         break;
       case static_cast<std::int8_t>(FlowBoundaryType::supersonic_outflow): R = flow::SupersonicOutflow{}(L, n); break;
       case static_cast<std::int8_t>(FlowBoundaryType::farfield): R = flow::Farfield{given, gamma}(L, n); break;
-      case static_cast<std::int8_t>(FlowBoundaryType::no_slip_wall):
-        R = flow::NoSlipWall{0, {given.u[0], given.u[1], given.u[2]}}(L, n);
+      case static_cast<std::int8_t>(FlowBoundaryType::subsonic_inflow):
+        R = flow::SubsonicInflow{given.rho, given.p, {given.u[0], given.u[1], given.u[2]}, gamma, gas_constant}(L, n);
         break;
+      case static_cast<std::int8_t>(FlowBoundaryType::subsonic_outflow):
+        R = flow::SubsonicOutflow{given.p, gamma}(L, n);
+        break;
+      case static_cast<std::int8_t>(FlowBoundaryType::no_slip_wall): { // the wall's own flux, no Riemann solve
+        const flow::IdealGas eos{gamma, gas_constant};
+        return flow::component(flow::NoSlipWall{0, {given.u[0], given.u[1], given.u[2]}}.flux(L, n, eos), k) * area;
+      }
       default: R = flow::SlipWall{}(L, n);
       }
     }
@@ -128,6 +145,14 @@ struct NaiveFlowGather {
     for (index_t q = c.off(cell); q < c.off(cell + 1); ++q)
       c.rhs(cell, k) -= c.sign(q) * c.flux(c.faces(q), k) / c.volume(cell);
   }
+};
+
+/// The flux of each face of one patch (patch_fluxes).
+struct NaiveFlowPatch {
+  NaiveFlow c;
+  View2<real> out;
+  index_t first;
+  KOKKOS_FUNCTION void operator()(const index_t i, const int k) const { out(i, k) = c.flux(first + i, k); }
 };
 
 // --- optimized: the shared kernels of convection_kernels.hpp on the flow model. ----------------
@@ -181,10 +206,18 @@ template <class Model> struct FlowUpwind {
 };
 
 /// A flow boundary condition of physics/flow_boundary.hpp (a function of the inside state and the
-/// unit normal) as the shared kernels call it.
+/// unit normal) as the shared kernels call it; one with a flux of its own (NoSlipWall::flux) gives
+/// the face's flux itself (convection_kernels.hpp: boundary_flux).
 template <class Face, class B> struct FlowBoundary {
   B b;
   KOKKOS_INLINE_FUNCTION Primitive operator()(index_t, const Face& f, const Primitive& L) const { return b(L, f.n); }
+  template <class M, class BB = B> // BB: a dependent type, so that B without a flux drops this overload
+  KOKKOS_INLINE_FUNCTION auto flux(const M& m, const Face& f, const Primitive& L, real (&F)[flow::kVariables]) const
+      -> decltype(std::declval<const BB&>().flux(L, f.n, m.m.eos), void()) {
+    const flow::Flux w = b.flux(L, f.n, m.m.eos);
+    const real a = m.area(f.f);
+    F[0] = w.rho * a, F[1] = w.m[0] * a, F[2] = w.m[1] * a, F[3] = w.m[2] * a, F[4] = w.E * a;
+  }
 };
 
 /// The conserved boundary state of the owner's state, per face of one patch.
@@ -208,7 +241,7 @@ template <class BC> struct FlowBoundaryValues {
 };
 
 /// Calls f(bc) with the boundary-condition functor of a patch.
-template <class F> void with_bc(const FlowPatchBC& p, real gamma, F&& f) {
+template <class F> void with_bc(const FlowPatchBC& p, real gamma, real gas_constant, F&& f) {
   switch (p.type) {
   case FlowBoundaryType::slip_wall:
   case FlowBoundaryType::symmetry: f(flow::SlipWall{}); return;
@@ -218,6 +251,11 @@ template <class F> void with_bc(const FlowPatchBC& p, real gamma, F&& f) {
   case FlowBoundaryType::no_slip_wall:
     f(flow::NoSlipWall{p.wall_temperature, {p.wall_velocity[0], p.wall_velocity[1], p.wall_velocity[2]}});
     return;
+  case FlowBoundaryType::subsonic_inflow:
+    f(flow::SubsonicInflow{
+        p.total_pressure, p.total_temperature, {p.direction[0], p.direction[1], p.direction[2]}, gamma, gas_constant});
+    return;
+  case FlowBoundaryType::subsonic_outflow: f(flow::SubsonicOutflow{p.pressure, gamma}); return;
   }
 }
 
@@ -236,41 +274,22 @@ public:
         t(b) = static_cast<std::int8_t>(patches.at(p).type);
         const FlowPatchBC& bc = patches.at(p);
         const Primitive& w = bc.state;
-        const bool wall = bc.type == FlowBoundaryType::no_slip_wall; // the wall's velocity in its place
         s(b, 0) = w.rho, s(b, 4) = w.p;
-        for (int i = 0; i < 3; ++i) s(b, 1 + i) = wall ? bc.wall_velocity[i] : w.u[i];
+        for (int i = 0; i < 3; ++i) s(b, 1 + i) = w.u[i];
+        if (bc.type == FlowBoundaryType::no_slip_wall) // the wall's velocity in its place
+          for (int i = 0; i < 3; ++i) s(b, 1 + i) = bc.wall_velocity[i];
+        if (bc.type == FlowBoundaryType::subsonic_inflow) { // (p0, direction, T0)
+          s(b, 0) = bc.total_pressure, s(b, 4) = bc.total_temperature;
+          for (int i = 0; i < 3; ++i) s(b, 1 + i) = bc.direction[i];
+        }
+        if (bc.type == FlowBoundaryType::subsonic_outflow) s(b, 4) = bc.pressure;
       }
     Kokkos::deep_copy(bc_type_, t);
     Kokkos::deep_copy(bc_state_, s);
   }
   void apply(ConstView2<real> u, ConstView2<real> grad, ConstView2<real> lim, View2<real> rhs,
              Part part) const override {
-    const NaiveFlow c{m_.centroid,
-                      m_.face_centroid,
-                      m_.shifts,
-                      m_.face_area,
-                      m_.face_owner,
-                      m_.face_neighbour,
-                      m_.cell_face_off,
-                      m_.cell_faces,
-                      m_.cell_face_sign,
-                      bc_type_,
-                      bc_state_,
-                      m_.face_shift,
-                      m_.volume,
-                      u,
-                      grad,
-                      lim,
-                      rhs,
-                      m_.n_interior,
-                      m_.n_cells,
-                      NV,
-                      cfg_.order,
-                      static_cast<int>(cfg_.flux),
-                      cfg_.reconstruction == FlowReconstruction::primitive,
-                      cfg_.gas.gamma,
-                      cfg_.gas.gas_constant,
-                      cfg_.roe_entropy_fix};
+    const NaiveFlow c = kernel(u, grad, lim, rhs);
     using MD = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>;
     const PartRanges parts = PartRanges::of(m_);
     if (gather_) {
@@ -285,9 +304,45 @@ public:
         Kokkos::parallel_for("fvproxy::flow_convection::naive_scatter", MD({r.begin, 0}, {r.end, NV}),
                              NaiveFlowScatter{c});
   }
+  void patch_fluxes(ConstView2<real> u, ConstView2<real> grad, ConstView2<real> lim, std::size_t patch,
+                    View2<real> out) const override {
+    const index_t first = m_.patches.at(patch).begin;
+    Kokkos::parallel_for("fvproxy::flow_convection::naive_patch_fluxes",
+                         Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>({0, 0}, {m_.patches[patch].end - first, NV}),
+                         NaiveFlowPatch{kernel(u, grad, lim, View2<real>()), out, first});
+  }
   std::string description() const override { return gather_ ? "naive/gather" : "naive/atomic"; }
 
 private:
+  NaiveFlow kernel(ConstView2<real> u, ConstView2<real> grad, ConstView2<real> lim, View2<real> rhs) const {
+    return NaiveFlow{m_.centroid,
+                     m_.face_centroid,
+                     m_.shifts,
+                     m_.face_area,
+                     m_.face_owner,
+                     m_.face_neighbour,
+                     m_.cell_face_off,
+                     m_.cell_faces,
+                     m_.cell_face_sign,
+                     bc_type_,
+                     bc_state_,
+                     m_.face_shift,
+                     m_.volume,
+                     u,
+                     grad,
+                     lim,
+                     rhs,
+                     m_.n_interior,
+                     m_.n_cells,
+                     NV,
+                     cfg_.order,
+                     static_cast<int>(cfg_.flux),
+                     cfg_.reconstruction == FlowReconstruction::primitive,
+                     cfg_.gas.gamma,
+                     cfg_.gas.gas_constant,
+                     cfg_.roe_entropy_fix};
+  }
+
   Mesh m_;
   FlowConvectionConfig cfg_;
   bool gather_;
@@ -315,7 +370,7 @@ public:
   OptimizedFlowConvection(const Mesh& m, const OperatorGeometry& og, const Model& model,
                           const FlowConvectionConfig& cfg, const std::vector<FlowPatchBC>& patches, bool gather)
       : g_(convection_geometry(m, og)), parts_(PartRanges::of(m)), launch_{cfg.policy, cfg.team_size}, gather_(gather),
-        gamma_(cfg.gas.gamma) {
+        gamma_(cfg.gas.gamma), gas_constant_(cfg.gas.gas_constant) {
     Vec3View<real> normal("fvproxy::flow_convection::unit_normal", m.n_faces);
     View1<real> area("fvproxy::flow_convection::area", m.n_faces);
     Kokkos::parallel_for("fvproxy::flow_convection::normals", Kokkos::RangePolicy<ExecSpace>(0, m.n_faces),
@@ -334,7 +389,7 @@ public:
              ConvectionGatherInterior<Flow, R>{model_, g_, u, grad, lim, rhs});
       for (const auto& patch : patches_) {   // the runs of the part's own cells, after their interior faces
         const PatchRuns& runs = patch.first; // (named: a structured binding cannot be captured in C++17)
-        with_bc(patch.second, gamma_, [&](auto b) {
+        with_bc(patch.second, gamma_, gas_constant_, [&](auto b) {
           using BC = FlowBoundary<Face, decltype(b)>;
           launch("fvproxy::flow_convection::gather_patch", runs.runs_of(part), launch_,
                  ConvectionGatherPatch<Flow, R, BC>{model_, BC{b}, g_, u, grad, lim, rhs, runs.runs});
@@ -349,11 +404,26 @@ public:
     if (!PartRanges::has_boundary(part)) return;
     for (const auto& patch : patches_) {
       const PatchRuns& runs = patch.first;
-      with_bc(patch.second, gamma_, [&](auto b) {
+      with_bc(patch.second, gamma_, gas_constant_, [&](auto b) {
         using BC = FlowBoundary<Face, decltype(b)>;
         launch("fvproxy::flow_convection::scatter_patch", IndexRange{runs.begin, runs.end}, launch_,
                ConvectionScatterPatch<Flow, R, BC>{model_, BC{b}, g_, u, grad, lim, rhs});
       });
+    }
+  }
+  void patch_fluxes(ConstView2<real> u, ConstView2<real> grad, ConstView2<real> lim, std::size_t patch,
+                    View2<real> out) const override {
+    using Face = typename Flow::Face;
+    for (const auto& p : patches_) {
+      if (p.first.patch != patch) continue;
+      const index_t first = p.first.begin;
+      with_bc(p.second, gamma_, gas_constant_, [&](auto b) {
+        using BC = FlowBoundary<Face, decltype(b)>;
+        Kokkos::parallel_for("fvproxy::flow_convection::patch_fluxes",
+                             Kokkos::RangePolicy<ExecSpace>(0, p.first.end - first),
+                             ConvectionPatchFlux<Flow, R, BC>{model_, BC{b}, g_, u, grad, lim, out, first});
+      });
+      return;
     }
   }
   std::string description() const override {
@@ -366,7 +436,7 @@ private:
   PartRanges parts_;
   LaunchOptions launch_;
   bool gather_;
-  real gamma_;
+  real gamma_, gas_constant_;
   std::vector<std::pair<PatchRuns, FlowPatchBC>> patches_;
 };
 
@@ -431,7 +501,7 @@ void flow_boundary_values(const Mesh& mesh, const flow::IdealGas& gas, const std
   for (std::size_t p = 0; p < mesh.patches.size(); ++p) {
     const Patch& pa = mesh.patches[p];
     if (pa.end <= pa.begin) continue;
-    with_bc(patches.at(p), gas.gamma, [&](auto b) {
+    with_bc(patches.at(p), gas.gamma, gas.gas_constant, [&](auto b) {
       Kokkos::parallel_for(
           "fvproxy::flow_convection::boundary_values", Kokkos::RangePolicy<ExecSpace>(pa.begin, pa.end),
           FlowBoundaryValues<decltype(b)>{gas, b, mesh.face_owner, mesh.face_area, u, ub, mesh.n_interior});
@@ -476,7 +546,7 @@ void flow_primitive_state(const Mesh& mesh, const flow::IdealGas& gas, const std
   for (std::size_t p = 0; p < mesh.patches.size(); ++p) {
     const Patch& pa = mesh.patches[p];
     if (pa.end <= pa.begin) continue;
-    with_bc(patches.at(p), gas.gamma, [&](auto b) {
+    with_bc(patches.at(p), gas.gamma, gas.gas_constant, [&](auto b) {
       Kokkos::parallel_for(
           "fvproxy::flow_convection::primitive_boundary_state", Kokkos::RangePolicy<ExecSpace>(pa.begin, pa.end),
           PrimitiveBoundaryState<decltype(b)>{b, mesh.face_owner, mesh.face_area, w, wb, mesh.n_interior});

@@ -39,19 +39,32 @@ enum class FlowBoundaryType : std::int8_t {
   supersonic_inflow,
   supersonic_outflow,
   farfield,
-  no_slip_wall
+  no_slip_wall,
+  subsonic_inflow,
+  subsonic_outflow
 };
 const char* to_string(FlowBoundaryType t);
 
 /// One mesh patch's condition; `state` is the inflow state (supersonic-inflow) or the free stream
 /// (farfield); `wall_temperature` the no-slip wall's (<= 0: adiabatic), `wall_velocity` its
-/// velocity (tangential: a sliding wall, Couette flow).
+/// velocity (tangential: a sliding wall, Couette flow); total_pressure, total_temperature and
+/// direction the subsonic inflow's (direction 0: normal to each face), pressure the subsonic outflow's.
 struct FlowPatchBC {
   FlowBoundaryType type = FlowBoundaryType::slip_wall;
   flow::Primitive state{real(1), {0, 0, 0}, real(1)};
   real wall_temperature = 0;
   real wall_velocity[3] = {0, 0, 0};
+  real total_pressure = 1, total_temperature = 1, direction[3] = {0, 0, 0};
+  real pressure = 1;
+  /// Walls and symmetry planes: the gradients' boundary values are mirror ghosts (OperatorGeometry).
+  bool mirror() const {
+    return type == FlowBoundaryType::slip_wall || type == FlowBoundaryType::symmetry ||
+           type == FlowBoundaryType::no_slip_wall;
+  }
 };
+
+/// The patches whose boundary values are mirror ghosts (make_operator_geometry's mirror_patches).
+std::vector<bool> mirror_patches(const std::vector<FlowPatchBC>& patches);
 
 /// What the MUSCL reconstruction extrapolates: the conserved variables, or (rho, u, v, w, p).
 enum class FlowReconstruction { conservative, primitive };
@@ -70,6 +83,11 @@ public:
   /// u, grad, lim: (cells, 5), (cells, 15), (cells, 5); grad and lim are read at order 2 only.
   virtual void apply(ConstView2<real> u, ConstView2<real> grad, ConstView2<real> lim, View2<real> rhs,
                      Part part = Part::all) const = 0;
+  /// out(i, :) = the flux F A (out of the owner, as apply subtracts it) of face
+  /// mesh.patches[patch].begin + i, for every face of that patch: the wall forces, from the fluxes
+  /// apply uses (the same face states, boundary state or wall flux).
+  virtual void patch_fluxes(ConstView2<real> u, ConstView2<real> grad, ConstView2<real> lim, std::size_t patch,
+                            View2<real> out) const = 0;
   virtual std::string description() const = 0;
 };
 

@@ -6,6 +6,7 @@
 #include "operators/boundary_patches.hpp"
 #include "operators/diffusion/diffusion_kernels.hpp"
 #include "operators/launch.hpp"
+#include "physics/flow_boundary.hpp"
 
 namespace fvproxy {
 
@@ -31,7 +32,7 @@ struct NaiveViscous {
 
   /// Component k of the viscous flux through face f (out of the owner) times the area.
   KOKKOS_FUNCTION real flux(index_t f, int k) const {
-    real G[8][3], Wf[8];
+    real G[8][3] = {}, Wf[8] = {};
     const index_t o = owner(f);
     bool heat = true;
     if (f < n_interior) {
@@ -56,16 +57,35 @@ struct NaiveViscous {
       }
     } else {
       const index_t b = f - n_interior;
-      if (bc_type(b) != static_cast<std::int8_t>(FlowBoundaryType::no_slip_wall)) return 0;
-      heat = wall_t(b) > 0;
+      const bool slip = bc_type(b) == static_cast<std::int8_t>(FlowBoundaryType::slip_wall) ||
+                        bc_type(b) == static_cast<std::int8_t>(FlowBoundaryType::symmetry);
+      if (bc_type(b) != static_cast<std::int8_t>(FlowBoundaryType::no_slip_wall) && !slip) return 0;
       real r[3];
       for (int i = 0; i < 3; ++i) r[i] = Fc(f, i) - C(o, i);
-      const real r2 = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
-      for (int q = 0; q < nw; ++q) {
-        real gr = 0;
-        for (int i = 0; i < 3; ++i) gr += gw(o, 3 * q + i) * r[i];
-        for (int i = 0; i < 3; ++i) G[q][i] = gw(o, 3 * q + i) + (wb(b, q) - w(o, q) - gr) * r[i] / r2;
-        Wf[q] = wb(b, q);
+      if (slip) { // the face between the cell and its mirror image (physics/viscous.hpp)
+        heat = false;
+        const real a = kc::sqrt(S(f, 0) * S(f, 0) + S(f, 1) * S(f, 1) + S(f, 2) * S(f, 2));
+        const real n[3] = {S(f, 0) / a, S(f, 1) / a, S(f, 2) / a};
+        const real gu[3][3] = {
+            {gw(o, 0), gw(o, 1), gw(o, 2)}, {gw(o, 3), gw(o, 4), gw(o, 5)}, {gw(o, 6), gw(o, 7), gw(o, 8)}};
+        const real gT[3] = {gw(o, 9), gw(o, 10), gw(o, 11)}, uo[3] = {w(o, 0), w(o, 1), w(o, 2)};
+        real Gu[3][3], GT[3], uf[3];
+        flow::mirror_face_gradient(gu, gT, uo, w(o, 3), r, n, Gu, GT, uf, Wf[3]);
+        for (int q = 0; q < 3; ++q) {
+          Wf[q] = uf[q];
+          for (int i = 0; i < 3; ++i) G[q][i] = Gu[q][i];
+        }
+        for (int i = 0; i < 3; ++i) G[3][i] = GT[i];
+      } else { // no-slip: the one-sided gradient to the face value, halfway to the mirror ghost
+        heat = wall_t(b) > 0;
+        const real r2 = r[0] * r[0] + r[1] * r[1] + r[2] * r[2];
+        for (int q = 0; q < nw; ++q) {
+          const real wf = (w(o, q) + wb(b, q)) / 2;
+          real gr = 0;
+          for (int i = 0; i < 3; ++i) gr += gw(o, 3 * q + i) * r[i];
+          for (int i = 0; i < 3; ++i) G[q][i] = gw(o, 3 * q + i) + (wf - w(o, q) - gr) * r[i] / r2;
+          Wf[q] = wf;
+        }
       }
     }
     const real area = kc::sqrt(S(f, 0) * S(f, 0) + S(f, 1) * S(f, 1) + S(f, 2) * S(f, 2));
@@ -100,6 +120,13 @@ struct NaiveViscousGather {
     for (index_t q = c.off(cell); q < c.off(cell + 1); ++q)
       c.rhs(cell, k) += c.sign(q) * c.flux(c.faces(q), k) / c.volume(cell);
   }
+};
+
+struct NaiveViscousPatch {
+  NaiveViscous c;
+  View2<real> out;
+  index_t first;
+  KOKKOS_FUNCTION void operator()(const index_t i, const int k) const { out(i, k) = c.flux(first + i, k); }
 };
 
 // --- optimized: templated on the viscosity law; registers; precomputed geometry. -----------------
@@ -158,13 +185,35 @@ KOKKOS_INLINE_FUNCTION void wall_viscous(const VM& vm, const ViscousGeometry& g,
   const real r[3] = {g.r(f, 0), g.r(f, 1), g.r(f, 2)};
   const real ir2 = g.inv_d2(f);
   real G[NW][3], Wf[NW];
-  for (int q = 0; q < NW; ++q) {
+  for (int q = 0; q < NW; ++q) { // the face value: halfway between the cell and its mirror ghost wb
     const real go[3] = {gw(o, 3 * q), gw(o, 3 * q + 1), gw(o, 3 * q + 2)};
-    flow::wall_gradient(go, w(o, q), wb(b, q), r, ir2, G[q]);
-    Wf[q] = wb(b, q);
+    const real wo = w(o, q);
+    Wf[q] = real(0.5) * (wo + wb(b, q));
+    flow::wall_gradient(go, wo, Wf[q], r, ir2, G[q]);
   }
   const real n[3] = {g.normal(f, 0), g.normal(f, 1), g.normal(f, 2)};
   vm.flux(G, Wf, n, g.area(f), !Adiabatic, F);
+}
+
+/// A slip wall or symmetry plane: the face between the cell and its mirror image
+/// (flow::mirror_face_gradient): the normal stress only, no heat flux.
+template <class VM> KOKKOS_INLINE_FUNCTION void mirror_viscous(const VM& vm, const ViscousGeometry& g,
+                                                               const ConstView2<real>& w, const ConstView2<real>& gw,
+                                                               index_t f, real (&F)[NV]) {
+  const index_t o = g.owner(f);
+  const real r[3] = {g.r(f, 0), g.r(f, 1), g.r(f, 2)};
+  const real n[3] = {g.normal(f, 0), g.normal(f, 1), g.normal(f, 2)};
+  const real gu[3][3] = {
+      {gw(o, 0), gw(o, 1), gw(o, 2)}, {gw(o, 3), gw(o, 4), gw(o, 5)}, {gw(o, 6), gw(o, 7), gw(o, 8)}};
+  const real gT[3] = {gw(o, 9), gw(o, 10), gw(o, 11)}, uo[3] = {w(o, 0), w(o, 1), w(o, 2)};
+  real Gu[3][3], GT[3], uf[3], Tf;
+  flow::mirror_face_gradient(gu, gT, uo, w(o, 3), r, n, Gu, GT, uf, Tf);
+  const real G[NW][3] = {{Gu[0][0], Gu[0][1], Gu[0][2]},
+                         {Gu[1][0], Gu[1][1], Gu[1][2]},
+                         {Gu[2][0], Gu[2][1], Gu[2][2]},
+                         {GT[0], GT[1], GT[2]}};
+  const real Wf[NW] = {uf[0], uf[1], uf[2], Tf};
+  vm.flux(G, Wf, n, g.area(f), false, F);
 }
 
 /// The viscous terms as a diffusion model (diffusion_kernels.hpp): the momentum and energy
@@ -186,6 +235,26 @@ template <class VM, bool Adiabatic> struct FlowViscousWall {
   index_t n_interior;
   KOKKOS_INLINE_FUNCTION void operator()(index_t f, real (&F)[NV]) const {
     wall_viscous<VM, Adiabatic>(vm, g, w, wb, gw, f, n_interior, F);
+  }
+};
+
+/// A slip wall or symmetry plane (mirror_viscous).
+template <class VM> struct FlowViscousMirror {
+  VM vm;
+  ViscousGeometry g;
+  ConstView2<real> w, gw;
+  KOKKOS_INLINE_FUNCTION void operator()(index_t f, real (&F)[NV]) const { mirror_viscous(vm, g, w, gw, f, F); }
+};
+
+/// One boundary patch's viscous flux per face (the wall forces' viscous part: patch_fluxes).
+template <class B> struct ViscousPatchFlux {
+  B b;
+  View2<real> out;
+  index_t first;
+  KOKKOS_FUNCTION void operator()(const index_t i) const {
+    real F[NV];
+    b(first + i, F);
+    for (int k = 0; k < NV; ++k) out(i, k) = F[k];
   }
 };
 
@@ -222,34 +291,7 @@ public:
     Kokkos::deep_copy(wall_t_, tw);
   }
   void apply(ConstView2<real> w, ConstView2<real> wb, ConstView2<real> gw, View2<real> rhs, Part part) const override {
-    const NaiveViscous c{m_.centroid,
-                         m_.face_centroid,
-                         m_.shifts,
-                         m_.face_area,
-                         m_.face_owner,
-                         m_.face_neighbour,
-                         m_.cell_face_off,
-                         m_.cell_faces,
-                         m_.cell_face_sign,
-                         bc_type_,
-                         wall_t_,
-                         m_.face_shift,
-                         m_.volume,
-                         w,
-                         wb,
-                         gw,
-                         rhs,
-                         m_.n_interior,
-                         m_.n_cells,
-                         NW,
-                         static_cast<int>(cfg_.viscosity.law),
-                         cfg_.viscosity.constant.mu,
-                         cfg_.viscosity.sutherland.mu_ref,
-                         cfg_.viscosity.sutherland.t_ref,
-                         cfg_.viscosity.sutherland.s,
-                         cfg_.gas.gamma,
-                         cfg_.gas.gas_constant,
-                         cfg_.prandtl};
+    const NaiveViscous c = kernel(w, wb, gw, rhs);
     using MD = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>;
     const PartRanges parts = PartRanges::of(m_);
     if (gather_) {
@@ -264,9 +306,48 @@ public:
         Kokkos::parallel_for("fvproxy::flow_viscous::naive_scatter", MD({r.begin, 0}, {r.end, NV}),
                              NaiveViscousScatter{c});
   }
+  void patch_fluxes(ConstView2<real> w, ConstView2<real> wb, ConstView2<real> gw, std::size_t patch,
+                    View2<real> out) const override {
+    const NaiveViscous c = kernel(w, wb, gw, View2<real>());
+    const index_t first = m_.patches.at(patch).begin;
+    Kokkos::parallel_for("fvproxy::flow_viscous::naive_patch_fluxes",
+                         Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>({0, 0}, {m_.patches[patch].end - first, NV}),
+                         NaiveViscousPatch{c, out, first});
+  }
   std::string description() const override { return gather_ ? "naive/gather" : "naive/atomic"; }
 
 private:
+  NaiveViscous kernel(ConstView2<real> w, ConstView2<real> wb, ConstView2<real> gw, View2<real> rhs) const {
+    return NaiveViscous{m_.centroid,
+                        m_.face_centroid,
+                        m_.shifts,
+                        m_.face_area,
+                        m_.face_owner,
+                        m_.face_neighbour,
+                        m_.cell_face_off,
+                        m_.cell_faces,
+                        m_.cell_face_sign,
+                        bc_type_,
+                        wall_t_,
+                        m_.face_shift,
+                        m_.volume,
+                        w,
+                        wb,
+                        gw,
+                        rhs,
+                        m_.n_interior,
+                        m_.n_cells,
+                        NW,
+                        static_cast<int>(cfg_.viscosity.law),
+                        cfg_.viscosity.constant.mu,
+                        cfg_.viscosity.sutherland.mu_ref,
+                        cfg_.viscosity.sutherland.t_ref,
+                        cfg_.viscosity.sutherland.s,
+                        cfg_.gas.gamma,
+                        cfg_.gas.gas_constant,
+                        cfg_.prandtl};
+  }
+
   Mesh m_;
   FlowViscousConfig cfg_;
   bool gather_;
@@ -299,25 +380,24 @@ public:
     const std::vector<BoundaryType> any(m.patches.size(), BoundaryType::outflow);
     for (const PatchRuns& r : patch_owner_runs(m, any, "fvproxy::flow_viscous::patch_runs")) {
       const FlowPatchBC& bc = patches.at(r.patch);
-      if (bc.type == FlowBoundaryType::no_slip_wall) walls_.push_back({r, bc.wall_temperature <= 0});
+      if (bc.type == FlowBoundaryType::no_slip_wall)
+        walls_.push_back({r, bc.wall_temperature <= 0 ? WallKind::adiabatic : WallKind::isothermal});
+      else if (bc.type == FlowBoundaryType::slip_wall || bc.type == FlowBoundaryType::symmetry)
+        walls_.push_back({r, WallKind::mirror});
     }
   }
   void apply(ConstView2<real> w, ConstView2<real> wb, ConstView2<real> gw, View2<real> rhs, Part part) const override {
     using Model = FlowViscous<VM>;
-    using Adiabatic = FlowViscousWall<VM, true>;
-    using Isothermal = FlowViscousWall<VM, false>;
     const Model m{vm_, g_, w, gw};
     if (gather_) {
       launch("fvproxy::flow_viscous::gather_interior", parts_.cells(part), launch_,
              DiffusionGatherInterior<Model>{m, cells_, rhs});
       for (const auto& wall : walls_) {
         const PatchRuns& runs = wall.first;
-        if (wall.second)
-          launch("fvproxy::flow_viscous::gather_adiabatic_wall", runs.runs_of(part), launch_,
-                 DiffusionGatherPatch<Model, Adiabatic>{m, {vm_, g_, w, wb, gw, n_interior_}, cells_, rhs, runs.runs});
-        else
-          launch("fvproxy::flow_viscous::gather_isothermal_wall", runs.runs_of(part), launch_,
-                 DiffusionGatherPatch<Model, Isothermal>{m, {vm_, g_, w, wb, gw, n_interior_}, cells_, rhs, runs.runs});
+        with_wall(wall.second, w, wb, gw, [&](const char* name, auto b) {
+          launch(std::string("fvproxy::flow_viscous::gather_") + name, runs.runs_of(part), launch_,
+                 DiffusionGatherPatch<Model, decltype(b)>{m, b, cells_, rhs, runs.runs});
+        });
       }
       return;
     }
@@ -328,19 +408,44 @@ public:
     if (!PartRanges::has_boundary(part)) return;
     for (const auto& wall : walls_) {
       const IndexRange faces{wall.first.begin, wall.first.end};
-      if (wall.second)
-        launch("fvproxy::flow_viscous::scatter_adiabatic_wall", faces, launch_,
-               DiffusionScatterPatch<Model, Adiabatic>{m, {vm_, g_, w, wb, gw, n_interior_}, cells_, rhs});
-      else
-        launch("fvproxy::flow_viscous::scatter_isothermal_wall", faces, launch_,
-               DiffusionScatterPatch<Model, Isothermal>{m, {vm_, g_, w, wb, gw, n_interior_}, cells_, rhs});
+      with_wall(wall.second, w, wb, gw, [&](const char* name, auto b) {
+        launch(std::string("fvproxy::flow_viscous::scatter_") + name, faces, launch_,
+               DiffusionScatterPatch<Model, decltype(b)>{m, b, cells_, rhs});
+      });
     }
+  }
+  void patch_fluxes(ConstView2<real> w, ConstView2<real> wb, ConstView2<real> gw, std::size_t patch,
+                    View2<real> out) const override {
+    for (const auto& wall : walls_) {
+      if (wall.first.patch != patch) continue;
+      const index_t first = wall.first.begin;
+      with_wall(wall.second, w, wb, gw, [&](const char*, auto b) {
+        Kokkos::parallel_for("fvproxy::flow_viscous::patch_fluxes",
+                             Kokkos::RangePolicy<ExecSpace>(0, wall.first.end - first),
+                             ViscousPatchFlux<decltype(b)>{b, out, first});
+      });
+      return;
+    }
+    fill("fvproxy::flow_viscous::patch_fluxes_zero", out, real(0)); // no viscous flux on this patch
   }
   std::string description() const override {
     return std::string("optimized/") + (gather_ ? "gather/" : "atomic/") + to_string(launch_.policy);
   }
 
 private:
+  enum class WallKind { adiabatic, isothermal, mirror };
+  /// f(name, functor) with the patch functor of a wall kind.
+  template <class F>
+  void with_wall(WallKind k, ConstView2<real> w, ConstView2<real> wb, ConstView2<real> gw, F&& f) const {
+    switch (k) {
+    case WallKind::adiabatic: f("adiabatic_wall", FlowViscousWall<VM, true>{vm_, g_, w, wb, gw, n_interior_}); return;
+    case WallKind::isothermal:
+      f("isothermal_wall", FlowViscousWall<VM, false>{vm_, g_, w, wb, gw, n_interior_});
+      return;
+    case WallKind::mirror: f("slip_wall", FlowViscousMirror<VM>{vm_, g_, w, gw}); return;
+    }
+  }
+
   VM vm_;
   DiffusionCells cells_; ///< the shared kernels' face lists (diffusion_kernels.hpp)
   ViscousGeometry g_;
@@ -348,7 +453,7 @@ private:
   index_t n_interior_;
   LaunchOptions launch_;
   bool gather_;
-  std::vector<std::pair<PatchRuns, bool>> walls_; ///< the no-slip walls' runs; true: adiabatic
+  std::vector<std::pair<PatchRuns, WallKind>> walls_; ///< the walls' and symmetry planes' runs
 };
 
 /// The conserved state to W = (u, v, w, T).
@@ -363,19 +468,33 @@ struct PrimitiveFields {
   }
 };
 
-/// W at a patch's faces: a no-slip wall's (u_wall, T_wall or T_P), else the owner's.
+/// W's boundary values (OperatorGeometry::ghost): the mirror ghost of a no-slip wall (2 u_wall - u_P,
+/// 2 T_wall - T_P or T_P when adiabatic: the face value is the wall's), of a slip wall or symmetry
+/// plane (u_P mirrored about the face, T_P); on the other types the owner's W as the face value.
 struct PrimitiveBoundaryValues {
   ConstView1<index_t> owner;
+  ConstVec3View<real> S;
   ConstView2<real> w;
   View2<real> wb;
   index_t n_interior;
-  bool wall;
+  FlowBoundaryType type;
   real wall_t;
   real wall_u[3];
   KOKKOS_FUNCTION void operator()(const index_t f) const {
     const index_t o = owner(f), b = f - n_interior;
-    for (int q = 0; q < 3; ++q) wb(b, q) = wall ? wall_u[q] : w(o, q);
-    wb(b, 3) = wall && wall_t > 0 ? wall_t : w(o, 3);
+    const real u[3] = {w(o, 0), w(o, 1), w(o, 2)}, T = w(o, 3);
+    real g[3] = {u[0], u[1], u[2]};
+    real Tg = T;
+    if (type == FlowBoundaryType::no_slip_wall) {
+      for (int q = 0; q < 3; ++q) g[q] = 2 * wall_u[q] - u[q];
+      if (wall_t > 0) Tg = 2 * wall_t - T;
+    } else if (type == FlowBoundaryType::slip_wall || type == FlowBoundaryType::symmetry) {
+      const real a = kc::sqrt(S(f, 0) * S(f, 0) + S(f, 1) * S(f, 1) + S(f, 2) * S(f, 2));
+      const real n[3] = {S(f, 0) / a, S(f, 1) / a, S(f, 2) / a};
+      flow::mirror(u, n, g);
+    }
+    for (int q = 0; q < 3; ++q) wb(b, q) = g[q];
+    wb(b, 3) = Tg;
   }
 };
 
@@ -407,14 +526,14 @@ void flow_primitive_fields(const Mesh& mesh, const flow::IdealGas& gas, const st
     const Patch& pa = mesh.patches[p];
     if (pa.end <= pa.begin) continue;
     const FlowPatchBC& bc = patches.at(p);
-    const bool wall = bc.type == FlowBoundaryType::no_slip_wall;
     Kokkos::parallel_for("fvproxy::flow_viscous::primitive_boundary_values",
                          Kokkos::RangePolicy<ExecSpace>(pa.begin, pa.end),
                          PrimitiveBoundaryValues{mesh.face_owner,
+                                                 mesh.face_area,
                                                  w,
                                                  wb,
                                                  mesh.n_interior,
-                                                 wall,
+                                                 bc.type,
                                                  bc.wall_temperature,
                                                  {bc.wall_velocity[0], bc.wall_velocity[1], bc.wall_velocity[2]}});
   }

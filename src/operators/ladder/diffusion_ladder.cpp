@@ -205,10 +205,10 @@ public:
   LadderDiffusion(int step, const Mesh& m, const OperatorGeometry& og, const std::vector<double>& kappa,
                   const std::vector<BoundaryType>& types)
       : step_(step), n_(int(kappa.size())), n_faces_(m.n_faces), g_(Geometry::of(m, og)), kappa_(kappa_view(kappa)),
-        kappa_host_(kappa), face_type_(outflow_face_flags(m, types, "fvproxy::diffusion::ladder_outflow_flags")),
-        naive_{m.centroid,       m.face_centroid, m.face_area,  m.shifts,         m.face_owner,
-               m.face_neighbour, m.cell_face_off, m.cell_faces, m.cell_face_sign, m.face_shift,
-               m.volume,         m.n_interior,    m.dim,        m.n_cells} {
+        kappa_host_(kappa),
+        face_type_(outflow_face_flags(m, types, "fvproxy::diffusion::ladder_outflow_flags")), naive_{
+                                                                                                  naive::naive_geometry(
+                                                                                                      m)} {
     for (auto& p : patch_owner_runs(m, types, "fvproxy::diffusion::ladder_patch_runs"))
       if (p.type != BoundaryType::outflow) patches_.push_back(p);
   }

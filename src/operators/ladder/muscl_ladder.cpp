@@ -498,10 +498,7 @@ class LadderGradient final : public GradientOperator {
 public:
   LadderGradient(int step, const Mesh& m, const OperatorGeometry& og, const MusclConfig& cfg, int n)
       : step_(step), n_(n), method_(cfg.gradient == fvproxy::Gradient::green_gauss ? 0 : 1),
-        g_(Geometry::of(m, og)), naive_{m.centroid,       m.face_centroid, m.face_area,  m.shifts,         m.face_owner,
-                                        m.face_neighbour, m.cell_face_off, m.cell_faces, m.cell_face_sign, m.face_shift,
-                                        m.volume,         m.n_interior,    m.dim,        m.n_cells},
-        n_faces_(m.n_faces) {}
+        g_(Geometry::of(m, og)), naive_{naive::naive_geometry(m, og.mirror)}, n_faces_(m.n_faces) {}
   void compute(ConstView2<real> u, ConstView2<real> ub, View2<real> grad, Part part) const override {
     check_part(part, "muscl ladder gradient");
     if (n_ == 1) return run<1>(u, ub, grad);

@@ -14,12 +14,9 @@ namespace {
 
 class NaiveGradient final : public GradientOperator {
 public:
-  NaiveGradient(const Mesh& m, int components, Gradient method, bool gather)
-      : g_{m.centroid,       m.face_centroid, m.face_area,  m.shifts,         m.face_owner,
-           m.face_neighbour, m.cell_face_off, m.cell_faces, m.cell_face_sign, m.face_shift,
-           m.volume,         m.n_interior,    m.dim,        m.n_cells},
-        parts_(PartRanges::of(m)), components_(components), method_(method == Gradient::green_gauss ? 0 : 1),
-        gather_(gather) {}
+  NaiveGradient(const Mesh& m, const OperatorGeometry& og, int components, Gradient method, bool gather)
+      : g_(naive::naive_geometry(m, og.mirror)), parts_(PartRanges::of(m)), components_(components),
+        method_(method == Gradient::green_gauss ? 0 : 1), gather_(gather) {}
 
   void compute(ConstView2<real> u, ConstView2<real> ub, View2<real> grad, Part part) const override {
     using MD = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>;
@@ -99,7 +96,7 @@ template <int N> struct MakeOptimizedGradient {
 std::unique_ptr<GradientOperator> make_gradient(const Mesh& mesh, const OperatorGeometry& geom, const MusclConfig& cfg,
                                                 int components, bool deterministic) {
   if (cfg.variant == Variant::naive)
-    return std::make_unique<NaiveGradient>(mesh, components, cfg.gradient, deterministic);
+    return std::make_unique<NaiveGradient>(mesh, geom, components, cfg.gradient, deterministic);
   const bool gather = deterministic || cfg.scatter == Scatter::gather;
   return dispatch_components<MakeOptimizedGradient>(components, mesh, geom, cfg, gather);
 }

@@ -28,7 +28,7 @@ struct GradientScatter {
   KOKKOS_FUNCTION void operator()(const index_t f, const int k) const {
     const index_t o = g.owner(f);
     real v[kMaxDim];
-    g.owner_to_other(f, v);
+    g.owner_to_ghost(f, v);
     if (f < g.n_interior) {
       const index_t n = g.neighbour(f);
       if (method == 0) {
@@ -47,9 +47,9 @@ struct GradientScatter {
         }
       }
     } else {
-      const real b = ub(f - g.n_interior, k);
+      const real b = ub(f - g.n_interior, k), w = g.boundary_weight(f);
       for (int i = 0; i < g.dim; ++i) {
-        const real c = method == 0 ? b * g.S(f, i) : v[i] * (b - u(o, k));
+        const real c = method == 0 ? (w * u(o, k) + (1 - w) * b) * g.S(f, i) : v[i] * (b - u(o, k));
         Kokkos::atomic_add(&grad(o, 3 * k + i), c);
       }
     }
@@ -69,7 +69,7 @@ struct GradientGather {
       const index_t f = g.cell_faces(q);
       const real s = g.sign(q);
       real v[kMaxDim];
-      g.owner_to_other(f, v);
+      g.owner_to_ghost(f, v);
       if (f < g.n_interior) {
         const index_t other = s > 0 ? g.neighbour(f) : g.owner(f);
         if (method == 0) {
@@ -81,8 +81,9 @@ struct GradientGather {
           for (int i = 0; i < g.dim; ++i) grad(c, 3 * k + i) += s * v[i] * du;
         }
       } else {
-        const real b = ub(f - g.n_interior, k);
-        for (int i = 0; i < g.dim; ++i) grad(c, 3 * k + i) += method == 0 ? b * g.S(f, i) : v[i] * (b - u(c, k));
+        const real b = ub(f - g.n_interior, k), w = g.boundary_weight(f);
+        for (int i = 0; i < g.dim; ++i)
+          grad(c, 3 * k + i) += method == 0 ? (w * u(c, k) + (1 - w) * b) * g.S(f, i) : v[i] * (b - u(c, k));
       }
     }
   }
@@ -100,7 +101,10 @@ struct GradientFinalize {
     for (index_t q = g.cell_face_off(c); q < g.cell_face_off(c + 1); ++q) {
       const index_t f = g.cell_faces(q);
       real v[kMaxDim];
-      g.owner_to_other(f, v);
+      if (method == 0)
+        g.owner_to_other(f, v);
+      else
+        g.owner_to_ghost(f, v);
       if (method == 0) {
         const real s = g.sign(q);
         if (f < g.n_interior) { // x_i - x_c: (1 - w) d from the owner, -w d from the neighbour

@@ -20,6 +20,8 @@ struct GradientGeometry {
   ConstView1<real> gg_weight;
   ConstView2<real> gg_inverse, lsq_inverse;
   index_t n_interior;
+  ConstVec3View<real> ghost;     ///< boundary faces: owner centroid -> where ub sits (least squares)
+  ConstView1<real> ghost_weight; ///< boundary faces: the owner's weight in the face value (Green-Gauss)
 };
 
 /// The views of `m` and `og` the optimized gradient, limiter and fused kernels read.
@@ -27,7 +29,7 @@ inline GradientGeometry gradient_geometry(const Mesh& m, const OperatorGeometry&
   return {m.face_owner, m.face_neighbour, m.cell_face_off, og.cell_boundary_begin,
           m.cell_faces, m.cell_face_sign, m.face_area,     og.d,
           og.r,         og.gg_weight,     og.gg_inverse,   og.lsq_inverse,
-          m.n_interior};
+          m.n_interior, og.ghost,         og.ghost_weight};
 }
 
 /// acc (3 per component) -> the gradient gr of cell c (in registers).
@@ -93,13 +95,15 @@ KOKKOS_INLINE_FUNCTION void gather_sums(const GradientGeometry& g, const ConstVi
     const index_t f = g.cell_faces(q);
     const index_t b = f - g.n_interior;
     if constexpr (M == GradientMethod::green_gauss) {
+      const real w = g.ghost_weight(b); // 0: ub is the face value; 1/2: a mirror ghost's
       for (int k = 0; k < N; ++k) {
         const real v = ub(b, k);
         on_value(k, v);
-        for (int i = 0; i < 3; ++i) acc[k][i] += v * g.S(f, i);
+        const real uf = w * uc[k] + (1 - w) * v;
+        for (int i = 0; i < 3; ++i) acc[k][i] += uf * g.S(f, i);
       }
     } else {
-      const real wv[3] = {g.r(f, 0), g.r(f, 1), g.r(f, 2)};
+      const real wv[3] = {g.ghost(b, 0), g.ghost(b, 1), g.ghost(b, 2)};
       for (int k = 0; k < N; ++k) {
         const real v = ub(b, k);
         on_value(k, v);
@@ -170,10 +174,11 @@ template <int N, GradientMethod M> struct GradientScatterBoundary {
     const index_t f = g.n_interior + b, o = g.owner(f);
     for (int k = 0; k < N; ++k) {
       if constexpr (M == GradientMethod::green_gauss) {
-        for (int i = 0; i < 3; ++i) Kokkos::atomic_add(&acc(o, 3 * k + i), ub(b, k) * g.S(f, i));
+        const real w = g.ghost_weight(b), uf = w * u(o, k) + (1 - w) * ub(b, k);
+        for (int i = 0; i < 3; ++i) Kokkos::atomic_add(&acc(o, 3 * k + i), uf * g.S(f, i));
       } else {
         const real du = ub(b, k) - u(o, k);
-        for (int i = 0; i < 3; ++i) Kokkos::atomic_add(&acc(o, 3 * k + i), g.r(f, i) * du);
+        for (int i = 0; i < 3; ++i) Kokkos::atomic_add(&acc(o, 3 * k + i), g.ghost(b, i) * du);
       }
     }
   }
