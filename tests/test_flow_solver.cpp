@@ -138,6 +138,7 @@ TEST(FlowSolver, CouetteWallShearIsExactForEveryFluxAndReconstruction) {
   // at 16 cells, perf/boundary_consistency.py). Before (main 3d85888, the Riemann flux against the mirror state at the
   // walls) Rusanov's wall shear was 11 % high at 16 cells. A small channel: 3 x 8 x 3 cubes.
   const double A = 0.375 * 0.375, shear = 0.05 * 0.5 / 1.0 * A;
+  const bool single = sizeof(real) == sizeof(float); // float: the residual stalls at round-off (looser bounds)
   for (const char* flux : {"rusanov", "hllc", "roe"})
     for (const char* rec : {"conservative", "primitive"}) {
       const std::string what = std::string(flux) + ", " + rec;
@@ -160,10 +161,10 @@ TEST(FlowSolver, CouetteWallShearIsExactForEveryFluxAndReconstruction) {
         std::printf("[couette] %s: wall shear on %s %.8e (exact %.8e, relative error %.2e), max |u - U y| %.2e\n",
                     what.c_str(), w.patch.c_str(), w.viscous[0], sign * shear, w.viscous[0] / (sign * shear) - 1, eu);
         const bool primitive = std::string(rec) == "primitive";
-        EXPECT_NEAR(w.viscous[0], sign * shear, (primitive ? 1e-5 : 5e-4) * shear) << w.patch;
-        EXPECT_NEAR(w.pressure[0], 0.0, 1e-12) << w.patch; // the wall's own flux has no shear
+        EXPECT_NEAR(w.viscous[0], sign * shear, (single ? 2e-3 : primitive ? 1e-5 : 5e-4) * shear) << w.patch;
+        EXPECT_NEAR(w.pressure[0], 0.0, single ? 1e-9 : 1e-12) << w.patch; // the wall's own flux has no shear
       }
-      EXPECT_LT(eu, (std::string(rec) == "primitive" ? 1e-6 : 2e-4) * 0.5);
+      EXPECT_LT(eu, (single ? 1e-3 : std::string(rec) == "primitive" ? 1e-6 : 2e-4) * 0.5);
     }
 }
 
@@ -181,8 +182,11 @@ TEST(FlowSolver, SubsonicChannelRecoversTheImposedStates) {
        std::vector<std::pair<const char*, const char*>>{{"hllc", "2"}, {"roe", "1"}, {"rusanov", "2"}}) {
     const std::string what = std::string(flux) + ", order " + order;
     SCOPED_TRACE(what);
-    const FlowRun r = run(input_case("subsonic_channel", {std::string("operators.convection.flux=") + flux,
-                                                          std::string("operators.convection.order=") + order}));
+    const bool single = sizeof(real) == sizeof(float); // float: a residual of 1e-8 is below its round-off
+    const FlowRun r = run(input_case("subsonic_channel",
+                                     {std::string("operators.convection.flux=") + flux,
+                                      std::string("operators.convection.order=") + order,
+                                      single ? "time.residual_tolerance=1e-4" : "time.residual_tolerance=1e-8"}));
     ASSERT_FALSE(r.summary.failure);
     EXPECT_TRUE(r.summary.converged) << "stopped at t = " << r.summary.time;
     const auto& s = r.summary.final_state;
@@ -197,7 +201,7 @@ TEST(FlowSolver, SubsonicChannelRecoversTheImposedStates) {
     std::printf("[subsonic channel] %s: Mach %.4f exact; max relative error density %.2e velocity %.2e pressure "
                 "%.2e (t = %.3g, %lld steps)\n",
                 what.c_str(), M, err[0], err[1], err[2], r.summary.time, r.summary.steps);
-    for (double e : err) EXPECT_LT(e, 1e-6);
+    for (double e : err) EXPECT_LT(e, single ? 1e-3 : 1e-6);
   }
 }
 
