@@ -240,7 +240,7 @@ time: {integrator: ssprk3, dt: 0.02, steps: 25}
   // the box's cells by their centroid
   std::map<std::array<long, 3>, index_t> at;
   auto key = [](double x, double y, double z) {
-    return std::array<long, 3>{std::lround(x * 1e6), std::lround(y * 1e6), std::lround(z * 1e6)};
+    return std::array<long, 3>{std::lround(x * 1e3), std::lround(y * 1e3), std::lround(z * 1e3)}; // cells 0.4 apart
   };
   const auto xa = Kokkos::create_mirror_view_and_copy(HostSpace(), a.mesh.device.centroid);
   for (index_t c = 0; c < a.mesh.device.n_cells; ++c) at[key(xa(c, 0), xa(c, 1), xa(c, 2))] = c;
