@@ -397,6 +397,8 @@ std::vector<Row> bench_configuration(const Mesh& m, const Mesh& global, const Ca
   const bool flow_ops = n == 5 && std::any_of(spec.operators.begin(), spec.operators.end(),
                                               [](const std::string& o) { return o.rfind("flow-", 0) == 0; });
   const flow::IdealGas gas;
+  // Slip walls on the scalar operators' geometry (face-value boundaries, not the flow solver's
+  // mirror ghosts: the same kernels and bytes, other boundary values; one geometry in memory).
   const std::vector<FlowPatchBC> walls(m.patches.size());
   struct FlowInputs {
     View2<real> u, ub, grad, lim, w, wb, gw, rhs;
