@@ -183,10 +183,10 @@ TEST(FlowSolver, SubsonicChannelRecoversTheImposedStates) {
     const std::string what = std::string(flux) + ", order " + order;
     SCOPED_TRACE(what);
     const bool single = sizeof(real) == sizeof(float); // float: a residual of 1e-8 is below its round-off
-    const FlowRun r = run(input_case("subsonic_channel",
-                                     {std::string("operators.convection.flux=") + flux,
-                                      std::string("operators.convection.order=") + order,
-                                      single ? "time.residual_tolerance=1e-4" : "time.residual_tolerance=1e-8"}));
+    const FlowRun r =
+        run(input_case("subsonic_channel", {std::string("operators.convection.flux=") + flux,
+                                            std::string("operators.convection.order=") + order,
+                                            single ? "time.residual_tolerance=1e-4" : "time.residual_tolerance=1e-8"}));
     ASSERT_FALSE(r.summary.failure);
     EXPECT_TRUE(r.summary.converged) << "stopped at t = " << r.summary.time;
     const auto& s = r.summary.final_state;

@@ -47,13 +47,20 @@ template <class F> int effective_team_size(const LaunchOptions& opt, const F& f)
 template <class F> void launch(const std::string& label, IndexRange r, const LaunchOptions& opt, const F& f) {
   const index_t n = r.size();
   if (n <= 0) return;
+  // Light-weight launches: on CUDA the functor goes as a kernel argument (up to 4 KB), not through
+  // Kokkos' one constant-memory buffer, whose reuse makes the host wait for the previous such
+  // kernel (functors of 512 B or more: every flow kernel) and serializes launches on two streams.
+  const auto light = Kokkos::Experimental::WorkItemProperty::HintLightWeight;
   if (opt.policy == Policy::range) {
-    Kokkos::parallel_for(label, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_t>>(r.begin, r.end), f);
+    Kokkos::parallel_for(label,
+                         Kokkos::Experimental::require(
+                             Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_t>>(r.begin, r.end), light),
+                         f);
     return;
   }
   const int size = effective_team_size(opt, f);
   const int league = static_cast<int>((static_cast<long long>(n) + size - 1) / size);
-  Kokkos::parallel_for(label, Kokkos::TeamPolicy<ExecSpace>(league, size),
+  Kokkos::parallel_for(label, Kokkos::Experimental::require(Kokkos::TeamPolicy<ExecSpace>(league, size), light),
                        detail::TeamLoop<F>{f, r.begin, r.end, size});
 }
 /// The same for [0, n).
