@@ -88,4 +88,11 @@ template <class Op> HostView2 added_rate(const Mesh& m, int n, const Op& op) {
   return h;
 }
 
+/// What `fill(out)` writes into a (faces of patch p, n) array: an operator's patch_fluxes, on the host.
+template <class Fill> HostView2 patch_fluxes(const Mesh& m, std::size_t p, int n, const Fill& fill) {
+  View2<real> out("fvproxy::test::patch_fluxes", m.patches.at(p).end - m.patches[p].begin, n);
+  fill(out);
+  return Kokkos::create_mirror_view_and_copy(HostSpace(), out);
+}
+
 } // namespace fvproxy::test

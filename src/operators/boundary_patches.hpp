@@ -3,6 +3,7 @@
 // with the same owner (a patch's faces are sorted by owner, so one thread per run touches one
 // cell and patches launched one after another need no atomics); for the naive kernels, a per-face
 // flag they branch on.
+#include <string>
 #include <vector>
 
 #include "core/config.hpp"
@@ -35,5 +36,21 @@ std::vector<PatchRuns> patch_owner_runs(const Mesh& m, const std::vector<Boundar
 
 /// Per boundary face (index f - n_interior): 1 on outflow patches, 0 elsewhere.
 View1<std::int8_t> outflow_face_flags(const Mesh& m, const std::vector<BoundaryType>& types, const char* label);
+
+/// out(i, k) = kernel.flux(first + i, k) for the faces of one patch: the naive operators'
+/// patch_fluxes (their kernel recomputes a face's whole flux per component, k < n).
+template <class K> struct NaivePatchFluxes {
+  K kernel;
+  View2<real> out;
+  index_t first;
+  KOKKOS_FUNCTION void operator()(const index_t i, const int k) const { out(i, k) = kernel.flux(first + i, k); }
+};
+template <class K> void naive_patch_fluxes(const std::string& label, const Mesh& m, std::size_t patch, int n,
+                                           const K& kernel, View2<real> out) {
+  const index_t first = m.patches.at(patch).begin, nf = m.patches[patch].end - first;
+  if (nf > 0)
+    Kokkos::parallel_for(label, Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>({0, 0}, {nf, n}),
+                         NaivePatchFluxes<K>{kernel, out, first});
+}
 
 } // namespace fvproxy

@@ -147,14 +147,6 @@ struct NaiveFlowGather {
   }
 };
 
-/// The flux of each face of one patch (patch_fluxes).
-struct NaiveFlowPatch {
-  NaiveFlow c;
-  View2<real> out;
-  index_t first;
-  KOKKOS_FUNCTION void operator()(const index_t i, const int k) const { out(i, k) = c.flux(first + i, k); }
-};
-
 // --- optimized: the shared kernels of convection_kernels.hpp on the flow model. ----------------
 
 /// The face state of cell c at offset rc = x_f - x_c: first order (the cell's state), MUSCL on
@@ -306,10 +298,7 @@ public:
   }
   void patch_fluxes(ConstView2<real> u, ConstView2<real> grad, ConstView2<real> lim, std::size_t patch,
                     View2<real> out) const override {
-    const index_t first = m_.patches.at(patch).begin;
-    Kokkos::parallel_for("fvproxy::flow_convection::naive_patch_fluxes",
-                         Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>({0, 0}, {m_.patches[patch].end - first, NV}),
-                         NaiveFlowPatch{kernel(u, grad, lim, View2<real>()), out, first});
+    naive_patch_fluxes("fvproxy::flow_convection::naive_patch_fluxes", m_, patch, NV, kernel(u, grad, lim, {}), out);
   }
   std::string description() const override { return gather_ ? "naive/gather" : "naive/atomic"; }
 

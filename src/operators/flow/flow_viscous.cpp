@@ -122,13 +122,6 @@ struct NaiveViscousGather {
   }
 };
 
-struct NaiveViscousPatch {
-  NaiveViscous c;
-  View2<real> out;
-  index_t first;
-  KOKKOS_FUNCTION void operator()(const index_t i, const int k) const { out(i, k) = c.flux(first + i, k); }
-};
-
 // --- optimized: templated on the viscosity law; registers; precomputed geometry. -----------------
 struct ViscousGeometry {
   ConstView1<index_t> owner, neighbour, off, bbegin, faces;
@@ -308,11 +301,7 @@ public:
   }
   void patch_fluxes(ConstView2<real> w, ConstView2<real> wb, ConstView2<real> gw, std::size_t patch,
                     View2<real> out) const override {
-    const NaiveViscous c = kernel(w, wb, gw, View2<real>());
-    const index_t first = m_.patches.at(patch).begin;
-    Kokkos::parallel_for("fvproxy::flow_viscous::naive_patch_fluxes",
-                         Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>({0, 0}, {m_.patches[patch].end - first, NV}),
-                         NaiveViscousPatch{c, out, first});
+    naive_patch_fluxes("fvproxy::flow_viscous::naive_patch_fluxes", m_, patch, NV, kernel(w, wb, gw, {}), out);
   }
   std::string description() const override { return gather_ ? "naive/gather" : "naive/atomic"; }
 
