@@ -292,6 +292,31 @@ TEST(CaseConfig, FlowModels) {
   EXPECT_EQ(ns.flow_boundary[0].wall_velocity[0], 1.0);
   EXPECT_EQ(*ns.flow_boundary[0].wall_temperature, 300.0);
   EXPECT_EQ(*ns.time.residual_tolerance, 1e-6);
+
+  // The subsonic boundaries: the direction normalized, no direction = normal to the faces; they
+  // resolve and parse again to the same values.
+  const CaseConfig sub = parse(kFlow + "boundary:\n"
+                                       "  ymin: {type: subsonic-inflow, total_pressure: 2, total_temperature: 3, "
+                                       "direction: [0, 3, 4]}\n"
+                                       "  ymax: {type: subsonic-outflow, pressure: 0.9}\n");
+  ASSERT_EQ(sub.flow_boundary.size(), 2u);
+  EXPECT_EQ(sub.flow_boundary[0].kind, FlowBoundaryKind::subsonic_inflow);
+  EXPECT_EQ(sub.flow_boundary[0].total_pressure, 2.0);
+  EXPECT_EQ(sub.flow_boundary[0].total_temperature, 3.0);
+  ASSERT_TRUE(sub.flow_boundary[0].direction.has_value());
+  EXPECT_DOUBLE_EQ((*sub.flow_boundary[0].direction)[1], 0.6);
+  EXPECT_DOUBLE_EQ((*sub.flow_boundary[0].direction)[2], 0.8);
+  EXPECT_EQ(sub.flow_boundary[1].kind, FlowBoundaryKind::subsonic_outflow);
+  EXPECT_EQ(sub.flow_boundary[1].pressure, 0.9);
+  std::ostringstream sub_out;
+  sub_out << sub.resolved();
+  const CaseConfig sub_again = parse(sub_out.str());
+  EXPECT_EQ(sub_again.flow_boundary[0].total_temperature, 3.0);
+  EXPECT_DOUBLE_EQ((*sub_again.flow_boundary[0].direction)[2], 0.8);
+  EXPECT_EQ(sub_again.flow_boundary[1].pressure, 0.9);
+  EXPECT_FALSE(parse(kFlow + "boundary:\n  ymin: {type: subsonic-inflow, total_pressure: 2, total_temperature: 3}\n")
+                   .flow_boundary[0]
+                   .direction.has_value());
 }
 
 TEST(CaseConfig, FlowModelErrors) {
@@ -314,6 +339,18 @@ TEST(CaseConfig, FlowModelErrors) {
                      {"boundary.ymin.type", "a no-slip wall needs a viscous model"});
   expect_input_error([] { parse(kFlow + "boundary:\n  ymin: {type: farfield, density: 1, velocity: [0, 0, 0]}\n"); },
                      {"boundary.ymin.pressure", "required key missing"});
+  expect_input_error([] { parse(kFlow + "boundary:\n  ymin: {type: subsonic-inflow, total_pressure: 2}\n"); },
+                     {"boundary.ymin.total_temperature", "required key missing"});
+  expect_input_error(
+      [] {
+        parse(kFlow + "boundary:\n  ymin: {type: subsonic-inflow, total_pressure: 2, total_temperature: 3, "
+                      "direction: [0, 0, 0]}\n");
+      },
+      {"boundary.ymin.direction", "non-zero"});
+  expect_input_error([] { parse(kFlow + "boundary:\n  ymin: {type: subsonic-outflow, pressure: -1}\n"); },
+                     {"boundary.ymin.pressure"});
+  expect_input_error([] { parse(kFlow + "boundary:\n  ymin: {type: subsonic-outflow, total_pressure: 1}\n"); },
+                     {"boundary.ymin"});
   expect_input_error([] { parse(kFlow + "boundary:\n  ymin: {type: dirichlet, value: 1}\n"); },
                      {"boundary.ymin.type", "invalid value 'dirichlet'"});
   expect_input_error([] { parse(kFlow + "operators:\n  convection: {flux: hllc, entropy_fix: false}\n"); },
