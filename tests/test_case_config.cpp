@@ -133,6 +133,28 @@ TEST(CaseConfig, FusedMusclIsTheDefaultWhereItApplies) {
   EXPECT_FALSE(parse(kBase + "operators:\n  muscl: {scatter: atomic}\n").operators.muscl.fused);
 }
 
+TEST(CaseConfig, HaloVariantAndTransport) {
+  // parallel.halo (docs/inputs.md#solver-sections): defaults, every value, the resolved case parsed again,
+  // and the errors naming the key
+  const CaseConfig d = parse(kBase);
+  EXPECT_EQ(d.parallel.halo.variant, HaloVariant::optimized);
+  EXPECT_EQ(d.parallel.halo.transport, HaloTransport::automatic);
+  for (HaloTransport t : {HaloTransport::automatic, HaloTransport::ipc, HaloTransport::mpi, HaloTransport::staged}) {
+    const CaseConfig c = parse(kBase + "parallel:\n  halo: {variant: naive, transport: " + to_string(t) + "}\n");
+    EXPECT_EQ(c.parallel.halo.transport, t);
+    EXPECT_EQ(c.parallel.halo.variant, HaloVariant::naive);
+    YAML::Emitter out;
+    out << c.resolved();
+    const CaseConfig r = parse(out.c_str());
+    EXPECT_EQ(r.parallel.halo.transport, t);
+    EXPECT_EQ(r.parallel.halo.variant, HaloVariant::naive);
+  }
+  EXPECT_EQ(parse(kBase, {"parallel.halo.transport=staged"}).parallel.halo.transport, HaloTransport::staged);
+  expect_input_error([] { parse(kBase + "parallel:\n  halo: {transport: nvlink}\n"); },
+                     {"case.yaml", "parallel.halo.transport: invalid value 'nvlink'", "auto | ipc | mpi | staged"});
+  expect_input_error([] { parse(kBase + "parallel:\n  halo: {transprt: ipc}\n"); }, {"transprt", "transport"});
+}
+
 TEST(CaseConfig, Errors) {
   expect_input_error(
       [] { parse(kMesh + "physics: {components: 7}\ninitial: [{type: constant, value: 0}]\ntime: {steps: 1}\n"); },

@@ -160,7 +160,7 @@ int cmd_bench(const CliArgs& cli) {
       if (op == "halo") {
         if (!part || ladder_step(v) >= 0) continue; // one rank: nothing to exchange; no ladder for the halo
         const HaloVariant hv = v == "naive" ? HaloVariant::naive : HaloVariant::optimized;
-        Halo h(part->local, comm, hv);
+        Halo h(part->local, comm, hv, cfg.parallel.halo.transport);
         std::vector<View2<real>> reconstruction; // the stage's second exchange: one message per neighbour
         if (halo_grad) reconstruction.push_back(grad);
         if (halo_lim) reconstruction.push_back(lim);

@@ -44,7 +44,12 @@ nlohmann::json halo_json(const HaloStats& h) {
                           {"seconds_wait", c.seconds_wait},
                           {"seconds_unpack", c.seconds_unpack},
                           {"seconds_in_flight", c.seconds_in_flight},
-                          {"fraction_hidden", c.fraction_hidden()}};
+                          {"fraction_hidden", c.fraction_hidden()},
+                          {"gpu_seconds_transfer", c.gpu_seconds_transfer},
+                          {"gpu_seconds_overlapped", c.gpu_seconds_overlapped},
+                          {"gpu_fraction_overlapped", c.gpu_fraction_overlapped() >= 0
+                                                          ? nlohmann::json(c.gpu_fraction_overlapped())
+                                                          : nlohmann::json(nullptr)}};
   };
   // One state exchange per Runge-Kutta stage (rate evaluation): the stages of the run.
   const long long stages = h.of(HaloKind::state).exchanges;
@@ -65,10 +70,11 @@ nlohmann::json halo_json(const HaloStats& h) {
 
 nlohmann::json over_ranks_tree(const std::vector<nlohmann::json>& v) {
   if (v.empty()) return nlohmann::json::object();
-  if (v[0].is_number()) {
+  if (v[0].is_number() || v[0].is_null()) { // null: a rank without the value (no device timeline)
     std::vector<double> x;
-    for (const auto& e : v) x.push_back(e.get<double>());
-    return over_ranks(x);
+    for (const auto& e : v)
+      if (e.is_number()) x.push_back(e.get<double>());
+    return x.empty() ? nlohmann::json(nullptr) : over_ranks(x);
   }
   nlohmann::json out = nlohmann::json::object();
   if (!v[0].is_object()) return out;
@@ -163,6 +169,20 @@ nlohmann::json gather_run_report(const Communicator& comm, const RankRun& mine) 
   for (const auto& x : out["ranks"]) halos.push_back(x["halo"]);
   out["halo"] = over_ranks_tree(halos);
   out["halo"]["variant"] = mine.halo ? to_string(mine.halo->variant()) : "none";
+  // The transport (never "auto": what it chose; "host" for the naive variant), the one asked for
+  // and why it could not be had; the whole run's device-timeline overlap (every rank's transfer
+  // time summed), null without a device timeline.
+  if (mine.halo) {
+    out["halo"]["transport"] = mine.halo->variant() == HaloVariant::naive ? "host" : to_string(mine.halo->route());
+    out["halo"]["transport_fallback"] =
+        mine.halo->fallback_reason().empty() ? nlohmann::json(nullptr) : nlohmann::json(mine.halo->fallback_reason());
+    double transfer = 0, overlapped = 0;
+    for (const auto& x : out["ranks"]) {
+      transfer += x["halo"]["gpu_seconds_transfer"].get<double>();
+      overlapped += x["halo"]["gpu_seconds_overlapped"].get<double>();
+    }
+    out["halo"]["gpu_overlap"] = transfer > 0 ? nlohmann::json(overlapped / transfer) : nlohmann::json(nullptr);
+  }
   return out;
 }
 
@@ -175,8 +195,10 @@ void print_halo_report(const nlohmann::json& j) {
                   scale * s["mean"].get<double>(), digits, scale * s["max"].get<double>());
     return std::string(buf);
   };
-  std::printf("  halo exchange (%s; %.0f stages; min / mean / max over ranks):\n",
-              h["variant"].get<std::string>().c_str(), h["stages"]["max"].get<double>());
+  std::printf("  halo exchange (%s, transport %s; %.0f stages; min / mean / max over ranks):\n",
+              h["variant"].get<std::string>().c_str(),
+              h.contains("transport") ? h["transport"].get<std::string>().c_str() : "-",
+              h["stages"]["max"].get<double>());
   std::printf("    %-16s %-16s %-24s %-24s %-24s %-24s %s\n", "per stage", "messages", "kB sent", "pack ms", "wait ms",
               "unpack ms", "hidden");
   for (const char* k : {"state", "gradient_limiter"}) {
@@ -192,6 +214,10 @@ void print_halo_report(const nlohmann::json& j) {
               mmm(h["seconds_pack"], 1, 4).c_str(), mmm(h["seconds_wait"], 1, 4).c_str(),
               mmm(h["seconds_unpack"], 1, 4).c_str(), mmm(h["seconds_in_flight"], 1, 4).c_str(),
               mmm(h["fraction_hidden"], 1, 2).c_str());
+  if (h.contains("gpu_overlap") && h["gpu_overlap"].is_number())
+    std::printf("    device timeline: transfer %s s, of which beside the inner cells' kernels %s s: overlap %.2f\n",
+                mmm(h["gpu_seconds_transfer"], 1, 4).c_str(), mmm(h["gpu_seconds_overlapped"], 1, 4).c_str(),
+                h["gpu_overlap"].get<double>());
 }
 
 void print_run_report(const nlohmann::json& j, bool profile) {

@@ -28,6 +28,16 @@ std::string format_number(double v) {
 const char* to_string(HaloVariant v) {
   return v == HaloVariant::naive ? "naive" : "optimized";
 }
+
+const char* to_string(HaloTransport t) {
+  switch (t) {
+  case HaloTransport::automatic: return "auto";
+  case HaloTransport::ipc: return "ipc";
+  case HaloTransport::mpi: return "mpi";
+  case HaloTransport::staged: return "staged";
+  }
+  return "?";
+}
 const char* to_string(Variant v) {
   return v == Variant::naive ? "naive" : "optimized";
 }
@@ -699,10 +709,15 @@ CaseConfig parse_case(const ConfigSource& src) {
   if (const YAML::Node p = root["parallel"]) {
     r.check_keys(p, "parallel", {"halo"});
     if (const YAML::Node h = p["halo"]) {
-      r.check_keys(h, "parallel.halo", {"variant"});
+      r.check_keys(h, "parallel.halo", {"variant", "transport"});
       if (h["variant"])
-        c.parallel.halo = r.enum_value(h["variant"], "parallel.halo.variant",
-                                       std::vector<HaloVariant>{HaloVariant::naive, HaloVariant::optimized});
+        c.parallel.halo.variant = r.enum_value(h["variant"], "parallel.halo.variant",
+                                               std::vector<HaloVariant>{HaloVariant::naive, HaloVariant::optimized});
+      if (h["transport"])
+        c.parallel.halo.transport =
+            r.enum_value(h["transport"], "parallel.halo.transport",
+                         std::vector<HaloTransport>{HaloTransport::automatic, HaloTransport::ipc, HaloTransport::mpi,
+                                                    HaloTransport::staged});
     }
   }
   c.time = parse_time(r, root, flow_model);
@@ -905,7 +920,8 @@ void add_solver_sections(const CaseConfig& c, YAML::Node& n) {
   }
   emit_options(ops["diffusion"], c.operators.diffusion);
   n["operators"] = ops;
-  n["parallel"]["halo"]["variant"] = to_string(c.parallel.halo);
+  n["parallel"]["halo"]["variant"] = to_string(c.parallel.halo.variant);
+  n["parallel"]["halo"]["transport"] = to_string(c.parallel.halo.transport);
   YAML::Node t;
   t["integrator"] = to_string(c.time.integrator);
   if (c.time.dt)

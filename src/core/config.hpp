@@ -219,8 +219,23 @@ struct OperatorsConfig {
 /// messages, inner cells computed while they fly.
 enum class HaloVariant { naive, optimized };
 const char* to_string(HaloVariant v);
+/// How the optimized halo's packed rows travel between ranks (parallel.halo.transport,
+/// docs/parallel.md#transports): `automatic` ("auto") picks the fastest this build, MPI library and
+/// placement allow (CUDA IPC, else MPI on the packed buffers where it can read them, else staged);
+/// `ipc`: device to device through CUDA IPC (ranks of one node that see each other's GPUs);
+/// `mpi`: MPI on the packed buffers (host backends; a CUDA-aware MPI); `staged`: through pinned host
+/// memory. A transport that cannot be had falls back (with a message) to the best that can.
+enum class HaloTransport { automatic, ipc, mpi, staged };
+const char* to_string(HaloTransport t);
+/// parallel.halo: the variant and, for the optimized one, the transport.
+struct HaloSettings {
+  HaloVariant variant = HaloVariant::optimized;
+  HaloTransport transport = HaloTransport::automatic;
+  HaloSettings() = default;
+  HaloSettings(HaloVariant v, HaloTransport t = HaloTransport::automatic) : variant(v), transport(t) {} // NOLINT
+};
 struct ParallelConfig {
-  HaloVariant halo = HaloVariant::optimized;
+  HaloSettings halo;
 };
 
 enum class Integrator { euler, ssprk2, ssprk3 };

@@ -63,20 +63,21 @@ inline std::string kokkos_version_string() {
 }
 
 /// A second instance of the execution space `Exec` whose work may run beside the default
-/// instance's (its own stream on CUDA): the halo's staging copies run on it while the next
-/// neighbour's block is packed on the default instance (docs/parallel.md#halo-exchange). Kokkos
-/// 4.x: `partition_space`; Kokkos 3.4 has none: on CUDA a non-blocking stream of our own
-/// (destroyed with this object; Kokkos 3.4's default instance may use the legacy default stream,
-/// which a blocking stream would wait for), on host backends the default instance (host kernels
-/// and copies run in the calling thread anyway).
+/// instance's: the halo's packing, copies and unpacking run on it while the inner cells' kernels
+/// run on the default instance (docs/parallel.md#overlap). On CUDA a non-blocking stream of our
+/// own with the device's highest priority, so that the halo's small kernels start as soon as a
+/// multiprocessor frees up instead of after every block of the inner kernel queued before them
+/// (Kokkos 4's `partition_space` gives no priority; Kokkos 3.4 has none; a blocking stream would
+/// wait for Kokkos 3.4's default instance on the legacy default stream). Destroyed with this
+/// object. Host backends: the default instance (host kernels and copies run in the calling thread).
 template <class Exec> class SideInstance {
 public:
   SideInstance() {
-#if KOKKOS_VERSION >= 40000
-    instance_ = Kokkos::Experimental::partition_space(Exec(), 1)[0];
-#elif defined(KOKKOS_ENABLE_CUDA)
+#if defined(KOKKOS_ENABLE_CUDA)
     if constexpr (std::is_same_v<Exec, Kokkos::Cuda>) {
-      cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking);
+      int least = 0, greatest = 0;
+      cudaDeviceGetStreamPriorityRange(&least, &greatest);
+      cudaStreamCreateWithPriority(&stream_, cudaStreamNonBlocking, greatest);
       instance_ = Exec(stream_);
     }
 #endif
@@ -85,7 +86,7 @@ public:
   SideInstance& operator=(const SideInstance&) = delete;
   ~SideInstance() {
     instance_.fence();
-#if KOKKOS_VERSION < 40000 && defined(KOKKOS_ENABLE_CUDA)
+#if defined(KOKKOS_ENABLE_CUDA)
     if (stream_) {
       instance_ = Exec(); // drop the instance that uses the stream before destroying it
       cudaStreamDestroy(stream_);
@@ -98,7 +99,7 @@ public:
 
 private:
   Exec instance_{};
-#if KOKKOS_VERSION < 40000 && defined(KOKKOS_ENABLE_CUDA)
+#if defined(KOKKOS_ENABLE_CUDA)
   cudaStream_t stream_ = nullptr;
 #endif
 };

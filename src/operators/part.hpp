@@ -24,6 +24,12 @@ inline const char* to_string(Part p) {
   return p == Part::all ? "all" : p == Part::inner ? "inner" : "frontier";
 }
 
+/// Which rows a pointwise kernel over cells fills (the flow solver's derived fields, computed
+/// before and after the state's exchange: docs/parallel.md#overlap): every local cell; the owned
+/// cells [0, n_cells) and the boundary faces (boundary faces belong to owned cells); the ghost
+/// rows [n_cells, n_local) alone. owned then ghosts does what all does.
+enum class Rows { all, owned, ghosts };
+
 /// [begin, end) of entity indices.
 struct IndexRange {
   index_t begin = 0, end = 0;
@@ -35,6 +41,14 @@ struct PartRanges {
   index_t n_cells = 0, n_inner = 0, n_interior = 0, n_owned_faces = 0, n_faces = 0;
 
   static PartRanges of(const Mesh& m) { return {m.n_cells, m.n_inner, m.n_interior, m.n_owned_faces, m.n_faces}; }
+  /// The cell rows of `r` in a mesh of `n_local` local cells (owned and ghosts).
+  IndexRange rows(Rows r, index_t n_local) const {
+    if (r == Rows::owned) return {0, n_cells};
+    if (r == Rows::ghosts) return {n_cells, n_local};
+    return {0, n_local};
+  }
+  /// Whether the boundary faces belong to `r` (all, owned).
+  static bool has_boundary(Rows r) { return r != Rows::ghosts; }
   /// The owned cells of `p`.
   IndexRange cells(Part p) const {
     if (p == Part::inner) return {0, n_inner};

@@ -15,11 +15,11 @@ namespace fvproxy {
 namespace {
 
 /// Device copy, halo, ghost geometry from the owners.
-void finish_part(Decomposition& d, const Communicator& comm, HaloVariant variant) {
+void finish_part(Decomposition& d, const Communicator& comm, const HaloSettings& halo) {
   d.mesh = upload(d.local.host, d.local.n_owned);
   d.mesh.n_inner = d.local.n_inner;
   d.mesh.n_owned_faces = d.local.n_owned_faces;
-  d.halo = std::make_unique<Halo>(d.local, comm, variant);
+  d.halo = std::make_unique<Halo>(d.local, comm, halo);
   // A ghost does not see all its faces: its volume and centroid are its owner's.
   d.halo->exchange(d.mesh.volume);
   d.halo->exchange(d.mesh.inv_volume);
@@ -116,7 +116,7 @@ std::vector<char> recv_bytes(int from, const Communicator& comm) {
 
 } // namespace
 
-Decomposition decompose_from_root(const MeshConfig& cfg, const Communicator& comm, HaloVariant variant,
+Decomposition decompose_from_root(const MeshConfig& cfg, const Communicator& comm, const HaloSettings& halo,
                                   const std::string& where, BuiltMesh* root_mesh) {
   const int P = comm.size(), me = comm.rank();
   const std::string w = where == "mpirun -np" ? where + " " + std::to_string(P) : where;
@@ -213,28 +213,28 @@ Decomposition decompose_from_root(const MeshConfig& cfg, const Communicator& com
   d.partition.parts = P;
   d.partition.blocks = blocks;
   if (me != 0) d.partition.part.clear();
-  finish_part(d, comm, variant);
+  finish_part(d, comm, halo);
   d.mesh.n_global_cells = totals[0];
   d.mesh.global_volume = volume;
   if (root_mesh && me == 0) *root_mesh = std::move(b);
   return d;
 }
 
-Decomposition decompose(const BuiltMesh& global, const MeshConfig& cfg, const Communicator& comm, HaloVariant variant,
-                        const std::string& where) {
+Decomposition decompose(const BuiltMesh& global, const MeshConfig& cfg, const Communicator& comm,
+                        const HaloSettings& halo, const std::string& where) {
   Decomposition d;
   const BoxConfig* box = cfg.generate ? &*cfg.generate : nullptr;
   d.partition = partition_cells(global.host, global.device, cfg.partition, comm.size(), box,
                                 where == "mpirun -np" ? where + " " + std::to_string(comm.size()) : where, &comm);
   d.local = extract_local(global.host, d.partition.part, comm.rank(), comm.size());
-  finish_part(d, comm, variant);
+  finish_part(d, comm, halo);
   // The domain's totals as the global mesh has them (bitwise the one-rank values).
   d.mesh.n_global_cells = global.device.n_cells;
   d.mesh.global_volume = global.device.global_volume;
   return d;
 }
 
-Decomposition decompose_in_parts(const MeshConfig& cfg, const Communicator& comm, HaloVariant variant,
+Decomposition decompose_in_parts(const MeshConfig& cfg, const Communicator& comm, const HaloSettings& halo,
                                  const std::string& where) {
   Decomposition d;
   PartsMesh p =
@@ -244,7 +244,7 @@ Decomposition decompose_in_parts(const MeshConfig& cfg, const Communicator& comm
   d.seconds_piece = p.seconds_piece;
   d.partition = std::move(p.partition);
   d.local = std::move(p.local);
-  finish_part(d, comm, variant);
+  finish_part(d, comm, halo);
   d.mesh.n_global_cells = p.n_global_cells;
   // The domain's volume as one rank has it: the exact sum of every owned volume.
   const auto vol = Kokkos::create_mirror_view_and_copy(HostSpace(), d.mesh.volume);

@@ -31,14 +31,14 @@ struct Decomposition {
 /// This rank's part of `global` (built from `cfg`) among comm.size() ranks. InputError (naming
 /// `where`) when the mesh cannot be divided so (more ranks than cells, `blocks` that cannot).
 Decomposition decompose(const BuiltMesh& global, const MeshConfig& cfg, const Communicator& comm,
-                        HaloVariant variant = HaloVariant::optimized, const std::string& where = "mpirun -np");
+                        const HaloSettings& halo = HaloSettings(), const std::string& where = "mpirun -np");
 
 /// The same part, the whole mesh built on rank 0 alone (`root_mesh`, there: kept for the caller),
 /// partitioned there (every method) and each rank's local mesh sent to it: no other rank holds the
 /// whole mesh (docs/parallel.md#built-on-rank-0). local.node_row holds the mesh file's node rows.
 /// An error building or partitioning (InputError, RunError) is raised on every rank. Collective.
 Decomposition decompose_from_root(const MeshConfig& cfg, const Communicator& comm,
-                                  HaloVariant variant = HaloVariant::optimized, const std::string& where = "mpirun -np",
+                                  const HaloSettings& halo = HaloSettings(), const std::string& where = "mpirun -np",
                                   BuiltMesh* root_mesh = nullptr);
 
 /// A Mesh holding only the whole mesh's sizes (n_cells = n_global_cells, n_interior, n_faces, from
@@ -49,6 +49,6 @@ Mesh whole_mesh_counts(const Decomposition& d, const Communicator& comm);
 /// The same part, built in parts (builds_in_parts(cfg) must hold): `partition.part` is empty,
 /// local.global_cell holds the rows of the whole ordered mesh, local.global_face is empty.
 Decomposition decompose_in_parts(const MeshConfig& cfg, const Communicator& comm,
-                                 HaloVariant variant = HaloVariant::optimized, const std::string& where = "mpirun -np");
+                                 const HaloSettings& halo = HaloSettings(), const std::string& where = "mpirun -np");
 
 } // namespace fvproxy

@@ -6,24 +6,33 @@
 // the range of ghost rows it owns here, so a received message is one contiguous block of rows.
 // One packed message per neighbour per exchange, whatever the number of arrays it fills.
 //
-//   start({a, b, ...})  posts MPI_Irecv, packs the rows to send of every array and posts MPI_Isend
-//                       (when staging, per neighbour: pack, copy to the host beside the next pack,
-//                       send as soon as the block is there);
-//   poll()              lets MPI progress the messages and timestamps their arrival;
-//   finish()            waits (staging: each received block to the device as it arrives), unpacks
-//                       into the ghost rows.
+//   start({a, b, ...})  queues the packing of the rows to send (and their copies) on the halo's own
+//                       execution-space instance, after whatever the default instance queued
+//                       before, and posts the messages; returns without waiting for the device;
+//   poll()              posts what start() could not yet (a staged block on the host), lets MPI
+//                       progress the messages and timestamps their arrival;
+//   finish()            waits for the messages (not for the device), queues the received blocks'
+//                       copies and the unpacking on the halo's instance, and makes the default
+//                       instance's later work wait for them (an event, never a fence).
 //
-// Work on owned cells that reads no ghost (the inner cells) can run between start and finish, with
-// polls between its kernels. Every exchange is counted per kind (HaloStats, docs/parallel.md#halo-statistics).
+// Work on owned cells that reads no ghost (the inner cells) is queued on the default instance
+// between start and finish and runs beside the halo's copies (docs/parallel.md#overlap). Every
+// exchange is counted per kind (HaloStats, docs/parallel.md#halo-statistics), with, on a GPU, the
+// device timeline's measure of how much of the transfer ran beside the inner cells' kernels.
 //
 // Variants (parallel.halo.variant), the same A/B idea as the operators:
 //   naive      the honest first port: the whole array copied to the host, packed and unpacked
 //              there, blocking MPI_Send per neighbour after the receives are posted, the whole array copied back
 //              (start() does everything, finish() nothing: no overlap);
-//   optimized  pack and unpack kernels on the device, non-blocking messages; MPI sends the packed
-//              buffers where they are when it can (host backends; an MPI that says at run time it
-//              is CUDA-aware), else only the halo rows are staged through pinned host memory (this
-//              project's GPU machines run an MPI without CUDA support).
+//   optimized  pack and unpack kernels on the device, non-blocking; the transport
+//              (parallel.halo.transport, docs/parallel.md#transports) is one of
+//                ipc     CUDA IPC: each rank copies its packed block straight into the neighbour's
+//                        receive buffer (opened once through its IPC handle), a small MPI message
+//                        and interprocess events order the copies (ranks of one node);
+//                mpi     MPI on the packed buffers (host backends; an MPI that says at run time it
+//                        is CUDA-aware);
+//                staged  through pinned host memory, per neighbour (this project's GPU machines run
+//                        an MPI without CUDA support).
 // Cells are rows of a LayoutLeft (cells, columns) array; a rank's ghosts follow its owned cells.
 #include <memory>
 #include <string>
@@ -52,8 +61,16 @@ struct HaloCounters {
   double seconds_wait = 0;      ///< exposed wait: the caller blocked until the received values were ready
   double seconds_unpack = 0;    ///< in finish(): the unpack kernels, after the values are ready
   double seconds_in_flight = 0; ///< from the first message posted to the received values seen ready
+  /// The device timeline (GPU builds; 0 on host backends), from timed events: per exchange the
+  /// transfer, from the start of the packing to the end of the unpacking on the halo's instance,
+  /// and the part of it that ran while the default instance worked between start() and finish()
+  /// (the inner cells' kernels).
+  double gpu_seconds_transfer = 0;
+  double gpu_seconds_overlapped = 0;
   /// 1 - seconds_wait / seconds_in_flight (0 without exchanges), clamped to [0, 1].
   double fraction_hidden() const;
+  /// gpu_seconds_overlapped / gpu_seconds_transfer; negative where there is no device timeline.
+  double gpu_fraction_overlapped() const;
   HaloCounters& operator+=(const HaloCounters& o);
   HaloCounters& operator-=(const HaloCounters& o);
 };
@@ -66,28 +83,35 @@ struct HaloStats : HaloCounters {
   HaloStats& operator-=(const HaloStats& o);
 };
 
-/// Where the packed buffers go. `automatic`: where MPI can use them (device_direct_possible()),
-/// else staged through pinned host memory; `staged`: always staged, even on host backends (to test
-/// and time the staging path; also forced by the environment variable FVPROXY_HALO_STAGING=1).
-enum class HaloTransport { automatic, staged };
-
 class Halo {
 public:
   Halo(const LocalMesh& mesh, const Communicator& comm, HaloVariant variant = HaloVariant::optimized,
        HaloTransport transport = HaloTransport::automatic);
+  Halo(const LocalMesh& mesh, const Communicator& comm, const HaloSettings& s)
+      : Halo(mesh, comm, s.variant, s.transport) {}
   Halo(const Halo&) = delete;
   Halo& operator=(const Halo&) = delete;
   ~Halo();
 
+  /// Makes room for exchanges of up to `columns` values per row, now (collective: every rank of
+  /// the communicator calls it with the same value). The solvers call it at set-up with their
+  /// widest exchange, so that nothing is allocated or opened in the time loop; start() calls it
+  /// too, for an exchange wider than any before. With the ipc transport this is where the receive
+  /// buffers are allocated and opened by the neighbours; a failure there falls back to staged,
+  /// with a message, on every rank.
+  void reserve(int columns);
+
   /// Starts filling the ghost rows of `arrays` (rows: the local cells; any number of columns
   /// each), all in one message per neighbour. One exchange at a time per Halo; the arrays must not
-  /// be changed in the owned rows sent, nor read in the ghost rows, before finish().
-  /// `kind` files the exchange's counters under that kind (HaloStats::kind).
+  /// be changed in the owned rows sent, nor read in the ghost rows, before finish() (by work on the
+  /// default instance: work queued there after finish() is ordered after the unpacking).
+  /// `kind` files the exchange's counters under that kind (HaloStats::kind). Collective.
   void start(const std::vector<View2<real>>& arrays, HaloKind kind = HaloKind::other);
-  /// Between start() and finish(): lets MPI progress the messages (MPI_Testall) and, the first
-  /// time it finds them all complete, records the time they were seen to have arrived (and, when
-  /// staging, queues their host-to-device copies). Cheap; the solver calls it between its inner
-  /// kernels (docs/parallel.md#halo-statistics).
+  /// Between start() and finish(): posts the messages start() left (staged: waits for each
+  /// block's copy to the host — the device goes on with the work queued before), lets MPI progress
+  /// them (MPI_Testall) and, the first time it finds them all complete, records the time they
+  /// were seen to have arrived (staged: and queues their copies to the device). The solver calls
+  /// it after queueing its first inner kernel (docs/parallel.md#halo-statistics).
   void poll();
   /// Whether poll() has seen every message of the exchange in flight complete.
   bool arrived() const { return arrived_; }
@@ -102,13 +126,15 @@ public:
   void exchange(Vec3View<real> a);
 
   HaloVariant variant() const { return variant_; }
-  /// Optimized variant: whether MPI reads and writes the packed buffers where they are (host
-  /// backends; a CUDA-aware MPI, asked at run time with MPIX_Query_cuda_support) instead of their
-  /// being staged through pinned host memory (CUDA with an MPI that is not CUDA-aware, or
-  /// HaloTransport::staged).
-  bool device_direct() const { return device_direct_; }
+  /// The transport in use (never `automatic`): what `auto` chose, or what a request that could not
+  /// be had fell back to. The naive variant reports `mpi` (host buffers).
+  HaloTransport route() const { return route_; }
+  /// Optimized variant: whether MPI reads and writes the packed buffers where they are (route mpi).
+  bool device_direct() const { return variant_ == HaloVariant::optimized && route_ == HaloTransport::mpi; }
   /// How the halo rows travel, in words (for reports).
   std::string transport() const;
+  /// Why the transport asked for could not be had ("" when it was).
+  const std::string& fallback_reason() const { return fallback_; }
   /// Whether this build and the MPI library it runs with let MPI use the packed buffers directly.
   static bool device_direct_possible();
   index_t n_owned() const { return n_owned_; }
@@ -116,39 +142,47 @@ public:
   int neighbours() const { return static_cast<int>(ranks_.size()); }
   /// Owned rows sent per exchange and column (summed over neighbours).
   index_t rows_sent() const { return static_cast<index_t>(send_index_host_.size()); }
-  const HaloStats& stats() const { return stats_; }
+  /// The counters so far (on a GPU, the device timeline of every finished exchange included: this
+  /// waits for their events).
+  const HaloStats& stats() const;
 
 private:
-  struct Instances; ///< the staging pipeline's side execution space instance (the copies)
+  struct Device; ///< the halo's execution-space instance, its events, the timeline, the IPC links
   void post_receives(int columns, real* recv);
   void post_send(std::size_t j, int columns, real* send);
-  void pack(std::size_t j, const ExecSpace& on); ///< neighbour j's rows of every array into its block
-  void staged_start();
+  void post_ready_sends(bool wait); ///< staged: the sends whose blocks are on the host (all, waiting, if `wait`)
   void copy_received(std::size_t j);
+  void unpack_on_side(const std::vector<View2<real>>& arrays, const View1<real>& from);
   void count(double pack_seconds, double wait_seconds, double unpack_seconds, double in_flight_seconds);
+  void ipc_setup(int columns); ///< (re)allocates and opens the IPC buffers; on failure falls back to staged
+  void naive_exchange();
 
   Communicator comm_;
   HaloVariant variant_;
+  HaloTransport asked_ = HaloTransport::automatic, route_ = HaloTransport::mpi;
+  std::string fallback_;
   index_t n_owned_ = 0, n_ghosts_ = 0, n_cells_ = 0;
-  std::vector<int> ranks_;                                      ///< neighbour ranks
-  std::vector<index_t> send_off_, recv_off_;                    ///< per neighbour, in rows (size neighbours + 1)
-  std::vector<index_t> send_index_host_;                        ///< owned rows sent, concatenated by neighbour
-  View1<index_t> send_index_;                                   ///< the same on the device
-  View1<real> send_dev_, recv_dev_;                             ///< packed values on the device (optimized)
-  Kokkos::View<real*, HostStagingSpace> send_host_, recv_host_; ///< staging buffers
-  std::vector<MPI_Request> requests_;                           ///< the receives (one per neighbour), then the sends
-  std::unique_ptr<Instances> instances_;
-  std::vector<char> copied_; ///< staging: per neighbour, whether its received block is queued for the device
+  std::vector<int> ranks_;                                         ///< neighbour ranks
+  std::vector<index_t> send_off_, recv_off_;                       ///< per neighbour, in rows (size neighbours + 1)
+  std::vector<index_t> send_index_host_;                           ///< owned rows sent, concatenated by neighbour
+  View1<index_t> send_index_;                                      ///< the same on the device
+  View1<real> send_dev_, recv_dev_;                                ///< packed values on the device (optimized)
+  Kokkos::View<real*, HostStagingSpace> send_host_, recv_host_[2]; ///< staging buffers (receives: by exchange parity)
+  std::vector<MPI_Request> requests_; ///< the receives (one per neighbour), then the sends as posted
+  std::unique_ptr<Device> dev_;
+  std::vector<char> copied_;     ///< staging: per neighbour, whether its received block is queued for the device
+  std::size_t sends_posted_ = 0; ///< staging: neighbours whose send is posted
+  int reserved_ = 0;             ///< columns the buffers hold
+  long long n_exchange_ = 0;     ///< exchanges started (its parity picks the double buffers)
   bool in_flight_ = false;
   bool arrived_ = false;    ///< every request of the exchange in flight seen complete
   double t_posted_ = 0;     ///< when its first message was posted (seconds on clock())
   double t_arrived_ = 0;    ///< when poll() saw every request complete
   double pack_seconds_ = 0; ///< its start()'s time
   HaloKind kind_ = HaloKind::other;
-  bool device_direct_ = false;
   std::vector<View2<real>> arrays_; ///< those of the exchange in flight
   int columns_ = 0;                 ///< their columns, summed: values per row of a message
-  HaloStats stats_;
+  mutable HaloStats stats_;
 };
 
 } // namespace fvproxy

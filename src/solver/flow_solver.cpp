@@ -255,6 +255,9 @@ FlowSolver::FlowSolver(const Mesh& mesh, const CaseConfig& cfg, const Communicat
   if (mesh.n_ghosts > 0 && !halo)
     throw RunError("error: FlowSolver: a decomposed mesh (" + std::to_string(mesh.n_ghosts) +
                    " ghost cells) needs a halo exchange");
+  // The halo's buffers at their final size now (the widest exchange: the gradients and limiter
+  // values), so that the time loop allocates and opens nothing (collective).
+  if (halo_) halo_->reserve(std::max(NV, halo_values_per_ghost(cfg) - NV));
   const bool det = cfg.run.deterministic;
   second_order_ = cfg.operators.convection.order == 2;
   primitive_ = second_order_ && cfg.operators.convection.variables == FlowVariables::primitive;
@@ -379,40 +382,66 @@ void FlowSolver::initialize() {
   }
 }
 
-void FlowSolver::reconstruct(View2<real> u) {
+void FlowSolver::derive(View2<real> u, Rows rows) {
   if (second_order_) {
-    if (primitive_) {
-      flow_primitive_state(mesh_, gas_, patches_, u, w_, wb_);
-      muscl_->compute(w_, wb_, grad_, lim_);
-    } else {
-      flow_boundary_values(mesh_, gas_, patches_, u, ub_);
-      muscl_->compute(u, ub_, grad_, lim_);
-    }
+    if (primitive_)
+      flow_primitive_state(mesh_, gas_, patches_, u, w_, wb_, rows);
+    else
+      flow_boundary_values(mesh_, gas_, patches_, u, ub_, rows);
   }
-  if (viscous_) {
-    flow_primitive_fields(mesh_, gas_, patches_, u, wv_, wvb_);
-    viscous_gradient_->compute(wv_, wvb_, gwv_, View2<real>());
+  if (viscous_) flow_primitive_fields(mesh_, gas_, patches_, u, wv_, wvb_, rows);
+}
+
+void FlowSolver::gradients(View2<real> u, Part part) {
+  if (second_order_) {
+    if (primitive_)
+      muscl_->compute(w_, wb_, grad_, lim_, part);
+    else
+      muscl_->compute(u, ub_, grad_, lim_, part);
   }
+  if (viscous_) viscous_gradient_->compute(wv_, wvb_, gwv_, View2<real>(), part);
+}
+
+void FlowSolver::reconstruct(View2<real> u) {
+  derive(u, Rows::all);
+  gradients(u, Part::all);
 }
 
 void FlowSolver::rate(View2<real> u, View2<real> rhs) {
-  // docs/physics.md#running-a-flow: the state's exchange completes before the derived fields
-  // (computed on ghost rows too) and the gradients; the gradients' exchange flies while the inner
-  // part of the fluxes is computed (optimized halo), the frontier part follows its finish().
-  if (halo_) halo_->exchange(u, HaloKind::state);
-  fill("fvproxy::flow::zero_rate", rhs, real(0));
-  reconstruct(u);
+  // docs/parallel.md#overlap: with the optimized halo the state's exchange flies while the owned
+  // cells' derived fields and the inner cells' gradients and limiter values are computed (they read
+  // no ghost row), the ghost rows' derived fields and the frontier's gradients follow its finish();
+  // then the gradients' exchange flies while the inner part of the fluxes is computed, the frontier
+  // part follows its finish(). The naive halo blocks in each exchange and computes every part at once.
   std::vector<View2<real>> arrays;
   if (second_order_) arrays.push_back(grad_);
   if (second_order_ && muscl_->limits()) arrays.push_back(lim_);
   if (viscous_) arrays.push_back(gwv_);
-  const bool overlap = halo_ && halo_->variant() == HaloVariant::optimized && !arrays.empty();
-  if (halo_ && !arrays.empty() && !overlap) halo_->exchange(arrays, HaloKind::gradient_limiter);
+  const bool overlap = halo_ && halo_->variant() == HaloVariant::optimized;
   if (!overlap) {
+    if (halo_) halo_->exchange(u, HaloKind::state);
+    fill("fvproxy::flow::zero_rate", rhs, real(0));
+    reconstruct(u);
+    if (halo_ && !arrays.empty()) halo_->exchange(arrays, HaloKind::gradient_limiter);
     convection_->apply(u, grad_, lim_, rhs);
     if (viscous_) viscosity_->apply(wv_, wvb_, gwv_, rhs);
     return;
   }
+  halo_->start({u}, HaloKind::state);
+  fill("fvproxy::flow::zero_rate", rhs, real(0));
+  if (arrays.empty()) { // first order, inviscid: the fluxes read the state alone
+    convection_->apply(u, grad_, lim_, rhs, Part::inner);
+    halo_->poll();
+    halo_->finish();
+    convection_->apply(u, grad_, lim_, rhs, Part::frontier);
+    return;
+  }
+  derive(u, Rows::owned);
+  gradients(u, Part::inner);
+  halo_->poll();
+  halo_->finish();
+  derive(u, Rows::ghosts);
+  gradients(u, Part::frontier);
   halo_->start(arrays, HaloKind::gradient_limiter);
   convection_->apply(u, grad_, lim_, rhs, Part::inner);
   halo_->poll();

@@ -70,8 +70,15 @@ public:
 private:
   /// The fields of output_field_layout from the state `u` into out_.
   ConstView2<real> derived(ConstView2<real> u);
-  /// The gradients (and limiter values) the convection and viscous operators read.
+  /// The gradients (and limiter values) the convection and viscous operators read: derive(), then
+  /// gradients(), of every row.
   void reconstruct(View2<real> u);
+  /// The fields the gradients are taken of (primitive state, boundary values, the viscous
+  /// operator's W) in `rows`.
+  void derive(View2<real> u, Rows rows);
+  /// The gradients and limiter values of `part`'s cells (their derived fields and their
+  /// neighbours' are there).
+  void gradients(View2<real> u, Part part);
 
   const Mesh& mesh_;
   const CaseConfig& cfg_;

@@ -68,6 +68,9 @@ ScalarSolver::ScalarSolver(const Mesh& mesh, const CaseConfig& cfg, const Commun
   if (mesh.n_ghosts > 0 && !halo)
     throw RunError("error: ScalarSolver: a decomposed mesh (" + std::to_string(mesh.n_ghosts) +
                    " ghost cells) needs a halo exchange");
+  // The halo's buffers at their final size now (the widest exchange), so that the time loop
+  // allocates and opens nothing (collective).
+  if (halo_) halo_->reserve(std::max(n_, halo_values_per_ghost(cfg) - n_));
   const index_t C = mesh.n_local(), Fb = mesh.n_faces - mesh.n_interior;
   u_ = View2<real>("fvproxy::solver::u", C, n_);
   rhs_ = View2<real>("fvproxy::solver::rate", C, n_);
@@ -132,13 +135,13 @@ std::vector<View2<real>> ScalarSolver::reconstruction_arrays() const {
 void ScalarSolver::overlapped_rate(real t) {
   // docs/parallel.md#overlap: each exchange's messages fly while the inner part (the owned cells
   // and faces that read no ghost row) is computed; the frontier part follows its finish().
-  // Between the inner kernels poll() lets MPI progress the messages and timestamps their arrival
-  // (the halo's in-flight time: docs/parallel.md#halo-statistics).
+  // After the first inner kernels are queued, poll() posts what waited for the device, lets MPI
+  // progress the messages and timestamps their arrival (docs/parallel.md#halo-statistics).
   halo_->start({u_}, HaloKind::state);
   bc_.apply(u_, t, ub_); // boundary faces belong to owned cells
   fill("fvproxy::solver::zero_rate", rhs_, real(0));
-  halo_->poll();
   if (muscl_) muscl_->compute(u_, ub_, grad_, lim_, Part::inner);
+  halo_->poll(); // after the inner kernels are queued: the device works while the staged sends wait
   halo_->finish();
   if (muscl_) muscl_->compute(u_, ub_, grad_, lim_, Part::frontier);
   const auto arrays = reconstruction_arrays();

@@ -16,6 +16,8 @@ launch = [sys.argv[3], "-np", str(np), "--oversubscribe", "--bind-to", "none"] i
 
 COUNTERS = ["exchanges", "messages", "values_sent", "bytes_sent", "seconds_pack", "seconds_wait", "seconds_unpack",
             "seconds_in_flight", "fraction_hidden"]
+# the device timeline (docs/parallel.md#halo-statistics): seconds 0 and the fraction null on host builds
+GPU = ["gpu_seconds_transfer", "gpu_seconds_overlapped", "gpu_fraction_overlapped"]
 REAL_BYTES = 8  # sizeof(real): set from summary.json's build below
 
 
@@ -39,14 +41,19 @@ def per_rank(j, profiled):
         assert set(s) == {"setup", "time_loop", "io", "halo_wait", "busy"}, s
         assert s["time_loop"] > 0 and s["setup"] > 0 and 0 <= s["busy"] <= s["time_loop"], s
         h = r["halo"]
-        assert set(h) == set(COUNTERS) | {"stages", "state", "gradient_limiter"}, h
+        assert set(h) == set(COUNTERS) | set(GPU) | {"stages", "state", "gradient_limiter"}, h
         for kind in ["state", "gradient_limiter"]:
-            assert set(h[kind]) == set(COUNTERS) | {"per_stage"}, h[kind]
+            assert set(h[kind]) == set(COUNTERS) | set(GPU) | {"per_stage"}, h[kind]
             assert set(h[kind]["per_stage"]) == set(COUNTERS) - {"values_sent", "fraction_hidden"}, h[kind]
         for c in [h, h["state"], h["gradient_limiter"]]:
-            assert set(c) - {"stages", "state", "gradient_limiter", "per_stage"} == set(COUNTERS), c
+            assert set(c) - {"stages", "state", "gradient_limiter", "per_stage"} == set(COUNTERS) | set(GPU), c
             assert 0 <= c["fraction_hidden"] <= 1 and c["bytes_sent"] == c["values_sent"] * REAL_BYTES, c
             assert c["seconds_wait"] <= c["seconds_in_flight"] * (1 + 1e-9) + 1e-12, c  # exposed within in flight
+            assert 0 <= c["gpu_seconds_overlapped"] <= c["gpu_seconds_transfer"] * (1 + 1e-9), c
+            if r["device"] == "host" or c["gpu_seconds_transfer"] == 0:
+                assert c["gpu_fraction_overlapped"] is None and c["gpu_seconds_transfer"] == 0, c
+            else:
+                assert 0 <= c["gpu_fraction_overlapped"] <= 1, c
         assert (r["ghost_cells"] > 0) == (np > 1) and (h["exchanges"] > 0) == (np > 1), r
         if np > 1:  # one state and one gradient + limiter exchange per stage (SSP-RK3: 3 stages per step)
             assert h["stages"] == h["state"]["exchanges"] == h["gradient_limiter"]["exchanges"] == 3 * j["steps"], h
@@ -80,11 +87,23 @@ def per_rank(j, profiled):
     assert j["slowest_rank"]["busy_seconds"] == j["phases"]["busy"]["max"]
     h = j["halo"]
     assert h["variant"] == ("optimized" if np > 1 else "none"), h
-    for k in COUNTERS + ["stages"]:
+    host = ranks[0]["device"] == "host"
+    for k in COUNTERS + GPU[:2] + ["stages"]:
         stat(h[k])
     for kind in ["state", "gradient_limiter"]:
-        for k in COUNTERS:
+        for k in COUNTERS + GPU[:2]:
             stat(h[kind][k])
+    for c in [h, h["state"], h["gradient_limiter"]]:  # null on host builds, else over ranks
+        if host or np == 1:
+            assert c["gpu_fraction_overlapped"] is None, c
+        else:
+            stat(c["gpu_fraction_overlapped"])
+    if np > 1:  # the transport that ran (host builds: MPI on the packed host buffers), the overlap on a GPU
+        assert h["transport"] == ("mpi" if host else h["transport"]) and h["transport"] in ("mpi", "ipc", "staged"), h
+        assert h["transport_fallback"] is None, h
+        assert (h["gpu_overlap"] is None) == host and (host or 0 <= h["gpu_overlap"] <= 1), h
+    else:
+        assert "transport" not in h, h
         for v in h[kind]["per_stage"].values():
             stat(v)
     if np > 1:  # per stage two exchanges: the state, then the gradients and limiter values in one message

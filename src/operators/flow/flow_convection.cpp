@@ -486,7 +486,8 @@ std::unique_ptr<FlowConvectionOperator> make_flow_convection(const Mesh& mesh, c
 }
 
 void flow_boundary_values(const Mesh& mesh, const flow::IdealGas& gas, const std::vector<FlowPatchBC>& patches,
-                          ConstView2<real> u, View2<real> ub) {
+                          ConstView2<real> u, View2<real> ub, Rows rows) {
+  if (!PartRanges::has_boundary(rows)) return;
   for (std::size_t p = 0; p < mesh.patches.size(); ++p) {
     const Patch& pa = mesh.patches[p];
     if (pa.end <= pa.begin) continue;
@@ -529,9 +530,11 @@ template <class BC> struct PrimitiveBoundaryState {
 } // namespace
 
 void flow_primitive_state(const Mesh& mesh, const flow::IdealGas& gas, const std::vector<FlowPatchBC>& patches,
-                          ConstView2<real> u, View2<real> w, View2<real> wb) {
-  Kokkos::parallel_for("fvproxy::flow_convection::primitive_state", Kokkos::RangePolicy<ExecSpace>(0, mesh.n_local()),
-                       PrimitiveState{gas, u, w});
+                          ConstView2<real> u, View2<real> w, View2<real> wb, Rows rows) {
+  const IndexRange cells = PartRanges::of(mesh).rows(rows, mesh.n_local());
+  Kokkos::parallel_for("fvproxy::flow_convection::primitive_state",
+                       Kokkos::RangePolicy<ExecSpace>(cells.begin, cells.end), PrimitiveState{gas, u, w});
+  if (!PartRanges::has_boundary(rows)) return;
   for (std::size_t p = 0; p < mesh.patches.size(); ++p) {
     const Patch& pa = mesh.patches[p];
     if (pa.end <= pa.begin) continue;

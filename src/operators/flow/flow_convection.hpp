@@ -97,14 +97,16 @@ std::unique_ptr<FlowConvectionOperator> make_flow_convection(const Mesh& mesh, c
                                                              bool deterministic);
 
 /// ub(f - n_interior, :) = the conserved boundary state of each boundary face from its owner's
-/// state (the values the gradients take on boundary faces); one kernel per patch.
+/// state (the values the gradients take on boundary faces); one kernel per patch. Nothing for
+/// `Rows::ghosts` (boundary faces belong to owned cells).
 void flow_boundary_values(const Mesh& mesh, const flow::IdealGas& gas, const std::vector<FlowPatchBC>& patches,
-                          ConstView2<real> u, View2<real> ub);
+                          ConstView2<real> u, View2<real> ub, Rows rows = Rows::all);
 
-/// W = (rho, u, v, w, p) per cell (owned and ghost rows) and wb its primitive boundary states: the
-/// field whose gradients and limiter values the primitive MUSCL (FlowReconstruction::primitive) takes.
+/// W = (rho, u, v, w, p) per cell (the `rows`: owned and ghost rows, or either) and wb its
+/// primitive boundary states (with the owned rows): the field whose gradients and limiter values
+/// the primitive MUSCL (FlowReconstruction::primitive) takes.
 void flow_primitive_state(const Mesh& mesh, const flow::IdealGas& gas, const std::vector<FlowPatchBC>& patches,
-                          ConstView2<real> u, View2<real> w, View2<real> wb);
+                          ConstView2<real> u, View2<real> w, View2<real> wb, Rows rows = Rows::all);
 
 /// max over the owned cells of lambda_c = sum over the cell's faces of (|u_c . n_f| + c_c) A_f / V_c
 /// (the scalar model's convective rate with the acoustic speed added): the CFL step is cfl / it.

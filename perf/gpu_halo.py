@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""Tabulates perf/gpu_halo.sh's steps.csv: marginal time per step and two-GPU efficiency.
+
+Usage: perf/gpu_halo.py OUT/steps.csv [--markdown OUT/README.md]
+
+Per configuration (case, GPUs, transport asked) the two runs of different step counts give the
+marginal time per step, (loop(long) - loop(short)) / (long - short): set-up and first-step costs
+cancel. Efficiency: strong = t(1 GPU) / (2 t(2 GPUs)) on the same mesh; weak = t(1 GPU, 8.45M) /
+t(2 GPUs, 16.9M) (the `weak` part's one-GPU run against the `scalar` part's two-GPU run).
+"""
+import csv
+import sys
+from collections import defaultdict
+
+
+def load(path):
+    runs = defaultdict(dict)  # (case, gpus, asked) -> {steps: row}
+    for r in csv.DictReader(open(path)):
+        if not r["loop_s"]:
+            continue
+        case = r["case"].rsplit("_", 1)[0]  # name without the step count
+        family = case.split("_")[0]
+        runs[(family, int(r["gpus"]), r["transport_asked"])][int(r["steps"])] = r
+    return runs
+
+
+def marginal(by_steps):
+    if len(by_steps) < 2:
+        return None
+    (s0, a), (s1, b) = sorted(by_steps.items())[:2]
+    return (float(b["loop_s"]) - float(a["loop_s"])) / (s1 - s0)
+
+
+def main(argv):
+    path = argv[1]
+    md = argv[argv.index("--markdown") + 1] if "--markdown" in argv else None
+    runs = load(path)
+    ms = {k: marginal(v) for k, v in runs.items()}
+    lines = ["| case | cells | GPUs | transport (asked → ran) | ms / step (marginal) | efficiency | GPU overlap | exposed wait, max rank (s, long run) |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- |"]
+    for (family, gpus, asked), t in sorted(ms.items()):
+        if t is None:
+            continue
+        long_run = max(runs[(family, gpus, asked)].items())[1]
+        eff = ""
+        if gpus == 2:
+            one = ms.get((family, 1, "auto"))
+            if one:
+                eff = "strong %.1f %%" % (100 * one / (2 * t))
+            if family == "scalar" and ms.get(("weak", 1, "auto")):
+                eff += "; weak %.1f %%" % (100 * ms[("weak", 1, "auto")] / t)
+        label = {"tg": "Taylor-Green (navier-stokes)", "scalar": "scalar, 16.9M tets", "weak": "scalar, 8.45M tets"}
+        lines.append("| %s | %s | %d | %s → %s | %.3f | %s | %s | %s |" % (
+            label.get(family, family), long_run["cells"], gpus, asked, long_run["transport"], 1e3 * t, eff,
+            "%.2f" % float(long_run["gpu_overlap"]) if long_run["gpu_overlap"] not in ("", "None") else "-",
+            "%.3f" % float(long_run["wait_s_max"]) if long_run["wait_s_max"] else "-"))
+    text = "\n".join(lines)
+    print(text)
+    if md:
+        with open(md, "a") as f:
+            f.write("\n" + text + "\n")
+
+
+if __name__ == "__main__":
+    main(sys.argv)

@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# perf/gpu_halo.sh OUT [PART...]: the halo exchange on GPUs (docs/performance.md#two-gpus), from the
+# bundle's root (scripts/bundle-device.sh) on a machine with one or two GPUs. Parts, in the order
+# of the figures' priority (the default runs them all):
+#   tests   fvproxy_mpi_tests (cuda build) at 2 and 3 ranks on one shared GPU (CUDA IPC within one
+#           device), at 2 ranks on two GPUs, and at 2 ranks with one GPU visible per rank (ipc
+#           impossible: the staged fallback): the halo tests and whole Sod runs with every
+#           transport bitwise equal to one rank (FVPROXY_GPU_TESTS_ALL=1: every distributed test)
+#   tg      navier-stokes Taylor-Green 192^3 hexes: 1 GPU, 2 GPUs with each transport
+#   scalar  the default scalar case at 16.9M tets (112 x 112 x 224 hexes): the same
+#   weak    8.45M tets (112^3): 1 GPU and 2 GPUs (weak scaling: 16.9M on 2 GPUs is `scalar`'s)
+# Each run is made twice, with two step counts, so that set-up and first-step costs cancel: the
+# marginal time per step = (loop(long) - loop(short)) / (long - short). The figures, with the
+# transport that ran and the device timeline's overlap, go to OUT/steps.csv (perf/gpu_halo.py
+# tabulates them).
+set -u
+out=$1
+shift
+parts=("$@")
+[[ ${#parts[@]} -gt 0 ]] || parts=(tests tg scalar weak)
+mkdir -p "$out"
+source perf/gpu_common.sh
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 FVPROXY_SOURCE_DIR=$PWD
+ngpu=$(nvidia-smi -L | wc -l)
+gpu_machine_header "gpu_halo.sh ${parts[*]}" >"$out/machine.txt" 2>&1
+mpi=(mpirun --bind-to none -x OMP_NUM_THREADS=4 -x LD_LIBRARY_PATH -x FVPROXY_SOURCE_DIR -x OMPI_ALLOW_RUN_AS_ROOT
+     -x OMPI_ALLOW_RUN_AS_ROOT_CONFIRM)
+[[ -f $out/steps.csv ]] || echo "case,cells,gpus,transport_asked,transport,steps,loop_s,rate,gpu_overlap,wait_s_max,fallback" >"$out/steps.csv"
+
+# one_gpu_per_rank: a wrapper that shows each rank only the GPU of its local rank
+cat >"$out/one_gpu_per_rank.sh" <<'EOF'
+#!/usr/bin/env bash
+export CUDA_VISIBLE_DEVICES=$OMPI_COMM_WORLD_LOCAL_RANK
+exec "$@"
+EOF
+chmod +x "$out/one_gpu_per_rank.sh"
+
+# measure NAME CASE CELLS NP TRANSPORT STEPS SETS...: one run, a line of steps.csv
+measure() {
+  local name=$1 case=$2 cells=$3 np=$4 transport=$5 steps=$6
+  shift 6
+  local d=/tmp/gpu_halo_$name
+  rm -rf "$d"
+  local cmd=(bin/fvproxy run "$case" --set "mesh.generate.cells=$cells" --set "parallel.halo.transport=$transport"
+             "$@" --set 'output={}' --output-dir "$d")
+  if [[ $np == 1 ]]; then
+    gpu_step "$name" 300 "${cmd[@]}"
+  else
+    gpu_step "$name" 300 "${mpi[@]}" -np "$np" "${cmd[@]}"
+  fi
+  ./run.sh python3 - "$d/summary.json" "$name" "$cells" "$np" "$transport" "$steps" >>"$out/steps.csv" <<'EOF'
+import json, sys
+path, name, cells, np, asked, steps = sys.argv[1:]
+try:
+    d = json.load(open(path))
+except Exception as e:
+    print("%s,%s,%s,%s,failed,%s,,,,," % (name, cells.replace(",", " "), np, asked, steps)); sys.exit(0)
+h = d.get("halo", {})
+loop = d["wall_seconds"] - d.get("io_seconds", 0)
+w = h.get("seconds_wait", {})
+print("%s,%s,%s,%s,%s,%s,%.6f,%.6e,%s,%s,%s" % (name, cells.replace(",", " "), np, asked, h.get("transport", "-"), steps,
+      loop, d["cell_updates_per_second"], h.get("gpu_overlap"), w.get("max", "") if isinstance(w, dict) else "",
+      (h.get("transport_fallback") or "").replace(",", ";")))
+EOF
+  [[ -f $d/summary.json ]] && cp "$d/summary.json" "$out/$name.summary.json"
+  tail -1 "$out/steps.csv"
+}
+
+for part in "${parts[@]}"; do
+  case $part in
+  tests)
+    t=bin/fvproxy_mpi_tests
+    f='--gtest_filter=Halo.*:DistributedRun.FlowRunsEqualOneRankPerGlobalId'
+    [[ ${FVPROXY_GPU_TESTS_ALL:-0} == 1 ]] && f='--gtest_filter=Halo.*:DistributedRun.*:DistributedOperators.*'
+    # FVPROXY_TEST_IPC: whether the tests must find the ipc transport (1) or its staged fallback (0)
+    gpu_step tests_np2_one_gpu 240 "${mpi[@]}" -np 2 -x CUDA_VISIBLE_DEVICES=0 -x FVPROXY_TEST_IPC=1 $t "$f"
+    gpu_step tests_np3_one_gpu 240 "${mpi[@]}" -np 3 -x CUDA_VISIBLE_DEVICES=0 -x FVPROXY_TEST_IPC=1 $t "$f"
+    if [[ $ngpu -ge 2 ]]; then
+      gpu_step tests_np2_two_gpus 240 "${mpi[@]}" -np 2 -x FVPROXY_TEST_IPC=1 $t "$f"
+      gpu_step tests_np3_two_gpus 240 "${mpi[@]}" -np 3 -x FVPROXY_TEST_IPC=1 $t "$f"
+      gpu_step tests_np2_hidden_gpus 240 "${mpi[@]}" -np 2 -x FVPROXY_TEST_IPC=0 "$out/one_gpu_per_rank.sh" $t "$f"
+    fi
+    ;;
+  tg)
+    for s in 10 40; do
+      measure tg_1_$s inputs/taylor_green.yaml "[192,192,192]" 1 auto $s --set "time={integrator: ssprk3, steps: $s, dt: 0.0002}"
+    done
+    if [[ $ngpu -ge 2 ]]; then
+      for tr in auto staged; do
+        for s in 10 40; do
+          measure tg_2_${tr}_$s inputs/taylor_green.yaml "[192,192,192]" 2 $tr $s \
+            --set "time={integrator: ssprk3, steps: $s, dt: 0.0002}"
+        done
+      done
+    fi
+    ;;
+  scalar | weak)
+    cells="[112,112,224]"
+    [[ $part == weak ]] && cells="[112,112,112]"
+    for s in 20 80; do
+      measure ${part}_1_$s inputs/default.yaml "$cells" 1 auto $s --set "time={integrator: ssprk3, steps: $s}"
+    done
+    if [[ $ngpu -ge 2 ]]; then
+      trs=(auto staged)
+      [[ $part == weak ]] && trs=(auto)
+      for tr in "${trs[@]}"; do
+        for s in 20 80; do
+          measure ${part}_2_${tr}_$s inputs/default.yaml "$cells" 2 $tr $s --set "time={integrator: ssprk3, steps: $s}"
+        done
+      done
+    fi
+    ;;
+  *) echo "gpu_halo.sh: unknown part '$part' (tests | tg | scalar | weak)" >&2; exit 2 ;;
+  esac
+done
