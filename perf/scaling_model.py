@@ -186,13 +186,22 @@ LINKS = {
     "shm": (1e-6, 10e9, "host shared memory between ranks of a node (Open MPI vader, single copy); ~1 us"),
     "pcie": (10e-6, 25e9, "PCIe 5 x16 pinned copy ~25 GB/s; ~10 us per copy with its synchronization"),
     "devvm": (1e-6, 5e9, "the 2-core VM's shared memory (assumed, not measured)"),
+    "nvlink18": (10e-6, 400e9, "NV18 NVLink 4 between two H200: 477 GB/s per direction, ~400 GB/s assumed for a peer "
+                                "cudaMemcpyAsync; ~10 us with its event wait and 4-byte MPI message (CUDA IPC transport)"),
 }
+
+# Two GPUs of one node, measured (perf/gpu_halo.sh: steps.csv and the runs' summary.json): the
+# one-GPU points calibrate c and L of that GPU, the two-GPU points validate the model with each
+# transport. Values per ghost and stage of each exchange, per case family (the state; then the
+# gradients, limiter values and, navier-stokes, the viscous gradients: FlowSolver::halo_values_per_ghost).
+TWO_GPU = [("2 x H200 (NV18)", "perf/results/2026-11-26-h200x2-halo")]
+TWO_GPU_EXCHANGES = {"scalar": [1, 4], "weak": [1, 4], "tg": [5, 32]}
 
 
 def scenario(name, **kw):
     """A machine and software configuration of the model; every field documented in model.md."""
-    s = dict(name=name, G=8, staged=True, intra="shm", inter="ib400", h=0.8, f_off=None, k_launch=None,
-             exchanges=EXCHANGES, alpha_coll=3e-6)
+    s = dict(name=name, G=8, staged=True, staged_hidden=False, intra="shm", inter="ib400", h=0.8, f_off=None,
+             k_launch=None, exchanges=EXCHANGES, alpha_coll=3e-6)
     s.update(kw)
     return s
 
@@ -293,9 +302,12 @@ def step_time(sc, gpu, N, P, part):
         stage_work = c * part["n_max"] / S
         for e, v in enumerate(sc["exchanges"]):
             B = part["ghosts_max"] * v * BYTES
-            if sc["staged"]:  # pack -> D2H, H2D -> unpack: not overlapped (start/finish block on them)
+            staging = 0.0
+            if sc["staged"]:  # pack -> D2H, H2D -> unpack: hidden only with staged_hidden (the halo of
+                # 2026-11-26 queues them on its own stream; before, start/finish blocked on them)
                 la, bw = link_time("pcie", 2, 2 * B)
-                b["staging"] += S * (la + bw)
+                staging = la + bw
+                b["staging"] += S * staging
             # network: the on-node and the off-node messages go at once; the slower bounds the exchange
             parts_t = []
             m_off = math.ceil(m * f_off) if f_off > 0 else 0
@@ -306,7 +318,7 @@ def step_time(sc, gpu, N, P, part):
             la, bw = max(parts_t, key=lambda t: t[0] + t[1])
             w = OVERLAP_WORK[e] if len(sc["exchanges"]) == len(OVERLAP_WORK) else sum(OVERLAP_WORK)
             inner = w * stage_work * (1 - frontier / part["n_max"])
-            hidden = min(sc["h"] * (la + bw), inner)
+            hidden = min(sc["h"] * (la + bw + (staging if sc["staged_hidden"] else 0.0)), inner)
             b["latency"] += S * la
             b["bandwidth"] += S * bw
             b["hidden"] -= S * hidden
@@ -350,6 +362,34 @@ def cpu_time(c, N, P, halo, part):
             t += S * (la + bw)
         t += (1 + 3 / 16) * math.ceil(math.log2(P)) * 1e-6
     return t
+
+
+def load_two_gpu(folder):
+    """Marginal ms per step per (family, gpus, transport asked), with the partition each two-GPU
+    run used (owned and ghost cells per rank from its summary.json)."""
+    rows = {}
+    with open(os.path.join(ROOT, folder, "steps.csv")) as f:
+        for r in csv.DictReader(f):
+            if not r["loop_s"]:
+                continue
+            family = r["case"].split("_")[0]
+            key = (family, int(r["gpus"]), r["transport_asked"])
+            rows.setdefault(key, {})[int(r["steps"])] = r
+    out = []
+    for (family, gpus, asked), by in sorted(rows.items()):
+        if len(by) < 2:
+            continue
+        (s0, a), (s1, b) = sorted(by.items())[:2]
+        t = (float(b["loop_s"]) - float(a["loop_s"])) / (s1 - s0)
+        summ = json.load(open(os.path.join(ROOT, folder, b["case"] + ".summary.json")))
+        ranks = summ["ranks"]
+        owned = [x["owned_cells"] for x in ranks]
+        ghosts = [x["ghost_cells"] for x in ranks]
+        part = dict(n_max=max(owned), n_mean=sum(owned) / len(owned), ghosts_max=max(ghosts),
+                    ghosts_mean=sum(ghosts) / len(ghosts), neighbours_max=1 if gpus > 1 else 0)
+        out.append(dict(family=family, gpus=gpus, asked=asked, ran=b["transport"], cells=summ["cells"], s=t,
+                        part=part, overlap=summ["halo"].get("gpu_overlap")))
+    return out
 
 
 def fmt_ms(s):
@@ -513,6 +553,63 @@ def cmd_model(args):
             md.append("- %s: %d validation points, |error| median %.0f%%, max %.0f%%" % (
                 grp, len(errs), 100 * sorted(errs)[len(errs) // 2], 100 * max(errs)))
     md.append("")
+
+    # --- 2b'. two GPUs of one node: c and L of that GPU from its one-GPU points, each two-GPU point
+    # predicted with the transport it ran (ipc: device to device over NVLink, nothing staged; staged:
+    # two PCIe copies per exchange and host shared memory), the halo hidden up to h of the inner work
+    res["validation_two_gpus"] = []
+    for label, folder in TWO_GPU:
+        if not os.path.exists(os.path.join(ROOT, folder, "steps.csv")):
+            print("scaling_model.py: missing %s (skipped)" % folder, file=sys.stderr)
+            continue
+        pts = load_two_gpu(folder)
+        one = sorted((p for p in pts if p["gpus"] == 1 and p["family"] in ("scalar", "weak")), key=lambda p: p["cells"])
+        L2, c2 = wls_affine([p["cells"] for p in one], [p["s"] for p in one])
+        res["parameters"]["two_gpus"] = dict(machine=label, c_seconds_per_cell_step=c2, L_seconds_per_step=L2,
+                                             points=len(one), source=folder)
+        md.append("### Validation: two GPUs of one node (%s, `%s`)\n" % (label, folder))
+        md.append("The scalar default case's one-GPU points give this GPU's L = %.3f ms per step and c = %.3f ns "
+                  "per cell and step (%d points); the navier-stokes Taylor-Green vortex has one point, so its "
+                  "c is its one-GPU time per cell (L folded in). Each two-GPU point is then predicted with the "
+                  "partition it ran (owned and ghost cells per rank from its summary.json) and the transport it "
+                  "ran: `ipc` (nothing staged, link nvlink18), `staged` (two PCIe copies per exchange, host "
+                  "shared memory, the copies hidden like the messages: staged_hidden); h = 0.8, the decomposed "
+                  "launch overhead k = %.2f L. Error = model / measured - 1." % (L2 * 1e3, c2 * 1e9, len(one),
+                                                                                  K_LAUNCH["value"]))
+        md.append("")
+        md.append("| case | cells | GPUs | transport | measured ms/step | model ms/step | error | efficiency "
+                  "measured | efficiency model | measured GPU overlap |")
+        md.append("| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+        for p in pts:
+            gpu2 = dict(c=c2, L=L2)
+            if p["family"] == "tg":
+                t1 = next(q["s"] for q in pts if q["family"] == "tg" and q["gpus"] == 1)
+                gpu2 = dict(c=t1 / p["cells"], L=0.0)
+            sc = scenario("two GPUs", G=2, staged=p["ran"] == "staged", staged_hidden=True,
+                          intra="nvlink18" if p["ran"] == "ipc" else "shm",
+                          exchanges=TWO_GPU_EXCHANGES[p["family"]])
+            model = step_time(sc, gpu2, p["cells"], p["gpus"], p["part"])["total"]
+            one_model = step_time(sc, gpu2, p["cells"], 1, dict(n_max=p["cells"], n_mean=p["cells"], ghosts_max=0,
+                                                                 ghosts_mean=0, neighbours_max=0))["total"]
+            one_meas = next((q["s"] for q in pts if q["family"] == p["family"] and q["gpus"] == 1), None)
+            row = dict(machine=label, family=p["family"], cells=p["cells"], gpus=p["gpus"], transport=p["ran"],
+                       measured_ms=p["s"] * 1e3, model_ms=model * 1e3, error=model / p["s"] - 1,
+                       efficiency_measured=one_meas / (p["gpus"] * p["s"]) if one_meas else None,
+                       efficiency_model=one_model / (p["gpus"] * model), gpu_overlap=p["overlap"],
+                       role="calibration (L + c n fit)" if p["gpus"] == 1 and p["family"] != "tg" else
+                       ("calibration (c = t / cells)" if p["gpus"] == 1 else "validation"))
+            res["validation_two_gpus"].append(row)
+            md.append("| %s | %d | %d | %s | %s | %s | %+.0f%% | %s | %.1f%% | %s |" % (
+                {"scalar": "scalar", "weak": "scalar", "tg": "Taylor-Green"}[p["family"]], p["cells"], p["gpus"],
+                p["ran"], fmt_ms(p["s"]), fmt_ms(model), 100 * row["error"],
+                "%.1f%%" % (100 * row["efficiency_measured"]) if row["efficiency_measured"] else "-",
+                100 * row["efficiency_model"], "%.2f" % p["overlap"] if p["overlap"] is not None else "-"))
+        errs = [abs(r["error"]) for r in res["validation_two_gpus"] if r["role"] == "validation"]
+        if errs:
+            md.append("")
+            md.append("- %d validation points, |error| median %.0f%%, max %.0f%%" % (
+                len(errs), 100 * sorted(errs)[len(errs) // 2], 100 * max(errs)))
+        md.append("")
 
     # --- 2c. predictions
     Ps = [2 ** k for k in range(13)]
