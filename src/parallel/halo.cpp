@@ -164,8 +164,8 @@ struct IpcLinks {
   cudaEvent_t ready[2] = {}, consumed[2] = {}; ///< recorded after this rank's copies / its unpacking
   std::vector<Peer> peers;
   bool open = false;
-  /// Closes what was opened and frees this rank's buffer (its events stay).
-  void close() {
+  /// Closes what this rank opened of its neighbours'.
+  void close_remote() {
     for (Peer& p : peers) {
       if (p.base) cudaIpcCloseMemHandle(p.base);
       for (int k = 0; k < 2; ++k) {
@@ -174,9 +174,17 @@ struct IpcLinks {
       }
     }
     peers.clear();
+    open = false;
+  }
+  /// Frees this rank's receive buffer (its events stay); collectively after every neighbour's
+  /// close_remote() where the ranks can agree on it (a barrier between).
+  void free_own() {
     if (buf) cudaFree(buf);
     buf = nullptr;
-    open = false;
+  }
+  void close() {
+    close_remote();
+    free_own();
   }
   ~IpcLinks() {
     close();
@@ -349,10 +357,12 @@ const HaloStats& Halo::stats() const {
 void Halo::ipc_setup([[maybe_unused]] int columns) {
 #if defined(KOKKOS_ENABLE_CUDA)
   IpcLinks& ipc = dev_->ipc;
-  if (ipc.open) { // a wider exchange: nobody may copy into a buffer about to be freed
+  if (ipc.open) { // a wider exchange: nobody may copy into, nor hold open, a buffer about to be freed
     dev_->side.get().fence();
     comm_.barrier();
-    ipc.close();
+    ipc.close_remote();
+    comm_.barrier();
+    ipc.free_own();
   }
   std::string why;
   auto ok = [&](cudaError_t e, const char* what) {
@@ -412,7 +422,9 @@ void Halo::ipc_setup([[maybe_unused]] int columns) {
     ipc.msg_in.assign(ranks_.size(), 0);
     return;
   }
-  ipc.close();
+  ipc.close_remote();
+  comm_.barrier();
+  ipc.free_own();
   route_ = HaloTransport::staged;
   fallback_ = "ipc set-up failed on " + failed;
   if (comm_.rank() == 0)
