@@ -12,7 +12,8 @@
 # Each run is made twice, with two step counts, so that set-up and first-step costs cancel: the
 # marginal time per step = (loop(long) - loop(short)) / (long - short). The figures, with the
 # transport that ran and the device timeline's overlap, go to OUT/steps.csv (perf/gpu_halo.py
-# tabulates them).
+# tabulates them). FVPROXY_BIN picks the executable (default bin/fvproxy; another Kokkos' build:
+# bin/kokkos-4.6.01/fvproxy, scripts/bundle-device.sh --also).
 set -u
 out=$1
 shift
@@ -22,7 +23,7 @@ mkdir -p "$out"
 source perf/gpu_common.sh
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 FVPROXY_SOURCE_DIR=$PWD
 ngpu=$(nvidia-smi -L | wc -l)
-gpu_machine_header "gpu_halo.sh ${parts[*]}" >"$out/machine.txt" 2>&1
+gpu_machine_header "gpu_halo.sh ${parts[*]}" "${FVPROXY_BIN:-bin/fvproxy}" >"$out/machine-$(IFS=-; echo "${parts[*]}").txt" 2>&1
 mpi=(mpirun --bind-to none -x OMP_NUM_THREADS=4 -x LD_LIBRARY_PATH -x FVPROXY_SOURCE_DIR -x OMPI_ALLOW_RUN_AS_ROOT
      -x OMPI_ALLOW_RUN_AS_ROOT_CONFIRM)
 [[ -f $out/steps.csv ]] || echo "case,cells,gpus,transport_asked,transport,steps,loop_s,rate,gpu_overlap,wait_s_max,fallback" >"$out/steps.csv"
@@ -41,7 +42,7 @@ measure() {
   shift 6
   local d=/tmp/gpu_halo_$name
   rm -rf "$d"
-  local cmd=(bin/fvproxy run "$case" --set "mesh.generate.cells=$cells" --set "parallel.halo.transport=$transport"
+  local cmd=("${FVPROXY_BIN:-bin/fvproxy}" run "$case" --set "mesh.generate.cells=$cells" --set "parallel.halo.transport=$transport"
              "$@" --set 'output={}' --output-dir "$d")
   if [[ $np == 1 ]]; then
     gpu_step "$name" 300 "${cmd[@]}"
