@@ -82,13 +82,7 @@ int directory_of(gid_t g, int P) {
 /// The lowest failing rank's message as an InputError about `where` on every rank, when `what` is
 /// not empty on any rank.
 void agree(const Communicator& comm, const std::string& where, const std::string& what) {
-  if (comm.size() == 1) {
-    if (!what.empty()) throw InputError(where, what);
-    return;
-  }
-  const std::int64_t none = comm.size();
-  const std::int64_t first = comm.min(what.empty() ? none : std::int64_t(comm.rank()));
-  if (first != none) throw InputError(where, comm.broadcast(what, static_cast<int>(first)));
+  if (const FirstMessage first = first_message(comm, what)) throw InputError(where, first.text);
 }
 
 } // namespace

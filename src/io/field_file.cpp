@@ -11,6 +11,7 @@
 
 #include "core/error.hpp"
 #include "mesh/local_mesh.hpp"
+#include "parallel/collectives.hpp"
 
 namespace fvproxy {
 
@@ -262,12 +263,8 @@ namespace {
 /// The lowest failing rank's message, as an InputError about `path` on every rank, when `error` is
 /// not empty on any rank (one reduction; nothing on one rank but the throw).
 void agree_on_read(const Communicator& comm, const std::string& path, const std::string& error) {
-  const std::int64_t none = comm.size();
-  const std::int64_t first =
-      comm.size() == 1 ? (error.empty() ? none : 0) : comm.min(error.empty() ? none : std::int64_t(comm.rank()));
-  if (first == none) return;
-  const std::string why = comm.size() == 1 ? error : comm.broadcast(error, int(first));
-  throw InputError(path, "cannot read this HDF5 file (damaged, truncated or not written by fvproxy)", why);
+  if (const FirstMessage first = first_message(comm, error))
+    throw InputError(path, "cannot read this HDF5 file (damaged, truncated or not written by fvproxy)", first.text);
 }
 
 /// read_field_file() whole (`comm` null), or this rank's block of rows over `comm`.

@@ -3,6 +3,7 @@
 // two patterns of the parallel mesh build, the output files and the restart.
 #include <algorithm>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include <mpi.h>
@@ -49,6 +50,22 @@ template <class T> std::vector<T> alltoallv(const std::vector<T>& send, const st
   MPI_Alltoallv(send.data(), sb.data(), sd.data(), MPI_BYTE, recv.data(), rb.data(), rd.data(), MPI_BYTE, comm.raw());
   if (recv_counts) *recv_counts = rc;
   return recv;
+}
+
+/// The lowest rank whose `message` is not empty, and that message, on every rank; rank -1 (and no
+/// text) when every rank's is empty: one failure, said once, by every rank (one reduction, and a
+/// broadcast when some rank failed; no MPI call on one rank). Collective.
+struct FirstMessage {
+  int rank = -1;
+  std::string text;
+  explicit operator bool() const { return rank >= 0; }
+};
+inline FirstMessage first_message(const Communicator& comm, const std::string& message) {
+  if (comm.size() == 1) return message.empty() ? FirstMessage{} : FirstMessage{0, message};
+  const std::int64_t none = comm.size();
+  const std::int64_t first = comm.min(message.empty() ? none : std::int64_t(comm.rank()));
+  if (first == none) return {};
+  return {static_cast<int>(first), comm.broadcast(message, static_cast<int>(first))};
 }
 
 } // namespace fvproxy

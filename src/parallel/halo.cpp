@@ -1,7 +1,5 @@
 #include "parallel/halo.hpp"
 
-#include <unistd.h>
-
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <array>
@@ -16,7 +14,9 @@
 
 #include "core/error.hpp"
 #include "core/kokkos_compat.hpp"
+#include "parallel/collectives.hpp"
 #include "parallel/device_sync.hpp"
+#include "parallel/placement.hpp"
 
 namespace fvproxy {
 
@@ -95,11 +95,10 @@ template <class T> void swap_with_neighbours(const Communicator& comm, const std
   MPI_Waitall(int(r.size()), r.data(), MPI_STATUSES_IGNORE);
 }
 
-/// The lowest rank whose `why` is not empty, and its text, on every rank ("" when none).
+/// "rank R: why" of the lowest rank with a reason, on every rank ("" when none). Collective.
 std::string first_reason(const Communicator& comm, const std::string& why) {
-  const std::int64_t first = comm.min(std::int64_t(why.empty() ? comm.size() : comm.rank()));
-  if (first >= comm.size()) return "";
-  return "rank " + std::to_string(first) + ": " + comm.broadcast(why, int(first));
+  const FirstMessage first = first_message(comm, why);
+  return first ? "rank " + std::to_string(first.rank) + ": " + first.text : "";
 }
 } // namespace
 
@@ -245,23 +244,26 @@ std::string ipc_impossible_here([[maybe_unused]] const Communicator& comm,
                                 [[maybe_unused]] const std::vector<int>& ranks) {
 #if defined(KOKKOS_ENABLE_CUDA)
   if constexpr (device::kCudaExec) {
+    // where this rank runs (its host, its GPU's PCI bus id), swapped with every neighbour even
+    // when this rank has no device, so that no neighbour waits for it
+    const RankPlacement here = rank_placement(comm);
     struct Where {
       char host[128];
       char bus[32];
     };
     Where me{};
-    gethostname(me.host, sizeof me.host - 1);
-    int dev = -1;
-    if (cudaGetDevice(&dev) != cudaSuccess || cudaDeviceGetPCIBusId(me.bus, sizeof me.bus, dev) != cudaSuccess)
-      return "no current CUDA device";
+    std::strncpy(me.host, here.host.c_str(), sizeof me.host - 1);
+    std::strncpy(me.bus, here.pci_bus_id.c_str(), sizeof me.bus - 1);
     std::vector<Where> out(ranks.size(), me), in;
     swap_with_neighbours(comm, ranks, out, in);
+    if (here.pci_bus_id.empty()) return "no current CUDA device";
+    const int dev = here.device_id;
     for (std::size_t j = 0; j < ranks.size(); ++j) {
       const std::string rank = "neighbour rank " + std::to_string(ranks[j]);
       if (std::strncmp(in[j].host, me.host, sizeof me.host) != 0)
         return rank + " runs on another host (" + std::string(in[j].host) + ")";
       int peer = -1;
-      if (cudaDeviceGetByPCIBusId(&peer, in[j].bus) != cudaSuccess) {
+      if (in[j].bus[0] == 0 || cudaDeviceGetByPCIBusId(&peer, in[j].bus) != cudaSuccess) {
         cudaGetLastError();
         return rank + "'s GPU " + in[j].bus +
                " is not visible here (CUDA_VISIBLE_DEVICES or the batch system's GPU binding)";
@@ -570,66 +572,92 @@ void Halo::start(const std::vector<View2<real>>& arrays, HaloKind kind) {
   d.written.record(dflt);
   d.written.make_wait(side);
   if (d.current) d.current->t0.record(side);
-  const std::size_t nb = ranks_.size();
-  auto block = [&](const auto& v, std::size_t j) {
-    return Kokkos::subview(v, std::make_pair(std::size_t(send_off_[j]) * cols, std::size_t(send_off_[j + 1]) * cols));
-  };
   switch (route_) {
-  case HaloTransport::staged:
-    // per neighbour: pack, copy to the host, mark; the sends are posted as the blocks arrive there
-    copied_.assign(nb, 0);
-    post_receives(cols, recv_host_[p].data());
-    for (std::size_t j = 0; j < nb; ++j) {
-      pack_rows(side, send_dev_, send_index_, arrays_, cols, std::size_t(send_off_[j]), std::size_t(send_off_[j + 1]));
-      Kokkos::deep_copy(side, block(send_host_, j), block(send_dev_, j));
-      d.on_host[j]->record(side);
-    }
-    sends_posted_ = 0;
-    post_ready_sends(false);
-    break;
+  case HaloTransport::staged: staged_start(p); break;
   case HaloTransport::mpi: // MPI reads and writes the packed buffers where they are
     post_receives(cols, recv_dev_.data());
     pack_rows(side, send_dev_, send_index_, arrays_, cols, 0, send_index_host_.size());
     d.packed.record(side);
     d.packed.synchronize();
-    for (std::size_t j = 0; j < nb; ++j) post_send(j, cols, send_dev_.data());
+    for (std::size_t j = 0; j < ranks_.size(); ++j) post_send(j, cols, send_dev_.data());
     break;
   case HaloTransport::ipc:
-  case HaloTransport::automatic:
-#if defined(KOKKOS_ENABLE_CUDA)
-  {
-    // pack, then per neighbour (once it has unpacked what it got two exchanges ago from this half)
-    // copy the block into its receive buffer; mark; tell it
-    IpcLinks& ipc = d.ipc;
-    pack_rows(side, send_dev_, send_index_, arrays_, cols, 0, send_index_host_.size());
-    const cudaStream_t s = side.cuda_stream();
-    for (std::size_t j = 0; j < nb; ++j) {
-      const IpcLinks::Peer& peer = ipc.peers[j];
-      if (n >= 2) device::check(cudaStreamWaitEvent(s, peer.consumed[p], 0), "cudaStreamWaitEvent");
-      real* to = peer.base + (std::size_t(p) * std::size_t(peer.ghosts) * std::size_t(reserved_) +
-                              std::size_t(peer.row) * std::size_t(cols));
-      device::check(cudaMemcpyAsync(to, send_dev_.data() + std::size_t(send_off_[j]) * cols,
-                                    std::size_t(send_off_[j + 1] - send_off_[j]) * cols * sizeof(real),
-                                    cudaMemcpyDefault, s),
-                    "cudaMemcpyAsync (halo, ipc)");
-    }
-    device::check(cudaEventRecord(ipc.ready[p], s), "cudaEventRecord");
-    t_posted_ = clock();
-    for (std::size_t j = 0; j < nb; ++j) {
-      ipc.msg_out[j] = int(n);
-      requests_.emplace_back();
-      MPI_Irecv(&ipc.msg_in[j], 1, MPI_INT, ranks_[j], kIpcTag, comm_.raw(), &requests_.back());
-    }
-    for (std::size_t j = 0; j < nb; ++j) {
-      requests_.emplace_back();
-      MPI_Isend(&ipc.msg_out[j], 1, MPI_INT, ranks_[j], kIpcTag, comm_.raw(), &requests_.back());
-    }
-  }
-#endif
-  break;
+  case HaloTransport::automatic: ipc_start(n); break;
   }
   if (d.current) d.current->k0.record(dflt);
   pack_seconds_ = clock() - t0;
+}
+
+void Halo::staged_start(int p) {
+  // per neighbour: pack, copy to the host, mark; the sends are posted as the blocks arrive there
+  const ExecSpace& side = dev_->side.get();
+  const std::size_t cols = std::size_t(columns_), nb = ranks_.size();
+  auto block = [&](const auto& v, std::size_t j) {
+    return Kokkos::subview(v, std::make_pair(std::size_t(send_off_[j]) * cols, std::size_t(send_off_[j + 1]) * cols));
+  };
+  copied_.assign(nb, 0);
+  post_receives(columns_, recv_host_[p].data());
+  for (std::size_t j = 0; j < nb; ++j) {
+    pack_rows(side, send_dev_, send_index_, arrays_, columns_, std::size_t(send_off_[j]),
+              std::size_t(send_off_[j + 1]));
+    Kokkos::deep_copy(side, block(send_host_, j), block(send_dev_, j));
+    dev_->on_host[j]->record(side);
+  }
+  sends_posted_ = 0;
+  post_ready_sends(false);
+}
+
+void Halo::ipc_start([[maybe_unused]] long long n) {
+#if defined(KOKKOS_ENABLE_CUDA)
+  // pack, then per neighbour (once it has unpacked what it got two exchanges ago from this half)
+  // copy the block into its receive buffer; mark; tell it
+  IpcLinks& ipc = dev_->ipc;
+  const int p = int(n % 2);
+  const std::size_t cols = std::size_t(columns_), nb = ranks_.size();
+  const ExecSpace& side = dev_->side.get();
+  pack_rows(side, send_dev_, send_index_, arrays_, columns_, 0, send_index_host_.size());
+  const cudaStream_t s = side.cuda_stream();
+  for (std::size_t j = 0; j < nb; ++j) {
+    const IpcLinks::Peer& peer = ipc.peers[j];
+    if (n >= 2) device::check(cudaStreamWaitEvent(s, peer.consumed[p], 0), "cudaStreamWaitEvent");
+    real* to =
+        peer.base + (std::size_t(p) * std::size_t(peer.ghosts) * std::size_t(reserved_) + std::size_t(peer.row) * cols);
+    device::check(cudaMemcpyAsync(to, send_dev_.data() + std::size_t(send_off_[j]) * cols,
+                                  std::size_t(send_off_[j + 1] - send_off_[j]) * cols * sizeof(real), cudaMemcpyDefault,
+                                  s),
+                  "cudaMemcpyAsync (halo, ipc)");
+  }
+  device::check(cudaEventRecord(ipc.ready[p], s), "cudaEventRecord");
+  t_posted_ = clock();
+  for (std::size_t j = 0; j < nb; ++j) {
+    ipc.msg_out[j] = int(n);
+    requests_.emplace_back();
+    MPI_Irecv(&ipc.msg_in[j], 1, MPI_INT, ranks_[j], kIpcTag, comm_.raw(), &requests_.back());
+  }
+  for (std::size_t j = 0; j < nb; ++j) {
+    requests_.emplace_back();
+    MPI_Isend(&ipc.msg_out[j], 1, MPI_INT, ranks_[j], kIpcTag, comm_.raw(), &requests_.back());
+  }
+#endif
+}
+
+void Halo::ipc_finish([[maybe_unused]] const std::vector<View2<real>>& arrays) {
+#if defined(KOKKOS_ENABLE_CUDA)
+  // wait (on the device) for each neighbour's copies into this half, unpack, say it is consumed
+  IpcLinks& ipc = dev_->ipc;
+  const long long n = n_exchange_ - 1;
+  const int p = int(n % 2);
+  const cudaStream_t s = dev_->side.get().cuda_stream();
+  for (std::size_t j = 0; j < ranks_.size(); ++j) {
+    if (ipc.msg_in[j] != int(n))
+      throw RunError("error: the halo exchange is out of step with rank " + std::to_string(ranks_[j]) +
+                     " (its exchange " + std::to_string(ipc.msg_in[j]) + ", this rank's " + std::to_string(n) + ")");
+    device::check(cudaStreamWaitEvent(s, ipc.peers[j].ready[p], 0), "cudaStreamWaitEvent");
+  }
+  const std::size_t half = std::size_t(n_ghosts_) * std::size_t(reserved_);
+  unpack_on_side(arrays, View1<real>(ipc.buf + std::size_t(p) * half, std::size_t(n_ghosts_) * columns_));
+  device::check(cudaEventRecord(ipc.consumed[p], s), "cudaEventRecord");
+#endif
 }
 
 void Halo::copy_received(std::size_t j) {
@@ -697,24 +725,7 @@ void Halo::finish() {
     break;
   case HaloTransport::mpi: unpack_on_side(arrays, recv_dev_); break;
   case HaloTransport::ipc:
-  case HaloTransport::automatic:
-#if defined(KOKKOS_ENABLE_CUDA)
-  {
-    IpcLinks& ipc = d.ipc;
-    const cudaStream_t s = side.cuda_stream();
-    for (std::size_t j = 0; j < ranks_.size(); ++j) {
-      if (ipc.msg_in[j] != int(n_exchange_ - 1))
-        throw RunError("error: the halo exchange is out of step with rank " + std::to_string(ranks_[j]) +
-                       " (its exchange " + std::to_string(ipc.msg_in[j]) + ", this rank's " +
-                       std::to_string(n_exchange_ - 1) + ")");
-      device::check(cudaStreamWaitEvent(s, ipc.peers[j].ready[p], 0), "cudaStreamWaitEvent");
-    }
-    const std::size_t half = std::size_t(n_ghosts_) * std::size_t(reserved_);
-    unpack_on_side(arrays, View1<real>(ipc.buf + std::size_t(p) * half, std::size_t(n_ghosts_) * columns_));
-    device::check(cudaEventRecord(ipc.consumed[p], s), "cudaEventRecord");
-  }
-#endif
-  break;
+  case HaloTransport::automatic: ipc_finish(arrays); break;
   }
   if (d.current) d.current->t1.record(side), d.current->pending = true;
   d.unpacked.record(side);

@@ -151,6 +151,9 @@ private:
   void post_receives(int columns, real* recv);
   void post_send(std::size_t j, int columns, real* send);
   void post_ready_sends(bool wait); ///< staged: the sends whose blocks are on the host (all, waiting, if `wait`)
+  void staged_start(int parity);    ///< staged: per neighbour pack, copy to the host, post the send when there
+  void ipc_start(long long n);      ///< ipc: pack, copy into the neighbours' buffers, tell them (exchange n)
+  void ipc_finish(const std::vector<View2<real>>& arrays); ///< ipc: wait for the neighbours' copies, unpack
   void copy_received(std::size_t j);
   void unpack_on_side(const std::vector<View2<real>>& arrays, const View1<real>& from);
   void count(double pack_seconds, double wait_seconds, double unpack_seconds, double in_flight_seconds);
