@@ -365,29 +365,22 @@ def cpu_time(c, N, P, halo, part):
 
 
 def load_two_gpu(folder):
-    """Marginal ms per step per (family, gpus, transport asked), with the partition each two-GPU
-    run used (owned and ghost cells per rank from its summary.json)."""
-    rows = {}
-    with open(os.path.join(ROOT, folder, "steps.csv")) as f:
-        for r in csv.DictReader(f):
-            if not r["loop_s"]:
-                continue
-            family = r["case"].split("_")[0]
-            key = (family, int(r["gpus"]), r["transport_asked"])
-            rows.setdefault(key, {})[int(r["steps"])] = r
+    """Marginal seconds per step per (family, gpus, transport asked) of perf/gpu_halo.sh's
+    steps.csv (perf/gpu_halo.py's grouping and marginal time), with the partition each run used
+    (owned and ghost cells per rank from its summary.json)."""
+    import gpu_halo  # perf/gpu_halo.py, beside this script
     out = []
-    for (family, gpus, asked), by in sorted(rows.items()):
-        if len(by) < 2:
+    for (family, gpus, asked), by in sorted(gpu_halo.load(os.path.join(ROOT, folder, "steps.csv")).items()):
+        t = gpu_halo.marginal(by)
+        if t is None:
             continue
-        (s0, a), (s1, b) = sorted(by.items())[:2]
-        t = (float(b["loop_s"]) - float(a["loop_s"])) / (s1 - s0)
-        summ = json.load(open(os.path.join(ROOT, folder, b["case"] + ".summary.json")))
-        ranks = summ["ranks"]
-        owned = [x["owned_cells"] for x in ranks]
-        ghosts = [x["ghost_cells"] for x in ranks]
+        long_run = max(by.items())[1]
+        summ = json.load(open(os.path.join(ROOT, folder, long_run["case"] + ".summary.json")))
+        owned = [x["owned_cells"] for x in summ["ranks"]]
+        ghosts = [x["ghost_cells"] for x in summ["ranks"]]
         part = dict(n_max=max(owned), n_mean=sum(owned) / len(owned), ghosts_max=max(ghosts),
                     ghosts_mean=sum(ghosts) / len(ghosts), neighbours_max=1 if gpus > 1 else 0)
-        out.append(dict(family=family, gpus=gpus, asked=asked, ran=b["transport"], cells=summ["cells"], s=t,
+        out.append(dict(family=family, gpus=gpus, asked=asked, ran=long_run["transport"], cells=summ["cells"], s=t,
                         part=part, overlap=summ["halo"].get("gpu_overlap")))
     return out
 
