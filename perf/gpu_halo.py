@@ -19,8 +19,13 @@ def load(path):
         if not r["loop_s"]:
             continue
         case = r["case"].rsplit("_", 1)[0]  # name without the step count
-        family = case.split("_")[0]
-        runs[(family, int(r["gpus"]), r["transport_asked"])][int(r["steps"])] = r
+        family, asked = case.split("_")[0], r["transport_asked"]
+        if family == "layers":  # the `layers` part: layers_<tg|scalar>_<gpus>[_L<count>]
+            words = case.split("_")
+            family = "layers-" + words[1]
+            if words[-1].startswith("L"):
+                asked += ", layers " + words[-1][1:]
+        runs[(family, int(r["gpus"]), asked)][int(r["steps"])] = r
     return runs
 
 
@@ -49,7 +54,8 @@ def main(argv):
                 eff = "strong %.1f %%" % (100 * one / (2 * t))
             if family == "scalar" and ms.get(("weak", 1, "auto")):
                 eff += "; weak %.1f %%" % (100 * ms[("weak", 1, "auto")] / t)
-        label = {"tg": "Taylor-Green (navier-stokes)", "scalar": "scalar, 16.9M tets", "weak": "scalar, 8.45M tets"}
+        label = {"tg": "Taylor-Green (navier-stokes)", "scalar": "scalar, 16.9M tets", "weak": "scalar, 8.45M tets",
+                 "layers-tg": "Taylor-Green, ghost layers A/B", "layers-scalar": "scalar 16.9M, ghost layers A/B"}
         lines.append("| %s | %s | %d | %s → %s | %.3f | %s | %s | %s |" % (
             label.get(family, family), long_run["cells"], gpus, asked, long_run["transport"], 1e3 * t, eff,
             "%.2f" % float(long_run["gpu_overlap"]) if long_run["gpu_overlap"] not in ("", "None") else "-",

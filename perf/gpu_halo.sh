@@ -9,6 +9,8 @@
 #   tg      navier-stokes Taylor-Green 192^3 hexes: 1 GPU, 2 GPUs with each transport
 #   scalar  the default scalar case at 16.9M tets (112 x 112 x 224 hexes): the same
 #   weak    8.45M tets (112^3): 1 GPU and 2 GPUs (weak scaling: 16.9M on 2 GPUs is `scalar`'s)
+#   layers  parallel.halo.layers 1 vs 2 (docs/parallel.md#two-ghost-layers), the default transport:
+#           Taylor-Green 192^3 and the scalar case at 16.9M tets, 1 GPU and 2 GPUs with each count
 # Each run is made twice, with two step counts, so that set-up and first-step costs cancel: the
 # marginal time per step = (loop(long) - loop(short)) / (long - short). The figures, with the
 # transport that ran and the device timeline's overlap, go to OUT/steps.csv (perf/gpu_halo.py
@@ -18,7 +20,7 @@ set -u
 out=$1
 shift
 parts=("$@")
-[[ ${#parts[@]} -gt 0 ]] || parts=(tests tg scalar weak)
+[[ ${#parts[@]} -gt 0 ]] || parts=(tests tg scalar weak layers)
 mkdir -p "$out"
 source perf/gpu_common.sh
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 FVPROXY_SOURCE_DIR=$PWD
@@ -111,6 +113,27 @@ for part in "${parts[@]}"; do
       done
     fi
     ;;
-  *) echo "gpu_halo.sh: unknown part '$part' (tests | tg | scalar | weak)" >&2; exit 2 ;;
+  layers)
+    for s in 10 40; do
+      measure layers_tg_1_$s inputs/taylor_green.yaml "[192,192,192]" 1 auto $s \
+        --set "time={integrator: ssprk3, steps: $s, dt: 0.0002}"
+    done
+    for s in 20 80; do
+      measure layers_scalar_1_$s inputs/default.yaml "[112,112,224]" 1 auto $s --set "time={integrator: ssprk3, steps: $s}"
+    done
+    if [[ $ngpu -ge 2 ]]; then
+      for l in 1 2; do
+        for s in 10 40; do
+          measure layers_tg_2_L${l}_$s inputs/taylor_green.yaml "[192,192,192]" 2 auto $s \
+            --set "time={integrator: ssprk3, steps: $s, dt: 0.0002}" --set "parallel.halo.layers=$l"
+        done
+        for s in 20 80; do
+          measure layers_scalar_2_L${l}_$s inputs/default.yaml "[112,112,224]" 2 auto $s \
+            --set "time={integrator: ssprk3, steps: $s}" --set "parallel.halo.layers=$l"
+        done
+      done
+    fi
+    ;;
+  *) echo "gpu_halo.sh: unknown part '$part' (tests | tg | scalar | weak | layers)" >&2; exit 2 ;;
   esac
 done

@@ -88,9 +88,12 @@ TEST(Halo, FillsNaNPoisonedGhostsWithTheirOwnersValues) {
     for (PartitionMethod method : all_partition_methods()) {
       if (method == PartitionMethod::blocks && !box) continue;
       const Partition p = partition_cells(b.host, b.device, method, w.size(), box, "test");
-      const LocalMesh l = extract_local(b.host, p.part, w.rank(), w.size());
-      for (HaloVariant variant : {HaloVariant::naive, HaloVariant::optimized}) {
-        SCOPED_TRACE(std::string(mc.generate ? "tets" : "gmsh") + ", " + to_string(method) + ", " + to_string(variant));
+      for (const auto& [variant, layers] :
+           {std::make_pair(HaloVariant::naive, 1), std::make_pair(HaloVariant::naive, 2),
+            std::make_pair(HaloVariant::optimized, 1), std::make_pair(HaloVariant::optimized, 2)}) {
+        const LocalMesh l = extract_local(b.host, p.part, w.rank(), w.size(), layers);
+        SCOPED_TRACE(std::string(mc.generate ? "tets" : "gmsh") + ", " + to_string(method) + ", " + to_string(variant) +
+                     ", " + std::to_string(layers) + " ghost layers");
         Halo halo(l, w, variant);
         EXPECT_EQ(halo.n_ghosts(), l.n_ghosts());
         for (int cols : {1, 3, 5}) {
@@ -184,13 +187,15 @@ TEST(Halo, EveryTransportFillsBitwiseIdenticalGhostRows) {
     const BuiltMesh b = build_mesh(mc);
     for (PartitionMethod method : {PartitionMethod::metis, PartitionMethod::hilbert}) {
       const Partition p = partition_cells(b.host, b.device, method, w.size(), nullptr, "test");
-      const LocalMesh l = extract_local(b.host, p.part, w.rank(), w.size());
+      // two ghost layers on the Gmsh mesh (each neighbour's rows in two blocks, unpacked by index)
+      const LocalMesh l = extract_local(b.host, p.part, w.rank(), w.size(), mc.generate ? 1 : 2);
       Halo reference(l, w, HaloVariant::optimized, HaloTransport::mpi);
       for (HaloTransport t : {HaloTransport::automatic, HaloTransport::ipc, HaloTransport::staged}) {
         Halo h(l, w, HaloVariant::optimized, t);
         const long long sent_before = reference.stats().values_sent;
         SCOPED_TRACE(std::string(mc.generate ? "tets" : "gmsh") + ", " + to_string(method) + ", asked " + to_string(t) +
-                     ", route " + to_string(h.route()) + " (" + h.fallback_reason() + ")");
+                     ", route " + to_string(h.route()) + " (" + h.fallback_reason() + "), " + std::to_string(l.layers) +
+                     " ghost layers");
         EXPECT_NE(h.route(), HaloTransport::automatic);
         if (t == HaloTransport::staged) {
           EXPECT_EQ(h.route(), HaloTransport::staged);
@@ -689,9 +694,28 @@ TEST(DistributedRun, EqualsOneRankPerGlobalId) {
   src.apply_set("time={steps: 5, cfl: 0.4}");
   src.apply_set("run.deterministic=true");
   expect_same_run(parse_case(src), "hybrid channel (Gmsh), deterministic", true, 0);
+  // Two ghost layers (the first layer's gradients and limiter values computed here, not exchanged):
+  // bitwise, each variant, the blocking halo, a mesh with every boundary kind.
+  expect_same_run(with({"run.deterministic=true", "parallel.halo.layers=2"}), "deterministic, two ghost layers", true,
+                  0);
+  expect_same_run(
+      with({"run.deterministic=true", "parallel.halo.layers=2", "operators.muscl.variant=naive",
+            "operators.convection.variant=naive", "operators.diffusion.variant=naive", "mesh.partition=hilbert"}),
+      "deterministic, naive operators, two ghost layers", true, 0);
+  expect_same_run(with({"run.deterministic=true", "parallel.halo.layers=2", "operators.muscl.fused=true",
+                        "parallel.halo.variant=naive"}),
+                  "deterministic, fused muscl, blocking halo, two ghost layers", true, 0);
+  expect_same_run(with({"parallel.halo.layers=2", "operators.muscl.scatter=atomic",
+                        "operators.convection.scatter=atomic", "operators.diffusion.scatter=atomic"}),
+                  "atomic scatters, two ghost layers", false, tol);
+  src.apply_set("parallel.halo.layers=2");
+  expect_same_run(parse_case(src), "hybrid channel (Gmsh), deterministic, two ghost layers", true, 0);
   // Built in parts (no rank holds the whole mesh): the same answer, bitwise.
   expect_same_run(with({"run.deterministic=true", "mesh.partition=hilbert", "mesh.reorder=zorder"}),
                   "built in parts, hilbert partition, zorder ordering", true, 0, true);
+  expect_same_run(
+      with({"run.deterministic=true", "mesh.partition=zorder", "mesh.reorder=hilbert", "parallel.halo.layers=2"}),
+      "built in parts, zorder partition, hilbert ordering, two ghost layers", true, 0, true);
   expect_same_run(with({"run.deterministic=true", "mesh.partition=blocks", "mesh.reorder=none"}),
                   "built in parts, blocks, generation order", true, 0, true);
 }
@@ -721,13 +745,24 @@ TEST(DistributedRun, FlowRunsEqualOneRankPerGlobalId) {
                     std::string("sod, deterministic, transport ") + t, true, 0);
   expect_same_run(sod("inputs/sod.yaml", {"operators.convection.scatter=atomic", "operators.muscl.scatter=atomic"}),
                   "sod, atomic scatters", false, tol, false, 1.0);
-  expect_same_run(sod("inputs/sod_tet.yaml", {"run.deterministic=true", "operators.muscl.gradient=green-gauss",
-                                              "operators.convection.reconstruction=conservative"}),
-                  "sod on tets, Green-Gauss, conservative MUSCL", true, 0);
+  // Two ghost layers: no gradient exchange, the first layer's slip-wall faces mirrored here.
+  for (const char* v : {"optimized", "naive"})
+    expect_same_run(sod("inputs/sod.yaml",
+                        {"run.deterministic=true", "parallel.halo.layers=2", std::string("parallel.halo.variant=") + v,
+                         std::string("operators.muscl.variant=") + v}),
+                    std::string("sod, deterministic, two ghost layers, ") + v + " halo and muscl", true, 0);
+  for (const char* layers : {"1", "2"})
+    expect_same_run(sod("inputs/sod_tet.yaml", {"run.deterministic=true", "operators.muscl.gradient=green-gauss",
+                                                "operators.convection.reconstruction=conservative",
+                                                std::string("parallel.halo.layers=") + layers}),
+                    std::string("sod on tets, Green-Gauss, conservative MUSCL, ghost layers: ") + layers, true, 0);
   ConfigSource couette = ConfigSource::from_file(test::source_path("inputs/couette.yaml"));
   couette.apply_set("time={integrator: ssprk3, steps: 40, dt: 0.003}");
   couette.apply_set("run.deterministic=true");
   expect_same_run(parse_case(couette), "couette, deterministic, overlapped halo", true, 0);
+  couette.apply_set("parallel.halo.layers=2");
+  expect_same_run(parse_case(couette), "couette, deterministic, two ghost layers", true, 0);
+  couette.apply_set("parallel.halo.layers=1");
   couette.apply_set("run.deterministic=false");
   couette.apply_set("operators.diffusion.scatter=atomic");
   expect_same_run(parse_case(couette), "couette, atomic viscous scatter", false, tol, false, 1.0);
@@ -765,6 +800,10 @@ void expect_same_part(const Decomposition& a, const Decomposition& b) {
   ASSERT_EQ(x.n_owned, y.n_owned);
   ASSERT_EQ(x.n_inner, y.n_inner);
   ASSERT_EQ(x.n_owned_faces, y.n_owned_faces);
+  ASSERT_EQ(x.layers, y.layers);
+  ASSERT_EQ(x.n_layer1, y.n_layer1);
+  ASSERT_EQ(x.n_faces_owned, y.n_faces_owned);
+  ASSERT_EQ(x.outer_begin, y.outer_begin);
   ASSERT_EQ(x.host.n_cells(), y.host.n_cells());
   ASSERT_EQ(x.host.n_faces(), y.host.n_faces());
   ASSERT_EQ(x.host.n_interior, y.host.n_interior);
@@ -787,18 +826,20 @@ void expect_same_part(const Decomposition& a, const Decomposition& b) {
     ASSERT_EQ(gids(x.host, f), gids(y.host, f)) << "face " << f;
     ASSERT_EQ(x.host.shifts[x.host.face_shift[f]], y.host.shifts[y.host.face_shift[f]]) << "face " << f;
   }
-  ASSERT_EQ(x.host.patches.size(), y.host.patches.size());
-  for (std::size_t p = 0; p < x.host.patches.size(); ++p) {
-    EXPECT_EQ(x.host.patches[p].name, y.host.patches[p].name);
-    EXPECT_EQ(x.host.patches[p].begin, y.host.patches[p].begin);
-    EXPECT_EQ(x.host.patches[p].end, y.host.patches[p].end);
+  for (const auto& [xp, yp] :
+       {std::make_pair(&x.host.patches, &y.host.patches), std::make_pair(&x.layer1_patches, &y.layer1_patches)}) {
+    ASSERT_EQ(xp->size(), yp->size());
+    for (std::size_t p = 0; p < xp->size(); ++p) {
+      EXPECT_EQ((*xp)[p].name, (*yp)[p].name);
+      EXPECT_EQ((*xp)[p].begin, (*yp)[p].begin);
+      EXPECT_EQ((*xp)[p].end, (*yp)[p].end);
+    }
   }
   ASSERT_EQ(x.links.size(), y.links.size());
   for (std::size_t k = 0; k < x.links.size(); ++k) {
     EXPECT_EQ(x.links[k].rank, y.links[k].rank);
     EXPECT_EQ(x.links[k].send, y.links[k].send);
-    EXPECT_EQ(x.links[k].ghost_begin, y.links[k].ghost_begin);
-    EXPECT_EQ(x.links[k].ghost_end, y.links[k].ghost_end);
+    EXPECT_EQ(x.links[k].recv, y.links[k].recv);
   }
   std::map<gid_t, std::array<double, 3>> xn;
   for (index_t v = 0; v < x.host.n_nodes(); ++v)
@@ -830,7 +871,11 @@ TEST(BuiltInParts, SameLocalMeshAsCutFromTheWholeMesh) {
                  to_string(mc.partition) + " partition");
     ASSERT_TRUE(builds_in_parts(mc));
     const BuiltMesh g = build_mesh(mc);
-    expect_same_part(decompose(g, mc, w), decompose_in_parts(mc, w));
+    for (int layers : {1, 2}) { // docs/parallel.md#two-ghost-layers
+      SCOPED_TRACE(std::to_string(layers) + " ghost layers");
+      const HaloSettings h(HaloVariant::optimized, HaloTransport::automatic, layers);
+      expect_same_part(decompose(g, mc, w, h), decompose_in_parts(mc, w, h));
+    }
   }
 }
 
@@ -848,6 +893,8 @@ TEST(BuiltOnRank0, SameLocalMeshAsCutByEveryRank) {
       BuiltMesh kept;
       const Decomposition b = decompose_from_root(mc, w, HaloVariant::optimized, "test", &kept);
       expect_same_part(a, b);
+      const HaloSettings two(HaloVariant::optimized, HaloTransport::automatic, 2);
+      expect_same_part(decompose(g, mc, w, two), decompose_from_root(mc, w, two, "test"));
       EXPECT_EQ(b.local.n_global_nodes, g.host.n_nodes());
       ASSERT_EQ(std::size_t(b.local.host.n_nodes()), b.local.node_row.size());
       const auto rows = node_file_rows(g.host);
@@ -922,6 +969,30 @@ TEST(DistributedRun, FilesEachStagesExchangesUnderTheirKind) {
     EXPECT_EQ(before.of(HaloKind::other).exchanges, 3 * any); // volumes, their inverses, centroids
     EXPECT_EQ(s.of(HaloKind::gradient_limiter).values_sent,
               any * stages * d.halo->rows_sent() * 8); // (3 + 1) x 2 components
+  }
+  // Two ghost layers (docs/parallel.md#two-ghost-layers): the state of both layers once per stage, nothing else.
+  for (const char* hv : {"naive", "optimized"}) {
+    SCOPED_TRACE(std::string(hv) + ", two ghost layers");
+    const CaseConfig cfg =
+        test::case_from(test::kPeriodicBlob, {"mesh.generate.cells=[5,5,4]", "time.steps=4", "parallel.halo.layers=2",
+                                              std::string("parallel.halo.variant=") + hv});
+    const BuiltMesh g = build_mesh(cfg.mesh);
+    Decomposition d = decompose(g, cfg.mesh, w, cfg.parallel.halo);
+    const Decomposition one = decompose(g, cfg.mesh, w);
+    if (w.size() > 1) {
+      EXPECT_GT(d.mesh.n_ghosts, one.mesh.n_ghosts);
+    }
+    EXPECT_EQ(d.mesh.n_layer1, one.mesh.n_ghosts);
+    const HaloStats before = d.halo->stats();
+    const RunSummary r = run_simulation(cfg, d.mesh, RunHooks{}, true, nullptr, w, d.halo.get());
+    ASSERT_FALSE(r.failure.has_value());
+    HaloStats s = d.halo->stats();
+    s -= before;
+    const long long any = d.halo->neighbours() > 0 ? 1 : 0, stages = 3 * r.steps;
+    EXPECT_EQ(s.of(HaloKind::state).exchanges, any * stages);
+    EXPECT_EQ(s.of(HaloKind::state).values_sent, any * stages * d.halo->rows_sent() * 2); // 2 components
+    EXPECT_EQ(s.of(HaloKind::gradient_limiter).exchanges, 0);
+    EXPECT_EQ(s.of(HaloKind::other).exchanges, 0);
   }
 }
 
@@ -1141,6 +1212,18 @@ TEST(Restart, ContinuesBitwiseAsTheUninterruptedRun) {
     }
     EXPECT_EQ(rest.conservation_final[k], ref.conservation_final[k]);
   }
+  // Written with one ghost layer, continued with two (docs/parallel.md#two-ghost-layers): the same bits.
+  Decomposition d2 = decompose(g, cfg.mesh, w, HaloSettings(HaloVariant::optimized, HaloTransport::automatic, 2));
+  ASSERT_EQ(d2.halo->layers(), 2);
+  const RestartPoint rp2 = read_restart(dir + "/checkpoint_000003.h5", cfg, cells, w);
+  const RunSummary two = run_simulation(cfg, d2.mesh, RunHooks{}, true, &rp2, w, d2.halo.get());
+  EXPECT_EQ(two.first_step, 4);
+  for (int k = 0; k < ref.components; ++k)
+    for (index_t c = 0; c < d2.mesh.n_cells; ++c) {
+      ASSERT_EQ(d2.local.host.cell_gid[c], cells.gid[c]); // the owned part as with one layer
+      const real a = two.final_state[k][c], b = ref.final_state[k][global_of.at(cells.gid[c])];
+      ASSERT_EQ(std::memcmp(&a, &b, sizeof(real)), 0) << "component " << k << ", cell gid " << cells.gid[c];
+    }
 }
 
 } // namespace

@@ -153,6 +153,16 @@ TEST(CaseConfig, HaloVariantAndTransport) {
   expect_input_error([] { parse(kBase + "parallel:\n  halo: {transport: nvlink}\n"); },
                      {"case.yaml", "parallel.halo.transport: invalid value 'nvlink'", "auto | ipc | mpi | staged"});
   expect_input_error([] { parse(kBase + "parallel:\n  halo: {transprt: ipc}\n"); }, {"transprt", "transport"});
+  // parallel.halo.layers: 1 by default, 2 kept through the resolved case, others refused
+  EXPECT_EQ(d.parallel.halo.layers, 1);
+  const CaseConfig two = parse(kBase, {"parallel.halo.layers=2"});
+  EXPECT_EQ(two.parallel.halo.layers, 2);
+  YAML::Emitter out;
+  out << two.resolved();
+  EXPECT_EQ(parse(out.c_str()).parallel.halo.layers, 2);
+  expect_input_error([] { parse(kBase + "parallel:\n  halo: {layers: 3}\n"); },
+                     {"case.yaml", "parallel.halo.layers: must be 1 or 2, not 3", "two-ghost-layers"});
+  expect_input_error([] { parse(kBase + "parallel:\n  halo: {layers: two}\n"); }, {"parallel.halo.layers"});
 }
 
 TEST(CaseConfig, Errors) {

@@ -4,6 +4,7 @@
 // owned cell bitwise that of the global mesh (P = 1 reproduces the global mesh exactly).
 #include <algorithm>
 #include <map>
+#include <numeric>
 #include <set>
 
 #include "core/error.hpp"
@@ -441,7 +442,7 @@ TEST(LocalMesh, GhostsHalosAndGeometryMatchTheGlobalMesh) {
               EXPECT_GE(c, l.n_inner);
               sent.push_back(h.cell_gid[c]);
             }
-            for (index_t c = back->ghost_begin; c < back->ghost_end; ++c) received.push_back(other.host.cell_gid[c]);
+            for (index_t c : back->recv) received.push_back(other.host.cell_gid[c]);
             EXPECT_EQ(sent, received);
           }
         }
@@ -463,6 +464,117 @@ TEST(LocalMesh, GhostsHalosAndGeometryMatchTheGlobalMesh) {
           EXPECT_EQ(h.cell_face_sign, g.cell_face_sign);
           EXPECT_EQ(ls[0].n_inner, g.n_cells());
           EXPECT_TRUE(ls[0].links.empty());
+        }
+      }
+  }
+}
+
+/// The cells within one face of `cells` that are not in it (face neighbours, periodic ones too).
+std::set<index_t> face_neighbours(const HostMesh& g, const std::set<index_t>& cells) {
+  std::set<index_t> out;
+  for (index_t f = 0; f < g.n_interior; ++f) {
+    const index_t a = g.face_owner[f], b = g.face_neighbour[f];
+    if (cells.count(a) && !cells.count(b)) out.insert(b);
+    if (cells.count(b) && !cells.count(a)) out.insert(a);
+  }
+  return out;
+}
+
+TEST(LocalMesh, TwoGhostLayersKeepTheOwnedPartAndGiveTheFirstLayerEveryFace) {
+  for (const Case& mc : meshes()) {
+    const BuiltMesh b = build_mesh(mc.cfg);
+    const HostMesh& g = b.host;
+    for (PartitionMethod method : methods_for(mc.cfg))
+      for (int P = 2; P <= 4; ++P) {
+        SCOPED_TRACE(mc.name + ", " + to_string(method) + ", P = " + std::to_string(P));
+        const BoxConfig* box = mc.cfg.generate ? &*mc.cfg.generate : nullptr;
+        const Partition p = partition_cells(g, b.device, method, P, box, "test");
+        std::vector<LocalMesh> ls;
+        for (int r = 0; r < P; ++r) ls.push_back(extract_local(g, p.part, r, P, 2));
+        for (const LocalMesh& l : ls) {
+          const LocalMesh one = extract_local(g, p.part, l.rank, P, 1);
+          const HostMesh& h = l.host;
+          EXPECT_EQ(l.layers, 2);
+          // Layers: the first = the face neighbours of the owned cells, the second = theirs beyond.
+          std::set<index_t> owned;
+          for (index_t c = 0; c < g.n_cells(); ++c)
+            if (p.part[c] == l.rank) owned.insert(c);
+          const std::set<index_t> first = face_neighbours(g, owned);
+          std::set<index_t> near(owned);
+          near.insert(first.begin(), first.end());
+          const std::set<index_t> second = face_neighbours(g, near);
+          ASSERT_EQ(l.n_layer1, index_t(first.size()));
+          EXPECT_EQ(
+              std::set<index_t>(l.global_cell.begin() + l.n_owned, l.global_cell.begin() + l.n_owned + l.n_layer1),
+              first);
+          EXPECT_EQ(std::set<index_t>(l.global_cell.begin() + l.n_owned + l.n_layer1, l.global_cell.end()), second);
+          // The owned cells, the first layer and the owned cells' faces exactly as with one layer.
+          ASSERT_EQ(l.n_faces_owned, one.host.n_faces());
+          EXPECT_EQ(l.n_owned, one.n_owned);
+          EXPECT_EQ(l.n_inner, one.n_inner);
+          EXPECT_EQ(l.n_owned_faces, one.n_owned_faces);
+          EXPECT_EQ(h.n_interior, one.host.n_interior);
+          EXPECT_EQ(std::vector<index_t>(l.global_cell.begin(), l.global_cell.begin() + l.n_owned + l.n_layer1),
+                    one.global_cell);
+          EXPECT_EQ(std::vector<index_t>(l.global_face.begin(), l.global_face.begin() + l.n_faces_owned),
+                    one.global_face);
+          for (index_t c = 0; c < l.n_owned; ++c) {
+            const auto lf = std::vector<index_t>(h.cell_faces.begin() + h.cell_face_off[c],
+                                                 h.cell_faces.begin() + h.cell_face_off[c + 1]);
+            const auto of = std::vector<index_t>(one.host.cell_faces.begin() + one.host.cell_face_off[c],
+                                                 one.host.cell_faces.begin() + one.host.cell_face_off[c + 1]);
+            EXPECT_EQ(lf, of) << "owned cell " << c;
+          }
+          // Owned and first-layer cells have every global face, in global order, signs as there;
+          // a first-layer cell's boundary faces lie in layer1_patches, the ghost-ghost faces after.
+          ASSERT_EQ(l.layer1_patches.size(), g.patches.size());
+          for (index_t c = 0; c < l.n_owned + l.n_layer1; ++c) {
+            const index_t gc = l.global_cell[c];
+            std::vector<index_t> lf, gf;
+            std::vector<int> lsg, gsg;
+            for (index_t k = h.cell_face_off[c]; k < h.cell_face_off[c + 1]; ++k) {
+              const index_t f = h.cell_faces[k];
+              lf.push_back(l.global_face[f]), lsg.push_back(h.cell_face_sign[k]);
+              if (c >= l.n_owned && h.face_neighbour[f] < 0) { // a first-layer boundary face
+                EXPECT_GE(f, l.n_faces_owned);
+                EXPECT_LT(f, l.outer_begin);
+              } else if (c >= l.n_owned && !(f >= l.n_owned_faces && f < h.n_interior)) {
+                EXPECT_GE(f, l.outer_begin) << "a ghost-ghost face";
+              }
+            }
+            for (index_t k = g.cell_face_off[gc]; k < g.cell_face_off[gc + 1]; ++k)
+              gf.push_back(g.cell_faces[k]), gsg.push_back(g.cell_face_sign[k]);
+            EXPECT_EQ(lf, gf) << "cell gid " << h.cell_gid[c];
+            EXPECT_EQ(lsg, gsg);
+          }
+          for (std::size_t q = 0; q < g.patches.size(); ++q)
+            for (index_t f = l.layer1_patches[q].begin; f < l.layer1_patches[q].end; ++f) {
+              EXPECT_GE(l.global_face[f], g.patches[q].begin);
+              EXPECT_LT(l.global_face[f], g.patches[q].end);
+              EXPECT_GE(h.face_owner[f], l.n_owned);
+              EXPECT_LT(h.face_owner[f], l.n_owned + l.n_layer1);
+            }
+          // Halo links: every ghost received once; what r sends to s is what s receives from r, in order.
+          std::vector<index_t> received_rows;
+          for (const HaloLink& link : l.links) {
+            received_rows.insert(received_rows.end(), link.recv.begin(), link.recv.end());
+            const LocalMesh& other = ls[link.rank];
+            const auto back = std::find_if(other.links.begin(), other.links.end(),
+                                           [&](const HaloLink& x) { return x.rank == l.rank; });
+            ASSERT_NE(back, other.links.end());
+            std::vector<gid_t> sent, received;
+            for (index_t c : link.send) {
+              EXPECT_LT(c, l.n_owned);
+              sent.push_back(h.cell_gid[c]);
+            }
+            for (index_t c : back->recv) received.push_back(other.host.cell_gid[c]);
+            EXPECT_EQ(sent, received);
+            for (index_t c : link.recv) EXPECT_EQ(p.part[l.global_cell[c]], link.rank);
+          }
+          std::sort(received_rows.begin(), received_rows.end());
+          std::vector<index_t> ghosts(std::size_t(h.n_cells() - l.n_owned));
+          std::iota(ghosts.begin(), ghosts.end(), l.n_owned);
+          EXPECT_EQ(received_rows, ghosts);
         }
       }
   }

@@ -174,6 +174,7 @@ nlohmann::json gather_run_report(const Communicator& comm, const RankRun& mine) 
   // time summed), null without a device timeline.
   if (mine.halo) {
     out["halo"]["transport"] = mine.halo->variant() == HaloVariant::naive ? "host" : to_string(mine.halo->route());
+    out["halo"]["layers"] = mine.halo->layers();
     out["halo"]["transport_fallback"] =
         mine.halo->fallback_reason().empty() ? nlohmann::json(nullptr) : nlohmann::json(mine.halo->fallback_reason());
     double transfer = 0, overlapped = 0;

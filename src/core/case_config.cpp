@@ -709,7 +709,7 @@ CaseConfig parse_case(const ConfigSource& src) {
   if (const YAML::Node p = root["parallel"]) {
     r.check_keys(p, "parallel", {"halo"});
     if (const YAML::Node h = p["halo"]) {
-      r.check_keys(h, "parallel.halo", {"variant", "transport"});
+      r.check_keys(h, "parallel.halo", {"variant", "transport", "layers"});
       if (h["variant"])
         c.parallel.halo.variant = r.enum_value(h["variant"], "parallel.halo.variant",
                                                std::vector<HaloVariant>{HaloVariant::naive, HaloVariant::optimized});
@@ -718,6 +718,14 @@ CaseConfig parse_case(const ConfigSource& src) {
             r.enum_value(h["transport"], "parallel.halo.transport",
                          std::vector<HaloTransport>{HaloTransport::automatic, HaloTransport::ipc, HaloTransport::mpi,
                                                     HaloTransport::staged});
+      if (h["layers"]) {
+        const long long v = r.int_value(h["layers"], "parallel.halo.layers");
+        if (v != 1 && v != 2)
+          r.fail(h["layers"], "parallel.halo.layers", "must be 1 or 2, not " + std::to_string(v),
+                 "1: the gradients and limiter values exchanged after the state; 2: the state of two ghost layers, "
+                 "the first layer's gradients computed locally (docs/parallel.md#two-ghost-layers)");
+        c.parallel.halo.layers = static_cast<int>(v);
+      }
     }
   }
   c.time = parse_time(r, root, flow_model);
@@ -922,6 +930,7 @@ void add_solver_sections(const CaseConfig& c, YAML::Node& n) {
   n["operators"] = ops;
   n["parallel"]["halo"]["variant"] = to_string(c.parallel.halo.variant);
   n["parallel"]["halo"]["transport"] = to_string(c.parallel.halo.transport);
+  n["parallel"]["halo"]["layers"] = c.parallel.halo.layers;
   YAML::Node t;
   t["integrator"] = to_string(c.time.integrator);
   if (c.time.dt)

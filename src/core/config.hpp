@@ -227,12 +227,16 @@ const char* to_string(HaloVariant v);
 /// memory. A transport that cannot be had falls back (with a message) to the best that can.
 enum class HaloTransport { automatic, ipc, mpi, staged };
 const char* to_string(HaloTransport t);
-/// parallel.halo: the variant and, for the optimized one, the transport.
+/// parallel.halo: the variant, for the optimized one the transport, and the ghost layers (1: the
+/// gradients and limiter values exchanged after the state; 2: the state of two layers exchanged
+/// once, the first layer's gradients computed here; docs/parallel.md#two-ghost-layers).
 struct HaloSettings {
   HaloVariant variant = HaloVariant::optimized;
   HaloTransport transport = HaloTransport::automatic;
+  int layers = 1;
   HaloSettings() = default;
-  HaloSettings(HaloVariant v, HaloTransport t = HaloTransport::automatic) : variant(v), transport(t) {} // NOLINT
+  HaloSettings(HaloVariant v, HaloTransport t = HaloTransport::automatic, int l = 1) // NOLINT
+      : variant(v), transport(t), layers(l) {}
 };
 struct ParallelConfig {
   HaloSettings halo;

@@ -2,29 +2,42 @@
 
 #include <algorithm>
 #include <numeric>
+#include <tuple>
 
 #include "core/error.hpp"
 
 namespace fvproxy {
 
-LocalMesh extract_local(const HostMesh& g, const std::vector<int>& part, int rank, int ranks) {
+LocalMesh extract_local(const HostMesh& g, const std::vector<int>& part, int rank, int ranks, int layers) {
   const index_t nc = g.n_cells();
   if (index_t(part.size()) != nc)
     throw RunError("error: extract_local: a partition of " + std::to_string(part.size()) + " cells for a mesh of " +
                    std::to_string(nc));
+  if (layers != 1 && layers != 2)
+    throw RunError("error: extract_local: " + std::to_string(layers) + " ghost layers (1 or 2)");
   LocalMesh l;
   l.rank = rank;
   l.ranks = ranks;
+  l.layers = layers;
   l.n_global_nodes = g.n_nodes();
-  // Classify owned cells (frontier: a face to another part) and find the ghosts.
-  std::vector<char> frontier(nc, 0), ghost(nc, 0);
+  // Classify owned cells (frontier: a face to another part) and the ghosts by layer.
+  std::vector<char> frontier(nc, 0), layer(nc, 0);
   for (index_t f = 0; f < g.n_interior; ++f) {
     const index_t a = g.face_owner[f], b = g.face_neighbour[f];
     const bool ma = part[a] == rank, mb = part[b] == rank;
     if (ma == mb) continue;
-    if (ma) frontier[a] = 1, ghost[b] = 1;
-    if (mb) frontier[b] = 1, ghost[a] = 1;
+    if (ma) frontier[a] = 1, layer[b] = 1;
+    if (mb) frontier[b] = 1, layer[a] = 1;
   }
+  if (layers == 2)
+    for (index_t f = 0; f < g.n_interior; ++f) {
+      const index_t a = g.face_owner[f], b = g.face_neighbour[f];
+      if (layer[a] == 1 && part[b] != rank && layer[b] == 0) layer[b] = 2;
+      if (layer[b] == 1 && part[a] != rank && layer[a] == 0) layer[a] = 2;
+    }
+  for (index_t c = 0; c < nc; ++c)
+    if (layer[c] && part[c] < 0)
+      throw RunError("error: extract_local: the part of ghost cell " + std::to_string(g.cell_gid[c]) + " is unknown");
   std::vector<index_t>& cells = l.global_cell;
   for (index_t c = 0; c < nc; ++c)
     if (part[c] == rank && !frontier[c]) cells.push_back(c);
@@ -32,13 +45,16 @@ LocalMesh extract_local(const HostMesh& g, const std::vector<int>& part, int ran
   for (index_t c = 0; c < nc; ++c)
     if (part[c] == rank && frontier[c]) cells.push_back(c);
   l.n_owned = static_cast<index_t>(cells.size());
-  std::vector<index_t> ghosts;
-  for (index_t c = 0; c < nc; ++c)
-    if (ghost[c]) ghosts.push_back(c);
-  std::sort(ghosts.begin(), ghosts.end(), [&](index_t a, index_t b) {
-    return part[a] != part[b] ? part[a] < part[b] : g.cell_gid[a] < g.cell_gid[b];
-  });
-  cells.insert(cells.end(), ghosts.begin(), ghosts.end());
+  for (char k = 1; k <= 2; ++k) {
+    std::vector<index_t> ghosts;
+    for (index_t c = 0; c < nc; ++c)
+      if (layer[c] == k) ghosts.push_back(c);
+    std::sort(ghosts.begin(), ghosts.end(), [&](index_t a, index_t b) {
+      return part[a] != part[b] ? part[a] < part[b] : g.cell_gid[a] < g.cell_gid[b];
+    });
+    cells.insert(cells.end(), ghosts.begin(), ghosts.end());
+    if (k == 1) l.n_layer1 = static_cast<index_t>(ghosts.size());
+  }
   std::vector<index_t> local_of(nc, -1);
   for (std::size_t k = 0; k < cells.size(); ++k) local_of[cells[k]] = static_cast<index_t>(k);
 
@@ -60,7 +76,8 @@ LocalMesh extract_local(const HostMesh& g, const std::vector<int>& part, int ran
     h.add_cell(g.cell_type[c], nodes.data(), g.cell_gid[c]);
   }
 
-  // Faces: owned-owned, owned-ghost, then each patch's faces of owned cells, in global order.
+  // Faces: owned-owned, owned-ghost, each patch's faces of owned cells; with two layers each patch's
+  // faces of first-layer ghosts, then the ghost-ghost faces of the first layer; in global order.
   std::vector<index_t>& faces = l.global_face;
   auto owned = [&](index_t c) { return c >= 0 && part[c] == rank; };
   for (index_t f = 0; f < g.n_interior; ++f)
@@ -69,12 +86,26 @@ LocalMesh extract_local(const HostMesh& g, const std::vector<int>& part, int ran
   for (index_t f = 0; f < g.n_interior; ++f)
     if (owned(g.face_owner[f]) != owned(g.face_neighbour[f])) faces.push_back(f);
   h.n_interior = static_cast<index_t>(faces.size());
-  for (const Patch& p : g.patches) {
-    Patch q{p.name, static_cast<index_t>(faces.size()), 0};
-    for (index_t f = p.begin; f < p.end; ++f)
-      if (owned(g.face_owner[f])) faces.push_back(f);
-    q.end = static_cast<index_t>(faces.size());
-    h.patches.push_back(q);
+  auto patch_faces = [&](std::vector<Patch>& out, auto&& keep) {
+    for (const Patch& p : g.patches) {
+      Patch q{p.name, static_cast<index_t>(faces.size()), 0};
+      for (index_t f = p.begin; f < p.end; ++f)
+        if (keep(g.face_owner[f])) faces.push_back(f);
+      q.end = static_cast<index_t>(faces.size());
+      out.push_back(q);
+    }
+  };
+  patch_faces(h.patches, owned);
+  l.n_faces_owned = static_cast<index_t>(faces.size());
+  if (layers == 2) {
+    patch_faces(l.layer1_patches, [&](index_t c) { return layer[c] == 1; });
+    l.outer_begin = static_cast<index_t>(faces.size());
+    for (index_t f = 0; f < g.n_interior; ++f) {
+      const index_t a = g.face_owner[f], b = g.face_neighbour[f];
+      if (layer[a] && layer[b] && (layer[a] == 1 || layer[b] == 1)) faces.push_back(f);
+    }
+  } else {
+    l.outer_begin = l.n_faces_owned;
   }
   h.shifts = g.shifts;
   for (index_t f : faces) {
@@ -87,7 +118,8 @@ LocalMesh extract_local(const HostMesh& g, const std::vector<int>& part, int ran
   }
 
   // Cell -> faces in global face order (the order of the global mesh's CSR), signs as there: the
-  // local faces' order, then each cell's list sorted by global face.
+  // local faces' order, then each cell's list sorted by global face. (A second-layer ghost lists
+  // only its faces to the first layer: nothing reads them.)
   build_cell_faces(h);
   for (index_t c = 0; c < h.n_cells(); ++c) {
     const auto b = h.cell_faces.begin() + h.cell_face_off[c], e = h.cell_faces.begin() + h.cell_face_off[c + 1];
@@ -96,27 +128,51 @@ LocalMesh extract_local(const HostMesh& g, const std::vector<int>& part, int ran
       h.cell_face_sign[k] = h.face_owner[h.cell_faces[k]] == c ? 1 : -1;
   }
 
-  // Halo links: ghosts by owner rank; what each neighbour needs from here (its ghosts, by gid).
+  // Halo links: the ghosts by owner rank, the first layer's then the second's (each by gid), and
+  // what each neighbour needs from here in its own ghost order.
   const index_t nl = h.n_cells();
-  for (index_t k = l.n_owned; k < nl;) {
-    HaloLink link;
-    link.rank = part[cells[k]];
-    link.ghost_begin = k;
-    while (k < nl && part[cells[k]] == link.rank) ++k;
-    link.ghost_end = k;
-    l.links.push_back(link);
+  auto link_of = [&](int r) {
+    auto it = std::lower_bound(l.links.begin(), l.links.end(), r, [](const HaloLink& x, int v) { return x.rank < v; });
+    if (it == l.links.end() || it->rank != r) {
+      HaloLink k;
+      k.rank = r;
+      it = l.links.insert(it, k);
+    }
+    return it;
+  };
+  for (index_t k = l.n_owned; k < nl; ++k) link_of(part[cells[k]])->recv.push_back(k);
+  std::vector<std::tuple<int, int, gid_t, index_t>> sends; // (neighbour rank, its layer, gid, local owned cell)
+  auto other = [&](index_t c, index_t k) {
+    const index_t f = g.cell_faces[k];
+    return g.face_owner[f] == c ? g.face_neighbour[f] : g.face_owner[f];
+  };
+  std::vector<int> first, second;
+  for (index_t i = 0; i < l.n_owned; ++i) {
+    const index_t c = cells[i];
+    first.clear(), second.clear();
+    for (index_t k = g.cell_face_off[c]; k < g.cell_face_off[c + 1]; ++k) {
+      const index_t n = other(c, k);
+      if (n >= 0 && part[n] != rank) first.push_back(part[n]);
+    }
+    std::sort(first.begin(), first.end());
+    first.erase(std::unique(first.begin(), first.end()), first.end());
+    for (const int r : first) sends.emplace_back(r, 1, g.cell_gid[c], i);
+    if (layers < 2) continue;
+    for (index_t k = g.cell_face_off[c]; k < g.cell_face_off[c + 1]; ++k) {
+      const index_t n = other(c, k);
+      if (n < 0) continue;
+      for (index_t j = g.cell_face_off[n]; j < g.cell_face_off[n + 1]; ++j) {
+        const index_t m = other(n, j);
+        if (m < 0 || m == c || part[m] == rank || part[m] == part[n]) continue;
+        if (!std::binary_search(first.begin(), first.end(), part[m])) second.push_back(part[m]);
+      }
+    }
+    std::sort(second.begin(), second.end());
+    second.erase(std::unique(second.begin(), second.end()), second.end());
+    for (const int r : second) sends.emplace_back(r, 2, g.cell_gid[c], i);
   }
-  std::vector<std::pair<int, index_t>> sends; // (neighbour rank, local owned cell)
-  for (index_t f = 0; f < g.n_interior; ++f) {
-    const index_t a = g.face_owner[f], b = g.face_neighbour[f];
-    if (owned(a) && !owned(b)) sends.emplace_back(part[b], local_of[a]);
-    if (owned(b) && !owned(a)) sends.emplace_back(part[a], local_of[b]);
-  }
-  std::sort(sends.begin(), sends.end(), [&](const auto& x, const auto& y) {
-    return x.first != y.first ? x.first < y.first : h.cell_gid[x.second] < h.cell_gid[y.second];
-  });
-  sends.erase(std::unique(sends.begin(), sends.end()), sends.end());
-  for (const auto& [r, c] : sends) {
+  std::sort(sends.begin(), sends.end());
+  for (const auto& [r, layer_there, gid, c] : sends) {
     auto it = std::find_if(l.links.begin(), l.links.end(), [r = r](const HaloLink& x) { return x.rank == r; });
     if (it == l.links.end()) // a face between two parts makes each a ghost of the other: never here
       throw RunError("error: extract_local: rank " + std::to_string(r) + " needs cells of rank " +

@@ -1,21 +1,26 @@
 #pragma once
-// One rank's part of a partitioned mesh: its owned cells and one layer of ghost cells (the other
-// ranks' cells that share a face with an owned cell), with what the halo exchange needs. No MPI
-// here: any rank's part can be extracted from the global mesh in one process (the tests do so
-// for every rank). docs/parallel.md#the-local-mesh.
+// One rank's part of a partitioned mesh: its owned cells and one or two layers of ghost cells (the
+// first: the other ranks' cells that share a face with an owned cell; the second: those that share
+// a face with the first), with what the halo exchange needs. No MPI here: any rank's part can be
+// extracted from the global mesh in one process (the tests do so for every rank).
+// docs/parallel.md#the-local-mesh.
 //
 // Cells: [0, n_inner) owned cells with no ghost neighbour, [n_inner, n_owned) owned cells next to a
-// ghost ("frontier"), then the ghosts grouped by owner rank (ascending), by global id within a
-// rank. Owned cells keep the relative order of the global mesh (its curve order) within each of
-// the two classes. Global ids everywhere.
+// ghost ("frontier"), then the first layer's ghosts, then the second layer's (two layers), each
+// layer grouped by owner rank (ascending), by global id within a rank. Owned cells keep the
+// relative order of the global mesh (its curve order) within each of the two classes. Global ids
+// everywhere.
 // Faces: interior faces between two owned cells [0, n_owned_faces), then interior faces between
 // an owned cell and a ghost [n_owned_faces, n_interior), then the owned cells' boundary faces by
-// patch; each class in the global mesh's face order. Every face keeps its global orientation,
-// node order and periodic shift, so its geometry is computed bitwise as on one rank; the owner of
-// an owned-ghost face may therefore be the ghost (face_owner > face_neighbour there, unlike the
-// global mesh). A cell's faces (cell_faces) are in global face order, so sums over them are too.
-// Every patch of the global mesh is present by name, empty where this rank has none of its faces.
-// The ghosts' own faces are not present: their geometry must come from their owner.
+// patch, [n_interior, n_faces_owned); with two layers then the first layer's boundary faces by
+// patch (layer1_patches) and the interior faces between two ghosts of which one at least is in the
+// first layer, [outer_begin, n_faces()): every face of a first-layer ghost is present. Each class
+// in the global mesh's face order. Every face keeps its global orientation, node order and
+// periodic shift, so its geometry is computed bitwise as on one rank; the owner of a face may
+// therefore be the ghost (face_owner > face_neighbour there, unlike the global mesh). A cell's faces
+// (cell_faces) are in global face order, so sums over them are too. Every patch of the global mesh
+// is present by name, empty where this rank has none of its faces. The last layer's ghosts do not
+// have all their faces here: their geometry must come from their owner.
 // node_key is left empty (a local mesh is never re-faced or reordered).
 #include <vector>
 
@@ -23,23 +28,28 @@
 
 namespace fvproxy {
 
-/// What one rank exchanges with one neighbour rank.
+/// What one rank exchanges with one neighbour rank: rows in the order of the receiver's ghosts
+/// (its first layer's by gid, then its second layer's by gid).
 struct HaloLink {
   int rank = -1;             ///< the neighbour
-  std::vector<index_t> send; ///< owned cells the neighbour holds as ghosts, in its ghost order (by gid)
-  index_t ghost_begin = 0;   ///< this rank's ghosts owned by the neighbour: [ghost_begin, ghost_end)
-  index_t ghost_end = 0;
+  std::vector<index_t> send; ///< owned cells the neighbour holds as ghosts, in its ghost order
+  std::vector<index_t> recv; ///< this rank's ghosts owned by the neighbour, in the same order
 };
 
 struct LocalMesh {
   HostMesh host;
   int rank = 0, ranks = 1;
-  index_t n_owned = 0;              ///< owned cells: [0, n_owned)
-  index_t n_inner = 0;              ///< owned cells with no ghost neighbour: [0, n_inner)
-  index_t n_owned_faces = 0;        ///< interior faces between owned cells: [0, n_owned_faces)
-  std::vector<HaloLink> links;      ///< one per neighbour rank, by rank
-  std::vector<index_t> global_cell; ///< local cell -> cell of the global mesh
-  std::vector<index_t> global_face; ///< local face -> face of the global mesh
+  index_t n_owned = 0;               ///< owned cells: [0, n_owned)
+  index_t n_inner = 0;               ///< owned cells with no ghost neighbour: [0, n_inner)
+  index_t n_owned_faces = 0;         ///< interior faces between owned cells: [0, n_owned_faces)
+  int layers = 1;                    ///< ghost layers (parallel.halo.layers)
+  index_t n_layer1 = 0;              ///< first-layer ghosts: [n_owned, n_owned + n_layer1)
+  index_t n_faces_owned = 0;         ///< faces of owned cells: [0, n_faces_owned) (host.patches)
+  index_t outer_begin = 0;           ///< ghost-ghost faces: [outer_begin, host.n_faces()) (two layers)
+  std::vector<Patch> layer1_patches; ///< the first layer's boundary faces, [n_faces_owned, outer_begin)
+  std::vector<HaloLink> links;       ///< one per neighbour rank, by rank
+  std::vector<index_t> global_cell;  ///< local cell -> cell of the global mesh
+  std::vector<index_t> global_face;  ///< local face -> face of the global mesh
   /// Local node -> its row in mesh files (node_file_rows of the global mesh); empty: the node's
   /// global id (a generated box, whose ids are 0..n-1).
   std::vector<index_t> node_row;
@@ -51,8 +61,10 @@ struct LocalMesh {
 /// are 0..n-1), so that ranks that know only their part's nodes write the same rows.
 std::vector<index_t> node_file_rows(const HostMesh& m);
 
-/// Extracts rank `rank`'s part (cells with part[c] == rank) of `global` among `ranks` parts.
-/// With one rank the result is `global` itself, bitwise (all cells inner, same order).
-LocalMesh extract_local(const HostMesh& global, const std::vector<int>& part, int rank, int ranks);
+/// Extracts rank `rank`'s part (cells with part[c] == rank) of `global` among `ranks` parts, with
+/// `layers` (1 or 2) ghost layers. The parts of the cells within `layers` faces of the rank's cells
+/// must be known (part[c] >= 0 there; others may be -1). With one rank the result is `global`
+/// itself, bitwise (all cells inner, same order).
+LocalMesh extract_local(const HostMesh& global, const std::vector<int>& part, int rank, int ranks, int layers = 1);
 
 } // namespace fvproxy

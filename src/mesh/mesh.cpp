@@ -135,6 +135,7 @@ Mesh upload(const HostMesh& h, index_t n_owned) {
   m.n_ghosts = h.n_cells() - m.n_cells;
   m.n_global_cells = m.n_cells;
   m.n_faces = h.n_faces();
+  m.n_all_faces = m.outer_begin = m.n_faces; // a second ghost layer's faces are set by decompose()
   m.n_interior = h.n_interior;
   m.n_inner = m.n_cells; // a local mesh's split is set by decompose()
   m.n_owned_faces = m.n_interior;
@@ -182,9 +183,9 @@ void compute_geometry(Mesh& m) {
   m.volume = View1<real>("fvproxy::mesh::volume", m.n_local());
   m.inv_volume = View1<real>("fvproxy::mesh::inv_volume", m.n_local());
   m.centroid = Vec3View<real>("fvproxy::mesh::centroid", m.n_local());
-  m.face_area = Vec3View<real>(view_alloc(WithoutInitializing, "fvproxy::mesh::face_area"), m.n_faces);
-  m.face_centroid = Vec3View<real>(view_alloc(WithoutInitializing, "fvproxy::mesh::face_centroid"), m.n_faces);
-  Kokkos::parallel_for("fvproxy::mesh::face_geometry", Kokkos::RangePolicy<ExecSpace>(0, m.n_faces),
+  m.face_area = Vec3View<real>(view_alloc(WithoutInitializing, "fvproxy::mesh::face_area"), m.n_all_faces);
+  m.face_centroid = Vec3View<real>(view_alloc(WithoutInitializing, "fvproxy::mesh::face_centroid"), m.n_all_faces);
+  Kokkos::parallel_for("fvproxy::mesh::face_geometry", Kokkos::RangePolicy<ExecSpace>(0, m.n_all_faces),
                        FaceGeometry{m.node_x, m.face_node_off, m.face_nodes, m.face_area, m.face_centroid});
   Kokkos::parallel_for("fvproxy::mesh::cell_geometry", Kokkos::RangePolicy<ExecSpace>(0, m.n_cells),
                        CellGeometry{m.node_x, m.shifts, m.cell_node_off, m.cell_nodes, m.cell_face_off, m.cell_faces,

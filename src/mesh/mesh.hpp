@@ -21,10 +21,23 @@ struct Mesh {
   /// [n_owned_faces, n_interior) (operators/part.hpp). One rank: n_inner = n_cells,
   /// n_owned_faces = n_interior.
   index_t n_inner = 0, n_owned_faces = 0;
-  gid_t n_global_cells = 0; ///< cells over every rank (= n_cells on one rank)
+  /// A second ghost layer (parallel.halo.layers: 2, docs/parallel.md#two-ghost-layers): the first
+  /// n_layer1 ghosts, [n_cells, n_cells + n_layer1), have every face here, so their gradients and
+  /// limiter values are computed on this rank (Part::layer1) from the second layer's state. Their
+  /// faces follow the owned cells' n_faces faces: their boundary faces, [n_faces, outer_begin), by
+  /// patch (layer1_patches), then the interior faces between two ghosts, [outer_begin, n_all_faces).
+  /// One ghost layer: n_layer1 = 0, outer_begin = n_all_faces = n_faces.
+  index_t n_layer1 = 0, outer_begin = 0, n_all_faces = 0;
+  std::vector<Patch> layer1_patches; ///< the first ghost layer's boundary faces per patch (as `patches`)
+  gid_t n_global_cells = 0;          ///< cells over every rank (= n_cells on one rank)
   double global_volume = 0; ///< volume of the whole domain: the exact sum over every rank's owned cells, rounded once
   int dim = 3;              ///< spatial dimension (HostMesh::dim)
   index_t n_local() const { return n_cells + n_ghosts; }
+  /// Cells whose gradients this rank computes: the owned ones and the first ghost layer's (two layers).
+  index_t n_gradient_cells() const { return n_cells + n_layer1; }
+  /// Rows of a boundary-value array (row f - n_interior): the owned cells' boundary faces, then the
+  /// first ghost layer's (two layers).
+  index_t n_boundary_rows() const { return outer_begin - n_interior; }
 
   Vec3View<real> node_x;
   View1<gid_t> node_gid;
@@ -44,7 +57,7 @@ struct Mesh {
   // Geometry (computed on the device by compute_geometry)
   View1<real> volume, inv_volume;
   Vec3View<real> centroid;
-  Vec3View<real> face_area; ///< area vector, out of the owner
+  Vec3View<real> face_area; ///< area vector, out of the owner (face arrays: n_all_faces rows)
   Vec3View<real> face_centroid;
 
   /// Bytes held by the views above.

@@ -17,8 +17,9 @@ template <class Velocity> struct FaceVolumeFlux {
   }
 };
 template <class Velocity> View1<real> compute(const Mesh& m, const Velocity& vel) {
-  View1<real> phi(Kokkos::view_alloc(Kokkos::WithoutInitializing, "fvproxy::operators::face_volume_flux"), m.n_faces);
-  Kokkos::parallel_for("fvproxy::operators::face_volume_flux", Kokkos::RangePolicy<ExecSpace>(0, m.n_faces),
+  View1<real> phi(Kokkos::view_alloc(Kokkos::WithoutInitializing, "fvproxy::operators::face_volume_flux"),
+                  m.n_all_faces); // the first ghost layer's faces too: inflow conditions read it
+  Kokkos::parallel_for("fvproxy::operators::face_volume_flux", Kokkos::RangePolicy<ExecSpace>(0, m.n_all_faces),
                        FaceVolumeFlux<Velocity>{vel, m.face_centroid, m.face_area, phi});
   return phi;
 }

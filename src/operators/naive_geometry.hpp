@@ -24,14 +24,17 @@ struct NaiveGeometry {
   ConstView1<std::uint8_t> shift;
   ConstView1<real> volume;
   index_t n_interior;
-  int dim;         ///< run-time spatial dimension, Mesh::dim (the mistake: loops over it cannot be unrolled)
-  index_t n_owned; ///< Mesh::n_cells: rows at or above it are ghosts, which a scatter never adds to
+  index_t outer_begin; ///< Mesh::outer_begin: faces at or above it are interior too (two ghost layers)
+  int dim;             ///< run-time spatial dimension, Mesh::dim (the mistake: loops over it cannot be unrolled)
+  index_t n_owned;     ///< Mesh::n_cells: rows at or above it are ghosts, which a scatter never adds to
   ConstView1<std::int8_t> mirror; ///< per boundary face: 1 where ub is a mirror ghost (OperatorGeometry::mirror)
 
+  /// Whether face f is an interior face (a run-time test per face, as the first port has it).
+  KOKKOS_INLINE_FUNCTION bool interior(index_t f) const { return f < n_interior || f >= outer_begin; }
   /// Vector from the owner centroid to the neighbour image (interior) or the face centroid.
   KOKKOS_INLINE_FUNCTION void owner_to_other(index_t f, real* v) const {
     const index_t o = owner(f);
-    if (f < n_interior) {
+    if (interior(f)) {
       for (int i = 0; i < dim; ++i) v[i] = C(neighbour(f), i) + T(shift(f), i) - C(o, i);
     } else {
       for (int i = 0; i < dim; ++i) v[i] = F(f, i) - C(o, i);
@@ -41,7 +44,7 @@ struct NaiveGeometry {
   /// mirrored about the face's plane on a mirror face (OperatorGeometry::ghost), recomputed.
   KOKKOS_INLINE_FUNCTION void owner_to_ghost(index_t f, real* v) const {
     owner_to_other(f, v);
-    if (f < n_interior || !mirror(f - n_interior)) return;
+    if (interior(f) || !mirror(f - n_interior)) return;
     real a = 0, rn = 0;
     for (int i = 0; i < dim; ++i) a += S(f, i) * S(f, i);
     a = kc::sqrt(a);
@@ -65,9 +68,9 @@ struct NaiveGeometry {
 /// The naive kernels' view of mesh `m`; `mirror`: OperatorGeometry::mirror (the naive gradient's
 /// boundary values), empty where no kernel reads it.
 inline NaiveGeometry naive_geometry(const Mesh& m, ConstView1<std::int8_t> mirror = {}) {
-  return {m.centroid,       m.face_centroid, m.face_area,  m.shifts,         m.face_owner,
-          m.face_neighbour, m.cell_face_off, m.cell_faces, m.cell_face_sign, m.face_shift,
-          m.volume,         m.n_interior,    m.dim,        m.n_cells,        mirror};
+  return {m.centroid,      m.face_centroid, m.face_area,      m.shifts,     m.face_owner, m.face_neighbour,
+          m.cell_face_off, m.cell_faces,    m.cell_face_sign, m.face_shift, m.volume,     m.n_interior,
+          m.outer_begin,   m.dim,           m.n_cells,        mirror};
 }
 
 } // namespace fvproxy::naive

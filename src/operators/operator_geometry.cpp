@@ -18,7 +18,7 @@ struct FaceVectors {
   ConstVec3View<real> C, F, S, T;
   ConstView1<index_t> owner, neighbour;
   ConstView1<std::uint8_t> shift;
-  index_t n_interior;
+  index_t n_interior, outer_begin; ///< interior faces: [0, n_interior) and [outer_begin, n_all_faces)
   Vec3View<real> d, r;
   View1<real> w, alpha;
   Vec3View<real> k;
@@ -26,7 +26,7 @@ struct FaceVectors {
     const index_t o = owner(f);
     real rv[3], dv[3], s[3];
     for (int i = 0; i < 3; ++i) rv[i] = F(f, i) - C(o, i), s[i] = S(f, i);
-    if (f < n_interior) {
+    if (f < n_interior || f >= outer_begin) {
       const index_t n = neighbour(f);
       for (int i = 0; i < 3; ++i) dv[i] = C(n, i) + T(shift(f), i) - C(o, i), d(f, i) = dv[i];
       const real sd = s[0] * dv[0] + s[1] * dv[1] + s[2] * dv[2];
@@ -44,11 +44,11 @@ struct FaceVectors {
 
 struct BoundaryBegin {
   ConstView1<index_t> off, faces;
-  index_t n_interior;
+  index_t n_interior, outer_begin; ///< boundary faces: [n_interior, outer_begin)
   View1<index_t> begin;
   KOKKOS_FUNCTION void operator()(const index_t c) const {
     index_t q = off(c);
-    while (q < off(c + 1) && faces(q) < n_interior) ++q;
+    while (q < off(c + 1) && (faces(q) < n_interior || faces(q) >= outer_begin)) ++q;
     begin(c) = q;
   }
 };
@@ -77,7 +77,7 @@ struct BoundaryGhosts {
 };
 
 struct LeastSquaresInverse {
-  ConstView1<index_t> off, faces;
+  ConstView1<index_t> off, boundary_begin, faces;
   ConstView1<std::int8_t> sign;
   ConstVec3View<real> d, r; ///< r: the ghost vectors of the boundary faces (OperatorGeometry::ghost)
   index_t n_interior;
@@ -88,7 +88,7 @@ struct LeastSquaresInverse {
     for (index_t k = off(c); k < off(c + 1); ++k) {
       const index_t f = faces(k);
       real v[3];
-      for (int i = 0; i < 3; ++i) v[i] = f < n_interior ? sign(k) * d(f, i) : r(f - n_interior, i);
+      for (int i = 0; i < 3; ++i) v[i] = k < boundary_begin(c) ? sign(k) * d(f, i) : r(f - n_interior, i);
       for (int i = 0; i < 3; ++i)
         for (int j = i; j < 3; ++j) m[sym_index(i, j)] += v[i] * v[j];
     }
@@ -110,7 +110,7 @@ struct LeastSquaresInverse {
 /// G_c = sum_f s S_f (x_i,f - x_c)^T and its inverse (row-major): x_i - x_c is (1 - w) d on the
 /// owner side of an interior face, -w d on the neighbour side, r on a boundary face.
 struct GreenGaussInverse {
-  ConstView1<index_t> off, faces;
+  ConstView1<index_t> off, boundary_begin, faces;
   ConstView1<std::int8_t> sign;
   ConstVec3View<real> S, d, r;
   ConstView1<real> w, volume;
@@ -123,7 +123,7 @@ struct GreenGaussInverse {
       const index_t f = faces(k);
       const real s = sign(k);
       real v[3];
-      if (f < n_interior) {
+      if (k < boundary_begin(c)) {
         const real t = s > 0 ? 1 - w(f) : -w(f);
         for (int i = 0; i < 3; ++i) v[i] = t * d(f, i);
       } else {
@@ -179,42 +179,50 @@ std::size_t OperatorGeometry::memory_bytes() const {
 OperatorGeometry make_operator_geometry(const Mesh& m, const std::vector<bool>& mirror_patches) {
   using Kokkos::view_alloc;
   using Kokkos::WithoutInitializing;
+  // Every face and the cells whose gradients this rank computes: with two ghost layers the first
+  // layer's too (Mesh::n_layer1, docs/parallel.md#two-ghost-layers). Face arrays have a row per face
+  // (d and gg_weight are read on interior faces only), boundary-face arrays a row per boundary face.
+  const index_t nf = m.n_all_faces, nc = m.n_gradient_cells(), nb = m.n_boundary_rows();
   OperatorGeometry g;
-  g.d = Vec3View<real>(view_alloc(WithoutInitializing, "fvproxy::operators::d"), m.n_interior);
-  g.r = Vec3View<real>(view_alloc(WithoutInitializing, "fvproxy::operators::r"), m.n_faces);
-  g.gg_weight = View1<real>(view_alloc(WithoutInitializing, "fvproxy::operators::gg_weight"), m.n_interior);
-  g.gg_inverse = View2<real>(view_alloc(WithoutInitializing, "fvproxy::operators::gg_inverse"), m.n_cells, 9);
-  g.diff_alpha = View1<real>(view_alloc(WithoutInitializing, "fvproxy::operators::diff_alpha"), m.n_faces);
-  g.diff_k = Vec3View<real>(view_alloc(WithoutInitializing, "fvproxy::operators::diff_k"), m.n_faces);
-  g.lsq_inverse = View2<real>(view_alloc(WithoutInitializing, "fvproxy::operators::lsq_inverse"), m.n_cells, 6);
+  g.d = Vec3View<real>(view_alloc(WithoutInitializing, "fvproxy::operators::d"), m.n_layer1 ? nf : m.n_interior);
+  g.r = Vec3View<real>(view_alloc(WithoutInitializing, "fvproxy::operators::r"), nf);
+  g.gg_weight =
+      View1<real>(view_alloc(WithoutInitializing, "fvproxy::operators::gg_weight"), m.n_layer1 ? nf : m.n_interior);
+  g.gg_inverse = View2<real>(view_alloc(WithoutInitializing, "fvproxy::operators::gg_inverse"), nc, 9);
+  g.diff_alpha = View1<real>(view_alloc(WithoutInitializing, "fvproxy::operators::diff_alpha"), nf);
+  g.diff_k = Vec3View<real>(view_alloc(WithoutInitializing, "fvproxy::operators::diff_k"), nf);
+  g.lsq_inverse = View2<real>(view_alloc(WithoutInitializing, "fvproxy::operators::lsq_inverse"), nc, 6);
   g.cell_boundary_begin =
-      View1<index_t>(view_alloc(WithoutInitializing, "fvproxy::operators::cell_boundary_begin"), m.n_cells);
-  Kokkos::parallel_for("fvproxy::operators::cell_boundary_begin", Kokkos::RangePolicy<ExecSpace>(0, m.n_cells),
-                       BoundaryBegin{m.cell_face_off, m.cell_faces, m.n_interior, g.cell_boundary_begin});
-  Kokkos::parallel_for("fvproxy::operators::face_vectors", Kokkos::RangePolicy<ExecSpace>(0, m.n_faces),
+      View1<index_t>(view_alloc(WithoutInitializing, "fvproxy::operators::cell_boundary_begin"), nc);
+  Kokkos::parallel_for(
+      "fvproxy::operators::cell_boundary_begin", Kokkos::RangePolicy<ExecSpace>(0, nc),
+      BoundaryBegin{m.cell_face_off, m.cell_faces, m.n_interior, m.outer_begin, g.cell_boundary_begin});
+  Kokkos::parallel_for("fvproxy::operators::face_vectors", Kokkos::RangePolicy<ExecSpace>(0, nf),
                        FaceVectors{m.centroid, m.face_centroid, m.face_area, m.shifts, m.face_owner, m.face_neighbour,
-                                   m.face_shift, m.n_interior, g.d, g.r, g.gg_weight, g.diff_alpha, g.diff_k});
-  const index_t nb = m.n_faces - m.n_interior;
+                                   m.face_shift, m.n_interior, m.outer_begin, g.d, g.r, g.gg_weight, g.diff_alpha,
+                                   g.diff_k});
   g.mirror = View1<std::int8_t>("fvproxy::operators::mirror", nb);
   g.ghost = Vec3View<real>(view_alloc(WithoutInitializing, "fvproxy::operators::ghost"), nb);
   g.ghost_weight = View1<real>(view_alloc(WithoutInitializing, "fvproxy::operators::ghost_weight"), nb);
   auto mh = Kokkos::create_mirror_view(g.mirror);
   Kokkos::deep_copy(mh, std::int8_t(0));
-  for (std::size_t p = 0; p < m.patches.size() && p < mirror_patches.size(); ++p)
-    if (mirror_patches[p])
-      for (index_t f = m.patches[p].begin; f < m.patches[p].end; ++f) mh(f - m.n_interior) = 1;
+  for (const std::vector<Patch>* patches : {&m.patches, &m.layer1_patches})
+    for (std::size_t p = 0; p < patches->size() && p < mirror_patches.size(); ++p)
+      if (mirror_patches[p])
+        for (index_t f = (*patches)[p].begin; f < (*patches)[p].end; ++f) mh(f - m.n_interior) = 1;
   Kokkos::deep_copy(g.mirror, mh);
   Kokkos::parallel_for("fvproxy::operators::boundary_ghosts", Kokkos::RangePolicy<ExecSpace>(0, nb),
                        BoundaryGhosts{g.r, m.face_area, g.mirror, m.n_interior, g.ghost, g.ghost_weight});
-  View1<real> ratio(view_alloc(WithoutInitializing, "fvproxy::operators::lsq_det_ratio"), m.n_cells);
-  Kokkos::parallel_for("fvproxy::operators::lsq_inverse", Kokkos::RangePolicy<ExecSpace>(0, m.n_cells),
-                       LeastSquaresInverse{m.cell_face_off, m.cell_faces, m.cell_face_sign, g.d, g.ghost, m.n_interior,
-                                           g.lsq_inverse, ratio});
+  View1<real> ratio(view_alloc(WithoutInitializing, "fvproxy::operators::lsq_det_ratio"), nc);
+  Kokkos::parallel_for("fvproxy::operators::lsq_inverse", Kokkos::RangePolicy<ExecSpace>(0, nc),
+                       LeastSquaresInverse{m.cell_face_off, g.cell_boundary_begin, m.cell_faces, m.cell_face_sign, g.d,
+                                           g.ghost, m.n_interior, g.lsq_inverse, ratio});
   check_conditioning(m, ratio, real(1e-6), "lsq",
                      "det(M) / (tr(M)/3)^3 (its neighbours and boundary faces are nearly coplanar)");
-  Kokkos::parallel_for("fvproxy::operators::gg_inverse", Kokkos::RangePolicy<ExecSpace>(0, m.n_cells),
-                       GreenGaussInverse{m.cell_face_off, m.cell_faces, m.cell_face_sign, m.face_area, g.d, g.r,
-                                         g.gg_weight, m.volume, m.n_interior, g.gg_inverse, ratio});
+  Kokkos::parallel_for("fvproxy::operators::gg_inverse", Kokkos::RangePolicy<ExecSpace>(0, nc),
+                       GreenGaussInverse{m.cell_face_off, g.cell_boundary_begin, m.cell_faces, m.cell_face_sign,
+                                         m.face_area, g.d, g.r, g.gg_weight, m.volume, m.n_interior, g.gg_inverse,
+                                         ratio});
   check_conditioning(m, ratio, real(1e-3), "gg", "det(G) / V^3 (1 on an unskewed cell)");
   return g;
 }

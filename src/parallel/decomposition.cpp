@@ -16,10 +16,15 @@ namespace {
 
 /// Device copy, halo, ghost geometry from the owners.
 void finish_part(Decomposition& d, const Communicator& comm, const HaloSettings& halo) {
-  d.mesh = upload(d.local.host, d.local.n_owned);
-  d.mesh.n_inner = d.local.n_inner;
-  d.mesh.n_owned_faces = d.local.n_owned_faces;
-  d.halo = std::make_unique<Halo>(d.local, comm, halo);
+  const LocalMesh& l = d.local;
+  d.mesh = upload(l.host, l.n_owned);
+  d.mesh.n_inner = l.n_inner;
+  d.mesh.n_owned_faces = l.n_owned_faces;
+  d.mesh.n_faces = l.n_faces_owned; // the operators' faces; a second layer's follow (Mesh)
+  d.mesh.n_layer1 = l.layers == 2 ? l.n_layer1 : 0;
+  d.mesh.outer_begin = l.outer_begin;
+  d.mesh.layer1_patches = l.layer1_patches;
+  d.halo = std::make_unique<Halo>(l, comm, halo);
   // A ghost does not see all its faces: its volume and centroid are its owner's.
   d.halo->exchange(d.mesh.volume);
   d.halo->exchange(d.mesh.inv_volume);
@@ -67,17 +72,19 @@ template <class F> void each_field(LocalMesh& l, F&& f) {
   f(h.dim), f(h.x), f(h.node_gid), f(h.node_key), f(h.cell_type), f(h.cell_node_off), f(h.cell_nodes), f(h.cell_gid),
       f(h.face_node_off), f(h.face_nodes), f(h.face_owner), f(h.face_neighbour), f(h.face_shift), f(h.shifts),
       f(h.n_interior), f(h.cell_face_off), f(h.cell_faces), f(h.cell_face_sign);
-  f(l.rank), f(l.ranks), f(l.n_owned), f(l.n_inner), f(l.n_owned_faces), f(l.global_cell), f(l.global_face),
-      f(l.node_row), f(l.n_global_nodes);
+  f(l.rank), f(l.ranks), f(l.n_owned), f(l.n_inner), f(l.n_owned_faces), f(l.layers), f(l.n_layer1), f(l.n_faces_owned),
+      f(l.outer_begin), f(l.global_cell), f(l.global_face), f(l.node_row), f(l.n_global_nodes);
 }
 
 std::vector<char> pack(LocalMesh& l) {
   Bytes out;
   each_field(l, [&](auto& x) { out.put(x); });
-  out.put(std::uint64_t(l.host.patches.size()));
-  for (const Patch& p : l.host.patches) out.put(p.name), out.put(p.begin), out.put(p.end);
+  for (const auto* v : {&l.host.patches, &l.layer1_patches}) {
+    out.put(std::uint64_t(v->size()));
+    for (const Patch& p : *v) out.put(p.name), out.put(p.begin), out.put(p.end);
+  }
   out.put(std::uint64_t(l.links.size()));
-  for (const HaloLink& k : l.links) out.put(k.rank), out.put(k.send), out.put(k.ghost_begin), out.put(k.ghost_end);
+  for (const HaloLink& k : l.links) out.put(k.rank), out.put(k.send), out.put(k.recv);
   return std::move(out.b);
 }
 
@@ -86,12 +93,14 @@ LocalMesh unpack(std::vector<char> bytes) {
   LocalMesh l;
   each_field(l, [&](auto& x) { in.get(x); });
   std::uint64_t n = 0;
-  in.get(n);
-  l.host.patches.resize(n);
-  for (Patch& p : l.host.patches) in.get(p.name), in.get(p.begin), in.get(p.end);
+  for (auto* v : {&l.host.patches, &l.layer1_patches}) {
+    in.get(n);
+    v->resize(n);
+    for (Patch& p : *v) in.get(p.name), in.get(p.begin), in.get(p.end);
+  }
   in.get(n);
   l.links.resize(n);
-  for (HaloLink& k : l.links) in.get(k.rank), in.get(k.send), in.get(k.ghost_begin), in.get(k.ghost_end);
+  for (HaloLink& k : l.links) in.get(k.rank), in.get(k.send), in.get(k.recv);
   return l;
 }
 
@@ -190,7 +199,7 @@ Decomposition decompose_from_root(const MeshConfig& cfg, const Communicator& com
     for (index_t v = 0; v < b.host.n_nodes(); ++v) row_of[std::size_t(v)] = {b.host.node_gid[v], rows[v]};
     std::sort(row_of.begin(), row_of.end());
     auto part_of = [&](int r) {
-      LocalMesh l = extract_local(b.host, d.partition.part, r, P);
+      LocalMesh l = extract_local(b.host, d.partition.part, r, P, halo.layers);
       l.node_row.resize(std::size_t(l.host.n_nodes()));
       for (index_t v = 0; v < l.host.n_nodes(); ++v)
         l.node_row[std::size_t(v)] =
@@ -226,7 +235,7 @@ Decomposition decompose(const BuiltMesh& global, const MeshConfig& cfg, const Co
   const BoxConfig* box = cfg.generate ? &*cfg.generate : nullptr;
   d.partition = partition_cells(global.host, global.device, cfg.partition, comm.size(), box,
                                 where == "mpirun -np" ? where + " " + std::to_string(comm.size()) : where, &comm);
-  d.local = extract_local(global.host, d.partition.part, comm.rank(), comm.size());
+  d.local = extract_local(global.host, d.partition.part, comm.rank(), comm.size(), halo.layers);
   finish_part(d, comm, halo);
   // The domain's totals as the global mesh has them (bitwise the one-rank values).
   d.mesh.n_global_cells = global.device.n_cells;
@@ -237,8 +246,8 @@ Decomposition decompose(const BuiltMesh& global, const MeshConfig& cfg, const Co
 Decomposition decompose_in_parts(const MeshConfig& cfg, const Communicator& comm, const HaloSettings& halo,
                                  const std::string& where) {
   Decomposition d;
-  PartsMesh p =
-      build_box_in_parts(cfg, comm, where == "mpirun -np" ? where + " " + std::to_string(comm.size()) : where);
+  PartsMesh p = build_box_in_parts(cfg, comm, where == "mpirun -np" ? where + " " + std::to_string(comm.size()) : where,
+                                   halo.layers);
   Kokkos::Timer timer;
   d.seconds_sort = p.seconds_sort;
   d.seconds_piece = p.seconds_piece;
@@ -265,6 +274,7 @@ Mesh whole_mesh_counts(const Decomposition& d, const Communicator& comm) {
   w.n_global_cells = m.n_global_cells;
   w.n_interior = static_cast<index_t>(owned_faces + cross / 2);
   w.n_faces = static_cast<index_t>(owned_faces + cross / 2 + boundary);
+  w.outer_begin = w.n_all_faces = w.n_faces;
   w.n_inner = w.n_cells;
   w.n_owned_faces = w.n_interior;
   w.global_volume = m.global_volume;

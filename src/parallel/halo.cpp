@@ -49,10 +49,13 @@ void pack_rows(const ExecSpace& on, const View1<real>& buf, const View1<index_t>
   }
 }
 
-/// The received values `buf` (per ghost row, the columns of every array) into the ghost rows.
-void unpack_rows(const ExecSpace& on, const View1<real>& buf, const std::vector<View2<real>>& arrays, int cols,
-                 index_t first, std::size_t ghosts) {
+/// The received values `buf` (per received row, the columns of every array) into the ghost rows:
+/// row g of `buf` to row idx(g) (two ghost layers), or to first + g where idx is empty (one layer:
+/// the rows arrive in ghost order).
+void unpack_rows(const ExecSpace& on, const View1<real>& buf, const View1<index_t>& idx,
+                 const std::vector<View2<real>>& arrays, int cols, index_t first, std::size_t ghosts) {
   int c0 = 0;
+  const bool indexed = idx.extent(0) > 0;
   for (const View2<real>& a : arrays) {
     const int nc = static_cast<int>(a.extent(1));
     Kokkos::parallel_for(
@@ -60,7 +63,7 @@ void unpack_rows(const ExecSpace& on, const View1<real>& buf, const std::vector<
         KOKKOS_LAMBDA(const std::size_t q) {
           const std::size_t g = q / nc;
           const int c = static_cast<int>(q - g * nc);
-          a(first + index_t(g), c) = buf(g * cols + c0 + c);
+          a(indexed ? idx(g) : first + index_t(g), c) = buf(g * cols + c0 + c);
         });
     c0 += nc;
   }
@@ -281,7 +284,7 @@ std::string ipc_impossible_here([[maybe_unused]] const Communicator& comm,
 
 Halo::Halo(const LocalMesh& l, const Communicator& comm, HaloVariant variant, HaloTransport transport)
     : comm_(comm), variant_(variant), asked_(transport), n_owned_(l.n_owned), n_ghosts_(l.n_ghosts()),
-      n_cells_(l.host.n_cells()) {
+      n_cells_(l.host.n_cells()), layers_(l.layers) {
   if (l.ranks != comm.size() || l.rank != comm.rank())
     throw RunError("error: the local mesh is rank " + std::to_string(l.rank) + " of " + std::to_string(l.ranks) +
                    ", the communicator's rank " + std::to_string(comm.rank()) + " of " + std::to_string(comm.size()));
@@ -291,14 +294,29 @@ Halo::Halo(const LocalMesh& l, const Communicator& comm, HaloVariant variant, Ha
     ranks_.push_back(link.rank);
     send_index_host_.insert(send_index_host_.end(), link.send.begin(), link.send.end());
     send_off_.push_back(static_cast<index_t>(send_index_host_.size()));
-    recv_off_.push_back(link.ghost_end - l.n_owned);
+    recv_index_host_.insert(recv_index_host_.end(), link.recv.begin(), link.recv.end());
+    recv_off_.push_back(static_cast<index_t>(recv_index_host_.size()));
+  }
+  std::vector<char> seen(std::size_t(n_ghosts_), 0);
+  bool in_order = true;
+  for (std::size_t g = 0; g < recv_index_host_.size(); ++g) {
+    const index_t r = recv_index_host_[g] - l.n_owned;
+    if (r < 0 || r >= n_ghosts_ || seen[std::size_t(r)])
+      throw RunError("error: the halo links receive row " + std::to_string(recv_index_host_[g]) +
+                     (r < 0 || r >= n_ghosts_ ? ", not a ghost row" : " twice"));
+    seen[std::size_t(r)] = 1;
+    in_order = in_order && r == index_t(g);
   }
   if (recv_off_.back() != n_ghosts_)
     throw RunError("error: the halo links cover " + std::to_string(recv_off_.back()) + " of " +
                    std::to_string(n_ghosts_) + " ghosts");
+  using Unmanaged = Kokkos::View<const index_t*, HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
   send_index_ = View1<index_t>("fvproxy::parallel::halo_send_index", send_index_host_.size());
-  Kokkos::deep_copy(send_index_, Kokkos::View<const index_t*, HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
-                                     send_index_host_.data(), send_index_host_.size()));
+  Kokkos::deep_copy(send_index_, Unmanaged(send_index_host_.data(), send_index_host_.size()));
+  if (!in_order) { // two ghost layers: each neighbour's rows are in two blocks
+    recv_index_ = View1<index_t>("fvproxy::parallel::halo_recv_index", recv_index_host_.size());
+    Kokkos::deep_copy(recv_index_, Unmanaged(recv_index_host_.data(), recv_index_host_.size()));
+  }
   requests_.reserve(2 * ranks_.size());
   if (variant_ == HaloVariant::naive) return; // route mpi, on host copies of the whole arrays
   dev_ = std::make_unique<Device>();
@@ -528,7 +546,7 @@ void Halo::naive_exchange() {
   for (std::size_t j = 0; j < arrays_.size(); ++j) {
     const int nc = static_cast<int>(arrays_[j].extent(1));
     for (index_t g = 0; g < n_ghosts_; ++g)
-      for (int c = 0; c < nc; ++c) h[j](n_owned_ + g, c) = recv_host_[0](std::size_t(g) * cols + c0 + c);
+      for (int c = 0; c < nc; ++c) h[j](recv_index_host_[g], c) = recv_host_[0](std::size_t(g) * cols + c0 + c);
     Kokkos::deep_copy(arrays_[j], h[j]);
     c0 += nc;
   }
@@ -682,7 +700,7 @@ void Halo::poll() {
 }
 
 void Halo::unpack_on_side(const std::vector<View2<real>>& arrays, const View1<real>& from) {
-  unpack_rows(dev_->side.get(), from, arrays, columns_, n_owned_, std::size_t(n_ghosts_));
+  unpack_rows(dev_->side.get(), from, recv_index_, arrays, columns_, n_owned_, std::size_t(n_ghosts_));
 }
 
 void Halo::finish() {

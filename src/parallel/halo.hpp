@@ -3,7 +3,8 @@
 // number of columns: the state, its gradients, limiter values, cell geometry) with their owners'
 // values. A plan is built once from the local mesh (in the manner of Cabana's Halo): per
 // neighbour rank the owned rows it holds as ghosts (device index list, in its ghost order) and
-// the range of ghost rows it owns here, so a received message is one contiguous block of rows.
+// the ghost rows it owns here: one contiguous block of rows with one ghost layer, two blocks (its
+// first layer's rows, its second's) with two, unpacked through an index list.
 // One packed message per neighbour per exchange, whatever the number of arrays it fills.
 //
 //   start({a, b, ...})  queues the packing of the rows to send (and their copies) on the halo's own
@@ -138,6 +139,8 @@ public:
   /// Whether this build and the MPI library it runs with let MPI use the packed buffers directly.
   static bool device_direct_possible();
   index_t n_owned() const { return n_owned_; }
+  /// Ghost layers of the local mesh (parallel.halo.layers; docs/parallel.md#two-ghost-layers).
+  int layers() const { return layers_; }
   index_t n_ghosts() const { return n_ghosts_; }
   int neighbours() const { return static_cast<int>(ranks_.size()); }
   /// Owned rows sent per exchange and column (summed over neighbours).
@@ -165,11 +168,14 @@ private:
   HaloTransport asked_ = HaloTransport::automatic, route_ = HaloTransport::mpi;
   std::string fallback_;
   index_t n_owned_ = 0, n_ghosts_ = 0, n_cells_ = 0;
-  std::vector<int> ranks_;                                         ///< neighbour ranks
-  std::vector<index_t> send_off_, recv_off_;                       ///< per neighbour, in rows (size neighbours + 1)
-  std::vector<index_t> send_index_host_;                           ///< owned rows sent, concatenated by neighbour
-  View1<index_t> send_index_;                                      ///< the same on the device
-  View1<real> send_dev_, recv_dev_;                                ///< packed values on the device (optimized)
+  int layers_ = 1;
+  std::vector<int> ranks_;                   ///< neighbour ranks
+  std::vector<index_t> send_off_, recv_off_; ///< per neighbour, in rows (size neighbours + 1)
+  std::vector<index_t> send_index_host_;     ///< owned rows sent, concatenated by neighbour
+  View1<index_t> send_index_;                ///< the same on the device
+  std::vector<index_t> recv_index_host_;     ///< ghost rows received, concatenated by neighbour
+  View1<index_t> recv_index_;       ///< the same on the device, where not n_owned, n_owned + 1, ... (two layers)
+  View1<real> send_dev_, recv_dev_; ///< packed values on the device (optimized)
   Kokkos::View<real*, HostStagingSpace> send_host_, recv_host_[2]; ///< staging buffers (receives: by exchange parity)
   std::vector<MPI_Request> requests_; ///< the receives (one per neighbour), then the sends as posted
   std::unique_ptr<Device> dev_;

@@ -160,7 +160,7 @@ std::vector<gid_t> global_positions(const std::vector<std::uint64_t>& keys, cons
   return pos;
 }
 
-PartsMesh build_box_in_parts(const MeshConfig& cfg, const Communicator& comm, const std::string& where) {
+PartsMesh build_box_in_parts(const MeshConfig& cfg, const Communicator& comm, const std::string& where, int layers) {
   if (!builds_in_parts(cfg))
     throw RunError("error: build_box_in_parts: mesh.partition " + std::string(to_string(cfg.partition)) +
                    " with mesh.reorder " + to_string(cfg.reorder) + " needs the whole mesh");
@@ -279,18 +279,27 @@ PartsMesh build_box_in_parts(const MeshConfig& cfg, const Communicator& comm, co
   for (const gid_t g : own_gids)
     if (hexes.empty() || hexes.back() != g / per) hexes.push_back(g / per);
   hexes.erase(std::unique(hexes.begin(), hexes.end()), hexes.end()); // own_gids ascending: hexes too
-  HostMesh piece = generate_box_piece(box, dilate(box, hexes, 2));
+  HostMesh piece = generate_box_piece(box, dilate(box, hexes, layers + 1));
   Mesh dev = upload(piece);
   order_piece(piece, dev, cfg.reorder, order_frame);
-  // Owned cells and the ghosts (the other cells sharing a face with one).
+  // Owned cells and the ghosts (the other cells within `layers` faces of one).
   const index_t nc = piece.n_cells();
   std::vector<int> part(nc, -1);
   std::vector<index_t> own = cells_with_gids(piece, own_gids);
   for (const index_t c : own) part[c] = me;
   std::vector<gid_t> ghost_gids;
-  for (index_t f = 0; f < piece.n_interior; ++f) {
-    const index_t a = piece.face_owner[f], b = piece.face_neighbour[f];
-    if ((part[a] == me) != (part[b] == me)) ghost_gids.push_back(piece.cell_gid[part[a] == me ? b : a]);
+  {
+    std::vector<char> near(nc, 0); // owned cells and the ghosts found so far
+    for (const index_t c : own) near[c] = 1;
+    for (int k = 0; k < layers; ++k) {
+      std::vector<index_t> found;
+      for (index_t f = 0; f < piece.n_interior; ++f) {
+        const index_t a = piece.face_owner[f], b = piece.face_neighbour[f];
+        if (near[a] != near[b]) found.push_back(near[a] ? b : a);
+      }
+      for (const index_t c : found)
+        if (!near[c]) near[c] = 1, ghost_gids.push_back(piece.cell_gid[c]);
+    }
   }
   std::sort(ghost_gids.begin(), ghost_gids.end());
   ghost_gids.erase(std::unique(ghost_gids.begin(), ghost_gids.end()), ghost_gids.end());
@@ -314,13 +323,16 @@ PartsMesh build_box_in_parts(const MeshConfig& cfg, const Communicator& comm, co
     const auto it = std::lower_bound(ghost_gids.begin(), ghost_gids.end(), g);
     if (it != ghost_gids.end() && *it == g) part[c] = ghost_places[std::size_t(it - ghost_gids.begin())].part;
   }
-  out.local = extract_local(piece, part, me, P);
+  out.local = extract_local(piece, part, me, P, layers);
   LocalMesh& l = out.local;
-  // The piece's outer faces belong to cells two layers out: never to an owned cell.
-  if (l.host.patches.empty() || l.host.patches.back().name != kBoxCutPatch ||
-      l.host.patches.back().begin != l.host.patches.back().end)
-    throw RunError("error: build_box_in_parts: an owned cell has a face on its piece's boundary");
-  l.host.patches.pop_back();
+  // The piece's outer faces belong to cells two layers out: never to an owned cell (nor to a
+  // first-layer ghost with two layers).
+  for (std::vector<Patch>* v : {&l.host.patches, &l.layer1_patches}) {
+    if (v == &l.layer1_patches && layers < 2) continue;
+    if (v->empty() || v->back().name != kBoxCutPatch || v->back().begin != v->back().end)
+      throw RunError("error: build_box_in_parts: a cell with all its faces has one on its piece's boundary");
+    v->pop_back();
+  }
   // Rows in the whole ordered mesh, instead of the piece's cells and faces.
   for (std::size_t k = 0; k < l.global_cell.size(); ++k) {
     const gid_t g = l.host.cell_gid[k];

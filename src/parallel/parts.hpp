@@ -12,9 +12,9 @@
 //      mesh (mesh.reorder) and their part (mesh.partition: equal contiguous pieces of the curve);
 //      `blocks` parts are closed-form. The slab keeps (part, ordered index) of its cells: the
 //      directory other ranks ask about their ghosts.
-//   2. the rank's own hexes (its cells' hexes) and two layers around them are generated, faces
-//      built, ordered as the whole mesh is; its cells, their ghosts (parts from the directory) and
-//      the faces between them are cut out with extract_local.
+//   2. the rank's own hexes (its cells' hexes) and two layers around them (three with two ghost
+//      layers) are generated, faces built, ordered as the whole mesh is; its cells, their ghosts
+//      (parts from the directory) and the faces between them are cut out with extract_local.
 // Two layers: a ghost's centroid (hence its key and its place in the order) needs all its faces,
 // which reach one hex further than the ghost itself.
 //
@@ -43,7 +43,8 @@ struct PartsMesh {
 
 /// Rank comm.rank()'s part among comm.size(). Collective. InputError (naming `where`) when the
 /// box cannot be divided so (more ranks than cells, `blocks` that cannot).
-PartsMesh build_box_in_parts(const MeshConfig& cfg, const Communicator& comm, const std::string& where);
+/// `layers`: the ghost layers (parallel.halo.layers; the piece then reaches layers + 1 hexes out).
+PartsMesh build_box_in_parts(const MeshConfig& cfg, const Communicator& comm, const std::string& where, int layers = 1);
 
 /// The global position of each of this rank's `keys` (key, then global id; both unique together)
 /// in the order of every rank's keys: a parallel sample sort. Collective.

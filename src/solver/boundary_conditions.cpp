@@ -63,34 +63,41 @@ BoundaryConditions::BoundaryConditions(const Mesh& mesh, const CaseConfig& c, co
     for (int k = 0; k < components_ && k < int(bc.value.size()); ++k) pc.value[k] = static_cast<real>(bc.value[k]);
     pc.begin = p.begin;
     pc.end = p.end;
+    const std::size_t q = patches_.size();
+    if (q < mesh.layer1_patches.size()) pc.layer1 = {mesh.layer1_patches[q].begin, mesh.layer1_patches[q].end};
     patches_.push_back(pc);
   }
 }
 
-void BoundaryConditions::apply(ConstView2<real> u, real t, View2<real> ub) const {
-  for (const PatchCondition& p : patches_) {
-    if (p.end <= p.begin) continue;
-    const Kokkos::RangePolicy<ExecSpace> range(p.begin, p.end);
-    auto run = [&](auto kind, const char* label) {
-      constexpr Kind K = decltype(kind)::value;
-      BoundaryValues<K> f{owner_, face_centroid_, phi_, u, ub, exact_, {}, components_, n_interior_, t};
-      for (int k = 0; k < kMaxComponents; ++k) f.value[k] = p.value[k];
-      Kokkos::parallel_for(label, range, f);
-    };
-    switch (p.type) {
-    case BoundaryType::dirichlet:
-      if (p.exact)
-        run(std::integral_constant<Kind, Kind::exact>{}, "fvproxy::solver::boundary_dirichlet_exact");
-      else
-        run(std::integral_constant<Kind, Kind::value>{}, "fvproxy::solver::boundary_dirichlet");
-      break;
-    case BoundaryType::outflow:
-      run(std::integral_constant<Kind, Kind::outflow>{}, "fvproxy::solver::boundary_outflow");
-      break;
-    case BoundaryType::inflow:
-      run(std::integral_constant<Kind, Kind::inflow>{}, "fvproxy::solver::boundary_inflow");
-      break;
-    }
+void BoundaryConditions::apply(ConstView2<real> u, real t, View2<real> ub, Rows r) const {
+  for (const PatchCondition& p : patches_)
+    for (const IndexRange faces :
+         {r != Rows::ghosts ? IndexRange{p.begin, p.end} : IndexRange{}, r != Rows::owned ? p.layer1 : IndexRange{}})
+      if (faces.size() > 0) apply(p, faces, u, t, ub);
+}
+
+void BoundaryConditions::apply(const PatchCondition& p, IndexRange faces, ConstView2<real> u, real t,
+                               View2<real> ub) const {
+  const Kokkos::RangePolicy<ExecSpace> range(faces.begin, faces.end);
+  auto run = [&](auto kind, const char* label) {
+    constexpr Kind K = decltype(kind)::value;
+    BoundaryValues<K> f{owner_, face_centroid_, phi_, u, ub, exact_, {}, components_, n_interior_, t};
+    for (int k = 0; k < kMaxComponents; ++k) f.value[k] = p.value[k];
+    Kokkos::parallel_for(label, range, f);
+  };
+  switch (p.type) {
+  case BoundaryType::dirichlet:
+    if (p.exact)
+      run(std::integral_constant<Kind, Kind::exact>{}, "fvproxy::solver::boundary_dirichlet_exact");
+    else
+      run(std::integral_constant<Kind, Kind::value>{}, "fvproxy::solver::boundary_dirichlet");
+    break;
+  case BoundaryType::outflow:
+    run(std::integral_constant<Kind, Kind::outflow>{}, "fvproxy::solver::boundary_outflow");
+    break;
+  case BoundaryType::inflow:
+    run(std::integral_constant<Kind, Kind::inflow>{}, "fvproxy::solver::boundary_inflow");
+    break;
   }
 }
 

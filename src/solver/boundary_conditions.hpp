@@ -10,6 +10,7 @@
 #include "core/config.hpp"
 #include "core/types.hpp"
 #include "mesh/mesh.hpp"
+#include "operators/part.hpp"
 #include "physics/scalar_profile.hpp"
 
 namespace fvproxy {
@@ -20,8 +21,9 @@ public:
   /// 'dirichlet: exact' has an exact solution. `phi`: face_volume_flux.
   BoundaryConditions(const Mesh& mesh, const CaseConfig& c, const ScalarSolution& exact, View1<real> phi);
 
-  /// ub(f - n_interior, k) for every boundary face at time t.
-  void apply(ConstView2<real> u, real t, View2<real> ub) const;
+  /// ub(f - n_interior, k) at time t for the boundary faces the rows `r` need (operators/part.hpp:
+  /// the owned cells', then, with two ghost layers, the first layer's).
+  void apply(ConstView2<real> u, real t, View2<real> ub, Rows r = Rows::all) const;
 
   struct PatchCondition {
     std::string name;
@@ -29,10 +31,12 @@ public:
     bool exact = false;
     real value[kMaxComponents] = {};
     index_t begin = 0, end = 0; ///< face range
+    IndexRange layer1;          ///< the first ghost layer's faces (two layers)
   };
   const std::vector<PatchCondition>& patches() const { return patches_; }
 
 private:
+  void apply(const PatchCondition& p, IndexRange faces, ConstView2<real> u, real t, View2<real> ub) const;
   std::vector<PatchCondition> patches_;
   int components_;
   index_t n_interior_;

@@ -1,5 +1,7 @@
 #include "solver/diagnostics.hpp"
 
+#include <algorithm>
+
 #include <cmath>
 #include <cstdint>
 #include <vector>
@@ -95,7 +97,9 @@ std::vector<double> conserved_totals(const Mesh& m, ConstView2<real> u, const Co
 
 std::pair<std::vector<real>, std::vector<real>> domain_bounds(const Mesh& m, ConstView2<real> u, ConstView2<real> ub,
                                                               const Communicator& comm) {
-  auto b = value_bounds(u, ub, m.n_cells);
+  // the owned cells and their boundary faces (not a second ghost layer's boundary rows)
+  const std::size_t nb = std::min(std::size_t(ub.extent(0)), std::size_t(m.n_faces - m.n_interior));
+  auto b = value_bounds(u, Kokkos::subview(ub, std::make_pair(std::size_t(0), nb), Kokkos::ALL()), m.n_cells);
   if (comm.size() > 1) {
     std::vector<double> lo(b.first.begin(), b.first.end()), hi(b.second.begin(), b.second.end());
     comm.min(lo);

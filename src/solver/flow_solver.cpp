@@ -243,6 +243,7 @@ double FlowSolver::memory_bytes(double cells, double faces, double interior_face
 }
 
 int FlowSolver::halo_values_per_ghost(const CaseConfig& c) {
+  if (c.parallel.halo.layers == 2) return NV; // the state alone, of two layers of ghosts
   return NV + (c.operators.convection.order == 2 ? 4 * NV : 0) + (viscous(c) ? 12 : 0);
 }
 
@@ -257,12 +258,13 @@ FlowSolver::FlowSolver(const Mesh& mesh, const CaseConfig& cfg, const Communicat
                    " ghost cells) needs a halo exchange");
   // The halo's buffers at their final size now (the widest exchange: the gradients and limiter
   // values), so that the time loop allocates and opens nothing (collective).
-  if (halo_) halo_->reserve(std::max(NV, halo_values_per_ghost(cfg) - NV));
+  two_layers_ = halo_ && halo_->layers() == 2; // the decomposition's (every rank's) ghost layers
+  if (halo_) halo_->reserve(two_layers_ ? NV : std::max(NV, halo_values_per_ghost(cfg) - NV));
   const bool det = cfg.run.deterministic;
   second_order_ = cfg.operators.convection.order == 2;
   primitive_ = second_order_ && cfg.operators.convection.variables == FlowVariables::primitive;
   viscous_ = viscous(cfg);
-  const index_t C = mesh.n_local(), Fb = mesh.n_faces - mesh.n_interior;
+  const index_t C = mesh.n_local(), Fb = mesh.n_boundary_rows();
   u_ = View2<real>("fvproxy::flow::u", C, NV);
   un_ = View2<real>("fvproxy::flow::u_step_start", C, NV);
   rhs_ = View2<real>("fvproxy::flow::rate", C, NV);
@@ -405,6 +407,7 @@ void FlowSolver::gradients(View2<real> u, Part part) {
 void FlowSolver::reconstruct(View2<real> u) {
   derive(u, Rows::all);
   gradients(u, Part::all);
+  if (two_layers_) gradients(u, Part::layer1);
 }
 
 void FlowSolver::rate(View2<real> u, View2<real> rhs) {
@@ -412,7 +415,8 @@ void FlowSolver::rate(View2<real> u, View2<real> rhs) {
   // cells' derived fields and the inner cells' gradients and limiter values are computed (they read
   // no ghost row), the ghost rows' derived fields and the frontier's gradients follow its finish();
   // then the gradients' exchange flies while the inner part of the fluxes is computed, the frontier
-  // part follows its finish(). The naive halo blocks in each exchange and computes every part at once.
+  // part follows its finish(). With two ghost layers the first layer's gradients are computed here
+  // instead of exchanged. The naive halo blocks in each exchange and computes every part at once.
   std::vector<View2<real>> arrays;
   if (second_order_) arrays.push_back(grad_);
   if (second_order_ && muscl_->limits()) arrays.push_back(lim_);
@@ -422,7 +426,7 @@ void FlowSolver::rate(View2<real> u, View2<real> rhs) {
     if (halo_) halo_->exchange(u, HaloKind::state);
     fill("fvproxy::flow::zero_rate", rhs, real(0));
     reconstruct(u);
-    if (halo_ && !arrays.empty()) halo_->exchange(arrays, HaloKind::gradient_limiter);
+    if (halo_ && !arrays.empty() && !two_layers_) halo_->exchange(arrays, HaloKind::gradient_limiter);
     convection_->apply(u, grad_, lim_, rhs);
     if (viscous_) viscosity_->apply(wv_, wvb_, gwv_, rhs);
     return;
@@ -442,6 +446,12 @@ void FlowSolver::rate(View2<real> u, View2<real> rhs) {
   halo_->finish();
   derive(u, Rows::ghosts);
   gradients(u, Part::frontier);
+  if (two_layers_) { // docs/parallel.md#two-ghost-layers: the first layer's gradients here, no second exchange
+    gradients(u, Part::layer1);
+    convection_->apply(u, grad_, lim_, rhs);
+    if (viscous_) viscosity_->apply(wv_, wvb_, gwv_, rhs);
+    return;
+  }
   halo_->start(arrays, HaloKind::gradient_limiter);
   convection_->apply(u, grad_, lim_, rhs, Part::inner);
   halo_->poll();
@@ -632,8 +642,10 @@ std::vector<std::pair<std::string, std::string>> FlowSolver::describe() const {
                                      viscous_gradient_->gradient_description() + ")"
                                : "off (euler)"}};
   if (halo_)
-    d.emplace_back("halo", std::string(to_string(halo_->variant())) + " (" + halo_->transport() +
-                               (halo_->variant() == HaloVariant::optimized ? ", gradients overlapped" : "") + ")");
+    d.emplace_back("halo",
+                   std::string(to_string(halo_->variant())) + " (" + halo_->transport() +
+                       (halo_->variant() == HaloVariant::optimized && !two_layers_ ? ", gradients overlapped" : "") +
+                       (two_layers_ ? ", two ghost layers" : "") + ")");
   return d;
 }
 

@@ -88,6 +88,7 @@ private:
   OperatorGeometry geom_; ///< walls and symmetry planes as mirror patches (their gradients' ghosts)
   flow::IdealGas gas_;
   bool second_order_ = false, primitive_ = false, viscous_ = false;
+  bool two_layers_ = false; ///< two ghost layers: the first layer's gradients computed here, not exchanged
   std::unique_ptr<MusclOperator> muscl_, viscous_gradient_;
   std::unique_ptr<FlowConvectionOperator> convection_;
   std::unique_ptr<FlowViscousOperator> viscosity_;

@@ -54,6 +54,7 @@ double ScalarSolver::memory_bytes(double cells, double faces, double interior_fa
 
 int ScalarSolver::halo_values_per_ghost(const CaseConfig& c) {
   const int n = c.physics.components;
+  if (c.parallel.halo.layers == 2) return n; // the state alone, of two layers of ghosts
   return n * (1 + (needs_gradient(c) ? 3 : 0) + (needs_limiter(c) ? 1 : 0));
 }
 
@@ -70,8 +71,9 @@ ScalarSolver::ScalarSolver(const Mesh& mesh, const CaseConfig& cfg, const Commun
                    " ghost cells) needs a halo exchange");
   // The halo's buffers at their final size now (the widest exchange), so that the time loop
   // allocates and opens nothing (collective).
-  if (halo_) halo_->reserve(std::max(n_, halo_values_per_ghost(cfg) - n_));
-  const index_t C = mesh.n_local(), Fb = mesh.n_faces - mesh.n_interior;
+  two_layers_ = halo_ && halo_->layers() == 2; // the decomposition's (every rank's) ghost layers
+  if (halo_) halo_->reserve(two_layers_ ? n_ : std::max(n_, halo_values_per_ghost(cfg) - n_));
+  const index_t C = mesh.n_local(), Fb = mesh.n_boundary_rows();
   u_ = View2<real>("fvproxy::solver::u", C, n_);
   rhs_ = View2<real>("fvproxy::solver::rate", C, n_);
   ub_ = View2<real>("fvproxy::solver::boundary_values", Fb, n_);
@@ -119,7 +121,9 @@ void ScalarSolver::rate(ConstView2<real> u, real t, View2<real> rhs) {
   bc_.apply(u, t, ub_);
   fill("fvproxy::solver::zero_rate", rhs, real(0));
   if (muscl_) muscl_->compute(u, ub_, grad_, lim_);
-  if (halo_) // the neighbours' gradients and limiter values, for the reconstruction across faces
+  if (muscl_ && two_layers_) // the first ghost layer's gradients and limiter values, here
+    muscl_->compute(u, ub_, grad_, lim_, Part::layer1);
+  else if (halo_) // the neighbours' gradients and limiter values, for the reconstruction across faces
     if (const auto a = reconstruction_arrays(); !a.empty()) halo_->exchange(a, HaloKind::gradient_limiter);
   if (convection_) convection_->apply(u, ub_, grad_, lim_, rhs);
   if (diffusion_) diffusion_->apply(u, ub_, grad_, rhs);
@@ -138,11 +142,21 @@ void ScalarSolver::overlapped_rate(real t) {
   // After the first inner kernels are queued, poll() posts what waited for the device, lets MPI
   // progress the messages and timestamps their arrival (docs/parallel.md#halo-statistics).
   halo_->start({u_}, HaloKind::state);
-  bc_.apply(u_, t, ub_); // boundary faces belong to owned cells
+  bc_.apply(u_, t, ub_, Rows::owned); // the owned cells' boundary faces
   fill("fvproxy::solver::zero_rate", rhs_, real(0));
   if (muscl_) muscl_->compute(u_, ub_, grad_, lim_, Part::inner);
   halo_->poll(); // after the inner kernels are queued: the device works while the staged sends wait
   halo_->finish();
+  if (two_layers_) {                     // docs/parallel.md#two-ghost-layers: no second exchange
+    bc_.apply(u_, t, ub_, Rows::ghosts); // the first ghost layer's boundary faces
+    if (muscl_) {
+      muscl_->compute(u_, ub_, grad_, lim_, Part::frontier);
+      muscl_->compute(u_, ub_, grad_, lim_, Part::layer1);
+    }
+    if (convection_) convection_->apply(u_, ub_, grad_, lim_, rhs_);
+    if (diffusion_) diffusion_->apply(u_, ub_, grad_, rhs_);
+    return;
+  }
   if (muscl_) muscl_->compute(u_, ub_, grad_, lim_, Part::frontier);
   const auto arrays = reconstruction_arrays();
   if (!arrays.empty()) halo_->start(arrays, HaloKind::gradient_limiter);
@@ -218,7 +232,8 @@ std::vector<std::pair<std::string, std::string>> ScalarSolver::describe() const 
       {"diffusion", diffusion_ ? diffusion_->description() : "off (no diffusivity)"}};
   if (halo_)
     d.emplace_back("halo", std::string(to_string(halo_->variant())) + " (" + halo_->transport() +
-                               (halo_->variant() == HaloVariant::optimized ? ", inner cells overlapped" : "") + ")");
+                               (halo_->variant() == HaloVariant::optimized ? ", inner cells overlapped" : "") +
+                               (two_layers_ ? ", two ghost layers" : "") + ")");
   return d;
 }
 

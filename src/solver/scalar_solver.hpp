@@ -106,6 +106,7 @@ private:
   std::unique_ptr<DiffusionOperator> diffusion_;
   std::vector<ShuOsherStage> stages_;
   double kappa_max_ = 0;
+  bool two_layers_ = false; ///< two ghost layers: the first layer's gradients computed here, not exchanged
   View2<real> u_, un_, rhs_, ub_, grad_, lim_;
   Bounds bounds_;
   StateCheck check_;

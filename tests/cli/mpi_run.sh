@@ -4,7 +4,8 @@
 #     cells and values as the one-rank run's (fvproxy compare --rtol 0 --atol 0), one summary.json
 #     (rank 0) with the global cell count; with metis every file (mesh.h5, fields, checkpoints, the
 #     XDMF) is byte for byte the one-rank run's (cmp); hilbert and blocks build the box in parts, and
-#     with hilbert every file is byte for byte the one-rank run's of the same case; a zorder run says
+#     with hilbert every file is byte for byte the one-rank run's of the same case; with two ghost
+#     layers (metis, hilbert; a restart from a one-layer checkpoint) the same fields; a zorder run says
 #     it built the mesh in parts;
 #  2. the references default, sphere_in_box, hybrid_channel and the flow models' sod, sod_tet, vortex, couette, cylinder and
 #     taylor_green under mpirun -np 3 match (1e-10); Sod's waves cross the rank cuts within the reference's 20 steps and
@@ -67,6 +68,25 @@ for np in 2 3; do
     [[ $cells == 1296 ]] || fail "$np ranks: summary.json cells = $cells, expected 1296"
     ! grep -q "MPI_ABORT" "$d.log" || fail "$np ranks: MPI_Abort"
   done
+done
+
+# ... with two ghost layers (docs/parallel.md#two-ghost-layers), on rank 0's mesh and built in parts:
+# the same fields; and a restart with two layers from a one-layer checkpoint ends where the one-rank run does
+for method in metis hilbert; do
+  d="$out/np3_${method}_layers2"
+  run_in "$d" mpi 3 "$fv" run "$in/default.yaml" "${small[@]}" "${ck[@]}" --set mesh.partition=$method \
+    --set parallel.halo.layers=2 >"$d.log" 2>&1 || fail "3 ranks, $method, two ghost layers: $(grep -v Kokkos "$d.log" | tail -n 5)"
+  same "$out/one/o" "$d/o"
+  python3 -c "import json,sys; h=json.load(open(sys.argv[1]))['halo']; assert h['layers'] == 2, h" "$d/o/summary.json" ||
+    fail "3 ranks, $method: summary.json halo.layers is not 2"
+done
+d="$out/re2to3_layers2"
+run_in "$d" mpi 3 "$fv" run "$in/default.yaml" "${small[@]}" "${ck[@]}" --set parallel.halo.layers=2 \
+  --restart "$out/np2_metis/o/checkpoint_000020.h5" >"$d.log" 2>&1 ||
+  fail "restart 2 -> 3 with two ghost layers: $(grep -v Kokkos "$d.log" | tail -n 5)"
+for f in fields_000030.h5 "$(basename "$(ls "$out/one/o"/fields_*.h5 | tail -n 1)")"; do
+  "$fv" compare "$out/one/o/$f" "$d/o/$f" --rtol 0 --atol 0 >/dev/null 2>&1 ||
+    fail "restart 2 -> 3 with two ghost layers: $f differs from the one-rank run's"
 done
 
 mpi 2 "$fv" run "$in/default.yaml" --set "mesh.generate.cells=[4,4,4]" --set "time={steps: 2, cfl: 0.4}" \

@@ -487,16 +487,15 @@ std::unique_ptr<FlowConvectionOperator> make_flow_convection(const Mesh& mesh, c
 
 void flow_boundary_values(const Mesh& mesh, const flow::IdealGas& gas, const std::vector<FlowPatchBC>& patches,
                           ConstView2<real> u, View2<real> ub, Rows rows) {
-  if (!PartRanges::has_boundary(rows)) return;
-  for (std::size_t p = 0; p < mesh.patches.size(); ++p) {
-    const Patch& pa = mesh.patches[p];
-    if (pa.end <= pa.begin) continue;
-    with_bc(patches.at(p), gas.gamma, gas.gas_constant, [&](auto b) {
-      Kokkos::parallel_for(
-          "fvproxy::flow_convection::boundary_values", Kokkos::RangePolicy<ExecSpace>(pa.begin, pa.end),
-          FlowBoundaryValues<decltype(b)>{gas, b, mesh.face_owner, mesh.face_area, u, ub, mesh.n_interior});
-    });
-  }
+  for (std::size_t p = 0; p < mesh.patches.size(); ++p)
+    for (const IndexRange pa : patch_faces(mesh, p, rows)) {
+      if (pa.size() == 0) continue;
+      with_bc(patches.at(p), gas.gamma, gas.gas_constant, [&](auto b) {
+        Kokkos::parallel_for(
+            "fvproxy::flow_convection::boundary_values", Kokkos::RangePolicy<ExecSpace>(pa.begin, pa.end),
+            FlowBoundaryValues<decltype(b)>{gas, b, mesh.face_owner, mesh.face_area, u, ub, mesh.n_interior});
+      });
+    }
 }
 
 namespace {
@@ -534,16 +533,15 @@ void flow_primitive_state(const Mesh& mesh, const flow::IdealGas& gas, const std
   const IndexRange cells = PartRanges::of(mesh).rows(rows, mesh.n_local());
   Kokkos::parallel_for("fvproxy::flow_convection::primitive_state",
                        Kokkos::RangePolicy<ExecSpace>(cells.begin, cells.end), PrimitiveState{gas, u, w});
-  if (!PartRanges::has_boundary(rows)) return;
-  for (std::size_t p = 0; p < mesh.patches.size(); ++p) {
-    const Patch& pa = mesh.patches[p];
-    if (pa.end <= pa.begin) continue;
-    with_bc(patches.at(p), gas.gamma, gas.gas_constant, [&](auto b) {
-      Kokkos::parallel_for(
-          "fvproxy::flow_convection::primitive_boundary_state", Kokkos::RangePolicy<ExecSpace>(pa.begin, pa.end),
-          PrimitiveBoundaryState<decltype(b)>{b, mesh.face_owner, mesh.face_area, w, wb, mesh.n_interior});
-    });
-  }
+  for (std::size_t p = 0; p < mesh.patches.size(); ++p)
+    for (const IndexRange pa : patch_faces(mesh, p, rows)) {
+      if (pa.size() == 0) continue;
+      with_bc(patches.at(p), gas.gamma, gas.gas_constant, [&](auto b) {
+        Kokkos::parallel_for(
+            "fvproxy::flow_convection::primitive_boundary_state", Kokkos::RangePolicy<ExecSpace>(pa.begin, pa.end),
+            PrimitiveBoundaryState<decltype(b)>{b, mesh.face_owner, mesh.face_area, w, wb, mesh.n_interior});
+      });
+    }
 }
 
 double flow_max_rate(const Mesh& mesh, const flow::IdealGas& gas, ConstView2<real> u) {

@@ -512,21 +512,20 @@ void flow_primitive_fields(const Mesh& mesh, const flow::IdealGas& gas, const st
   const IndexRange cells = PartRanges::of(mesh).rows(rows, mesh.n_local());
   Kokkos::parallel_for("fvproxy::flow_viscous::primitive_fields",
                        Kokkos::RangePolicy<ExecSpace>(cells.begin, cells.end), PrimitiveFields{gas, u, w});
-  if (!PartRanges::has_boundary(rows)) return;
   for (std::size_t p = 0; p < mesh.patches.size(); ++p) {
-    const Patch& pa = mesh.patches[p];
-    if (pa.end <= pa.begin) continue;
     const FlowPatchBC& bc = patches.at(p);
-    Kokkos::parallel_for("fvproxy::flow_viscous::primitive_boundary_values",
-                         Kokkos::RangePolicy<ExecSpace>(pa.begin, pa.end),
-                         PrimitiveBoundaryValues{mesh.face_owner,
-                                                 mesh.face_area,
-                                                 w,
-                                                 wb,
-                                                 mesh.n_interior,
-                                                 bc.type,
-                                                 bc.wall_temperature,
-                                                 {bc.wall_velocity[0], bc.wall_velocity[1], bc.wall_velocity[2]}});
+    for (const IndexRange pa : patch_faces(mesh, p, rows))
+      if (pa.size() > 0)
+        Kokkos::parallel_for("fvproxy::flow_viscous::primitive_boundary_values",
+                             Kokkos::RangePolicy<ExecSpace>(pa.begin, pa.end),
+                             PrimitiveBoundaryValues{mesh.face_owner,
+                                                     mesh.face_area,
+                                                     w,
+                                                     wb,
+                                                     mesh.n_interior,
+                                                     bc.type,
+                                                     bc.wall_temperature,
+                                                     {bc.wall_velocity[0], bc.wall_velocity[1], bc.wall_velocity[2]}});
   }
 }
 

@@ -21,7 +21,7 @@ public:
   void compute(ConstView2<real> u, ConstView2<real> ub, View2<real> grad, Part part) const override {
     using MD = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>;
     const IndexRange cells = parts_.cells(part);
-    if (gather_) {
+    if (gather_ || part == Part::layer1) { // the first ghost layer's cells: always a gather
       if (cells.size() > 0)
         Kokkos::parallel_for("fvproxy::muscl::naive_gradient_gather", MD({cells.begin, 0}, {cells.end, components_}),
                              naive::GradientGather{g_, u, ub, grad, method_});
@@ -53,7 +53,7 @@ public:
 
   void compute(ConstView2<real> u, ConstView2<real> ub, View2<real> grad, Part part) const override {
     const IndexRange cells = parts_.cells(part);
-    if (gather_) {
+    if (gather_ || part == Part::layer1) { // the first ghost layer's cells: always a gather
       launch("fvproxy::muscl::gradient_gather", cells, launch_, optimized::GradientGather<N, M>{g_, u, ub, grad});
       return;
     }

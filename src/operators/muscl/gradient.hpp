@@ -29,8 +29,9 @@ namespace fvproxy {
 class GradientOperator {
 public:
   virtual ~GradientOperator() = default;
-  /// grad of the owned cells of `part` (operators/part.hpp): inner reads no ghost row of u, frontier
-  /// needs them; a scatter's inner part zeroes grad and must come first.
+  /// grad of the cells of `part` (operators/part.hpp): inner reads no ghost row of u, frontier
+  /// needs them; a scatter's inner part zeroes grad and must come first; layer1 (two ghost layers)
+  /// is a gather whatever the variant, after the owned cells.
   virtual void compute(ConstView2<real> u, ConstView2<real> ub, View2<real> grad, Part part = Part::all) const = 0;
   /// "naive", "optimized/gather/range", ... (what runs, for reports)
   virtual std::string description() const = 0;

@@ -29,7 +29,7 @@ struct GradientScatter {
     const index_t o = g.owner(f);
     real v[kMaxDim];
     g.owner_to_ghost(f, v);
-    if (f < g.n_interior) {
+    if (g.interior(f)) {
       const index_t n = g.neighbour(f);
       if (method == 0) {
         const real w = g.gg_weight(f);
@@ -70,7 +70,7 @@ struct GradientGather {
       const real s = g.sign(q);
       real v[kMaxDim];
       g.owner_to_ghost(f, v);
-      if (f < g.n_interior) {
+      if (g.interior(f)) {
         const index_t other = s > 0 ? g.neighbour(f) : g.owner(f);
         if (method == 0) {
           const real w = s > 0 ? g.gg_weight(f) : 1 - g.gg_weight(f);
@@ -107,7 +107,7 @@ struct GradientFinalize {
         g.owner_to_ghost(f, v);
       if (method == 0) {
         const real s = g.sign(q);
-        if (f < g.n_interior) { // x_i - x_c: (1 - w) d from the owner, -w d from the neighbour
+        if (g.interior(f)) { // x_i - x_c: (1 - w) d from the owner, -w d from the neighbour
           const real w = g.gg_weight(f);
           for (int i = 0; i < g.dim; ++i) v[i] = s > 0 ? (1 - w) * v[i] : -w * v[i];
         }

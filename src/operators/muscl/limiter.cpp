@@ -20,12 +20,12 @@ struct NaiveLimiter {
   ConstView1<real> range;
   ConstView2<real> u, ub, grad;
   View2<real> limiter;
-  index_t n_interior;
-  real n_cells; ///< over every rank
-  int type;     // 0 none, 1 Barth-Jespersen, 2 Venkatakrishnan (a run-time branch, on purpose)
+  index_t n_interior, outer_begin; ///< boundary faces: [n_interior, outer_begin)
+  real n_cells;                    ///< over every rank
+  int type;                        // 0 none, 1 Barth-Jespersen, 2 Venkatakrishnan (a run-time branch, on purpose)
   real K, total_volume;
   KOKKOS_FUNCTION real other_value(index_t c, index_t f, int k) const {
-    if (f >= n_interior) return ub(f - n_interior, k);
+    if (f >= n_interior && f < outer_begin) return ub(f - n_interior, k);
     return owner(f) == c ? u(neighbour(f), k) : u(owner(f), k);
   }
   KOKKOS_FUNCTION void operator()(const index_t c, const int k) const {
@@ -45,7 +45,7 @@ struct NaiveLimiter {
       real delta = 0;
       for (int i = 0; i < 3; ++i) {
         // the cell's centroid, as the owner sees it (periodic neighbours are shifted back)
-        const real xc = (f < n_interior && owner(f) != c) ? C(c, i) + T(shift(f), i) : C(c, i);
+        const real xc = ((f < n_interior || f >= outer_begin) && owner(f) != c) ? C(c, i) + T(shift(f), i) : C(c, i);
         delta += grad(c, 3 * k + i) * (F(f, i) - xc);
       }
       real p = 1;
@@ -79,7 +79,8 @@ public:
     Kokkos::parallel_for("fvproxy::muscl::naive_limiter", MD({cells.begin, 0}, {cells.end, n_}),
                          NaiveLimiter{m_.centroid, m_.face_centroid, m_.shifts, m_.face_owner, m_.face_neighbour,
                                       m_.cell_face_off, m_.cell_faces, m_.face_shift, range_, u, ub, grad, limiter,
-                                      m_.n_interior, real(m_.n_global_cells), type_, K_, total_volume_});
+                                      m_.n_interior, m_.outer_begin, real(m_.n_global_cells), type_, K_,
+                                      total_volume_});
   }
   std::string description() const override { return "naive"; }
 

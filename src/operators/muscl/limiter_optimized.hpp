@@ -36,22 +36,33 @@ template <int N> KOKKOS_INLINE_FUNCTION void extremes(const GradientGeometry& g,
     for (int k = 0; k < N; ++k) e.add(k, ub(g.cell_faces(q) - g.n_interior, k) - uc[k]);
 }
 
+/// One face of `limit`: phi = min(phi, L(gr . rc, dmax, dmin, eps2)) per component.
+template <int N, class L> KOKKOS_INLINE_FUNCTION void
+limit_face(const real (&gr)[N][3], const Extremes<N>& e, const real (&eps2)[N], const real (&rc)[3], real (&phi)[N]) {
+  for (int k = 0; k < N; ++k) {
+    const real delta = gr[k][0] * rc[0] + gr[k][1] * rc[1] + gr[k][2] * rc[2];
+    const real p = L{}(delta, e.dmax[k], e.dmin[k], eps2[k]);
+    phi[k] = p < phi[k] ? p : phi[k];
+  }
+}
+
 /// phi of cell c per component: the minimum over its faces of L(delta, dmax, dmin, eps2) with
 /// delta = gr . (x_f - x_c), x_f - x_c = r on the owner side and r - d on the neighbour side.
 template <int N, class L> KOKKOS_INLINE_FUNCTION void limit(const GradientGeometry& g, index_t c,
                                                             const real (&gr)[N][3], const Extremes<N>& e,
                                                             const real (&eps2)[N], real (&phi)[N]) {
   for (int k = 0; k < N; ++k) phi[k] = 1;
-  for (index_t q = g.cell_face_off(c); q < g.cell_face_off(c + 1); ++q) {
+  const index_t bb = g.cell_boundary_begin(c);
+  for (index_t q = g.cell_face_off(c); q < bb; ++q) { // interior faces
     const index_t f = g.cell_faces(q);
     const real m = g.sign(q) > 0 ? real(0) : real(1);
-    real rc[3];
-    for (int i = 0; i < 3; ++i) rc[i] = g.r(f, i) - (f < g.n_interior ? m * g.d(f, i) : real(0));
-    for (int k = 0; k < N; ++k) {
-      const real delta = gr[k][0] * rc[0] + gr[k][1] * rc[1] + gr[k][2] * rc[2];
-      const real p = L{}(delta, e.dmax[k], e.dmin[k], eps2[k]);
-      phi[k] = p < phi[k] ? p : phi[k];
-    }
+    const real rc[3] = {g.r(f, 0) - m * g.d(f, 0), g.r(f, 1) - m * g.d(f, 1), g.r(f, 2) - m * g.d(f, 2)};
+    limit_face<N, L>(gr, e, eps2, rc, phi);
+  }
+  for (index_t q = bb; q < g.cell_face_off(c + 1); ++q) { // boundary faces (owned by c)
+    const index_t f = g.cell_faces(q);
+    const real rc[3] = {g.r(f, 0), g.r(f, 1), g.r(f, 2)};
+    limit_face<N, L>(gr, e, eps2, rc, phi);
   }
 }
 
