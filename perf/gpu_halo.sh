@@ -6,11 +6,13 @@
 #           device), at 2 ranks on two GPUs, and at 2 ranks with one GPU visible per rank (ipc
 #           impossible: the staged fallback): the halo tests and whole Sod runs with every
 #           transport bitwise equal to one rank (FVPROXY_GPU_TESTS_ALL=1: every distributed test)
-#   tg      navier-stokes Taylor-Green 192^3 hexes: 1 GPU, 2 GPUs with each transport
+#   tg      navier-stokes Taylor-Green 192^3 hexes: 1 GPU, 2 GPUs with each transport (the flow
+#           models' default ghost layers: 2 since perf/results/2026-11-26-h200x2-layers; 1 before)
 #   scalar  the default scalar case at 16.9M tets (112 x 112 x 224 hexes): the same
 #   weak    8.45M tets (112^3): 1 GPU and 2 GPUs (weak scaling: 16.9M on 2 GPUs is `scalar`'s)
 #   layers  parallel.halo.layers 1 vs 2 (docs/parallel.md#two-ghost-layers), the default transport:
 #           Taylor-Green 192^3 and the scalar case at 16.9M tets, 1 GPU and 2 GPUs with each count
+#   layers-staged  the same two-GPU runs with the staged transport (not in the default list)
 # Each run is made twice, with two step counts, so that set-up and first-step costs cancel: the
 # marginal time per step = (loop(long) - loop(short)) / (long - short). The figures, with the
 # transport that ran and the device timeline's overlap, go to OUT/steps.csv (perf/gpu_halo.py
@@ -113,6 +115,20 @@ for part in "${parts[@]}"; do
       done
     fi
     ;;
+  layers-staged) # the same two-GPU runs through the staged transport (one GPU per rank, a network)
+    if [[ $ngpu -ge 2 ]]; then
+      for l in 1 2; do
+        for s in 10 40; do
+          measure layers_tg_2_staged_L${l}_$s inputs/taylor_green.yaml "[192,192,192]" 2 staged $s \
+            --set "time={integrator: ssprk3, steps: $s, dt: 0.0002}" --set "parallel.halo.layers=$l"
+        done
+        for s in 20 80; do
+          measure layers_scalar_2_staged_L${l}_$s inputs/default.yaml "[112,112,224]" 2 staged $s \
+            --set "time={integrator: ssprk3, steps: $s}" --set "parallel.halo.layers=$l"
+        done
+      done
+    fi
+    ;;
   layers)
     for s in 10 40; do
       measure layers_tg_1_$s inputs/taylor_green.yaml "[192,192,192]" 1 auto $s \
@@ -134,6 +150,6 @@ for part in "${parts[@]}"; do
       done
     fi
     ;;
-  *) echo "gpu_halo.sh: unknown part '$part' (tests | tg | scalar | weak | layers)" >&2; exit 2 ;;
+  *) echo "gpu_halo.sh: unknown part '$part' (tests | tg | scalar | weak | layers | layers-staged)" >&2; exit 2 ;;
   esac
 done

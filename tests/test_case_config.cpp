@@ -153,8 +153,15 @@ TEST(CaseConfig, HaloVariantAndTransport) {
   expect_input_error([] { parse(kBase + "parallel:\n  halo: {transport: nvlink}\n"); },
                      {"case.yaml", "parallel.halo.transport: invalid value 'nvlink'", "auto | ipc | mpi | staged"});
   expect_input_error([] { parse(kBase + "parallel:\n  halo: {transprt: ipc}\n"); }, {"transprt", "transport"});
-  // parallel.halo.layers: 1 by default, 2 kept through the resolved case, others refused
+  // parallel.halo.layers: 1 by default for the scalar model, 2 for the flow models, either kept
+  // through the resolved case, others refused
   EXPECT_EQ(d.parallel.halo.layers, 1);
+  for (const char* f : {"inputs/sod.yaml", "inputs/taylor_green.yaml"}) {
+    ConfigSource src = ConfigSource::from_file(test::source_path(f));
+    EXPECT_EQ(parse_case(src).parallel.halo.layers, 2) << f;
+    src.apply_set("parallel.halo.layers=1");
+    EXPECT_EQ(parse_case(src).parallel.halo.layers, 1) << f;
+  }
   const CaseConfig two = parse(kBase, {"parallel.halo.layers=2"});
   EXPECT_EQ(two.parallel.halo.layers, 2);
   YAML::Emitter out;

@@ -106,7 +106,8 @@ void partition_report(const CliArgs& cli, const ConfigSource& src, const CaseCon
   int values = 5;
   std::string values_from = "1 component, second-order convection with a limiter (the defaults)";
   if (src.root()["initial"]) {
-    const CaseConfig full = parse_case(src);
+    CaseConfig full = parse_case(src);
+    full.parallel.halo.layers = 1; // the report counts one ghost layer (docs/parallel.md#the-report)
     values =
         full.physics.is_flow() ? FlowSolver::halo_values_per_ghost(full) : ScalarSolver::halo_values_per_ghost(full);
     values_from = full.physics.is_flow()
