@@ -539,8 +539,11 @@ int cmd_run(const CliArgs& cli) {
         << ", " << r.bounds.hi[f.component] << "]; the interval widens it by run.bound_tolerance = "
         << (cfg.run.bound_tolerance ? *cfg.run.bound_tolerance : 0.0) << " of its width on each side\n";
     s << "the run is unstable: reduce time.cfl or time.dt, or use a limiter (operators.muscl.limiter"
-      << (cfg.physics.is_flow() ? ": barth-jespersen is the most robust" : "") << "); summary in "
-      << summary_path.string();
+      << (cfg.physics.is_flow() ? ": barth-jespersen is the most robust" : "") << ")";
+    if (cfg.physics.is_flow())
+      s << "; near vacuum or strong expansions, operators.convection.flux: hllc or rusanov and "
+           "reconstruction: primitive are the most robust (docs/physics.md#positivity)";
+    s << "; summary in " << summary_path.string();
     if (comm.size() == 1) throw RunError(s.str());
     // Every rank knows the failure (collective check): rank 0 says it, all exit 1 together.
     if (root) std::fprintf(stderr, "%s\n", s.str().c_str());

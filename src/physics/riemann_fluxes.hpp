@@ -10,7 +10,11 @@
 //            discontinuity; an entropy fix on the acoustic waves (|lambda| < delta smoothed to
 //            (lambda^2 + delta^2) / (2 delta), Harten, with Harten and Hyman's delta: nonzero only
 //            where the wave's characteristic speeds spread across it), without which a transonic
-//            rarefaction stays an expansion shock. Ideal gas only (c~ from gamma).
+//            rarefaction stays an expansion shock. Ideal gas only (c~ from gamma). Where the
+//            linearisation's intermediate states (either side of the contact) have a non-positive
+//            density or pressure, or c~^2 <= 0 (strong expansions: Toro's 123 problem), the face
+//            takes Einfeldt's HLLE flux instead, which keeps them positive (Einfeldt et al. 1991;
+//            docs/physics.md#positivity).
 #include "physics/flow.hpp"
 
 namespace fvproxy::flow {
@@ -95,12 +99,45 @@ struct Roe {
     const real m = a > b ? a : b;
     return m > 0 ? m : real(0);
   }
+  /// Whether the state U + s (v, m, e) (one of Roe's intermediate states: U, plus or minus a wave's
+  /// strength times its eigenvector (1, m, e)) has a positive density and pressure.
+  template <class EoS> KOKKOS_INLINE_FUNCTION static bool physical_star(const Primitive& w, real s, const real (&m)[3],
+                                                                        real e, const EoS& eos) {
+    const Conserved U = to_conserved(w, eos);
+    const real rho = U.rho + s, mx = U.m[0] + s * m[0], my = U.m[1] + s * m[1], mz = U.m[2] + s * m[2];
+    const real p = eos.pressure(rho, U.E + s * e - real(0.5) * (mx * mx + my * my + mz * mz) / rho);
+    return rho > 0 && p > 0;
+  }
+  /// Einfeldt's HLLE flux with the outer wave speeds HLLC uses (Roe's fallback).
+  template <class EoS> KOKKOS_INLINE_FUNCTION static Flux hlle(const Primitive& L, const Primitive& R, const Flux& FL,
+                                                               const Flux& FR, real sl, real sr, const EoS& eos) {
+    if (sl >= 0) return FL;
+    if (sr <= 0) return FR;
+    const Conserved UL = to_conserved(L, eos), UR = to_conserved(R, eos);
+    const real inv = 1 / (sr - sl), k = sl * sr;
+    Flux F;
+    F.rho = (sr * FL.rho - sl * FR.rho + k * (UR.rho - UL.rho)) * inv;
+    for (int i = 0; i < 3; ++i) F.m[i] = (sr * FL.m[i] - sl * FR.m[i] + k * (UR.m[i] - UL.m[i])) * inv;
+    F.E = (sr * FL.E - sl * FR.E + k * (UR.E - UL.E)) * inv;
+    return F;
+  }
   template <class EoS> KOKKOS_INLINE_FUNCTION Flux operator()(const Primitive& L, const Primitive& R,
                                                               const real (&n)[3], const EoS& eos) const {
     const Flux FL = normal_flux(L, n, eos), FR = normal_flux(R, n, eos);
     const RoeAverage a = RoeAverage::of(L, R, eos);
     const real un = dot(a.u, n), unl = dot(L.u, n), unr = dot(R.u, n);
     const real cl = eos.sound_speed(L.rho, L.p), cr = eos.sound_speed(R.rho, R.p);
+    {
+      // positivity: Roe's states either side of the contact, U_L + s1 r1 and U_R - s5 r5
+      const real c2 = a.c * a.c, du[3] = {R.u[0] - L.u[0], R.u[1] - L.u[1], R.u[2] - L.u[2]};
+      const real dun = dot(du, n), dp = R.p - L.p;
+      const real s1 = (dp - a.rho * a.c * dun) / (2 * c2), s5 = (dp + a.rho * a.c * dun) / (2 * c2);
+      const real m1[3] = {a.u[0] - a.c * n[0], a.u[1] - a.c * n[1], a.u[2] - a.c * n[2]};
+      const real m5[3] = {a.u[0] + a.c * n[0], a.u[1] + a.c * n[1], a.u[2] + a.c * n[2]};
+      if (!(c2 > 0) || !physical_star(L, s1, m1, a.H - a.c * un, eos) ||
+          !physical_star(R, -s5, m5, a.H + a.c * un, eos))
+        return hlle(L, R, FL, FR, kc::fmin(unl - cl, un - a.c), kc::fmax(unr + cr, un + a.c), eos);
+    }
     const real d1 = entropy_fix ? width(un - a.c, unl - cl, unr - cr) : real(0);
     const real d5 = entropy_fix ? width(un + a.c, unl + cl, unr + cr) : real(0);
     const real l1 = fixed(un - a.c, d1), l5 = fixed(un + a.c, d5), l2 = kc::fabs(un);

@@ -10,7 +10,8 @@
 #     --rtol 0 --atol 0, cells matched by global id);
 #  3. restart from the checkpoint at t = 0.1 on 1 and on 3 ranks: the final fields bitwise those of
 #     the uninterrupted run; in the run's own folder integrals.csv ends byte for byte as it was;
-#  4. an unstable run (CFL 1.9, no limiter) stops on 1 and on 3 ranks with exit 1, naming the step,
+#  4. an unstable run (a fixed step of about twice the stable one, no limiter) stops on 1 and on 3
+#     ranks with exit 1, naming the step,
 #     the cell and its state, and writes the last good state (summary.json "last_good_state");
 #  5. a scalar-model boundary type in a flow case is bad input (exit 2, naming the key).
 set -u
@@ -90,8 +91,8 @@ mpi 3 "$fv" run "$in/sod.yaml" "${small[@]}" --output-dir "$out/restart3" --rest
 same "$last" "$out/restart3/$(basename "$last")"
 
 # 4. the non-physical stop, on 1 and 3 ranks
-bad=(--set "mesh.generate.cells=[40,2,2]" --set "mesh.generate.lengths=[1,0.05,0.05]" --set time.cfl=1.9
-  --set operators.muscl.limiter=none --quiet)
+bad=(--set "mesh.generate.cells=[40,2,2]" --set "mesh.generate.lengths=[1,0.05,0.05]"
+  --set "time={end_time: 0.2, dt: 0.03}" --set operators.muscl.limiter=none --quiet)
 "$fv" run "$in/sod.yaml" "${bad[@]}" --output-dir "$out/bad1" 2>"$out/bad1.log"
 rc=$?
 [[ $rc == 1 ]] || fail "unstable run on 1 rank: exit $rc, expected 1"

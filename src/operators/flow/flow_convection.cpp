@@ -87,11 +87,19 @@ struct NaiveFlow {
     const real area = kc::sqrt(S(f, 0) * S(f, 0) + S(f, 1) * S(f, 1) + S(f, 2) * S(f, 2));
     const real n[3] = {S(f, 0) / area, S(f, 1) / area, S(f, 2) / area};
     const bool prim = primitive_muscl && order == 2;
-    const Primitive L = prim ? Primitive{UL[0], {UL[1], UL[2], UL[3]}, UL[4]} : primitive(UL);
+    Primitive L = prim ? Primitive{UL[0], {UL[1], UL[2], UL[3]}, UL[4]} : primitive(UL);
+    if (!(L.rho > 0 && L.p > 0)) { // positivity: this side falls back to the cell's own state
+      for (int j = 0; j < nvar; ++j) UL[j] = u(o, j);
+      L = primitive(UL);
+    }
     Primitive R;
     if (f < n_interior) {
       for (int j = 0; j < nvar; ++j) UR[j] = state(neighbour(f), f, j, true);
       R = prim ? Primitive{UR[0], {UR[1], UR[2], UR[3]}, UR[4]} : primitive(UR);
+      if (!(R.rho > 0 && R.p > 0)) {
+        for (int j = 0; j < nvar; ++j) UR[j] = u(neighbour(f), j);
+        R = primitive(UR);
+      }
     } else {
       const index_t b = f - n_interior;
       Primitive given;
@@ -149,9 +157,24 @@ struct NaiveFlowGather {
 
 // --- optimized: the shared kernels of convection_kernels.hpp on the flow model. ----------------
 
+/// Whether a face state is physical: positive density and pressure (false for NaN).
+KOKKOS_INLINE_FUNCTION bool physical(const Primitive& w) {
+  return w.rho > 0 && w.p > 0;
+}
+
+/// The first-order face state of cell c: its own state (positivity's fallback).
+template <class Model>
+KOKKOS_INLINE_FUNCTION Primitive cell_state(const Model& m, const ConstView2<real>& u, index_t c) {
+  real U[NV];
+  for (int k = 0; k < NV; ++k) U[k] = u(c, k);
+  return m.primitive(U);
+}
+
 /// The face state of cell c at offset rc = x_f - x_c: first order (the cell's state), MUSCL on
 /// the conserved variables (grad, lim: theirs), or MUSCL on the primitive ones (rho, u, v, w, p;
-/// grad, lim: theirs, the caller's gradient operator having run on them).
+/// grad, lim: theirs, the caller's gradient operator having run on them). Positivity
+/// (docs/physics.md#positivity): a reconstructed state with a non-positive density or pressure is
+/// replaced by the cell's own (that side of the face falls back to first order).
 template <Reconstruction R, class Model>
 KOKKOS_INLINE_FUNCTION Primitive face_state(const Model& m, const ConstView2<real>& u, const ConstView2<real>& grad,
                                             const ConstView2<real>& lim, index_t c, const real (&rc)[3]) {
@@ -161,13 +184,16 @@ KOKKOS_INLINE_FUNCTION Primitive face_state(const Model& m, const ConstView2<rea
     for (int k = 0; k < NV; ++k)
       U[k] += lim(c, k) * (grad(c, 3 * k) * rc[0] + grad(c, 3 * k + 1) * rc[1] + grad(c, 3 * k + 2) * rc[2]);
   const Primitive w = m.primitive(U);
-  if constexpr (R != Reconstruction::primitive) {
+  if constexpr (R == Reconstruction::first_order) {
     return w;
+  } else if constexpr (R == Reconstruction::conservative) {
+    return physical(w) ? w : cell_state(m, u, c); // the cell's state read again: no registers held for it
   } else {
     real W[NV] = {w.rho, w.u[0], w.u[1], w.u[2], w.p};
     for (int k = 0; k < NV; ++k)
       W[k] += lim(c, k) * (grad(c, 3 * k) * rc[0] + grad(c, 3 * k + 1) * rc[1] + grad(c, 3 * k + 2) * rc[2]);
-    return Primitive{W[0], {W[1], W[2], W[3]}, W[4]};
+    const Primitive r{W[0], {W[1], W[2], W[3]}, W[4]};
+    return physical(r) ? r : w;
   }
 }
 
