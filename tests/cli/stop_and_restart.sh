@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Batch-job behaviour of `fvproxy run` (run.deterministic: true throughout):
 #   1. SIGTERM during a run: it writes a checkpoint, summary.json says "stopped", exit code 3;
-#      --restart from that checkpoint, in the same folder, completes; the final fields equal a
-#      straight run's bitwise, and the XDMF series lists every output time once.
+#      --restart from that checkpoint, in the same folder, completes; the first output after the
+#      restart and the final fields equal a straight run's bitwise, and the XDMF series lists every
+#      output time once.
 #   2. run.wall_limit: the same with the clock instead of a signal.
 # (A full disk while writing is tested in-process: test_io.cpp, FieldFile.DiskFullIsAnError...)
 # usage: stop_and_restart.sh FVPROXY INPUTS_DIR WORK_DIR
@@ -13,6 +14,17 @@ case_args=("$inputs/default.yaml" --set "mesh.generate.cells=[8,8,8]" --set "tim
   --set run.deterministic=true --set "output.every={steps: 500}")
 fail() { echo "FAIL: $*"; exit 1; }
 status() { /usr/bin/python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['status'])" "$1"; }
+# CHECKPOINT A_DIR B_DIR: the first output after the checkpoint's step equals the straight run's,
+# bitwise (the files at the end compare thousands of steps later, when a 1-ulp error may be gone)
+first_after() {
+  local k next f
+  k=$(basename "$1" .h5); k=$((10#${k#checkpoint_}))
+  next=$(( (k / 500 + 1) * 500 ))
+  f=$(printf "fields_%06d.h5" "$next")
+  [[ -f $3/$f ]] || fail "no $f after the restart from step $k"
+  "$fv" compare "$2/$f" "$3/$f" --rtol 0 --atol 0 >/dev/null ||
+    fail "$f, the first output after the restart from step $k, differs from the straight run's"
+}
 
 "$fv" run "${case_args[@]}" --quiet --output-dir "$work/straight" || fail "straight run"
 
@@ -36,6 +48,7 @@ ck=$(ls "$work"/signal/checkpoint_*.h5 | tail -n 1)
 echo "stopped by SIGTERM at $(basename "$ck")"
 "$fv" run "${case_args[@]}" --quiet --output-dir "$work/signal" --restart "$ck" || fail "restart after SIGTERM"
 [[ $(status "$work/signal/summary.json") == completed ]] || fail "restart: summary status"
+first_after "$ck" "$work/straight" "$work/signal"
 "$fv" compare "$work/straight" "$work/signal" --rtol 0 --atol 0 || fail "restart after SIGTERM differs from the straight run"
 "$fv" compare "$work/straight/fields_001500.h5" "$work/signal/fields_001500.h5" --rtol 0 >/dev/null || fail "step 1500 differs"
 n=$(grep -c '<Grid Name="step_' "$work/signal/default.xdmf")
@@ -50,6 +63,7 @@ rc=$?
 grep -q "run.wall_limit reached" "$work/wall.err" || fail "wall_limit: no reason given"
 ck=$(ls "$work"/wall/checkpoint_*.h5 | tail -n 1)
 "$fv" run "${case_args[@]}" --quiet --output-dir "$work/wall_rest" --restart "$ck" || fail "restart after wall_limit"
+first_after "$ck" "$work/straight" "$work/wall_rest"
 "$fv" compare "$work/straight" "$work/wall_rest" --rtol 0 --atol 0 >/dev/null || fail "restart after wall_limit differs"
 
 echo "OK"
