@@ -196,12 +196,17 @@ LINKS = {
 # gradients, limiter values and, navier-stokes, the viscous gradients: FlowSolver::halo_values_per_ghost).
 TWO_GPU = [("2 x H200 (NV18)", "perf/results/2026-11-26-h200x2-halo")]
 TWO_GPU_EXCHANGES = {"scalar": [1, 4], "weak": [1, 4], "tg": [5, 32]}
+# The ghost-layer A/B (perf/gpu_halo.sh parts layers, layers-staged): per family and layer count the
+# exchanges per stage; two layers exchange the state of twice the ghosts once, the inner cells'
+# gradients beside it (the first part of a stage's inner work).
+TWO_GPU_LAYERS = ("2 x H200 (NV18)", "perf/results/2026-11-26-h200x2-layers")
+LAYER_EXCHANGES = {("scalar", 1): [1, 4], ("scalar", 2): [1], ("tg", 1): [5, 32], ("tg", 2): [5]}
 
 
 def scenario(name, **kw):
     """A machine and software configuration of the model; every field documented in model.md."""
     s = dict(name=name, G=8, staged=True, staged_hidden=False, intra="shm", inter="ib400", h=0.8, f_off=None,
-             k_launch=None, exchanges=EXCHANGES, alpha_coll=3e-6)
+             k_launch=None, exchanges=EXCHANGES, alpha_coll=3e-6, overlap_work=None)
     s.update(kw)
     return s
 
@@ -316,7 +321,8 @@ def step_time(sc, gpu, N, P, part):
             if m_off > 0:
                 parts_t.append(link_time(sc["inter"], m_off, f_off * B))
             la, bw = max(parts_t, key=lambda t: t[0] + t[1])
-            w = OVERLAP_WORK[e] if len(sc["exchanges"]) == len(OVERLAP_WORK) else sum(OVERLAP_WORK)
+            ow = sc["overlap_work"] or OVERLAP_WORK  # the share of a stage's inner work beside each exchange
+            w = ow[e] if len(sc["exchanges"]) == len(ow) else sum(OVERLAP_WORK)
             inner = w * stage_work * (1 - frontier / part["n_max"])
             hidden = min(sc["h"] * (la + bw + (staging if sc["staged_hidden"] else 0.0)), inner)
             b["latency"] += S * la
@@ -375,9 +381,24 @@ def load_two_gpu(folder):
         if t is None:
             continue
         long_run = max(by.items())[1]
-        summ = json.load(open(os.path.join(ROOT, folder, long_run["case"] + ".summary.json")))
+        path = os.path.join(ROOT, folder, long_run["case"] + ".summary.json")
+        if not os.path.exists(path):  # the partition is the same in the configuration's other run
+            path = os.path.join(ROOT, folder, min(by.items())[1]["case"] + ".summary.json")
+        if not os.path.exists(path):  # ... and with any transport (the layers folder kept some only)
+            # (one GPU: any run of the family gives the cell count; its partition is the whole mesh)
+            same = [f for f in sorted(os.listdir(os.path.join(ROOT, folder))) if f.endswith(".summary.json") and
+                    f.startswith(family.replace("layers-", "layers_") + ("_" if gpus == 1 else "_%d_" % gpus)) and
+                    (("_L" not in long_run["case"]) or long_run["case"].rsplit("_", 2)[-2] in f)]
+            if not same:
+                print("scaling_model.py: no summary.json for %s in %s (skipped)" % (long_run["case"], folder),
+                      file=sys.stderr)
+                continue
+            path = os.path.join(ROOT, folder, same[0])
+        summ = json.load(open(path))
         owned = [x["owned_cells"] for x in summ["ranks"]]
         ghosts = [x["ghost_cells"] for x in summ["ranks"]]
+        if gpus == 1 and len(owned) > 1:  # another run's summary: the whole mesh on one GPU
+            owned, ghosts = [summ["cells"]], [0]
         part = dict(n_max=max(owned), n_mean=sum(owned) / len(owned), ghosts_max=max(ghosts),
                     ghosts_mean=sum(ghosts) / len(ghosts), neighbours_max=1 if gpus > 1 else 0)
         out.append(dict(family=family, gpus=gpus, asked=asked, ran=long_run["transport"], cells=summ["cells"], s=t,
@@ -601,6 +622,44 @@ def cmd_model(args):
         if errs:
             md.append("")
             md.append("- %d validation points, |error| median %.0f%%, max %.0f%%" % (
+                len(errs), 100 * sorted(errs)[len(errs) // 2], 100 * max(errs)))
+        md.append("")
+
+    # --- 2b''. the ghost-layer A/B on two GPUs: c from each family's one-GPU time (L folded in), the
+    # exchanges of LAYER_EXCHANGES, the two-layer partition (twice the ghosts) from its summary.json
+    label, folder = TWO_GPU_LAYERS
+    res["validation_ghost_layers"] = []
+    if os.path.exists(os.path.join(ROOT, folder, "steps.csv")):
+        pts = load_two_gpu(folder)
+        md.append("### Validation: one or two ghost layers (%s, `%s`)\n" % (label, folder))
+        md.append("`parallel.halo.layers` 1 against 2 (docs/parallel.md#two-ghost-layers) on two GPUs: c of each "
+                  "case from its one-GPU time (L folded in), two layers one exchange per stage of the state "
+                  "(twice the ghosts: the partition from summary.json) beside the inner cells' gradients only. "
+                  "Error = model / measured - 1.")
+        md.append("")
+        md.append("| case | GPUs | layers | transport | measured ms/step | model ms/step | error |")
+        md.append("| --- | --- | --- | --- | --- | --- | --- |")
+        for p in pts:
+            fam = p["family"].replace("layers-", "")
+            layers = 2 if p["asked"].endswith("layers 2") else 1
+            t1 = next(q["s"] for q in pts if q["family"] == p["family"] and q["gpus"] == 1)
+            if p["gpus"] == 1:
+                continue
+            ex = LAYER_EXCHANGES[(fam, layers)]
+            sc = scenario("two GPUs, %d layers" % layers, G=2, staged=p["ran"] == "staged", staged_hidden=True,
+                          intra="nvlink18" if p["ran"] == "ipc" else "shm", exchanges=ex,
+                          overlap_work=[OVERLAP_WORK[0]] if layers == 2 else None)
+            model = step_time(sc, dict(c=t1 / p["cells"], L=0.0), p["cells"], p["gpus"], p["part"])["total"]
+            row = dict(machine=label, family=fam, layers=layers, gpus=p["gpus"], transport=p["ran"],
+                       measured_ms=p["s"] * 1e3, model_ms=model * 1e3, error=model / p["s"] - 1)
+            res["validation_ghost_layers"].append(row)
+            md.append("| %s | %d | %d | %s | %s | %s | %+.0f%% |" % (
+                {"scalar": "scalar 16.9M", "tg": "Taylor-Green 192^3"}[fam], p["gpus"], layers, p["ran"],
+                fmt_ms(p["s"]), fmt_ms(model), 100 * row["error"]))
+        errs = [abs(r["error"]) for r in res["validation_ghost_layers"]]
+        if errs:
+            md.append("")
+            md.append("- %d points, |error| median %.0f%%, max %.0f%%" % (
                 len(errs), 100 * sorted(errs)[len(errs) // 2], 100 * max(errs)))
         md.append("")
 
