@@ -101,6 +101,7 @@ def per_rank(j, profiled):
     if np > 1:  # the transport that ran (host builds: MPI on the packed host buffers), the overlap on a GPU
         assert h["transport"] == ("mpi" if host else h["transport"]) and h["transport"] in ("mpi", "ipc", "staged"), h
         assert h["transport_fallback"] is None, h
+        assert h["layers"] == 1, h  # the scalar model's default (docs/parallel.md#two-ghost-layers)
         assert (h["gpu_overlap"] is None) == host and (host or 0 <= h["gpu_overlap"] <= 1), h
     else:
         assert "transport" not in h, h
