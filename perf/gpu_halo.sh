@@ -71,6 +71,22 @@ EOF
   tail -1 "$out/steps.csv"
 }
 
+# two_gpu_layers TRANSPORT TAG: Taylor-Green 192^3 and the scalar case at 16.9M tets on two GPUs with
+# one and two ghost layers (run names layers_<case>_2<TAG>_L<layers>_<steps>)
+two_gpu_layers() {
+  local tr=$1 tag=$2 l s
+  for l in 1 2; do
+    for s in 10 40; do
+      measure layers_tg_2${tag}_L${l}_$s inputs/taylor_green.yaml "[192,192,192]" 2 "$tr" $s \
+        --set "time={integrator: ssprk3, steps: $s, dt: 0.0002}" --set "parallel.halo.layers=$l"
+    done
+    for s in 20 80; do
+      measure layers_scalar_2${tag}_L${l}_$s inputs/default.yaml "[112,112,224]" 2 "$tr" $s \
+        --set "time={integrator: ssprk3, steps: $s}" --set "parallel.halo.layers=$l"
+    done
+  done
+}
+
 for part in "${parts[@]}"; do
   case $part in
   tests)
@@ -116,18 +132,7 @@ for part in "${parts[@]}"; do
     fi
     ;;
   layers-staged) # the same two-GPU runs through the staged transport (one GPU per rank, a network)
-    if [[ $ngpu -ge 2 ]]; then
-      for l in 1 2; do
-        for s in 10 40; do
-          measure layers_tg_2_staged_L${l}_$s inputs/taylor_green.yaml "[192,192,192]" 2 staged $s \
-            --set "time={integrator: ssprk3, steps: $s, dt: 0.0002}" --set "parallel.halo.layers=$l"
-        done
-        for s in 20 80; do
-          measure layers_scalar_2_staged_L${l}_$s inputs/default.yaml "[112,112,224]" 2 staged $s \
-            --set "time={integrator: ssprk3, steps: $s}" --set "parallel.halo.layers=$l"
-        done
-      done
-    fi
+    [[ $ngpu -ge 2 ]] && two_gpu_layers staged _staged
     ;;
   layers)
     for s in 10 40; do
@@ -137,18 +142,7 @@ for part in "${parts[@]}"; do
     for s in 20 80; do
       measure layers_scalar_1_$s inputs/default.yaml "[112,112,224]" 1 auto $s --set "time={integrator: ssprk3, steps: $s}"
     done
-    if [[ $ngpu -ge 2 ]]; then
-      for l in 1 2; do
-        for s in 10 40; do
-          measure layers_tg_2_L${l}_$s inputs/taylor_green.yaml "[192,192,192]" 2 auto $s \
-            --set "time={integrator: ssprk3, steps: $s, dt: 0.0002}" --set "parallel.halo.layers=$l"
-        done
-        for s in 20 80; do
-          measure layers_scalar_2_L${l}_$s inputs/default.yaml "[112,112,224]" 2 auto $s \
-            --set "time={integrator: ssprk3, steps: $s}" --set "parallel.halo.layers=$l"
-        done
-      done
-    fi
+    [[ $ngpu -ge 2 ]] && two_gpu_layers auto ""
     ;;
   *) echo "gpu_halo.sh: unknown part '$part' (tests | tg | scalar | weak | layers | layers-staged)" >&2; exit 2 ;;
   esac

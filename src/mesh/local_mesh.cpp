@@ -8,6 +8,71 @@
 
 namespace fvproxy {
 
+namespace {
+
+/// v sorted, without repeats.
+void sort_unique(std::vector<int>& v) {
+  std::sort(v.begin(), v.end());
+  v.erase(std::unique(v.begin(), v.end()), v.end());
+}
+
+/// l.links of a local mesh whose cells (l.global_cell) are cut out of g: the ghosts by owner rank,
+/// the first layer's then the second's (each by gid), and what each neighbour needs from here in
+/// its own ghost order: the owned cells next to its cells (its first layer), then those two faces
+/// away (its second, with two layers).
+void add_halo_links(const HostMesh& g, const std::vector<int>& part, int layers, LocalMesh& l) {
+  const std::vector<index_t>& cells = l.global_cell;
+  const int rank = l.rank;
+  for (index_t k = l.n_owned; k < index_t(cells.size()); ++k) {
+    const int r = part[cells[k]];
+    auto it = std::lower_bound(l.links.begin(), l.links.end(), r, [](const HaloLink& x, int v) { return x.rank < v; });
+    if (it == l.links.end() || it->rank != r) {
+      HaloLink link;
+      link.rank = r;
+      it = l.links.insert(it, link);
+    }
+    it->recv.push_back(k);
+  }
+  std::vector<std::tuple<int, int, gid_t, index_t>> sends; // (neighbour rank, its layer, gid, local owned cell)
+  auto other = [&](index_t c, index_t k) {
+    const index_t f = g.cell_faces[k];
+    return g.face_owner[f] == c ? g.face_neighbour[f] : g.face_owner[f];
+  };
+  std::vector<int> first, second;
+  for (index_t i = 0; i < l.n_owned; ++i) {
+    const index_t c = cells[i];
+    first.clear(), second.clear();
+    for (index_t k = g.cell_face_off[c]; k < g.cell_face_off[c + 1]; ++k) {
+      const index_t n = other(c, k);
+      if (n >= 0 && part[n] != rank) first.push_back(part[n]);
+    }
+    sort_unique(first);
+    for (const int r : first) sends.emplace_back(r, 1, g.cell_gid[c], i);
+    if (layers < 2) continue;
+    for (index_t k = g.cell_face_off[c]; k < g.cell_face_off[c + 1]; ++k) {
+      const index_t n = other(c, k);
+      if (n < 0) continue;
+      for (index_t j = g.cell_face_off[n]; j < g.cell_face_off[n + 1]; ++j) {
+        const index_t m = other(n, j);
+        if (m < 0 || m == c || part[m] == rank || part[m] == part[n]) continue;
+        if (!std::binary_search(first.begin(), first.end(), part[m])) second.push_back(part[m]);
+      }
+    }
+    sort_unique(second);
+    for (const int r : second) sends.emplace_back(r, 2, g.cell_gid[c], i);
+  }
+  std::sort(sends.begin(), sends.end());
+  for (const auto& [r, layer_there, gid, c] : sends) {
+    auto it = std::find_if(l.links.begin(), l.links.end(), [r = r](const HaloLink& x) { return x.rank == r; });
+    if (it == l.links.end()) // a face between two parts makes each a ghost of the other: never here
+      throw RunError("error: extract_local: rank " + std::to_string(r) + " needs cells of rank " +
+                     std::to_string(rank) + " but owns no ghost of it");
+    it->send.push_back(c);
+  }
+}
+
+} // namespace
+
 LocalMesh extract_local(const HostMesh& g, const std::vector<int>& part, int rank, int ranks, int layers) {
   const index_t nc = g.n_cells();
   if (index_t(part.size()) != nc)
@@ -128,57 +193,7 @@ LocalMesh extract_local(const HostMesh& g, const std::vector<int>& part, int ran
       h.cell_face_sign[k] = h.face_owner[h.cell_faces[k]] == c ? 1 : -1;
   }
 
-  // Halo links: the ghosts by owner rank, the first layer's then the second's (each by gid), and
-  // what each neighbour needs from here in its own ghost order.
-  const index_t nl = h.n_cells();
-  auto link_of = [&](int r) {
-    auto it = std::lower_bound(l.links.begin(), l.links.end(), r, [](const HaloLink& x, int v) { return x.rank < v; });
-    if (it == l.links.end() || it->rank != r) {
-      HaloLink k;
-      k.rank = r;
-      it = l.links.insert(it, k);
-    }
-    return it;
-  };
-  for (index_t k = l.n_owned; k < nl; ++k) link_of(part[cells[k]])->recv.push_back(k);
-  std::vector<std::tuple<int, int, gid_t, index_t>> sends; // (neighbour rank, its layer, gid, local owned cell)
-  auto other = [&](index_t c, index_t k) {
-    const index_t f = g.cell_faces[k];
-    return g.face_owner[f] == c ? g.face_neighbour[f] : g.face_owner[f];
-  };
-  std::vector<int> first, second;
-  for (index_t i = 0; i < l.n_owned; ++i) {
-    const index_t c = cells[i];
-    first.clear(), second.clear();
-    for (index_t k = g.cell_face_off[c]; k < g.cell_face_off[c + 1]; ++k) {
-      const index_t n = other(c, k);
-      if (n >= 0 && part[n] != rank) first.push_back(part[n]);
-    }
-    std::sort(first.begin(), first.end());
-    first.erase(std::unique(first.begin(), first.end()), first.end());
-    for (const int r : first) sends.emplace_back(r, 1, g.cell_gid[c], i);
-    if (layers < 2) continue;
-    for (index_t k = g.cell_face_off[c]; k < g.cell_face_off[c + 1]; ++k) {
-      const index_t n = other(c, k);
-      if (n < 0) continue;
-      for (index_t j = g.cell_face_off[n]; j < g.cell_face_off[n + 1]; ++j) {
-        const index_t m = other(n, j);
-        if (m < 0 || m == c || part[m] == rank || part[m] == part[n]) continue;
-        if (!std::binary_search(first.begin(), first.end(), part[m])) second.push_back(part[m]);
-      }
-    }
-    std::sort(second.begin(), second.end());
-    second.erase(std::unique(second.begin(), second.end()), second.end());
-    for (const int r : second) sends.emplace_back(r, 2, g.cell_gid[c], i);
-  }
-  std::sort(sends.begin(), sends.end());
-  for (const auto& [r, layer_there, gid, c] : sends) {
-    auto it = std::find_if(l.links.begin(), l.links.end(), [r = r](const HaloLink& x) { return x.rank == r; });
-    if (it == l.links.end()) // a face between two parts makes each a ghost of the other: never here
-      throw RunError("error: extract_local: rank " + std::to_string(r) + " needs cells of rank " +
-                     std::to_string(rank) + " but owns no ghost of it");
-    it->send.push_back(c);
-  }
+  add_halo_links(g, part, layers, l);
   return l;
 }
 
