@@ -707,7 +707,7 @@ CaseConfig parse_case(const ConfigSource& src) {
   }
   c.operators = parse_operators(r, root, c.run.deterministic, c.physics.model);
   // Ghost layers by default: the flow models' halo is their gradients (20 or 32 values per ghost
-  // against 5), so two layers send a third of the bytes (measured: as fast over NVLink, 13 % faster
+  // against 5), so two layers send a third of the bytes (measured: as fast over NVLink, 13 % shorter steps
   // staged through the host); the scalar model's is small either way (docs/parallel.md#two-ghost-layers).
   c.parallel.halo.layers = flow_model ? 2 : 1;
   if (const YAML::Node p = root["parallel"]) {

@@ -71,6 +71,59 @@ void add_halo_links(const HostMesh& g, const std::vector<int>& part, int layers,
   }
 }
 
+/// l.global_face (and the face counts and patch ranges) of the local mesh cut out of g: owned-owned,
+/// owned-ghost, each patch's faces of owned cells; with two layers each patch's faces of
+/// first-layer ghosts, then the ghost-ghost faces of the first layer; each class in global order.
+/// layer[c]: 1 or 2 for the ghosts of that layer, else 0.
+void select_faces(const HostMesh& g, const std::vector<int>& part, const std::vector<char>& layer, LocalMesh& l) {
+  std::vector<index_t>& faces = l.global_face;
+  HostMesh& h = l.host;
+  const int rank = l.rank;
+  auto owned = [&](index_t c) { return c >= 0 && part[c] == rank; };
+  for (index_t f = 0; f < g.n_interior; ++f)
+    if (owned(g.face_owner[f]) && owned(g.face_neighbour[f])) faces.push_back(f);
+  l.n_owned_faces = static_cast<index_t>(faces.size());
+  for (index_t f = 0; f < g.n_interior; ++f)
+    if (owned(g.face_owner[f]) != owned(g.face_neighbour[f])) faces.push_back(f);
+  h.n_interior = static_cast<index_t>(faces.size());
+  auto patch_faces = [&](std::vector<Patch>& out, auto&& keep) {
+    for (const Patch& p : g.patches) {
+      Patch q{p.name, static_cast<index_t>(faces.size()), 0};
+      for (index_t f = p.begin; f < p.end; ++f)
+        if (keep(g.face_owner[f])) faces.push_back(f);
+      q.end = static_cast<index_t>(faces.size());
+      out.push_back(q);
+    }
+  };
+  patch_faces(h.patches, owned);
+  l.n_faces_owned = static_cast<index_t>(faces.size());
+  if (l.layers == 2) {
+    patch_faces(l.layer1_patches, [&](index_t c) { return layer[c] == 1; });
+    l.outer_begin = static_cast<index_t>(faces.size());
+    for (index_t f = 0; f < g.n_interior; ++f) {
+      const index_t a = g.face_owner[f], b = g.face_neighbour[f];
+      if (layer[a] && layer[b] && (layer[a] == 1 || layer[b] == 1)) faces.push_back(f);
+    }
+  } else {
+    l.outer_begin = l.n_faces_owned;
+  }
+}
+
+/// Cell -> faces in global face order (the order of the global mesh's CSR), signs as there: the
+/// local faces' order, then each cell's list sorted by global face. (A second-layer ghost lists
+/// only its faces to the first layer: nothing reads them.)
+void sort_cell_faces_globally(LocalMesh& l) {
+  HostMesh& h = l.host;
+  const std::vector<index_t>& faces = l.global_face;
+  build_cell_faces(h);
+  for (index_t c = 0; c < h.n_cells(); ++c) {
+    const auto b = h.cell_faces.begin() + h.cell_face_off[c], e = h.cell_faces.begin() + h.cell_face_off[c + 1];
+    std::sort(b, e, [&](index_t x, index_t y) { return faces[x] < faces[y]; });
+    for (index_t k = h.cell_face_off[c]; k < h.cell_face_off[c + 1]; ++k)
+      h.cell_face_sign[k] = h.face_owner[h.cell_faces[k]] == c ? 1 : -1;
+  }
+}
+
 } // namespace
 
 LocalMesh extract_local(const HostMesh& g, const std::vector<int>& part, int rank, int ranks, int layers) {
@@ -141,37 +194,8 @@ LocalMesh extract_local(const HostMesh& g, const std::vector<int>& part, int ran
     h.add_cell(g.cell_type[c], nodes.data(), g.cell_gid[c]);
   }
 
-  // Faces: owned-owned, owned-ghost, each patch's faces of owned cells; with two layers each patch's
-  // faces of first-layer ghosts, then the ghost-ghost faces of the first layer; in global order.
-  std::vector<index_t>& faces = l.global_face;
-  auto owned = [&](index_t c) { return c >= 0 && part[c] == rank; };
-  for (index_t f = 0; f < g.n_interior; ++f)
-    if (owned(g.face_owner[f]) && owned(g.face_neighbour[f])) faces.push_back(f);
-  l.n_owned_faces = static_cast<index_t>(faces.size());
-  for (index_t f = 0; f < g.n_interior; ++f)
-    if (owned(g.face_owner[f]) != owned(g.face_neighbour[f])) faces.push_back(f);
-  h.n_interior = static_cast<index_t>(faces.size());
-  auto patch_faces = [&](std::vector<Patch>& out, auto&& keep) {
-    for (const Patch& p : g.patches) {
-      Patch q{p.name, static_cast<index_t>(faces.size()), 0};
-      for (index_t f = p.begin; f < p.end; ++f)
-        if (keep(g.face_owner[f])) faces.push_back(f);
-      q.end = static_cast<index_t>(faces.size());
-      out.push_back(q);
-    }
-  };
-  patch_faces(h.patches, owned);
-  l.n_faces_owned = static_cast<index_t>(faces.size());
-  if (layers == 2) {
-    patch_faces(l.layer1_patches, [&](index_t c) { return layer[c] == 1; });
-    l.outer_begin = static_cast<index_t>(faces.size());
-    for (index_t f = 0; f < g.n_interior; ++f) {
-      const index_t a = g.face_owner[f], b = g.face_neighbour[f];
-      if (layer[a] && layer[b] && (layer[a] == 1 || layer[b] == 1)) faces.push_back(f);
-    }
-  } else {
-    l.outer_begin = l.n_faces_owned;
-  }
+  select_faces(g, part, layer, l);
+  const std::vector<index_t>& faces = l.global_face;
   h.shifts = g.shifts;
   for (index_t f : faces) {
     for (index_t k = g.face_node_off[f]; k < g.face_node_off[f + 1]; ++k)
@@ -182,17 +206,7 @@ LocalMesh extract_local(const HostMesh& g, const std::vector<int>& part, int ran
     h.face_shift.push_back(g.face_shift[f]);
   }
 
-  // Cell -> faces in global face order (the order of the global mesh's CSR), signs as there: the
-  // local faces' order, then each cell's list sorted by global face. (A second-layer ghost lists
-  // only its faces to the first layer: nothing reads them.)
-  build_cell_faces(h);
-  for (index_t c = 0; c < h.n_cells(); ++c) {
-    const auto b = h.cell_faces.begin() + h.cell_face_off[c], e = h.cell_faces.begin() + h.cell_face_off[c + 1];
-    std::sort(b, e, [&](index_t x, index_t y) { return faces[x] < faces[y]; });
-    for (index_t k = h.cell_face_off[c]; k < h.cell_face_off[c + 1]; ++k)
-      h.cell_face_sign[k] = h.face_owner[h.cell_faces[k]] == c ? 1 : -1;
-  }
-
+  sort_cell_faces_globally(l);
   add_halo_links(g, part, layers, l);
   return l;
 }
