@@ -9,6 +9,7 @@
 namespace fvproxy {
 
 struct NoLimiter {
+  static constexpr bool uses_eps = false; ///< reads no eps2 (the kernels skip computing it)
   KOKKOS_INLINE_FUNCTION real operator()(real /*delta*/, real /*dmax*/, real /*dmin*/, real /*eps2*/) const {
     return real(1);
   }
@@ -17,6 +18,7 @@ struct NoLimiter {
 /// Barth-Jespersen: the largest phi <= 1 keeping u_i + phi delta within [min_nb u, max_nb u].
 /// Creates no new extrema.
 struct BarthJespersen {
+  static constexpr bool uses_eps = false;
   KOKKOS_INLINE_FUNCTION real operator()(real delta, real dmax, real dmin, real /*eps2*/) const {
     if (delta > 0) return dmax < delta ? dmax / delta : real(1);
     if (delta < 0) return dmin > delta ? dmin / delta : real(1);
@@ -25,9 +27,10 @@ struct BarthJespersen {
 };
 
 /// Venkatakrishnan (1995): a smooth version of Barth-Jespersen; eps2 = (K h)^3 with h = V^(1/3)
-/// lets small oscillations pass unlimited (phi -> 1 where |delta|, |dmax| << eps), so it may
-/// create small new extrema, by design.
+/// the cell's size (made dimensionless: operators/muscl/limiter.hpp) lets small oscillations pass
+/// unlimited (phi -> 1 where |delta|, |dmax| << eps), so it may create small new extrema, by design.
 struct Venkatakrishnan {
+  static constexpr bool uses_eps = true;
   KOKKOS_INLINE_FUNCTION real operator()(real delta, real dmax, real dmin, real eps2) const {
     if (delta == 0) return real(1);
     const real dp = delta > 0 ? dmax : dmin;

@@ -347,15 +347,14 @@ struct LimiterBody {
   ConstView1<real> range;
   ConstView2<real> u, ub, grad;
   View2<real> limiter;
-  real n_cells; ///< over every rank
-  int type;     // 0 none, 1 Barth-Jespersen, 2 Venkatakrishnan
-  real K, total_volume;
+  int type;  // 0 none, 1 Barth-Jespersen, 2 Venkatakrishnan
+  real K, L; ///< L: the domain's largest extent (Mesh::extent)
   KOKKOS_FUNCTION real other_value(index_t c, index_t f, int k) const {
     if (f >= g.n_interior) return ub(f - g.n_interior, k);
     return g.owner(f) == c ? u(g.neighbour(f), k) : u(g.owner(f), k);
   }
-  KOKKOS_FUNCTION real eps2(int k) const { // (K h / L)^3 range^2, h and L recomputed (cube roots, divisions)
-    const real h = kc::cbrt(total_volume / n_cells), L = kc::cbrt(total_volume);
+  KOKKOS_FUNCTION real eps2(index_t c, int k) const { // (K h_c / L)^3 range^2, h_c recomputed (a cube root)
+    const real h = kc::cbrt(g.volume(c));
     const real x = K * h / L;
     return x * x * x * range(k) * range(k);
   }
@@ -371,7 +370,7 @@ struct LimiterBody {
       umax = v > umax ? v : umax;
       umin = v < umin ? v : umin;
     }
-    const real e2 = eps2(k);
+    const real e2 = eps2(c, k);
     real phi = 1;
     for (index_t q = g.off(c); q < g.off(c + 1); ++q) {
       const index_t f = g.faces(q);
@@ -412,7 +411,7 @@ template <int N> struct Limiter3 {
     for (int k = 0; k < N; ++k) {
       uc[k] = umax[k] = umin[k] = b.u(c, k);
       for (int i = 0; i < 3; ++i) gc[k][i] = b.grad(c, 3 * k + i);
-      e2[k] = b.eps2(k);
+      e2[k] = b.eps2(c, k);
       phi[k] = 1;
     }
     for (index_t q = g.off(c); q < g.off(c + 1); ++q) {
@@ -449,7 +448,7 @@ template <int N, class L> struct Limiter4 {
     for (int k = 0; k < N; ++k) {
       uc[k] = umax[k] = umin[k] = b.u(c, k);
       for (int i = 0; i < 3; ++i) gc[k][i] = b.grad(c, 3 * k + i);
-      e2[k] = b.eps2(k);
+      e2[k] = b.eps2(c, k);
       phi[k] = 1;
     }
     const index_t bb = g.bbegin(c);
@@ -559,8 +558,8 @@ public:
       : step_(step), n_(n), type_(cfg.limiter == fvproxy::Limiter::none              ? 0
                                   : cfg.limiter == fvproxy::Limiter::barth_jespersen ? 1
                                                                                      : 2),
-        K_(static_cast<real>(cfg.venkatakrishnan_k)), total_volume_(static_cast<real>(m.global_volume)),
-        n_global_(real(m.n_global_cells)), g_(Geometry::of(m, og)), range_("fvproxy::muscl::ladder_limiter_range", n) {
+        K_(static_cast<real>(cfg.venkatakrishnan_k)), L_(static_cast<real>(m.extent() > 0 ? m.extent() : 1.0)),
+        g_(Geometry::of(m, og)), range_("fvproxy::muscl::ladder_limiter_range", n) {
     auto h = Kokkos::create_mirror_view(range_);
     for (int k = 0; k < n; ++k) h(k) = range[k];
     Kokkos::deep_copy(range_, h);
@@ -568,7 +567,7 @@ public:
   void compute(ConstView2<real> u, ConstView2<real> ub, ConstView2<real> grad, View2<real> limiter,
                Part part) const override {
     check_part(part, "muscl ladder limiter");
-    const LimiterBody b{g_, range_, u, ub, grad, limiter, n_global_, type_, K_, total_volume_};
+    const LimiterBody b{g_, range_, u, ub, grad, limiter, type_, K_, L_};
     if (n_ == 1) return run<1>(b);
     return run<5>(b);
   }
@@ -590,7 +589,7 @@ private:
   }
 
   int step_, n_, type_;
-  real K_, total_volume_, n_global_;
+  real K_, L_;
   Geometry g_;
   View1<real> range_;
 };

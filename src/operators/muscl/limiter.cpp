@@ -17,13 +17,12 @@ struct NaiveLimiter {
   ConstVec3View<real> C, F, T;
   ConstView1<index_t> owner, neighbour, off, faces;
   ConstView1<std::uint8_t> shift;
-  ConstView1<real> range;
+  ConstView1<real> range, volume;
   ConstView2<real> u, ub, grad;
   View2<real> limiter;
   index_t n_interior, outer_begin; ///< boundary faces: [n_interior, outer_begin)
-  real n_cells;                    ///< over every rank
   int type;                        // 0 none, 1 Barth-Jespersen, 2 Venkatakrishnan (a run-time branch, on purpose)
-  real K, total_volume;
+  real K, L;                       ///< L: the domain's largest extent (Mesh::extent)
   KOKKOS_FUNCTION real other_value(index_t c, index_t f, int k) const {
     if (f >= n_interior && f < outer_begin) return ub(f - n_interior, k);
     return owner(f) == c ? u(neighbour(f), k) : u(owner(f), k);
@@ -35,8 +34,8 @@ struct NaiveLimiter {
       umax = v > umax ? v : umax;
       umin = v < umin ? v : umin;
     }
-    // eps^2 = (K h / L)^3 range^2, h and L recomputed by every thread (cube roots, divisions)
-    const real h = kc::cbrt(total_volume / real(n_cells)), L = kc::cbrt(total_volume);
+    // eps^2 = (K h_c / L)^3 range^2, h_c recomputed by every thread (a cube root, a division)
+    const real h = kc::cbrt(volume(c));
     const real x = K * h / L;
     const real eps2 = x * x * x * range(k) * range(k);
     real phi = 1;
@@ -65,11 +64,11 @@ public:
       : m_(m), n_(n), type_(cfg.limiter == Limiter::none              ? 0
                             : cfg.limiter == Limiter::barth_jespersen ? 1
                                                                       : 2),
-        K_(static_cast<real>(cfg.venkatakrishnan_k)), range_("fvproxy::muscl::naive_limiter_range", n) {
+        K_(static_cast<real>(cfg.venkatakrishnan_k)), L_(static_cast<real>(m.extent() > 0 ? m.extent() : 1.0)),
+        range_("fvproxy::muscl::naive_limiter_range", n) {
     auto h = Kokkos::create_mirror_view(range_);
     for (int k = 0; k < n; ++k) h(k) = range[k];
     Kokkos::deep_copy(range_, h);
-    total_volume_ = static_cast<real>(m.global_volume);
   }
   void compute(ConstView2<real> u, ConstView2<real> ub, ConstView2<real> grad, View2<real> limiter,
                Part part) const override {
@@ -78,18 +77,16 @@ public:
     if (cells.size() == 0) return;
     Kokkos::parallel_for("fvproxy::muscl::naive_limiter", MD({cells.begin, 0}, {cells.end, n_}),
                          NaiveLimiter{m_.centroid, m_.face_centroid, m_.shifts, m_.face_owner, m_.face_neighbour,
-                                      m_.cell_face_off, m_.cell_faces, m_.face_shift, range_, u, ub, grad, limiter,
-                                      m_.n_interior, m_.outer_begin, real(m_.n_global_cells), type_, K_,
-                                      total_volume_});
+                                      m_.cell_face_off, m_.cell_faces, m_.face_shift, range_, m_.volume, u, ub, grad,
+                                      limiter, m_.n_interior, m_.outer_begin, type_, K_, L_});
   }
   std::string description() const override { return "naive"; }
 
 private:
   Mesh m_;
   int n_, type_;
-  real K_;
+  real K_, L_;
   View1<real> range_;
-  real total_volume_ = 0;
 };
 
 // --- optimized: template on N and the limiter functor (limiter_optimized.hpp) ---------------
@@ -98,12 +95,12 @@ public:
   OptimizedLimiterOperator(const Mesh& m, const OperatorGeometry& g, const MusclConfig& cfg,
                            const std::vector<real>& range)
       : m_(m), g_(optimized::gradient_geometry(m, g)), launch_{cfg.policy, cfg.team_size} {
-    for (int k = 0; k < N; ++k) eps2_[k] = venkatakrishnan_eps2(cfg.venkatakrishnan_k, range[k], m.n_global_cells);
+    for (int k = 0; k < N; ++k) eps_scale_[k] = venkatakrishnan_scale(cfg.venkatakrishnan_k, range[k], m.extent());
   }
   void compute(ConstView2<real> u, ConstView2<real> ub, ConstView2<real> grad, View2<real> limiter,
                Part part) const override {
     optimized::LimiterGather<N, L> f{g_, u, ub, grad, limiter, {}};
-    for (int k = 0; k < N; ++k) f.eps2[k] = eps2_[k];
+    for (int k = 0; k < N; ++k) f.eps_scale[k] = eps_scale_[k];
     launch("fvproxy::muscl::limiter", PartRanges::of(m_).cells(part), launch_, f);
   }
   std::string description() const override { return std::string("optimized/") + to_string(launch_.policy); }
@@ -112,7 +109,7 @@ private:
   Mesh m_;
   optimized::GradientGeometry g_;
   LaunchOptions launch_;
-  real eps2_[N];
+  real eps_scale_[N];
 };
 
 template <int N> struct MakeLimiter {

@@ -2,12 +2,13 @@
 // The muscl operator's limiter: per cell and component, phi = min over the cell's faces of the
 // limiter functor (physics/limiters.hpp) applied to delta = g . (x_f - x_c), with dmax/dmin the
 // largest increase/decrease to the cell's neighbours (and boundary values). Venkatakrishnan's
-// threshold is his eps^2 = (K h)^3 made dimensionless (docs/operators/muscl.md):
-//   eps_k^2 = (K h / L)^3 (Delta u_k)^2,   h = (V_total / n_cells)^(1/3),  L = V_total^(1/3)
+// threshold is his eps^2 = (K h)^3 made dimensionless, per cell (docs/operators/convection.md):
+//   eps_ck^2 = (K h_c / L)^3 (Delta u_k)^2,   h_c = V_c^(1/3),  L = the domain's largest extent
 // with Delta u_k the reference range of component k (max - min of the initial field and the
-// boundary values): one value per component, the same in every cell, invariant to the scale and
-// offset of u (u -> a u + b leaves phi unchanged) and to the mesh's units. The reconstructed face
-// state is u_c + phi g . (x_f - x_c). Storage: limiter (cells x N).
+// boundary values). Invariant to the scale and offset of u (u -> a u + b leaves phi unchanged)
+// and to the mesh's units; the cell's own size (not the mean cell's) keeps it right on thin,
+// stretched and graded meshes. The reconstructed face state is u_c + phi g . (x_f - x_c).
+// Storage: limiter (cells x N).
 #include <memory>
 #include <string>
 #include <vector>
@@ -42,11 +43,11 @@ std::pair<std::vector<real>, std::vector<real>> value_bounds(ConstView2<real> u,
 /// max - min of each component over u and ub (value_bounds).
 std::vector<real> solution_range(ConstView2<real> u, ConstView2<real> ub);
 
-/// Venkatakrishnan's eps^2 = (K h / L)^3 range^2 = K^3 range^2 / n_cells, since (h / L)^3 = 1 / n_cells
-/// for h the mean cell size and L the size of the domain.
-/// `n_cells` counts the cells of every rank (Mesh::n_global_cells).
-inline real venkatakrishnan_eps2(double K, real range, gid_t n_cells) {
-  return static_cast<real>(K * K * K * double(range) * double(range) / double(n_cells > 0 ? n_cells : 1));
+/// Venkatakrishnan's per-component factor: eps_ck^2 = scale_k V_c with scale_k = (K / L)^3 range_k^2,
+/// L = Mesh::extent() (the domain's largest extent, over every rank).
+inline real venkatakrishnan_scale(double K, real range, double L) {
+  const double x = K / (L > 0 ? L : 1.0);
+  return static_cast<real>(x * x * x * double(range) * double(range));
 }
 
 } // namespace fvproxy

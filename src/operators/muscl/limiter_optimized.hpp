@@ -36,6 +36,18 @@ template <int N> KOKKOS_INLINE_FUNCTION void extremes(const GradientGeometry& g,
     for (int k = 0; k < N; ++k) e.add(k, ub(g.cell_faces(q) - g.n_interior, k) - uc[k]);
 }
 
+/// Venkatakrishnan's eps^2 of cell c per component, scale_k V_c (limiter.hpp); not read (no load of
+/// V_c) by the limiters that take no eps.
+template <int N, class L>
+KOKKOS_INLINE_FUNCTION void eps2_of(const GradientGeometry& g, index_t c, const real (&scale)[N], real (&eps2)[N]) {
+  if constexpr (L::uses_eps) {
+    const real v = g.volume(c);
+    for (int k = 0; k < N; ++k) eps2[k] = scale[k] * v;
+  } else {
+    for (int k = 0; k < N; ++k) eps2[k] = 0;
+  }
+}
+
 /// One face of `limit`: phi = min(phi, L(gr . rc, dmax, dmin, eps2)) per component.
 template <int N, class L> KOKKOS_INLINE_FUNCTION void
 limit_face(const real (&gr)[N][3], const Extremes<N>& e, const real (&eps2)[N], const real (&rc)[3], real (&phi)[N]) {
@@ -47,10 +59,13 @@ limit_face(const real (&gr)[N][3], const Extremes<N>& e, const real (&eps2)[N], 
 }
 
 /// phi of cell c per component: the minimum over its faces of L(delta, dmax, dmin, eps2) with
-/// delta = gr . (x_f - x_c), x_f - x_c = r on the owner side and r - d on the neighbour side.
+/// delta = gr . (x_f - x_c), x_f - x_c = r on the owner side and r - d on the neighbour side;
+/// eps_scale: Venkatakrishnan's scale_k (limiter.hpp).
 template <int N, class L> KOKKOS_INLINE_FUNCTION void limit(const GradientGeometry& g, index_t c,
                                                             const real (&gr)[N][3], const Extremes<N>& e,
-                                                            const real (&eps2)[N], real (&phi)[N]) {
+                                                            const real (&eps_scale)[N], real (&phi)[N]) {
+  real eps2[N];
+  eps2_of<N, L>(g, c, eps_scale, eps2);
   for (int k = 0; k < N; ++k) phi[k] = 1;
   const index_t bb = g.cell_boundary_begin(c);
   for (index_t q = g.cell_face_off(c); q < bb; ++q) { // interior faces
@@ -72,7 +87,7 @@ template <int N, class L> struct LimiterGather {
   GradientGeometry g;
   ConstView2<real> u, ub, grad;
   View2<real> limiter;
-  real eps2[N]; ///< Venkatakrishnan's eps^2 per component (venkatakrishnan_eps2)
+  real eps_scale[N]; ///< Venkatakrishnan's scale_k per component (venkatakrishnan_scale)
   KOKKOS_FUNCTION void operator()(const index_t c) const {
     real uc[N], gr[N][3], phi[N];
     for (int k = 0; k < N; ++k) uc[k] = u(c, k);
@@ -80,7 +95,7 @@ template <int N, class L> struct LimiterGather {
     extremes<N>(g, u, ub, c, uc, e);
     for (int k = 0; k < N; ++k)
       for (int i = 0; i < 3; ++i) gr[k][i] = grad(c, 3 * k + i);
-    limit<N, L>(g, c, gr, e, eps2, phi);
+    limit<N, L>(g, c, gr, e, eps_scale, phi);
     for (int k = 0; k < N; ++k) limiter(c, k) = phi[k];
   }
 };

@@ -34,12 +34,12 @@ template <int N, optimized::GradientMethod M, class L> class FusedMusclOperator 
 public:
   FusedMusclOperator(const Mesh& m, const OperatorGeometry& og, const MusclConfig& cfg, const std::vector<real>& range)
       : g_(optimized::gradient_geometry(m, og)), parts_(PartRanges::of(m)), launch_{cfg.policy, cfg.team_size} {
-    for (int k = 0; k < N; ++k) eps2_[k] = venkatakrishnan_eps2(cfg.venkatakrishnan_k, range[k], m.n_global_cells);
+    for (int k = 0; k < N; ++k) eps_scale_[k] = venkatakrishnan_scale(cfg.venkatakrishnan_k, range[k], m.extent());
   }
   void compute(ConstView2<real> u, ConstView2<real> ub, View2<real> grad, View2<real> limiter,
                Part part) const override {
     optimized::FusedMuscl<N, M, L> f{g_, u, ub, grad, limiter, {}};
-    for (int k = 0; k < N; ++k) f.eps2[k] = eps2_[k];
+    for (int k = 0; k < N; ++k) f.eps_scale[k] = eps_scale_[k];
     launch("fvproxy::muscl::fused", parts_.cells(part), launch_, f);
   }
   bool limits() const override { return true; }
@@ -53,7 +53,7 @@ private:
   optimized::GradientGeometry g_;
   PartRanges parts_;
   LaunchOptions launch_;
-  real eps2_[N];
+  real eps_scale_[N];
 };
 
 template <int N> struct MakeFused {
