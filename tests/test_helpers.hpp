@@ -1,6 +1,7 @@
 #pragma once
 // Helpers shared by the tests.
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <functional>
 #include <string>
@@ -32,6 +33,19 @@ inline void expect_input_error(const std::function<void()>& f, std::initializer_
 /// 1e-12 becomes 1e-5): unchanged in double builds, scaled by 1e7 but at least 1e-5 in float ones.
 inline double tol(double t) {
   return sizeof(real) == sizeof(double) ? t : std::max(t * 1e7, 1e-5);
+}
+
+/// x in the shortest decimal form that reads back as the same double (for --set values).
+inline std::string num(double x) {
+  if (x == double(static_cast<long long>(x)) && x > -1e15 && x < 1e15) return std::to_string(static_cast<long long>(x));
+  char b[32];
+  std::snprintf(b, sizeof b, "%.17g", x);
+  for (int p = 1; p <= 17; ++p) {
+    char t[32];
+    std::snprintf(t, sizeof t, "%.*g", p, x);
+    if (std::strtod(t, nullptr) == x) return t;
+  }
+  return b;
 }
 
 inline std::string source_path(const std::string& rel) {

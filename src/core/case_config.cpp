@@ -585,6 +585,7 @@ TimeConfig parse_time(const Reader& r, const YAML::Node& root, bool flow) {
              "the scheme is unstable there (a CFL above " + format_number(limit) +
                  " is allowed with a warning); docs/inputs.md, \"The time step\"");
   }
+  if (!n["cfl"]) t.cfl = default_cfl(flow, t.integrator);
   if (n["dt"]) t.dt = r.positive(n["dt"], "time.dt");
   if (bool(n["end_time"]) == bool(n["steps"]))
     r.fail(n, "time",

@@ -203,9 +203,9 @@ const char* to_string(FlowFlux f);
 const char* to_string(FlowVariables v);
 struct ConvectionConfig : OperatorOptions {
   int order = 2;
-  FlowFlux flux = FlowFlux::hllc;                        ///< flow models
-  FlowVariables variables = FlowVariables::conservative; ///< flow models
-  bool entropy_fix = true;                               ///< flow models, flux: roe
+  FlowFlux flux = FlowFlux::hllc;                     ///< flow models
+  FlowVariables variables = FlowVariables::primitive; ///< flow models (docs/physics.md#the-flow-defaults)
+  bool entropy_fix = true;                            ///< flow models, flux: roe
 };
 struct DiffusionConfig : OperatorOptions {};
 struct OperatorsConfig {
@@ -249,6 +249,14 @@ enum class Integrator { euler, ssprk2, ssprk3 };
 inline double cfl_limit(Integrator) {
   return 1.0;
 }
+/// time.cfl's default: 0.5 for the scalar model (its MUSCL halves the first-order bound in theory);
+/// for the flow models, whose rate is the standard spectral radius (solver/flow_solver.hpp), the
+/// largest CFL on a 0.1 grid at which every case of docs/physics.md#the-flow-defaults stays stable
+/// and positive with that integrator (measured: perf/toro.py cfl).
+inline double default_cfl(bool flow, Integrator i) {
+  if (!flow) return 0.5;
+  return i == Integrator::euler ? 0.8 : 1.0; // ssprk2, ssprk3: every case stable up to their limit, 1
+}
 /// The most steps a run may have (the non-finite and bound checks key the step in 28 bits).
 inline constexpr long long kMaxSteps = (1LL << 28) - 1;
 const char* to_string(Integrator i);
@@ -257,7 +265,7 @@ const char* to_string(InitialType t);
 const char* to_string(BoundaryType t);
 struct TimeConfig {
   Integrator integrator = Integrator::ssprk3;
-  double cfl = 0.5;               ///< used when dt is not given
+  double cfl = 0.5;               ///< used when dt is not given (default_cfl when not given)
   std::optional<double> dt;       ///< fixed time step
   std::optional<double> end_time; ///< exactly one of end_time | steps
   std::optional<long long> steps;

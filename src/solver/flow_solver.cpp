@@ -169,7 +169,7 @@ template <class Visc> struct StableRate {
       conv += kc::fabs(w.u[0] * S(f, 0) + w.u[1] * S(f, 1) + w.u[2] * S(f, 2)) + cs * kc::sqrt(a2);
       visc += flow::viscous_rate(m, w.rho, eos, prandtl, a2 * iv);
     }
-    const real lam = conv * iv + visc * iv;
+    const real lam = real(0.5) * conv * iv + visc * iv; // the standard 1/2 sum_f (|u.S| + c|S|) / V
     if (lam > best.val || best.loc < 0 || !(lam == lam)) {
       best.val = lam == lam ? lam : std::numeric_limits<real>::infinity();
       best.loc = c;
@@ -400,6 +400,8 @@ void FlowSolver::gradients(View2<real> u, Part part) {
       muscl_->compute(w_, wb_, grad_, lim_, part);
     else
       muscl_->compute(u, ub_, grad_, lim_, part);
+    flow_positivity_limit(mesh_, geom_, primitive_ ? FlowReconstruction::primitive : FlowReconstruction::conservative,
+                          gas_, u, grad_, lim_, !muscl_->limits(), part);
   }
   if (viscous_) viscous_gradient_->compute(wv_, wvb_, gwv_, View2<real>(), part);
 }
@@ -419,7 +421,7 @@ void FlowSolver::rate(View2<real> u, View2<real> rhs) {
   // instead of exchanged. The naive halo blocks in each exchange and computes every part at once.
   std::vector<View2<real>> arrays;
   if (second_order_) arrays.push_back(grad_);
-  if (second_order_ && muscl_->limits()) arrays.push_back(lim_);
+  if (second_order_) arrays.push_back(lim_); // the limiter's or, with none, the positivity pass's values
   if (viscous_) arrays.push_back(gwv_);
   const bool overlap = halo_ && halo_->variant() == HaloVariant::optimized;
   if (!overlap) {

@@ -8,8 +8,9 @@
 //          that the muscl operator's gradient computes, unlimited)
 // advanced in Shu-Osher form with the scalar model's stage update (time_step.hpp). The time step
 // changes with the flow: cfl / max_c lambda_c every step, with
-//   lambda_c = (1/V_c) sum_f (|u_c . S_f| + c_c |S_f|) + sum_f max(4/3, gamma/Pr) mu_c / rho_c |S_f|^2 / V_c^2
-// (the convective rate with the acoustic speed, plus the viscous limit; 0 for euler).
+//   lambda_c = 1/(2 V_c) sum_f (|u_c . S_f| + c_c |S_f|) + sum_f max(4/3, gamma/Pr) mu_c / rho_c |S_f|^2 / V_c^2
+// (the spectral radius of the convective Jacobian, the standard form: (|u| + c) / h in 1-D and
+// sum_i (|u_i| + c) / h_i on a hex; plus the viscous limit, 0 for euler; docs/physics.md#time-step-of-the-flow-models).
 // After each checked step one pass looks for a density or pressure <= 0 or a non-finite value
 // (first_failure); the state before the step is kept (last_good_output_fields).
 #include <memory>

@@ -7,6 +7,7 @@
 #include "operators/boundary_patches.hpp"
 #include "operators/convection/convection_kernels.hpp"
 #include "operators/launch.hpp"
+#include "operators/muscl/gradient_optimized.hpp"
 #include "physics/flow_boundary.hpp"
 
 namespace fvproxy {
@@ -487,7 +488,7 @@ struct FlowCflRate {
       const real a = kc::sqrt(S(f, 0) * S(f, 0) + S(f, 1) * S(f, 1) + S(f, 2) * S(f, 2));
       sum += kc::fabs(w.u[0] * S(f, 0) + w.u[1] * S(f, 1) + w.u[2] * S(f, 2)) + cs * a;
     }
-    const double lam = double(sum * inv_volume(c));
+    const double lam = double(real(0.5) * sum * inv_volume(c));
     if (lam > m) m = lam;
   }
 };
@@ -568,6 +569,65 @@ void flow_primitive_state(const Mesh& mesh, const flow::IdealGas& gas, const std
             PrimitiveBoundaryState<decltype(b)>{b, mesh.face_owner, mesh.face_area, w, wb, mesh.n_interior});
       });
     }
+}
+
+namespace {
+/// flow_positivity_limit's kernel: one cell per work item, its face states from its own values.
+template <FlowReconstruction R> struct PositivityLimit {
+  optimized::GradientGeometry g;
+  flow::IdealGas eos;
+  ConstView2<real> u, grad;
+  View2<real> lim;
+  bool reset;
+  KOKKOS_FUNCTION bool physical_at(const real (&base)[NV], index_t c, const real (&rc)[3]) const {
+    real X[NV];
+    for (int k = 0; k < NV; ++k)
+      X[k] = base[k] + lim(c, k) * (grad(c, 3 * k) * rc[0] + grad(c, 3 * k + 1) * rc[1] + grad(c, 3 * k + 2) * rc[2]);
+    if constexpr (R == FlowReconstruction::primitive) return X[0] > 0 && X[4] > 0;
+    const Primitive w = flow::to_primitive(flow::Conserved{X[0], {X[1], X[2], X[3]}, X[4]}, eos);
+    return w.rho > 0 && w.p > 0;
+  }
+  KOKKOS_FUNCTION void operator()(const index_t c) const {
+    if (reset)
+      for (int k = 0; k < NV; ++k) lim(c, k) = 1;
+    real base[NV]; // U_c, or W_c
+    for (int k = 0; k < NV; ++k) base[k] = u(c, k);
+    if constexpr (R == FlowReconstruction::primitive) {
+      const Primitive w = flow::to_primitive(flow::Conserved{base[0], {base[1], base[2], base[3]}, base[4]}, eos);
+      base[0] = w.rho, base[1] = w.u[0], base[2] = w.u[1], base[3] = w.u[2], base[4] = w.p;
+    }
+    bool ok = true;
+    const index_t bb = g.cell_boundary_begin(c);
+    for (index_t q = g.cell_face_off(c); q < bb && ok; ++q) { // interior faces: r, or r - d on the neighbour side
+      const index_t f = g.cell_faces(q);
+      const real m = g.sign(q) > 0 ? real(0) : real(1);
+      const real rc[3] = {g.r(f, 0) - m * g.d(f, 0), g.r(f, 1) - m * g.d(f, 1), g.r(f, 2) - m * g.d(f, 2)};
+      ok = physical_at(base, c, rc);
+    }
+    for (index_t q = bb; q < g.cell_face_off(c + 1) && ok; ++q) { // boundary faces (d is not set there)
+      const index_t f = g.cell_faces(q);
+      const real rc[3] = {g.r(f, 0), g.r(f, 1), g.r(f, 2)};
+      ok = physical_at(base, c, rc);
+    }
+    if (!ok)
+      for (int k = 0; k < NV; ++k) lim(c, k) = 0;
+  }
+};
+} // namespace
+
+void flow_positivity_limit(const Mesh& mesh, const OperatorGeometry& og, FlowReconstruction rec,
+                           const flow::IdealGas& gas, ConstView2<real> u, ConstView2<real> grad, View2<real> lim,
+                           bool reset, Part part) {
+  const IndexRange cells = PartRanges::of(mesh).cells(part);
+  if (cells.size() == 0) return;
+  const Kokkos::RangePolicy<ExecSpace> range(cells.begin, cells.end);
+  const optimized::GradientGeometry g = optimized::gradient_geometry(mesh, og);
+  if (rec == FlowReconstruction::primitive)
+    Kokkos::parallel_for("fvproxy::flow_convection::positivity_limit", range,
+                         PositivityLimit<FlowReconstruction::primitive>{g, gas, u, grad, lim, reset});
+  else
+    Kokkos::parallel_for("fvproxy::flow_convection::positivity_limit", range,
+                         PositivityLimit<FlowReconstruction::conservative>{g, gas, u, grad, lim, reset});
 }
 
 double flow_max_rate(const Mesh& mesh, const flow::IdealGas& gas, ConstView2<real> u) {
