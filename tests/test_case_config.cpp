@@ -1,6 +1,8 @@
 // Solver sections of the case file (physics, initial, boundary, operators, time, output, run).
 #include "core/config.hpp"
 #include "test_helpers.hpp"
+#include <filesystem>
+#include <fstream>
 #include <sstream>
 #include <string>
 
@@ -170,6 +172,16 @@ TEST(CaseConfig, HaloVariantAndTransport) {
   expect_input_error([] { parse(kBase + "parallel:\n  halo: {layers: 3}\n"); },
                      {"case.yaml", "parallel.halo.layers: must be 1 or 2, not 3", "two-ghost-layers"});
   expect_input_error([] { parse(kBase + "parallel:\n  halo: {layers: two}\n"); }, {"parallel.halo.layers"});
+}
+
+TEST(CaseConfig, OversizedCaseFileIsRefusedBeforeReading) {
+  // A (sparse) file of 17 MiB: refused from its size, not read (issue 27: /dev/zero took 23 s and
+  // 8 GB before std::bad_alloc; devices and folders: tests/data/bad/MANIFEST).
+  const std::filesystem::path p = std::filesystem::temp_directory_path() / "fvproxy_oversized_case.yaml";
+  { std::ofstream(p.string()) << "case: x\n"; }
+  std::filesystem::resize_file(p, std::uintmax_t(17) << 20);
+  test::expect_input_error([&] { ConfigSource::from_file(p.string()); }, {"bytes: not a case file", "16 MiB"});
+  std::filesystem::remove(p);
 }
 
 TEST(CaseConfig, Errors) {

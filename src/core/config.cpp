@@ -275,6 +275,16 @@ std::vector<std::string> split_path(const std::string& key, const std::string& a
 } // namespace
 
 ConfigSource ConfigSource::from_file(const std::string& path) {
+  // Refused at once: a folder, a device or FIFO (/dev/zero read until memory runs out), or a file
+  // far larger than any case file.
+  std::error_code ec;
+  const fs::file_status st = fs::status(path, ec);
+  if (!ec && fs::is_directory(st)) throw InputError(path, "is a folder, not a case file");
+  if (!ec && fs::exists(st) && !fs::is_regular_file(st))
+    throw InputError(path, "is not a regular file (a device, FIFO or socket): give a YAML case file");
+  if (!ec && fs::is_regular_file(st) && fs::file_size(path, ec) > kMaxCaseFileBytes && !ec)
+    throw InputError(path, "is " + std::to_string(fs::file_size(path)) + " bytes: not a case file",
+                     "(case files are YAML text of at most " + std::to_string(kMaxCaseFileBytes >> 20) + " MiB)");
   std::ifstream in(path);
   if (!in) throw InputError(path, "cannot open the case file", "(does it exist and is it readable?)");
   std::stringstream text;
@@ -447,6 +457,9 @@ MeshConfig parse_mesh(const Reader& r, const YAML::Node& root) {
     if (mc.file_as_written.empty()) r.fail(m["file"], "mesh.file", "empty path");
     const fs::path p(mc.file_as_written);
     mc.file = p.is_absolute() ? p.string() : (fs::path(r.src().base_dir()) / p).lexically_normal().string();
+    if (fs::is_directory(mc.file))
+      r.fail(m["file"], "mesh.file", "'" + mc.file_as_written + "' is a folder, not a mesh file",
+             "(resolved relative to the case file's folder: " + mc.file + ")");
     if (!fs::is_regular_file(mc.file))
       r.fail(m["file"], "mesh.file", "mesh file '" + mc.file_as_written + "' not found",
              "(resolved relative to the case file's folder: " + mc.file + ")");
@@ -483,6 +496,11 @@ CaseConfig parse_case_mesh(const ConfigSource& src) {
     if (!(std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '-' || ch == '.'))
       r.fail(root["case"], "case", "invalid case name '" + c.name + "'",
              "(it names output files: use letters, digits, '_', '-' and '.')");
+  // The longest file name it makes is <case>.integrals.xdmf-like: keep well below NAME_MAX (255).
+  if (c.name.size() > kMaxCaseName)
+    r.fail(root["case"], "case",
+           "case name of " + std::to_string(c.name.size()) + " characters is too long for the output files' names",
+           "(at most " + std::to_string(kMaxCaseName) + " characters)");
   c.mesh = parse_mesh(r, root);
   return c;
 }

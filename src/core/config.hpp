@@ -257,6 +257,10 @@ inline double default_cfl(bool flow, Integrator i) {
   if (!flow) return 0.5;
   return i == Integrator::euler ? 0.8 : 1.0; // ssprk2, ssprk3: every case stable up to their limit, 1
 }
+/// The longest case name (`case`, or the case file's stem): it names the output files.
+inline constexpr std::size_t kMaxCaseName = 200;
+/// The largest case file read (a YAML case is a few kB; anything this large is not one).
+inline constexpr std::uintmax_t kMaxCaseFileBytes = std::uintmax_t(16) << 20;
 /// The most steps a run may have (the non-finite and bound checks key the step in 28 bits).
 inline constexpr long long kMaxSteps = (1LL << 28) - 1;
 const char* to_string(Integrator i);

@@ -36,24 +36,22 @@ template <int N> KOKKOS_INLINE_FUNCTION void extremes(const GradientGeometry& g,
     for (int k = 0; k < N; ++k) e.add(k, ub(g.cell_faces(q) - g.n_interior, k) - uc[k]);
 }
 
-/// Venkatakrishnan's eps^2 of cell c per component, scale_k V_c (limiter.hpp); not read (no load of
-/// V_c) by the limiters that take no eps.
-template <int N, class L>
-KOKKOS_INLINE_FUNCTION void eps2_of(const GradientGeometry& g, index_t c, const real (&scale)[N], real (&eps2)[N]) {
-  if constexpr (L::uses_eps) {
-    const real v = g.volume(c);
-    for (int k = 0; k < N; ++k) eps2[k] = scale[k] * v;
-  } else {
-    for (int k = 0; k < N; ++k) eps2[k] = 0;
-  }
+/// V_c for Venkatakrishnan's eps^2 = scale_k V_c (limiter.hpp); 0, and no load, for the limiters
+/// that take no eps.
+template <class L> KOKKOS_INLINE_FUNCTION real eps_volume(const GradientGeometry& g, index_t c) {
+  if constexpr (L::uses_eps)
+    return g.volume(c);
+  else
+    return real(0);
 }
 
-/// One face of `limit`: phi = min(phi, L(gr . rc, dmax, dmin, eps2)) per component.
-template <int N, class L> KOKKOS_INLINE_FUNCTION void
-limit_face(const real (&gr)[N][3], const Extremes<N>& e, const real (&eps2)[N], const real (&rc)[3], real (&phi)[N]) {
+/// One face of `limit`: phi = min(phi, L(gr . rc, dmax, dmin, scale_k v)) per component.
+template <int N, class L> KOKKOS_INLINE_FUNCTION void limit_face(const real (&gr)[N][3], const Extremes<N>& e,
+                                                                 const real (&eps_scale)[N], real v,
+                                                                 const real (&rc)[3], real (&phi)[N]) {
   for (int k = 0; k < N; ++k) {
     const real delta = gr[k][0] * rc[0] + gr[k][1] * rc[1] + gr[k][2] * rc[2];
-    const real p = L{}(delta, e.dmax[k], e.dmin[k], eps2[k]);
+    const real p = L{}(delta, e.dmax[k], e.dmin[k], eps_scale[k] * v);
     phi[k] = p < phi[k] ? p : phi[k];
   }
 }
@@ -64,20 +62,19 @@ limit_face(const real (&gr)[N][3], const Extremes<N>& e, const real (&eps2)[N], 
 template <int N, class L> KOKKOS_INLINE_FUNCTION void limit(const GradientGeometry& g, index_t c,
                                                             const real (&gr)[N][3], const Extremes<N>& e,
                                                             const real (&eps_scale)[N], real (&phi)[N]) {
-  real eps2[N];
-  eps2_of<N, L>(g, c, eps_scale, eps2);
+  const real v = eps_volume<L>(g, c);
   for (int k = 0; k < N; ++k) phi[k] = 1;
   const index_t bb = g.cell_boundary_begin(c);
   for (index_t q = g.cell_face_off(c); q < bb; ++q) { // interior faces
     const index_t f = g.cell_faces(q);
     const real m = g.sign(q) > 0 ? real(0) : real(1);
     const real rc[3] = {g.r(f, 0) - m * g.d(f, 0), g.r(f, 1) - m * g.d(f, 1), g.r(f, 2) - m * g.d(f, 2)};
-    limit_face<N, L>(gr, e, eps2, rc, phi);
+    limit_face<N, L>(gr, e, eps_scale, v, rc, phi);
   }
   for (index_t q = bb; q < g.cell_face_off(c + 1); ++q) { // boundary faces (owned by c)
     const index_t f = g.cell_faces(q);
     const real rc[3] = {g.r(f, 0), g.r(f, 1), g.r(f, 2)};
-    limit_face<N, L>(gr, e, eps2, rc, phi);
+    limit_face<N, L>(gr, e, eps_scale, v, rc, phi);
   }
 }
 
