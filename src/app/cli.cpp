@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <cmath>
 #include <cstdlib>
 
 #include "core/config.hpp"
@@ -249,6 +250,8 @@ CliArgs parse_cli(const std::vector<std::string>& args) {
     } else if (a == "--fields" || a.rfind("--fields=", 0) == 0) {
       allowed("--fields", {"compare"});
       c.fields = value("--fields");
+      if (c.fields.empty())
+        throw InputError("--fields", "empty list", "(give FIELD[,FIELD...], or leave --fields out for all)");
     } else if (a == "--rtol" || a.rfind("--rtol=", 0) == 0 || a == "--atol" || a.rfind("--atol=", 0) == 0 ||
                a == "--time" || a.rfind("--time=", 0) == 0) {
       const std::string opt = a.substr(0, std::min(a.find('='), a.size()));
@@ -262,6 +265,7 @@ CliArgs parse_cli(const std::vector<std::string>& args) {
       } catch (const std::exception&) {
         throw InputError(opt, "expected a number, got '" + v + "'");
       }
+      if (!std::isfinite(x)) throw InputError(opt, "expected a finite number, got '" + v + "'");
       if (opt != "--time" && !(x >= 0)) throw InputError(opt, "must be >= 0, got '" + v + "'");
       if (opt == "--rtol")
         c.rtol = x;
