@@ -270,6 +270,8 @@ std::vector<std::string> split_path(const std::string& key, const std::string& a
     parts.push_back(p);
   }
   if (parts.empty()) throw InputError("--set " + assignment, "missing key before '='");
+  if (key.back() == '.') // getline drops a trailing empty component ("mesh." read as "mesh")
+    throw InputError("--set " + assignment, "empty component in key path '" + key + "'");
   return parts;
 }
 } // namespace
@@ -301,6 +303,13 @@ ConfigSource ConfigSource::from_string(const std::string& text, const std::strin
   s.file_ = name;
   s.base_dir_ = ".";
   s.stem_ = fs::path(name).stem().string();
+  if (const std::size_t nul = text.find('\0'); nul != std::string::npos) { // yaml-cpp misreports it
+    const std::size_t line_start = text.rfind('\n', nul);
+    const std::size_t line = static_cast<std::size_t>(std::count(text.begin(), text.begin() + nul, '\n')) + 1;
+    const std::size_t col = nul - (line_start == std::string::npos ? 0 : line_start + 1) + 1;
+    throw InputError(name + ":" + std::to_string(line) + ":" + std::to_string(col),
+                     "a NUL byte: a case file is YAML text");
+  }
   try {
     s.root_ = YAML::Load(text);
   } catch (const YAML::ParserException& e) {
