@@ -397,6 +397,13 @@ int cmd_run(const CliArgs& cli) {
     restart = read_restart(cli.restart, cfg, cells, comm);
   }
 
+  {
+    // The boundary section against the mesh's patches before anything is written (the solvers
+    // check it again): a refused case leaves no mesh.h5 behind.
+    std::vector<std::string> names;
+    for (const Patch& p : (part ? part->mesh : b.device).patches) names.push_back(p.name);
+    check_boundaries(cfg, names);
+  }
   const bool whole_elsewhere = in_parts || from_root; // no rank holds the whole mesh now
   OutputSeries series = whole_elsewhere ? OutputSeries(cfg.output_dir, cfg, part->local, comm, file_metadata(cfg))
                                         : OutputSeries(cfg.output_dir, cfg, b.host, file_metadata(cfg));

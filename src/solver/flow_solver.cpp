@@ -194,6 +194,11 @@ bool viscous(const CaseConfig& c) {
 } // namespace
 
 std::vector<FlowPatchBC> FlowSolver::patch_conditions(const Mesh& mesh, const CaseConfig& cfg) {
+  // As the scalar model: an entry naming no patch (a periodic axis, a typo) and a patch without an
+  // entry are refused with the entry's or the section's line:col (issue 27).
+  std::vector<std::string> names;
+  for (const Patch& p : mesh.patches) names.push_back(p.name);
+  check_boundaries(cfg, names);
   std::vector<FlowPatchBC> out;
   for (const Patch& p : mesh.patches) {
     std::size_t i = 0;
