@@ -405,8 +405,9 @@ void FlowSolver::gradients(View2<real> u, Part part) {
       muscl_->compute(w_, wb_, grad_, lim_, part);
     else
       muscl_->compute(u, ub_, grad_, lim_, part);
-    flow_positivity_limit(mesh_, geom_, primitive_ ? FlowReconstruction::primitive : FlowReconstruction::conservative,
-                          gas_, u, grad_, lim_, !muscl_->limits(), part);
+    if (muscl_->limits()) // limiter none: the face states' own fallback only (flow_convection.hpp)
+      flow_positivity_limit(mesh_, geom_, primitive_ ? FlowReconstruction::primitive : FlowReconstruction::conservative,
+                            gas_, u, grad_, lim_, part);
   }
   if (viscous_) viscous_gradient_->compute(wv_, wvb_, gwv_, View2<real>(), part);
 }
@@ -426,7 +427,7 @@ void FlowSolver::rate(View2<real> u, View2<real> rhs) {
   // instead of exchanged. The naive halo blocks in each exchange and computes every part at once.
   std::vector<View2<real>> arrays;
   if (second_order_) arrays.push_back(grad_);
-  if (second_order_) arrays.push_back(lim_); // the limiter's or, with none, the positivity pass's values
+  if (second_order_ && muscl_->limits()) arrays.push_back(lim_);
   if (viscous_) arrays.push_back(gwv_);
   const bool overlap = halo_ && halo_->variant() == HaloVariant::optimized;
   if (!overlap) {

@@ -578,7 +578,6 @@ template <FlowReconstruction R> struct PositivityLimit {
   flow::IdealGas eos;
   ConstView2<real> u, grad;
   View2<real> lim;
-  bool reset;
   KOKKOS_FUNCTION bool physical_at(const real (&base)[NV], index_t c, const real (&rc)[3]) const {
     real X[NV];
     for (int k = 0; k < NV; ++k)
@@ -588,8 +587,6 @@ template <FlowReconstruction R> struct PositivityLimit {
     return w.rho > 0 && w.p > 0;
   }
   KOKKOS_FUNCTION void operator()(const index_t c) const {
-    if (reset)
-      for (int k = 0; k < NV; ++k) lim(c, k) = 1;
     real base[NV]; // U_c, or W_c
     for (int k = 0; k < NV; ++k) base[k] = u(c, k);
     if constexpr (R == FlowReconstruction::primitive) {
@@ -617,17 +614,17 @@ template <FlowReconstruction R> struct PositivityLimit {
 
 void flow_positivity_limit(const Mesh& mesh, const OperatorGeometry& og, FlowReconstruction rec,
                            const flow::IdealGas& gas, ConstView2<real> u, ConstView2<real> grad, View2<real> lim,
-                           bool reset, Part part) {
+                           Part part) {
   const IndexRange cells = PartRanges::of(mesh).cells(part);
   if (cells.size() == 0) return;
   const Kokkos::RangePolicy<ExecSpace> range(cells.begin, cells.end);
   const optimized::GradientGeometry g = optimized::gradient_geometry(mesh, og);
   if (rec == FlowReconstruction::primitive)
     Kokkos::parallel_for("fvproxy::flow_convection::positivity_limit", range,
-                         PositivityLimit<FlowReconstruction::primitive>{g, gas, u, grad, lim, reset});
+                         PositivityLimit<FlowReconstruction::primitive>{g, gas, u, grad, lim});
   else
     Kokkos::parallel_for("fvproxy::flow_convection::positivity_limit", range,
-                         PositivityLimit<FlowReconstruction::conservative>{g, gas, u, grad, lim, reset});
+                         PositivityLimit<FlowReconstruction::conservative>{g, gas, u, grad, lim});
 }
 
 double flow_max_rate(const Mesh& mesh, const flow::IdealGas& gas, ConstView2<real> u) {

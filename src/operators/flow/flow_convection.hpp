@@ -112,12 +112,13 @@ void flow_primitive_state(const Mesh& mesh, const flow::IdealGas& gas, const std
 /// of `part` one of whose reconstructed face states (U_c + lim g . (x_f - x_c), or the same on W)
 /// has a non-positive density or pressure gets lim(c, :) = 0, first order on every face, so that
 /// its mean stays the mean of its face states (a fallback per face breaks that, and with it the
-/// positivity of the update). `reset`: lim(c, :) = 1 first (no limiter: lim holds this pass's values
-/// alone). u: the conserved state; grad, lim: of U, or of W with FlowReconstruction::primitive. Reads
-/// the cell's own values only (no neighbour): any part, the first ghost layer's included.
+/// positivity of the update). Run after a limiter (with `limiter: none`, meant for smooth flows, the
+/// face states' own fallback is the only guard: no extra kernel, no limiter exchange). u: the
+/// conserved state; grad, lim: of U, or of W with FlowReconstruction::primitive. Reads the cell's
+/// own values only (no neighbour): any part, the first ghost layer's included.
 void flow_positivity_limit(const Mesh& mesh, const OperatorGeometry& og, FlowReconstruction rec,
                            const flow::IdealGas& gas, ConstView2<real> u, ConstView2<real> grad, View2<real> lim,
-                           bool reset, Part part);
+                           Part part);
 
 /// max over the owned cells of lambda_c = 1/2 sum over the cell's faces of (|u_c . n_f| + c_c) A_f / V_c
 /// (the flow solver's convective rate, solver/flow_solver.hpp): the CFL step is cfl / it.
