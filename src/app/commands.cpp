@@ -119,6 +119,7 @@ void partition_report(const CliArgs& cli, const ConfigSource& src, const CaseCon
   if (cli.compare_partitions) methods = all_partition_methods();
   std::vector<PartitionRow> rows;
   std::vector<std::string> skipped;
+  std::vector<std::pair<std::string, std::string>> unavailable; // method, why (n/a)
   for (PartitionMethod m : methods) {
     if (m == PartitionMethod::blocks && !box) {
       skipped.push_back("blocks (for generated boxes only)");
@@ -126,7 +127,19 @@ void partition_report(const CliArgs& cli, const ConfigSource& src, const CaseCon
     }
     PartitionRow row;
     Kokkos::Timer t;
-    row.p = partition_cells(b.host, b.device, m, cli.partition, box, "--partition", &comm);
+    try {
+      row.p = partition_cells(b.host, b.device, m, cli.partition, box, "--partition", &comm);
+    } catch (const InputError& e) {
+      // --compare-partitions: a method that cannot make N parts (blocks: no factorisation fits)
+      // is reported as n/a with its reason, the others normally (issue 27). Every rank throws alike.
+      if (!cli.compare_partitions) throw;
+      std::string why = e.what();
+      why = why.substr(0, why.find('\n'));
+      const std::string marker = "error: ";
+      if (why.find(marker) != std::string::npos) why = why.substr(why.find(marker) + marker.size());
+      unavailable.emplace_back(to_string(m), why);
+      continue;
+    }
     row.seconds = t.seconds();
     t.reset();
     row.q = partition_quality(b.host, row.p, values);
@@ -141,6 +154,8 @@ void partition_report(const CliArgs& cli, const ConfigSource& src, const CaseCon
     } else {
       (*j)["partitions"] = nlohmann::json::array();
       for (const PartitionRow& row : rows) (*j)["partitions"].push_back(partition_json(row));
+      for (const auto& [method, why] : unavailable)
+        (*j)["partitions"].push_back({{"method", method}, {"parts", cli.partition}, {"error", why}});
     }
     return;
   }
@@ -160,6 +175,7 @@ void partition_report(const CliArgs& cli, const ConfigSource& src, const CaseCon
                 row.seconds + row.seconds_quality,
                 q.empty_parts ? ("  (" + std::to_string(q.empty_parts) + " empty parts)").c_str() : "");
   }
+  for (const auto& [method, why] : unavailable) std::printf("  %-13s %10s  (%s)\n", method.c_str(), "n/a", why.c_str());
   for (const auto& s : skipped) std::printf("  skipped: %s\n", s.c_str());
   const std::string together =
       comm.size() > 1 ? "; ptscotch computed by the " + std::to_string(comm.size()) + " ranks together" : "";
