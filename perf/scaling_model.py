@@ -89,6 +89,9 @@ def partition_rows(fv, case, dims, parts, tag, timeout):
     sec = time.time() - t0
     rows = []
     for q in j["partitions"]:
+        if "error" in q:  # a method that cannot make this many parts (blocks): n/a
+            print("  %s: n/a (%s)" % (q["method"], q["error"]), flush=True)
+            continue
         n = j["cells"]
         rows.append({
             "set": tag, "nx": dims[0], "ny": dims[1], "nz": dims[2], "cells": n, "parts": parts,
