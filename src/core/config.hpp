@@ -251,8 +251,9 @@ inline double cfl_limit(Integrator) {
 }
 /// time.cfl's default: 0.5 for the scalar model (its MUSCL halves the first-order bound in theory);
 /// for the flow models, whose rate is the standard spectral radius (solver/flow_solver.hpp), the
-/// largest CFL on a 0.1 grid at which every case of docs/physics.md#the-flow-defaults stays stable
-/// and positive with that integrator (measured: perf/toro.py cfl).
+/// largest CFL of 0.8, 0.9, 1.0 (1: the integrators' limit, above which a run warns) at which every
+/// case of docs/physics.md#the-flow-defaults stays stable and positive with that integrator
+/// (measured: perf/toro.py cfl).
 inline double default_cfl(bool flow, Integrator i) {
   if (!flow) return 0.5;
   return i == Integrator::euler ? 0.8 : 1.0; // ssprk2, ssprk3: every case stable up to their limit, 1
