@@ -558,7 +558,7 @@ public:
       : step_(step), n_(n), type_(cfg.limiter == fvproxy::Limiter::none              ? 0
                                   : cfg.limiter == fvproxy::Limiter::barth_jespersen ? 1
                                                                                      : 2),
-        K_(static_cast<real>(cfg.venkatakrishnan_k)), L_(static_cast<real>(m.extent() > 0 ? m.extent() : 1.0)),
+        K_(static_cast<real>(cfg.venkatakrishnan_k)), L_(static_cast<real>(venkatakrishnan_length(m))),
         g_(Geometry::of(m, og)), range_("fvproxy::muscl::ladder_limiter_range", n) {
     auto h = Kokkos::create_mirror_view(range_);
     for (int k = 0; k < n; ++k) h(k) = range[k];

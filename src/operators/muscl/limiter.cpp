@@ -64,7 +64,7 @@ public:
       : m_(m), n_(n), type_(cfg.limiter == Limiter::none              ? 0
                             : cfg.limiter == Limiter::barth_jespersen ? 1
                                                                       : 2),
-        K_(static_cast<real>(cfg.venkatakrishnan_k)), L_(static_cast<real>(m.extent() > 0 ? m.extent() : 1.0)),
+        K_(static_cast<real>(cfg.venkatakrishnan_k)), L_(static_cast<real>(venkatakrishnan_length(m))),
         range_("fvproxy::muscl::naive_limiter_range", n) {
     auto h = Kokkos::create_mirror_view(range_);
     for (int k = 0; k < n; ++k) h(k) = range[k];
@@ -95,7 +95,7 @@ public:
   OptimizedLimiterOperator(const Mesh& m, const OperatorGeometry& g, const MusclConfig& cfg,
                            const std::vector<real>& range)
       : m_(m), g_(optimized::gradient_geometry(m, g)), launch_{cfg.policy, cfg.team_size} {
-    for (int k = 0; k < N; ++k) eps_scale_[k] = venkatakrishnan_scale(cfg.venkatakrishnan_k, range[k], m.extent());
+    for (int k = 0; k < N; ++k) eps_scale_[k] = venkatakrishnan_scale(cfg.venkatakrishnan_k, range[k], m);
   }
   void compute(ConstView2<real> u, ConstView2<real> ub, ConstView2<real> grad, View2<real> limiter,
                Part part) const override {

@@ -43,10 +43,16 @@ std::pair<std::vector<real>, std::vector<real>> value_bounds(ConstView2<real> u,
 /// max - min of each component over u and ub (value_bounds).
 std::vector<real> solution_range(ConstView2<real> u, ConstView2<real> ub);
 
+/// Venkatakrishnan's reference length L: the domain's largest extent (Mesh::extent, over every
+/// rank); 1 for a mesh without extent (no nodes), so that eps stays finite.
+inline double venkatakrishnan_length(const Mesh& m) {
+  return m.extent() > 0 ? m.extent() : 1.0;
+}
+
 /// Venkatakrishnan's per-component factor: eps_ck^2 = scale_k V_c with scale_k = (K / L)^3 range_k^2,
-/// L = Mesh::extent() (the domain's largest extent, over every rank).
-inline real venkatakrishnan_scale(double K, real range, double L) {
-  const double x = K / (L > 0 ? L : 1.0);
+/// L = venkatakrishnan_length.
+inline real venkatakrishnan_scale(double K, real range, const Mesh& m) {
+  const double x = K / venkatakrishnan_length(m);
   return static_cast<real>(x * x * x * double(range) * double(range));
 }
 

@@ -34,7 +34,7 @@ template <int N, optimized::GradientMethod M, class L> class FusedMusclOperator 
 public:
   FusedMusclOperator(const Mesh& m, const OperatorGeometry& og, const MusclConfig& cfg, const std::vector<real>& range)
       : g_(optimized::gradient_geometry(m, og)), parts_(PartRanges::of(m)), launch_{cfg.policy, cfg.team_size} {
-    for (int k = 0; k < N; ++k) eps_scale_[k] = venkatakrishnan_scale(cfg.venkatakrishnan_k, range[k], m.extent());
+    for (int k = 0; k < N; ++k) eps_scale_[k] = venkatakrishnan_scale(cfg.venkatakrishnan_k, range[k], m);
   }
   void compute(ConstView2<real> u, ConstView2<real> ub, View2<real> grad, View2<real> limiter,
                Part part) const override {
