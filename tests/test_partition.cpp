@@ -93,6 +93,37 @@ TEST(Partition, CoversEveryCellDeterministicallyAndBalanced) {
   }
 }
 
+TEST(Partition, EveryPartOwnsACellOnMeshesBarelyLargerThanTheParts) {
+  // METIS leaves parts empty on such graphs (3 parts of a 2x2x1 box, 4 of 3x2x1): each then takes a
+  // cell of the largest part, for every method and every number of parts up to the cell count.
+  int refilled = 0;
+  for (const std::array<int, 3>& cells : {std::array<int, 3>{3, 1, 1}, {2, 2, 1}, {3, 2, 1}, {2, 2, 2}}) {
+    MeshConfig c;
+    c.generate = BoxConfig{};
+    c.generate->cells = cells;
+    const BuiltMesh b = build_mesh(c);
+    const int n = static_cast<int>(b.host.n_cells());
+    for (PartitionMethod method : methods_for(c))
+      for (int P = 2; P <= n; ++P) {
+        SCOPED_TRACE(std::string(to_string(method)) + ", " + std::to_string(P) + " parts of " + std::to_string(n) +
+                     " cells");
+        Partition p;
+        try {
+          p = partition_cells(b.host, b.device, method, P, &*c.generate, "test");
+        } catch (const InputError&) {
+          EXPECT_EQ(method, PartitionMethod::blocks); // no fitting px x py x pz: refused, tested elsewhere
+          continue;
+        }
+        std::vector<int> owned(P, 0);
+        for (int r : p.part) ++owned[r];
+        EXPECT_EQ(std::count(owned.begin(), owned.end(), 0), 0);
+        EXPECT_EQ(partition_quality(b.host, p, 5).empty_parts, 0);
+        refilled += p.refilled;
+      }
+  }
+  EXPECT_GT(refilled, 0) << "no method left a part empty: the refill is not exercised";
+}
+
 TEST(Partition, CurvesArePiecesOfTheCurveOrder) {
   // On a Z-ordered mesh the zorder partition is contiguous index ranges (the mesh is in curve order).
   MeshConfig c = meshes()[0].cfg;

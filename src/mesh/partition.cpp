@@ -70,6 +70,29 @@ std::vector<int> ptscotch_global(const HostMesh& m, int parts, const Communicato
   return part;
 }
 
+/// METIS (and Scotch) may leave parts empty on a graph barely larger than the number of parts (3
+/// parts of 4 cells): a rank without cells has nothing to compute and no neighbour to exchange with.
+/// Each empty part takes the highest-numbered cell of the then largest part (deterministic, the
+/// same on every rank). Returns the number of parts refilled.
+int refill_empty_parts(std::vector<int>& part, int parts) {
+  std::vector<index_t> owned(parts, 0);
+  for (int r : part) ++owned[r];
+  int refilled = 0;
+  for (int r = 0; r < parts; ++r) {
+    if (owned[r] > 0) continue;
+    const int donor = static_cast<int>(std::max_element(owned.begin(), owned.end()) - owned.begin());
+    for (std::size_t c = part.size(); c-- > 0;)
+      if (part[c] == donor) {
+        part[c] = r;
+        break;
+      }
+    --owned[donor];
+    ++owned[r];
+    ++refilled;
+  }
+  return refilled;
+}
+
 long long faces_cut(const std::array<int, 3>& f, const std::array<int, 3>& c, const std::array<bool, 3>& periodic) {
   long long cut = 0;
   for (int a = 0; a < 3; ++a) {
@@ -152,6 +175,7 @@ Partition partition_cells(const HostMesh& host, const Mesh& device, PartitionMet
     break;
   }
   }
+  p.refilled = refill_empty_parts(p.part, parts);
   return p;
 }
 

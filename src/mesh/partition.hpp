@@ -31,6 +31,7 @@ struct Partition {
   int parts = 1;
   std::vector<int> part;              ///< part (rank) of each cell of the mesh it was computed for
   std::array<int, 3> blocks{1, 1, 1}; ///< blocks: px, py, pz
+  int refilled = 0;                   ///< parts the method left empty, each then given one cell of the largest part
 };
 
 /// Partitions `host` (whose device copy is `device`, for the curves' centroids) into `parts`.

@@ -23,7 +23,7 @@ want = {"method": "blocks", "parts": 2, "blocks": [1, 1, 2], "imbalance": 1.0, "
         "neighbours": {"max": 1, "mean": 1.0}, "values_per_ghost": 5,
         "halo_values_per_stage": {"max": 80, "mean": 80.0},
         "halo_bytes_per_stage": {"max": 80 * size, "mean": 80.0 * size}, "owned": {"min": 32, "max": 32},
-        "ghosts": {"min": 16, "max": 16}, "empty_parts": 0}
+        "ghosts": {"min": 16, "max": 16}, "empty_parts": 0, "refilled_parts": 0}
 assert p == want, (p, want)
 out = subprocess.run([exe, "mesh", case, "--json", "--partition", "2", "--compare-partitions"] + box,
                      capture_output=True, text=True, check=True).stdout
