@@ -11,6 +11,7 @@
 #include "core/config.hpp"
 #include "mesh/build.hpp"
 #include "physics/flow_solutions.hpp"
+#include "solver/flow_solver.hpp"
 #include "solver/simulation.hpp"
 #include "test_helpers.hpp"
 
@@ -534,6 +535,54 @@ TEST(FlowSolver, VariableStepLandsOnOutputTimesAndTheEnd) {
   EXPECT_EQ(times.back(), 0.2);
   EXPECT_EQ(r.summary.time, 0.2);
   EXPECT_GT(r.summary.dt_min, 0.3 * r.summary.dt_max);
+}
+
+TEST(FlowSolver, NoSlipWallVelocityMustLieInTheWall) {
+  // Couette's sliding wall (y = 1): along x is accepted, with a normal component is refused naming
+  // the key and where it was given; the tolerance (1 degree) lets a velocity 0.5 degree off pass.
+  auto check = [](const std::string& velocity) {
+    const CaseConfig cfg = input_case("couette", {"boundary.ymax.velocity=" + velocity});
+    const BuiltMesh b = build_mesh(cfg.mesh);
+    check_wall_velocities(cfg, b.device, Communicator::world());
+  };
+  EXPECT_NO_THROW(check("[0.5, 0, 0.2]"));
+  EXPECT_NO_THROW(check("[1, 0.0087, 0]")); // 0.5 degree
+  test::expect_input_error([&] { check("[1, 0.0175, 0]"); },
+                           {"--set boundary.ymax.velocity=[1, 0.0175, 0]", "boundary.ymax.velocity",
+                            "normal component of 1.74973 %", "unit normal (0, 1, 0)"});
+  // A curved patch (the cylinder of mesh/cylinder.msh, axis z): a velocity along the axis is
+  // tangent to every face; across it, it is refused.
+  auto cylinder = [](const std::string& velocity) {
+    const CaseConfig cfg =
+        input_case("cylinder", {"boundary.cylinder={type: no-slip-wall, velocity: " + velocity + "}"});
+    const BuiltMesh b = build_mesh(cfg.mesh);
+    check_wall_velocities(cfg, b.device, Communicator::world());
+  };
+  EXPECT_NO_THROW(cylinder("[0, 0, 0.3]"));
+  test::expect_input_error([&] { cylinder("[0.3, 0, 0]"); },
+                           {"boundary.cylinder.velocity", "normal component of 99.5185 %"});
+}
+
+TEST(FlowSolver, AnInitialStateTheModelCannotStartFromIsRefusedBeforeAnythingIsWritten) {
+  // The parse-time checks (tests/data/bad/MANIFEST) refuse the known formulas' bad parameters; the
+  // state itself is checked on every cell too, before the mesh hook writes anything: here a
+  // Taylor-Green pressure below its dip set past the parser.
+  CaseConfig cfg = input_case("taylor_green", {"mesh.generate.cells=[8,8,8]", "time={steps: 1}"});
+  cfg.flow_initial.pressure = 0.1; // p0 - 3 rho0 V0^2 / 8 < 0 where the vortex's pressure is lowest
+  bool wrote = false;
+  RunHooks hooks;
+  hooks.write_mesh = [&] { wrote = true; };
+  hooks.write_fields = [&](long long, double, ConstView2<real>) {
+    wrote = true;
+    return std::string("fields");
+  };
+  test::expect_input_error(
+      [&] { run(cfg, hooks); },
+      {cfg.initial_where, "initial: the initial state is non-physical: density <= 0 at cell", ": density = -"});
+  EXPECT_FALSE(wrote);
+  cfg.flow_initial.pressure = 71.4;
+  EXPECT_NO_THROW(run(cfg, hooks));
+  EXPECT_TRUE(wrote);
 }
 
 TEST(FlowSolver, NonPhysicalStateStopsWithTheLastGoodState) {

@@ -144,6 +144,7 @@ struct FlowBoundaryConfig {
   FlowStateConfig state;                              ///< supersonic-inflow, farfield
   std::array<double, 3> wall_velocity{0.0, 0.0, 0.0}; ///< no-slip-wall (tangential: a moving wall)
   std::optional<double> wall_temperature;             ///< no-slip-wall: isothermal; none: adiabatic
+  std::string velocity_where;                         ///< no-slip-wall: where `velocity` was given
   double total_pressure = 1, total_temperature = 1;   ///< subsonic-inflow
   std::optional<std::array<double, 3>> direction;     ///< subsonic-inflow (normalized); none: along -n
   double pressure = 1;                                ///< subsonic-outflow: the static pressure
@@ -338,6 +339,7 @@ struct CaseConfig {
   std::vector<std::pair<std::string, BoundaryConfig>> boundary; ///< patch name, in file order
   std::vector<FlowBoundaryConfig> flow_boundary;                ///< the flow models': one per boundary entry
   std::string boundary_where; ///< where the boundary section is (file:line, or the --set that gave it)
+  std::string initial_where;  ///< where the initial section is (file:line, or the --set that gave it)
   OperatorsConfig operators;
   ParallelConfig parallel;
   TimeConfig time;

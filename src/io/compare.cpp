@@ -13,13 +13,31 @@ std::vector<FieldDifference> compare_fields(const FieldFile& a, const std::strin
   if (a.cell_gid.size() != b.cell_gid.size())
     throw InputError(both, "different meshes: " + std::to_string(a.cell_gid.size()) + " cells in " + a_name + ", " +
                                std::to_string(b.cell_gid.size()) + " in " + b_name);
-  // Row of each global id in b.
-  std::vector<std::pair<gid_t, std::size_t>> rows(b.cell_gid.size());
-  for (std::size_t i = 0; i < rows.size(); ++i) rows[i] = {b.cell_gid[i], i};
-  std::sort(rows.begin(), rows.end());
-  for (std::size_t i = 1; i < rows.size(); ++i)
-    if (rows[i].first == rows[i - 1].first)
-      throw InputError(b_name, "cell global id " + std::to_string(rows[i].first) + " appears twice");
+  // Checkpoints carry the mesh's fingerprint (order-independent: the same on any rank count and
+  // numbering): two meshes of one cell count with different geometry differ there.
+  const auto fa = a.strings.find("mesh_fingerprint"), fb = b.strings.find("mesh_fingerprint");
+  if (fa != a.strings.end() && fb != b.strings.end() && fa->second != fb->second)
+    throw InputError(both,
+                     "different meshes: " + std::to_string(a.cell_gid.size()) +
+                         " cells in both, but mesh fingerprint " + fa->second + " in " + a_name + ", " + fb->second +
+                         " in " + b_name,
+                     "the fingerprint covers the cells' and nodes' counts and positions: the two runs' meshes "
+                     "differ (mesh.generate, mesh.file)");
+  // Each global id once in either file: a repeated one would compare some rows twice and others never.
+  auto sorted_rows = [](const FieldFile& f, const std::string& name) {
+    std::vector<std::pair<gid_t, std::size_t>> rows(f.cell_gid.size());
+    for (std::size_t i = 0; i < rows.size(); ++i) rows[i] = {f.cell_gid[i], i};
+    std::sort(rows.begin(), rows.end());
+    for (std::size_t i = 1; i < rows.size(); ++i)
+      if (rows[i].first == rows[i - 1].first)
+        throw InputError(name,
+                         "cell global id " + std::to_string(rows[i].first) + " appears twice (rows " +
+                             std::to_string(rows[i - 1].second) + " and " + std::to_string(rows[i].second) + ")",
+                         "a file fvproxy wrote holds each cell once: damaged or edited?");
+    return rows;
+  };
+  sorted_rows(a, a_name);
+  const std::vector<std::pair<gid_t, std::size_t>> rows = sorted_rows(b, b_name); // row of each global id in b
   std::vector<std::size_t> match(a.cell_gid.size());
   for (std::size_t i = 0; i < a.cell_gid.size(); ++i) {
     const auto it = std::lower_bound(rows.begin(), rows.end(), std::make_pair(a.cell_gid[i], std::size_t(0)));

@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <sstream>
 #include <stdexcept>
 
 #include "core/error.hpp"
 #include "operators/launch.hpp"
 #include "operators/muscl/limiter.hpp"
+#include "parallel/mpi_environment.hpp"
 #include "physics/exact_riemann.hpp"
 #include "physics/flow_solutions.hpp"
 #include "physics/viscous.hpp"
@@ -192,6 +194,66 @@ bool viscous(const CaseConfig& c) {
 }
 
 } // namespace
+
+void check_wall_velocities(const CaseConfig& cfg, const Mesh& mesh, const Communicator& comm) {
+  // Per moving no-slip wall, the largest |v.n| / |v| over this rank's faces of its patch, then over ranks.
+  std::vector<std::size_t> walls;
+  for (std::size_t i = 0; i < cfg.flow_boundary.size() && i < cfg.boundary.size(); ++i) {
+    const auto& v = cfg.flow_boundary[i].wall_velocity;
+    if (cfg.flow_boundary[i].kind == FlowBoundaryKind::no_slip_wall && (v[0] != 0 || v[1] != 0 || v[2] != 0))
+      walls.push_back(i);
+  }
+  if (walls.empty()) return;
+  const auto area = Kokkos::create_mirror_view_and_copy(HostSpace(), mesh.face_area);
+  const auto centroid = Kokkos::create_mirror_view_and_copy(HostSpace(), mesh.face_centroid);
+  std::vector<double> worst(walls.size(), 0.0);
+  std::vector<index_t> worst_face(walls.size(), -1);
+  for (std::size_t w = 0; w < walls.size(); ++w) {
+    const std::string& name = cfg.boundary[walls[w]].first;
+    const auto& v = cfg.flow_boundary[walls[w]].wall_velocity;
+    const double vv = std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+    for (const Patch& p : mesh.patches) {
+      if (p.name != name) continue;
+      for (index_t f = p.begin; f < p.end; ++f) {
+        const double S[3] = {double(area(f, 0)), double(area(f, 1)), double(area(f, 2))};
+        const double s = std::abs(v[0] * S[0] + v[1] * S[1] + v[2] * S[2]) /
+                         (vv * std::sqrt(S[0] * S[0] + S[1] * S[1] + S[2] * S[2]));
+        if (s > worst[w]) worst[w] = s, worst_face[w] = f;
+      }
+    }
+  }
+  std::vector<double> global = worst;
+  comm.max(global);
+  for (std::size_t w = 0; w < walls.size(); ++w) {
+    if (!(global[w] > kWallVelocityTolerance)) continue;
+    // The face's description from the lowest rank holding the worst face.
+    const bool here = worst[w] == global[w] && worst_face[w] >= 0;
+    const int from = static_cast<int>(comm.min(std::int64_t(here ? comm.rank() : comm.size())));
+    std::string face;
+    if (here && from == comm.rank()) {
+      const index_t f = worst_face[w];
+      const double S[3] = {double(area(f, 0)), double(area(f, 1)), double(area(f, 2))};
+      const double a = std::sqrt(S[0] * S[0] + S[1] * S[1] + S[2] * S[2]);
+      std::ostringstream o;
+      o.precision(4);
+      o << "on the face at (" << centroid(f, 0) << ", " << centroid(f, 1) << ", " << centroid(f, 2)
+        << ") with unit normal (" << S[0] / a << ", " << S[1] / a << ", " << S[2] / a << ")";
+      face = o.str();
+    }
+    face = comm.broadcast(face, from);
+    const FlowBoundaryConfig& b = cfg.flow_boundary[walls[w]];
+    const std::string name = cfg.boundary[walls[w]].first;
+    std::ostringstream what;
+    what.precision(6);
+    what << "boundary." << name << ".velocity: a no-slip wall moves along itself, but (" << b.wall_velocity[0] << ", "
+         << b.wall_velocity[1] << ", " << b.wall_velocity[2] << ") has a normal component of " << 100 * global[w]
+         << " % of its magnitude " << face;
+    MpiEnvironment::set_collective_exit(); // every rank throws this error: rank 0 says it, all exit 2
+    throw InputError(b.velocity_where.empty() ? cfg.source_file : b.velocity_where, what.str(),
+                     "give a velocity in the wall's plane (on a curved patch, tangent to every face within 1 degree: "
+                     "docs/physics.md#boundary-conditions)");
+  }
+}
 
 std::vector<FlowPatchBC> FlowSolver::patch_conditions(const Mesh& mesh, const CaseConfig& cfg) {
   // As the scalar model: an entry naming no patch (a periodic axis, a typo) and a patch without an
@@ -479,6 +541,12 @@ void FlowSolver::step(real /*t*/, real dt, long long step, bool check) {
   const auto key = static_cast<unsigned long long>(step < kMaxSteps ? step : kMaxSteps) << 35;
   Kokkos::parallel_for("fvproxy::flow::physical_check", Kokkos::RangePolicy<ExecSpace>(0, mesh_.n_cells),
                        PhysicalCheck{gas_, u_, check_.keys, key});
+}
+
+std::optional<StateFailure> FlowSolver::state_failure() {
+  Kokkos::parallel_for("fvproxy::flow::physical_check", Kokkos::RangePolicy<ExecSpace>(0, mesh_.n_cells),
+                       PhysicalCheck{gas_, u_, check_.keys, 0});
+  return first_failure();
 }
 
 std::optional<StateFailure> FlowSolver::first_failure() const {

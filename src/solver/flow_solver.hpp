@@ -25,6 +25,16 @@
 
 namespace fvproxy {
 
+/// The largest angle (sin of it) between a no-slip wall's velocity and a face of its patch: a
+/// moving wall slides along itself. Not zero: a constant velocity along a curved patch (a
+/// cylinder's axis) meets faces whose normals carry the mesh's rounding.
+constexpr double kWallVelocityTolerance = 0.0174524064372835; // sin(1 degree)
+
+/// Collective: every no-slip wall's velocity is tangent to each face of its patch in `mesh` (this
+/// rank's part) within kWallVelocityTolerance. Otherwise every rank throws the same InputError
+/// naming boundary.<patch>.velocity where it was given, the face and its normal component.
+void check_wall_velocities(const CaseConfig& cfg, const Mesh& mesh, const Communicator& comm);
+
 class FlowSolver final : public Solver {
 public:
   /// Builds the operators and allocates the state (`mesh`, `comm` and `halo` must outlive the solver).
@@ -42,6 +52,7 @@ public:
   void initialize() override;
   void step(real t, real dt, long long step, bool check) override;
   std::optional<StateFailure> first_failure() const override;
+  std::optional<StateFailure> state_failure() override;
   StableStep stable_step(double cfl) const override;
   bool variable_step() const override { return true; }
   View2<real> state() const override { return u_; }

@@ -1,5 +1,7 @@
 #include "solver/simulation.hpp"
 
+#include "parallel/mpi_environment.hpp"
+
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -11,6 +13,7 @@
 #include "core/build_info.hpp"
 #include "core/error.hpp"
 #include "core/kokkos_compat.hpp"
+#include "parallel/mpi_environment.hpp"
 #include "physics/scalar_solution.hpp"
 
 namespace fvproxy {
@@ -89,6 +92,26 @@ RunSummary run_simulation(const CaseConfig& cfg, const Mesh& mesh, const RunHook
   } else {
     r.conservation_initial = solver->conserved_totals();
   }
+  // The state the run starts from, checked before anything is written (collective: every rank
+  // throws the same error, rank 0 says it).
+  if (const std::optional<StateFailure> f = solver->state_failure()) {
+    std::ostringstream s;
+    s.precision(6);
+    s << (restart ? "the checkpoint's state" : "initial: the initial state") << " is "
+      << (f->kind == StateFailure::Kind::non_finite ? "not finite"
+          : f->kind == StateFailure::Kind::non_physical
+              ? (f->component == 0 ? "non-physical: density <= 0" : "non-physical: pressure <= 0")
+              : "outside its admissible interval")
+      << " at cell " << f->cell_gid << " (global id) at (" << f->x[0] << ", " << f->x[1] << ", " << f->x[2] << ")";
+    for (std::size_t k = 0; k < f->state.size(); ++k)
+      s << (k ? ", " : ": ") << (k < r.conserved_names.size() ? r.conserved_names[k] : "u" + std::to_string(k)) << " = "
+        << f->state[k];
+    MpiEnvironment::set_collective_exit();
+    throw InputError(restart ? restart->file : cfg.initial_where, s.str(),
+                     restart ? "the checkpoint was not written by a run of this case"
+                             : "the initial condition's parameters give a state the model cannot start from "
+                               "(docs/physics.md#the-cases)");
+  }
   const bool variable = solver->variable_step() && !cfg.time.dt;
   r.variable_dt = variable;
   r.cfl = solver->stable_step(cfg.time.cfl);
@@ -114,12 +137,17 @@ RunSummary run_simulation(const CaseConfig& cfg, const Mesh& mesh, const RunHook
       log("warning: time.dt = " + std::to_string(dt) + " exceeds the CFL-1 step estimate " +
           std::to_string(r.cfl.dt / cfg.time.cfl) + " (the run may be unstable)");
   } else {
-    if (!(r.cfl.dt > 0))
-      throw InputError(cfg.source_file,
-                       cfg.physics.is_flow()
-                           ? "time.cfl: the initial state gives no stable time step (a zero or non-finite wave speed)"
-                           : "time.cfl: nothing limits the time step (zero velocity and zero diffusivity)",
+    if (!(r.cfl.dt > 0)) {
+      MpiEnvironment::set_collective_exit(); // r.cfl is reduced over ranks: every rank throws this
+      if (cfg.physics.is_flow())
+        throw InputError(restart ? restart->file : cfg.initial_where,
+                         std::string(restart ? "the checkpoint's state" : "initial: the initial state") +
+                             " gives no stable time step: its largest wave speed is zero or not finite (cell " +
+                             std::to_string(r.cfl.limiting_cell) + ")",
+                         "check the initial condition's values, or give a fixed step with time.dt");
+      throw InputError(cfg.source_file, "time.cfl: nothing limits the time step (zero velocity and zero diffusivity)",
                        "give a fixed step with time.dt");
+    }
     dt = r.cfl.dt;
   }
   long long total_steps = 0;
@@ -216,6 +244,7 @@ RunSummary run_simulation(const CaseConfig& cfg, const Mesh& mesh, const RunHook
     f();
     io_seconds += t.seconds();
   };
+  if (hooks.write_mesh) timed([&] { hooks.write_mesh(); });
   if (hooks.write_fields && series && !restart)
     timed([&] { r.fields_files.push_back(hooks.write_fields(0, 0.0, solver->output_fields())); });
   const bool integrals = hooks.write_integrals && cfg.output.integrals.kind != EveryConfig::Kind::none &&

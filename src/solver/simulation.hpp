@@ -83,6 +83,9 @@ struct RunHooks {
   std::function<void(long long step, double time, const std::vector<std::string>& names,
                      const std::vector<double>& values)>
       write_integrals;
+  /// Writes the mesh file, once, after the initial state passed its checks and before the first
+  /// fields: a case refused for its initial state leaves nothing behind.
+  std::function<void()> write_mesh;
   /// Polled every step: true when the run should checkpoint and stop (SIGTERM, SIGINT).
   std::function<bool()> stop_requested;
   /// Wall seconds spent before run_simulation (reading the case, building the mesh): counted

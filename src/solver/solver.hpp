@@ -67,6 +67,10 @@ public:
   virtual void step(real t, real dt, long long step, bool check) = 0;
   /// The first failing value recorded by step(). Collective: the same answer on every rank.
   virtual std::optional<StateFailure> first_failure() const = 0;
+  /// The current state checked as step() checks its result (the flow models: non-finite values,
+  /// density or pressure <= 0), before the first step: the failure at "step 0". Collective. The
+  /// scalar model's initial field defines its bounds and is finite by its parser: none.
+  virtual std::optional<StateFailure> state_failure() { return std::nullopt; }
   /// The CFL step of the current state (collective: the domain's).
   virtual StableStep stable_step(double cfl) const = 0;
   /// Whether the stable step changes with the state (then the loop asks for it every step).
