@@ -5,6 +5,7 @@
 // every timed call started together, and the halo exchange separately; rank 0 reports each rank's
 // median and the slowest rank's (docs/performance.md#on-several-ranks).
 #include "app/bench.hpp"
+#include "app/case_agreement.hpp"
 
 #include "app/bench_common.hpp"
 #include "app/cost_model.hpp"
@@ -68,6 +69,7 @@ int ladder_step(const std::string& v) {
 int cmd_bench(const CliArgs& cli) {
   ConfigSource src = ConfigSource::from_file(cli.positional[0]);
   for (const auto& s : cli.sets) src.apply_set(s);
+  check_ranks_agree(case_entries(src, cli), Communicator::world()); // before any other collective
   const CaseConfig cfg = parse_case(src);
   if (cfg.physics.is_flow())
     throw InputError(cfg.source_file,

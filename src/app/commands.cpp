@@ -1,6 +1,7 @@
 #include "app/commands.hpp"
 
 #include "app/bench.hpp"
+#include "app/case_agreement.hpp"
 #include "app/compare.hpp"
 #include "app/info.hpp"
 #include "app/memory_check.hpp"
@@ -89,6 +90,7 @@ nlohmann::json partition_json(const PartitionRow& row) {
                        {{"min", *std::min_element(q.ghosts.begin(), q.ghosts.end())},
                         {"max", *std::max_element(q.ghosts.begin(), q.ghosts.end())}}},
                       {"empty_parts", q.empty_parts},
+                      {"refilled_parts", row.p.refilled},
                       {"seconds", row.seconds},
                       {"seconds_quality", row.seconds_quality}};
   if (row.p.method == PartitionMethod::blocks) j["blocks"] = row.p.blocks;
@@ -173,7 +175,7 @@ void partition_report(const CliArgs& cli, const ConfigSource& src, const CaseCon
     std::printf("  %-13s %10.4f %10lld %10.4f %6d %8.2f %12lld %12.1f %8.2f%s\n", name.c_str(), q.imbalance, q.edge_cut,
                 q.ghost_fraction, q.neighbours_max, q.neighbours_mean, q.halo_bytes_max, q.halo_bytes_mean,
                 row.seconds + row.seconds_quality,
-                q.empty_parts ? ("  (" + std::to_string(q.empty_parts) + " empty parts)").c_str() : "");
+                row.p.refilled ? ("  (" + std::to_string(row.p.refilled) + " empty parts refilled)").c_str() : "");
   }
   for (const auto& [method, why] : unavailable) std::printf("  %-13s %10s  (%s)\n", method.c_str(), "n/a", why.c_str());
   for (const auto& s : skipped) std::printf("  skipped: %s\n", s.c_str());
@@ -246,10 +248,11 @@ int mesh_in_parts(const CliArgs& cli, const CaseConfig& cfg, const Communicator&
 int cmd_mesh(const CliArgs& cli) {
   ConfigSource src = ConfigSource::from_file(cli.positional[0]);
   for (const auto& s : cli.sets) src.apply_set(s);
-  const CaseConfig cfg = parse_case_mesh(src);
   // On several ranks every rank builds the same mesh; rank 0 alone prints, and writes the file's
   // contents (the others take part in the collective file creation with no rows).
   const Communicator comm = Communicator::world();
+  check_ranks_agree(case_entries(src, cli), comm); // before any other collective
+  const CaseConfig cfg = parse_case_mesh(src);
   const bool root = comm.rank() == 0;
   if (cli.print_config) {
     if (!root) return 0;

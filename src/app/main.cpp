@@ -2,6 +2,7 @@
 #include <csignal>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <unistd.h>
 
 #include <chrono>
@@ -11,6 +12,7 @@
 
 #include "app/cli.hpp"
 #include "app/commands.hpp"
+#include "app/run.hpp"
 #include "core/error.hpp"
 #include "parallel/mpi_environment.hpp"
 
@@ -33,6 +35,9 @@ int main(int argc, char** argv) {
     std::cout << usage();
     return 0;
   }
+  // fvproxy run's stop signals from before MPI and Kokkos start (a stop during set-up: exit 4).
+  std::optional<StopSignals> stop_signals;
+  if (cli.command == "run") stop_signals.emplace();
   MpiEnvironment mpi(argc, argv);
   int code = 0;
   {
@@ -81,8 +86,15 @@ int main(int argc, char** argv) {
     // reports it and ends the job; the others report theirs only if rank 0 has not ended it
     // within a second (an error on their part alone), prefixed with their rank.
     auto report = [&](const std::string& message) {
+      // The run is over: signals act as usual again (mpirun ends the job with SIGTERM once rank 0 aborts).
+      stop_signals.reset();
+      if (mpi.size() > 1 && MpiEnvironment::collective_exit()) { // every rank has this error: rank 0 says it
+        if (mpi.rank() == 0) std::cerr << message << '\n';
+        return;
+      }
       if (mpi.size() > 1 && mpi.rank() != 0) {
         std::this_thread::sleep_for(std::chrono::seconds(1));
+        if (StopSignals::received() != 0) return; // told to end (mpirun, as rank 0 aborted) before the reset
         std::cerr << "[rank " << mpi.rank() << "] ";
       }
       std::cerr << message << '\n';

@@ -10,6 +10,7 @@
 // before, untimed; "step" with its exchanges), every call started together, and a row's time is
 // the slowest rank's (docs/performance.md).
 #include "app/perf.hpp"
+#include "app/case_agreement.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -668,6 +669,8 @@ void write_results(const fs::path& dir, const nlohmann::json& meta, const std::v
 } // namespace
 
 int cmd_perf(const CliArgs& cli) {
+  // Before any other collective: the same spec on every rank (its case file is read by each).
+  check_ranks_agree(case_entries(ConfigSource::from_file(cli.positional[0]), cli), Communicator::world());
   const PerfSpec spec = parse_spec(cli.positional[0]);
   // Every mesh of the matrix must fit: refused before the first is built, not hours into the run.
   for (const MeshEntry& entry : spec.meshes) {

@@ -18,6 +18,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "app/case_agreement.hpp"
 #include "app/info.hpp"
 #include "app/memory_check.hpp"
 #include "app/rank_report.hpp"
@@ -32,6 +33,7 @@
 #include "parallel/decomposition.hpp"
 #include "parallel/mpi_environment.hpp"
 #include "parallel/parts.hpp"
+#include "solver/flow_solver.hpp"
 #include "solver/simulation.hpp"
 
 namespace fvproxy {
@@ -46,28 +48,56 @@ extern "C" void on_stop_signal(int sig) {
   g_stop_signal = sig;
 }
 
-/// SIGTERM, SIGINT, SIGUSR1 and SIGUSR2 ask the run to checkpoint and stop; a second one kills it
-/// (SA_RESETHAND). mpirun does not forward SIGTERM to the ranks (it kills them) but forwards
-/// SIGUSR1 and SIGUSR2: `kill -USR1 <mpirun pid>` stops a decomposed run (docs/parallel.md#signals).
-class StopSignals {
+const char* signal_name(int sig) {
+  switch (sig) {
+  case SIGTERM: return "SIGTERM";
+  case SIGINT: return "SIGINT";
+  case SIGUSR1: return "SIGUSR1";
+  case SIGUSR2: return "SIGUSR2";
+  default: return "a signal";
+  }
+}
+
+/// Exit code of a run stopped by a signal during set-up, before anything was written
+/// (docs/inputs.md#exit-codes): not 3, which promises a checkpoint.
+constexpr int kStoppedInSetup = 4;
+
+/// Collective: whether a stop signal reached any rank during set-up. If one did, rank 0 says so and
+/// every rank returns kStoppedInSetup together.
+bool stopped_in_setup(const Communicator& comm) {
+  const int sig = static_cast<int>(comm.max(std::int64_t(g_stop_signal)));
+  if (sig == 0) return false;
+  if (comm.rank() == 0) {
+    std::fprintf(stderr,
+                 "fvproxy run: stopped by %s during set-up, before the first step: nothing was written (exit %d); "
+                 "run the case again\n",
+                 signal_name(sig), kStoppedInSetup);
+    std::fflush(stderr);
+  }
+  comm.barrier();
+  MpiEnvironment::set_collective_exit();
+  return true;
+}
+
+/// The output folder removed at the end of a run that created it and left it empty (refused or
+/// stopped during set-up): rank 0's, after the lock's file is gone (declare it before the lock).
+class RemoveIfLeftEmpty {
 public:
-  StopSignals() {
-    g_stop_signal = 0;
-    struct sigaction sa {};
-    sa.sa_handler = on_stop_signal;
-    sigemptyset(&sa.sa_mask);
-    sa.sa_flags = SA_RESETHAND;
-    for (std::size_t i = 0; i < kSignals.size(); ++i) sigaction(kSignals[i], &sa, &old_[i]);
+  /// Collective: whether the folder exists is agreed before any rank creates it.
+  RemoveIfLeftEmpty(std::string dir, const Communicator& comm) : dir_(std::move(dir)) {
+    std::error_code ec;
+    created_ = !comm.any(fs::exists(dir_, ec)) && comm.rank() == 0;
   }
-  ~StopSignals() {
-    for (std::size_t i = 0; i < kSignals.size(); ++i) sigaction(kSignals[i], &old_[i], nullptr);
+  ~RemoveIfLeftEmpty() {
+    std::error_code ec;
+    if (created_ && fs::is_empty(dir_, ec) && !ec) fs::remove(dir_, ec); // never a folder with files
   }
-  StopSignals(const StopSignals&) = delete;
-  StopSignals& operator=(const StopSignals&) = delete;
+  RemoveIfLeftEmpty(const RemoveIfLeftEmpty&) = delete;
+  RemoveIfLeftEmpty& operator=(const RemoveIfLeftEmpty&) = delete;
 
 private:
-  static constexpr std::array<int, 4> kSignals{SIGTERM, SIGINT, SIGUSR1, SIGUSR2};
-  std::array<struct sigaction, 4> old_ = {};
+  std::string dir_;
+  bool created_ = false;
 };
 
 /// YAML (the resolved configuration) as JSON: numbers and booleans typed, the rest strings.
@@ -291,20 +321,43 @@ FileMetadata file_metadata(const CaseConfig& cfg) {
   return meta;
 }
 
+StopSignals::StopSignals() {
+  g_stop_signal = 0;
+  struct sigaction sa {};
+  sa.sa_handler = on_stop_signal;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_RESETHAND;
+  for (std::size_t i = 0; i < kSignals.size(); ++i) sigaction(kSignals[i], &sa, &old_[i]);
+}
+
+int StopSignals::received() {
+  return g_stop_signal;
+}
+
+StopSignals::~StopSignals() {
+  for (std::size_t i = 0; i < kSignals.size(); ++i) sigaction(kSignals[i], &old_[i], nullptr);
+}
+
 int cmd_run(const CliArgs& cli) {
+  // main installed StopSignals before MPI and Kokkos started: a stop signal during set-up ends the
+  // run before anything is written (checked at the end of each set-up stage), one during the time
+  // loop after a checkpoint.
   Kokkos::Timer since_start;
   MemoryTracker::start(); // Kokkos allocations from here on (the summary's memory peaks)
   ConfigSource src = ConfigSource::from_file(cli.positional[0]);
   for (const auto& s : cli.sets) src.apply_set(s);
+  const Communicator comm = Communicator::world();
+  check_ranks_agree(case_entries(src, cli), comm); // before any other collective
   CaseConfig cfg = parse_case(src);
   if (!cli.output_dir.empty()) cfg.output_dir = cli.output_dir;
   const bool profile = cli.profile || cfg.run.profile;
   cfg.run.profile = profile;
-  const Communicator comm = Communicator::world();
   // Before anything is built or created (per rank when the mesh is built in parts).
   check_case_fits(cfg, MemoryUse::run, comm.size());
   const bool root = comm.rank() == 0;
   const std::string key = cli.output_dir.empty() ? "output.dir" : "--output-dir";
+  if (stopped_in_setup(comm)) return kStoppedInSetup;
+  const RemoveIfLeftEmpty remove_if_empty(cfg.output_dir, comm);
   // Both collective: rank 0 creates and locks the folder, every rank learns the outcome.
   prepare_output_dir(cfg.output_dir, key);
   const OutputLock lock(cfg.output_dir, key); // a second run into this folder is refused until this one ends
@@ -397,12 +450,15 @@ int cmd_run(const CliArgs& cli) {
     restart = read_restart(cli.restart, cfg, cells, comm);
   }
 
+  if (stopped_in_setup(comm)) return kStoppedInSetup;
   {
     // The boundary section against the mesh's patches before anything is written (the solvers
     // check it again): a refused case leaves no mesh.h5 behind.
     std::vector<std::string> names;
     for (const Patch& p : (part ? part->mesh : b.device).patches) names.push_back(p.name);
     check_boundaries(cfg, names);
+    // Collective (every rank's boundary faces): a no-slip wall's velocity in the wall's plane.
+    if (cfg.physics.is_flow()) check_wall_velocities(cfg, part ? part->mesh : b.device, comm);
   }
   const bool whole_elsewhere = in_parts || from_root; // no rank holds the whole mesh now
   OutputSeries series = whole_elsewhere ? OutputSeries(cfg.output_dir, cfg, part->local, comm, file_metadata(cfg))
@@ -410,11 +466,13 @@ int cmd_run(const CliArgs& cli) {
   if (part && !whole_elsewhere)
     series.set_decomposition(comm, std::vector<index_t>(part->local.global_cell.begin(),
                                                         part->local.global_cell.begin() + part->mesh.n_cells));
-  series.write_mesh();
-  if (restart) series.adopt_existing(restart->step);
-  StopSignals signals;
 
   RunHooks hooks;
+  // After the initial state's checks (run_simulation): a refused case writes nothing.
+  hooks.write_mesh = [&series, &restart] {
+    series.write_mesh();
+    if (restart) series.adopt_existing(restart->step);
+  };
   hooks.profile = profile;
   hooks.seconds_before = since_start.seconds();
   hooks.write_fields = [&series](long long step, double t, ConstView2<real> u) {

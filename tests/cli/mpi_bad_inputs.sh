@@ -1,0 +1,110 @@
+#!/usr/bin/env bash
+# mpi_bad_inputs.sh MPIEXEC FVPROXY TESTDATA OUT: bad inputs on several ranks (issue 27;
+# docs/parallel.md#every-rank-runs-the-same-case, #signals, #the-report):
+#  1. meshes barely larger than the ranks (3 ranks on 3 and 4 cells, 4 on 4 and 6), every partition
+#     method that can make the parts: every rank owns cells (METIS leaves parts empty there: they
+#     are refilled) and the fields equal one rank's bitwise;
+#  2. ranks started with different cases (a --set on one rank, another case file, another component
+#     count, another option) exit 2 at once on every rank, rank 0 naming the first difference, once;
+#  3. SIGUSR1 to mpirun during set-up (the mesh being built): every rank exits 4, one message saying
+#     nothing was written, no output folder left; the same with SIGTERM on one rank without mpirun.
+set -u
+mpiexec="$1"; fv="$2"; td="$3"; out="$4"
+fail() { echo "FAIL: $*"; exit 1; }
+rm -rf "$out"; mkdir -p "$out"
+mpi() { local np=$1; shift; timeout 60 "$mpiexec" -np "$np" --oversubscribe --bind-to none "$@"; }
+few="$td/few_cells.yaml"
+
+# 1. every method on meshes barely larger than the ranks
+for spec in "3 [3,1,1]" "3 [2,2,1]" "4 [2,2,1]" "4 [3,2,1]"; do
+  read -r np cells <<<"$spec"
+  "$fv" run "$few" --quiet --set "mesh.generate.cells=$cells" --output-dir "$out/one" >/dev/null 2>&1 ||
+    fail "one rank on $cells"
+  for method in metis hilbert zorder ptscotch blocks; do
+    log="$out/few_${method}_${np}.log"
+    mpi "$np" "$fv" run "$few" --set "mesh.generate.cells=$cells" --set "mesh.partition=$method" \
+      --output-dir "$out/m" >"$log" 2>&1
+    rc=$?
+    if [[ $method == blocks && $rc == 2 ]] && grep -q "'blocks' cannot divide the box" "$log"; then
+      continue # no px x py x pz fits: refused with its reason (tests/data/bad, cli.mesh_partition_blocks_7)
+    fi
+    [[ $rc == 0 ]] || fail "$method, $np ranks on $cells cells: exit $rc: $(grep -v OMP_ "$log" | tail -n 5)"
+    grep -q "owned cells [1-9]" "$log" || fail "$method, $np ranks on $cells: a rank owns no cell: $(grep ranks: "$log")"
+    "$fv" compare "$out/one/fields_000002.h5" "$out/m/fields_000002.h5" --rtol 0 --atol 0 >/dev/null ||
+      fail "$method, $np ranks on $cells cells: not bitwise one rank's fields"
+  done
+done
+"$fv" mesh "$few" --set "mesh.generate.cells=[2,2,1]" --partition 3 --compare-partitions >"$out/refill.txt" 2>&1 ||
+  fail "mesh --compare-partitions on 4 cells"
+grep -q "^  metis .*(1 empty parts refilled)" "$out/refill.txt" ||
+  fail "METIS' empty part is not reported as refilled: $(grep metis "$out/refill.txt")"
+echo "1. every method on 3 and 4 ranks with 3 to 6 cells: every rank owns cells, bitwise one rank"
+
+# 2. ranks that disagree. wrap.sh RANK ARGS... -- REST: the rank given gets ARGS added (or, with
+#    --case FILE, reads FILE instead of the case file: REST is FVPROXY COMMAND CASE ...).
+cat >"$out/wrap.sh" <<'SH'
+#!/usr/bin/env bash
+r="$1"; shift; extra=()
+while [[ $1 != -- ]]; do extra+=("$1"); shift; done; shift
+if [[ ${OMPI_COMM_WORLD_RANK:-0} == "$r" ]]; then
+  if [[ ${extra[0]} == --case ]]; then set -- "$1" "$2" "${extra[1]}" "${@:4}"; else set -- "$@" "${extra[@]}"; fi
+fi
+exec "$@"
+SH
+chmod +x "$out/wrap.sh"
+disagree() { # NP EXPECTED-REGEX WRAP-ARGS... -- COMMAND...
+  local np=$1 want=$2; shift 2
+  local log="$out/disagree.log" start=$SECONDS
+  rm -rf "$out/d"
+  mpi "$np" "$out/wrap.sh" "$@" >"$log" 2>&1
+  local rc=$?
+  [[ $rc == 2 ]] || fail "ranks that disagree ($*): exit $rc, expected 2: $(grep -v OMP_ "$log" | tail -n 5)"
+  (( SECONDS - start < 30 )) || fail "ranks that disagree ($*): took $((SECONDS - start)) s"
+  local n
+  n=$(grep -c "error: the ranks were not started with the same case" "$log")
+  [[ $n == 1 ]] || fail "ranks that disagree ($*): the error was printed $n times: $(grep -v OMP_ "$log" | head -n 5)"
+  grep -Eq -- "$want" "$log" || fail "ranks that disagree ($*): no /$want/ in: $(grep error "$log")"
+  ! grep -q "MPI_ABORT" "$log" || fail "ranks that disagree ($*): MPI_Abort, not a collective exit"
+  [[ ! -e "$out/d" ]] || fail "ranks that disagree ($*): the output folder was created"
+}
+disagree 3 "physics\.diffusivity = 0\.01 on rank 0 \(.*few_cells\.yaml:8:16\), 0\.02 on rank 2 \(--set physics\.diffusivity=0\.02\)" \
+  2 --set physics.diffusivity=0.02 -- "$fv" run "$few" --output-dir "$out/d"
+disagree 2 "boundary\.xmax\.type = outflow on rank 0 \(.*few_cells\.yaml:11:16\), not set on rank 1" \
+  1 --case "$td/bad/tiny.yaml" -- "$fv" run "$few" --output-dir "$out/d"
+disagree 3 "physics\.components = 2 on rank 1 \(--set physics\.components=2\), not set on rank 0" \
+  1 --set physics.components=2 -- "$fv" run "$few" --output-dir "$out/d"
+disagree 2 "--restart = .* on rank 0 \(the command line\)|--restart = .*x\.h5 on rank 1" \
+  1 --restart "$out/x.h5" -- "$fv" run "$few" --output-dir "$out/d"
+disagree 2 "physics\.diffusivity = 0\.01 on rank 0 .*, 0\.5 on rank 1" \
+  1 --set physics.diffusivity=0.5 -- "$fv" mesh "$few"
+# the same value in two spellings agrees
+mpi 2 "$out/wrap.sh" 1 --set physics.diffusivity=1e-2 -- "$fv" run "$few" --quiet --output-dir "$out/same" \
+  >"$out/same.log" 2>&1 || fail "0.01 and 1e-2 on two ranks: $(grep error "$out/same.log")"
+echo "2. ranks started with different cases, components or options: exit 2 at once, the difference named once"
+
+# 3. a stop signal during set-up: exit 4 on every rank, nothing written
+setup_stop() { # NP SIGNAL
+  local np=$1 sig=$2 dir="$out/setup_$2"
+  rm -rf "$dir"
+  local cmd=("$fv" run "$few" --set "mesh.generate.cells=[70,70,70]" --set "time={steps: 1}" --output-dir "$dir")
+  if [[ $np == 1 ]]; then "${cmd[@]}" >"$out/setup.out" 2>"$out/setup.err" &
+  else "$mpiexec" -np "$np" --oversubscribe --bind-to none "${cmd[@]}" >"$out/setup.out" 2>"$out/setup.err" & fi
+  local pid=$!
+  for _ in $(seq 1 600); do grep -q "^fvproxy run: case" "$out/setup.out" 2>/dev/null && break; sleep 0.02; done
+  grep -q "^fvproxy run: case" "$out/setup.out" || { kill -KILL "$pid"; fail "no start line within 12 s"; }
+  grep -q "  mesh:" "$out/setup.out" && { wait "$pid"; fail "$sig on $np rank(s): the mesh was built before the signal"; }
+  kill "-$sig" "$pid"
+  wait "$pid"
+  local rc=$?
+  [[ $rc == 4 ]] || fail "$sig during set-up on $np rank(s): exit $rc, expected 4: $(grep -v OMP_ "$out/setup.err" | tail -n 5)"
+  local n
+  n=$(grep -c "^fvproxy run: stopped by SIG$sig during set-up, before the first step: nothing was written (exit 4)" \
+    "$out/setup.err")
+  [[ $n == 1 ]] || fail "$sig during set-up on $np rank(s): the stop was said $n times: $(grep -v OMP_ "$out/setup.err")"
+  ! grep -q "MPI_ABORT" "$out/setup.err" || fail "$sig during set-up: MPI_Abort"
+  [[ ! -e "$dir" ]] || fail "$sig during set-up on $np rank(s): left $dir: $(ls -A "$dir")"
+}
+setup_stop 2 USR1
+setup_stop 1 TERM
+echo "3. a stop signal during set-up: exit 4 on every rank, one message, nothing written"
+echo "OK: bad inputs on several ranks"
