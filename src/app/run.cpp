@@ -24,6 +24,7 @@
 #include "app/rank_report.hpp"
 #include "core/build_info.hpp"
 #include "core/error.hpp"
+#include "core/kokkos_compat.hpp"
 #include "core/memory_peaks.hpp"
 #include "io/checkpoint.hpp"
 #include "io/output_file.hpp"
@@ -357,6 +358,8 @@ int cmd_run(const CliArgs& cli) {
   const bool root = comm.rank() == 0;
   const std::string key = cli.output_dir.empty() ? "output.dir" : "--output-dir";
   if (stopped_in_setup(comm)) return kStoppedInSetup;
+  // Kokkos Tools region of the set-up here (mesh, partition, restart); run_simulation has its own.
+  std::optional<kc::ProfileRegion> setup_region(std::in_place, "fvproxy::run::setup");
   const RemoveIfLeftEmpty remove_if_empty(cfg.output_dir, comm);
   // Both collective: rank 0 creates and locks the folder, every rank learns the outcome.
   prepare_output_dir(cfg.output_dir, key);
@@ -554,6 +557,7 @@ int cmd_run(const CliArgs& cli) {
       std::fflush(stderr);
     };
   }
+  setup_region.reset();
   // The halo counters from here on: the decomposition's own exchanges (cell geometry) left out.
   const HaloStats halo_before = part ? part->halo->stats() : HaloStats{};
   RunSummary r =

@@ -1,6 +1,7 @@
 #include "core/kernel_profiler.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <map>
@@ -13,58 +14,86 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+/// The kernel callbacks of a tool loaded before --profile started (KOKKOS_PROFILE_LIBRARY,
+/// KOKKOS_TOOLS_LIBS, --kokkos-tools-libs), per kind: for, reduce, scan. Chained: the tool still
+/// sees every kernel, with the ids it gives them.
+using BeginFn = void (*)(const char*, std::uint32_t, std::uint64_t*);
+using EndFn = void (*)(std::uint64_t);
+
+struct Open {
+  std::string name;
+  Clock::time_point t0;
+  std::uint64_t id;
+};
+
 struct State {
   bool active = false;
   std::map<std::string, KernelTime> kernels;
   // Kernels in flight (host launches do not nest, but a reduction may launch internal kernels).
-  std::vector<std::pair<std::string, Clock::time_point>> open;
+  std::vector<Open> open;
+  std::uint64_t next_id = 0;
+  std::array<BeginFn, 3> tool_begin{};
+  std::array<EndFn, 3> tool_end{};
 };
 State& state() {
   static State s;
   return s;
 }
 
-void begin_kernel(const char* name, const std::uint32_t, std::uint64_t* id) {
+template <int Kind> void begin_kernel(const char* name, const std::uint32_t device, std::uint64_t* id) {
   Kokkos::fence();
   auto& s = state();
-  *id = s.open.size();
-  s.open.emplace_back(name, Clock::now());
+  if (s.tool_begin[Kind])
+    s.tool_begin[Kind](name, device, id); // the tool's id, passed back to its end callback
+  else
+    *id = s.next_id++;
+  s.open.push_back({name, Clock::now(), *id});
 }
 
-void end_kernel(const std::uint64_t id) {
+template <int Kind> void end_kernel(const std::uint64_t id) {
   Kokkos::fence();
   auto& s = state();
-  if (id >= s.open.size()) return;
-  const auto [name, t0] = s.open[id];
-  s.open.resize(id);
-  KernelTime& k = s.kernels[name];
-  k.label = name;
-  k.calls += 1;
-  k.seconds += std::chrono::duration<double>(Clock::now() - t0).count();
+  for (std::size_t i = s.open.size(); i-- > 0;) {
+    if (s.open[i].id != id) continue;
+    KernelTime& k = s.kernels[s.open[i].name];
+    k.label = s.open[i].name;
+    k.calls += 1;
+    k.seconds += std::chrono::duration<double>(Clock::now() - s.open[i].t0).count();
+    s.open.erase(s.open.begin() + static_cast<std::ptrdiff_t>(i));
+    break;
+  }
+  if (s.tool_end[Kind]) s.tool_end[Kind](id);
 }
 
-/// Installs (or, with nullptrs, removes) the same begin/end pair for every kind of kernel.
-void set_kernel_callbacks(void (*begin)(const char*, std::uint32_t, std::uint64_t*), void (*end)(std::uint64_t)) {
+void set_kernel_callbacks(const std::array<BeginFn, 3>& begin, const std::array<EndFn, 3>& end) {
   namespace T = Kokkos::Tools::Experimental;
-  T::set_begin_parallel_for_callback(begin);
-  T::set_end_parallel_for_callback(end);
-  T::set_begin_parallel_reduce_callback(begin);
-  T::set_end_parallel_reduce_callback(end);
-  T::set_begin_parallel_scan_callback(begin);
-  T::set_end_parallel_scan_callback(end);
+  T::set_begin_parallel_for_callback(begin[0]);
+  T::set_end_parallel_for_callback(end[0]);
+  T::set_begin_parallel_reduce_callback(begin[1]);
+  T::set_end_parallel_reduce_callback(end[1]);
+  T::set_begin_parallel_scan_callback(begin[2]);
+  T::set_end_parallel_scan_callback(end[2]);
 }
 
 } // namespace
 
 void KernelProfiler::start() {
+  const auto tool = Kokkos::Tools::Experimental::get_callbacks();
   state() = State{};
   state().active = true;
-  set_kernel_callbacks(begin_kernel, end_kernel);
+  state().tool_begin = {tool.begin_parallel_for, tool.begin_parallel_reduce, tool.begin_parallel_scan};
+  state().tool_end = {tool.end_parallel_for, tool.end_parallel_reduce, tool.end_parallel_scan};
+  set_kernel_callbacks({begin_kernel<0>, begin_kernel<1>, begin_kernel<2>},
+                       {end_kernel<0>, end_kernel<1>, end_kernel<2>});
 }
 
 void KernelProfiler::stop() {
-  set_kernel_callbacks(nullptr, nullptr);
+  set_kernel_callbacks(state().tool_begin, state().tool_end); // the tool's own again (or none)
   state().active = false;
+}
+
+bool KernelProfiler::tool_chained() {
+  return state().tool_begin[0] != nullptr;
 }
 
 bool KernelProfiler::active() {

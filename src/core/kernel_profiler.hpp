@@ -4,8 +4,9 @@
 // (through Kokkos' tools callbacks), and its time is added to its label. The fences perturb the
 // timing of the whole run — which is why they are off unless asked for. Kernels are keyed by their
 // labels ("fvproxy::<component>::<name>"), so the table names what Nsight and Kokkos Tools show.
-// Activating it replaces the kernel callbacks of a Kokkos tools library loaded with
-// --kokkos-tools-library for the duration (one or the other).
+// A Kokkos tool loaded at start-up (KOKKOS_PROFILE_LIBRARY on Kokkos 3.4, KOKKOS_TOOLS_LIBS on 4.x,
+// --kokkos-tools-libs on both) is chained: its kernel callbacks still run, inside the fences, with
+// the kernel ids it gives (docs/performance.md#kokkos-tools).
 #include <string>
 #include <vector>
 
@@ -24,6 +25,8 @@ public:
   /// Removes the callbacks (the table stays readable).
   static void stop();
   static bool active();
+  /// Whether a loaded tool's kernel callbacks were chained when it started.
+  static bool tool_chained();
   /// Kernels by decreasing total time.
   static std::vector<KernelTime> table();
 };

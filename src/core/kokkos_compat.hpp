@@ -104,4 +104,15 @@ private:
 #endif
 };
 
+/// A Kokkos Tools profiling region for a scope (Kokkos::Profiling::pushRegion / popRegion, which
+/// Kokkos 3.4 and 4.x both have; 4.x's ScopedRegion is not in 3.4). Named like the kernels,
+/// "fvproxy::<component>::<name>" (docs/performance.md#kokkos-tools); free when no tool is loaded.
+class ProfileRegion {
+public:
+  explicit ProfileRegion(const std::string& name) { Kokkos::Profiling::pushRegion(name); }
+  ~ProfileRegion() { Kokkos::Profiling::popRegion(); }
+  ProfileRegion(const ProfileRegion&) = delete;
+  ProfileRegion& operator=(const ProfileRegion&) = delete;
+};
+
 } // namespace fvproxy::kc

@@ -2,7 +2,8 @@
 // What this process holds at its peak (docs/output.md, summary.json "memory"): the bytes of Kokkos
 // allocations per memory space, counted through the Kokkos Tools allocate / deallocate callbacks
 // (the same in Kokkos 3.4 and 4.x; chained to those of a tools library loaded with
-// KOKKOS_TOOLS_LIBS, which keeps working), and the host's resident-set peak (getrusage).
+// KOKKOS_PROFILE_LIBRARY on 3.4, KOKKOS_TOOLS_LIBS on 4.x or --kokkos-tools-libs, which keeps
+// working), and the host's resident-set peak (getrusage).
 //
 // The device figure is the default execution space's memory space (CudaSpace on a CUDA build,
 // HostSpace on host backends, where it is also part of the resident set). Allocations made

@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "core/error.hpp"
+#include "core/kokkos_compat.hpp"
 #include "io/checkpoint.hpp"
 #include "io/field_file.hpp"
 #include "io/output_file.hpp"
@@ -207,6 +208,7 @@ std::string OutputSeries::mesh_path() const {
 }
 
 void OutputSeries::write_mesh() {
+  const kc::ProfileRegion region("fvproxy::io::write_mesh");
   if (local_) { // built in parts: every row from its owner (mesh_rows_of_parts)
     mesh_info_ = write_mesh_rows(mesh_path(), mesh_rows_of_parts(*local_, *comm_), meta_, *comm_);
     write_xdmf();
@@ -414,6 +416,7 @@ std::string OutputSeries::write_step_file(FieldFile header, const std::string& p
 }
 
 std::string OutputSeries::write_fields(long long step, double time, ConstView2<real> u) {
+  const kc::ProfileRegion region("fvproxy::io::write_fields");
   FieldFile header;
   header.kind = "fields";
   const std::string path = write_step_file(header, "fields", step, time, u, fields_, output_layout_);
@@ -432,6 +435,7 @@ std::string OutputSeries::write_fields(long long step, double time, ConstView2<r
 
 std::string OutputSeries::write_checkpoint(long long step, double time, ConstView2<real> u,
                                            const CheckpointInfo& info) {
+  const kc::ProfileRegion region("fvproxy::io::write_checkpoint");
   FieldFile header;
   header.kind = "checkpoint";
   header.numbers["dt"] = info.dt;

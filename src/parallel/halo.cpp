@@ -554,6 +554,7 @@ void Halo::naive_exchange() {
 }
 
 void Halo::start(const std::vector<View2<real>>& arrays, HaloKind kind) {
+  const kc::ProfileRegion region("fvproxy::parallel::halo_start"); // pack and post (Kokkos Tools)
   if (in_flight_) throw RunError("error: Halo::start: the previous exchange was not finished");
   int cols = 0;
   for (const View2<real>& a : arrays) {
@@ -704,6 +705,7 @@ void Halo::unpack_on_side(const std::vector<View2<real>>& arrays, const View1<re
 }
 
 void Halo::finish() {
+  const kc::ProfileRegion region("fvproxy::parallel::halo_finish"); // wait and unpack (Kokkos Tools)
   if (!in_flight_) throw RunError("error: Halo::finish without start");
   in_flight_ = false;
   const std::vector<View2<real>> arrays = std::move(arrays_);

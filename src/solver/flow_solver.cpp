@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "core/error.hpp"
+#include "core/kokkos_compat.hpp"
 #include "operators/launch.hpp"
 #include "operators/muscl/limiter.hpp"
 #include "parallel/mpi_environment.hpp"
@@ -534,6 +535,7 @@ void FlowSolver::rate(View2<real> u, View2<real> rhs) {
 void FlowSolver::step(real /*t*/, real dt, long long step, bool check) {
   // The flow models' boundary conditions do not depend on time: the stages' times are not needed.
   for (std::size_t s = 0; s < stages_.size(); ++s) {
+    const kc::ProfileRegion region("fvproxy::solver::rk_stage");
     rate(u_, rhs_);
     stage_update(un_, u_, rhs_, static_cast<real>(stages_[s].a), dt, false, step, check_, mesh_.n_cells);
   }

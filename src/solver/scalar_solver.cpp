@@ -1,6 +1,7 @@
 #include "solver/scalar_solver.hpp"
 
 #include "core/error.hpp"
+#include "core/kokkos_compat.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -172,6 +173,7 @@ void ScalarSolver::step(real t, real dt, long long step, bool check) {
   // The naive halo blocks in each exchange (nothing to overlap); the optimized one overlaps.
   const bool overlap = halo_ && halo_->variant() == HaloVariant::optimized;
   for (std::size_t s = 0; s < stages_.size(); ++s) {
+    const kc::ProfileRegion region("fvproxy::solver::rk_stage");
     const real ts = t + static_cast<real>(stages_[s].c) * dt;
     if (overlap) {
       overlapped_rate(ts);

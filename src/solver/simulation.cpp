@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <sstream>
 #include <tuple>
 
@@ -46,6 +47,8 @@ double decimal(double x) {
 RunSummary run_simulation(const CaseConfig& cfg, const Mesh& mesh, const RunHooks& hooks, bool keep_final_state,
                           const RestartPoint* restart, const Communicator& comm, Halo* halo) {
   Kokkos::Timer setup;
+  // Kokkos Tools regions (docs/performance.md#kokkos-tools): the set-up, then each time step.
+  std::optional<kc::ProfileRegion> setup_region(std::in_place, "fvproxy::solver::setup");
   auto log = [&](const std::string& s) {
     if (hooks.log) hooks.log(s);
   };
@@ -252,6 +255,7 @@ RunSummary run_simulation(const CaseConfig& cfg, const Mesh& mesh, const RunHook
   const std::vector<std::string> integral_names = solver->integral_names();
   if (integrals && !restart) timed([&] { hooks.write_integrals(0, 0.0, integral_names, solver->integrals()); });
   kc::fence("fvproxy::solver::setup");
+  setup_region.reset();
   r.setup_seconds = setup.seconds() - io_seconds;
 
   ScopedKernelProfiler profiler(hooks.profile);
@@ -300,7 +304,10 @@ RunSummary run_simulation(const CaseConfig& cfg, const Mesh& mesh, const RunHook
       if (cfg.time.end_time && land(*cfg.time.end_time)) last = true;
       step_dt = t1 - t0;
     }
-    solver->step(static_cast<real>(t0), static_cast<real>(step_dt), step, true);
+    {
+      const kc::ProfileRegion region("fvproxy::solver::time_step");
+      solver->step(static_cast<real>(t0), static_cast<real>(step_dt), step, true);
+    }
     const double now = wall.seconds();
     // Decisions that depend on a rank's clock or signals are made collectively: one reduction of
     // the flags per step (none on one rank), so every rank stops, checkpoints and checks together.

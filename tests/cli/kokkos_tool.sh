@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# kokkos_tool.sh FVPROXY TOOL_LIBRARY KOKKOS_MAJOR MPIEXEC TESTDATA OUT: fvproxy's kernels and
+# profiling regions reach a Kokkos tool (tests/kokkos_tool/record_tool.cpp; docs/performance.md#kokkos-tools):
+#  1. loaded through the environment variable of the linked Kokkos (3.x: KOKKOS_PROFILE_LIBRARY,
+#     4.x: KOKKOS_TOOLS_LIBS), a scalar run on one rank: the set-up regions, each time step, each
+#     Runge-Kutta stage inside it, the mesh, fields and checkpoint output, and the step's kernels
+#     inside the stages, with their labels; every region popped;
+#  2. loaded with --kokkos-tools-libs (both versions), a flow run on 2 ranks: the halo's regions
+#     inside the stages on each rank;
+#  3. with --profile as well: the tool still sees every kernel (chained), and the table is printed.
+set -u
+fv="$1"; tool="$2"; major="$3"; mpiexec="$4"; td="$5"; out="$6"
+fail() { echo "FAIL: $*"; exit 1; }
+rm -rf "$out"; mkdir -p "$out"
+[[ -f $tool ]] || fail "no tool library $tool"
+var=KOKKOS_TOOLS_LIBS
+[[ $major -lt 4 ]] && var=KOKKOS_PROFILE_LIBRARY
+check() { # LOG-BASE WHAT REQUIRED-REGIONS...
+  python3 - "$@" <<'PY'
+import glob, sys
+base, what, required = sys.argv[1], sys.argv[2], sys.argv[3:]
+logs = sorted(glob.glob(base + ".*"))
+if not logs:
+    sys.exit("FAIL: %s: the tool wrote no log (was it loaded?)" % what)
+for log in logs:
+    lines = open(log).read().splitlines()
+    assert lines and lines[0] == "init", (log, lines[:3])
+    assert lines[-1] == "finalize with 0 regions open", (log, lines[-1])
+    errors = [l for l in lines if l.startswith("error")]
+    assert not errors, (log, errors[:3])
+    pushed = {l.split(" ", 1)[1] for l in lines if l.startswith("push ")}
+    names = {p.split("/")[-1] for p in pushed}
+    for r in required:
+        if "/" in r:  # a nesting: the region inside the one(s) before it
+            assert any(p.endswith(r) or ("/" + r + "/") in ("/" + p + "/") for p in pushed), (log, r, sorted(pushed)[:20])
+        else:
+            assert r in names, (log, r, sorted(names))
+    for n in names:
+        assert n.startswith("fvproxy::") and n.count("::") == 2, (log, "region name", n)
+    kernels = [l for l in lines if l.startswith("kernel ")]
+    stage = [k for k in kernels if "fvproxy::solver::rk_stage" in k.split(" in ", 1)[1]]
+    assert stage, (log, "no kernel inside a Runge-Kutta stage")
+    unlabelled = [k for k in stage if not k.split(" ")[2].startswith("fvproxy::")]
+    assert not unlabelled, (log, "kernels of a stage without fvproxy's label", unlabelled[:3])
+print("%s: %d log(s), regions and kernels as expected" % (what, len(logs)))
+PY
+}
+steps=(fvproxy::run::setup fvproxy::solver::setup fvproxy::io::write_mesh
+  fvproxy::solver::time_step/fvproxy::solver::rk_stage fvproxy::io::write_checkpoint fvproxy::io::write_fields)
+export OMP_PROC_BIND=false
+
+# 1. the environment variable of this Kokkos
+env "$var=$tool" FVPROXY_TOOL_LOG="$out/env" "$fv" run "$td/bad/tiny.yaml" --output-dir "$out/run1" >"$out/run1.log" 2>&1 ||
+  fail "$var: exit $?: $(tail -n 5 "$out/run1.log")"
+check "$out/env" "$var on 1 rank" "${steps[@]}" || fail "$var on 1 rank"
+
+# 2. --kokkos-tools-libs on 2 ranks, the flow model: the halo inside the stages
+FVPROXY_TOOL_LOG="$out/opt" timeout 120 "$mpiexec" -np 2 --oversubscribe --bind-to none -x FVPROXY_TOOL_LOG \
+  "$fv" run "$td/bad/tiny_flow.yaml" --output-dir "$out/run2" "--kokkos-tools-libs=$tool" >"$out/run2.log" 2>&1 ||
+  fail "--kokkos-tools-libs on 2 ranks: exit $?: $(tail -n 5 "$out/run2.log")"
+[[ $(ls "$out"/opt.* | wc -l) == 2 ]] || fail "--kokkos-tools-libs on 2 ranks: $(ls "$out"/opt.* | wc -l) logs, expected 2"
+check "$out/opt" "--kokkos-tools-libs on 2 ranks" fvproxy::run::setup fvproxy::solver::rk_stage/fvproxy::parallel::halo_start \
+  fvproxy::solver::rk_stage/fvproxy::parallel::halo_finish fvproxy::io::write_fields || fail "--kokkos-tools-libs on 2 ranks"
+
+# 3. --profile with the tool loaded: chained
+env "$var=$tool" FVPROXY_TOOL_LOG="$out/prof" "$fv" run "$td/bad/tiny.yaml" --profile --output-dir "$out/run3" \
+  >"$out/run3.log" 2>&1 || fail "--profile with a tool: exit $?: $(tail -n 5 "$out/run3.log")"
+check "$out/prof" "--profile with $var" "${steps[@]}" || fail "--profile with a tool"
+grep -q "fvproxy::" "$out/run3.log" || fail "--profile with a tool: no kernel table"
+n_tool=$(grep -c "^kernel .* fvproxy::convection::" "$out"/prof.*)
+n_none=$(grep -c "^kernel .* fvproxy::convection::" "$out"/env.*)
+[[ $n_tool == "$n_none" && $n_tool -gt 0 ]] ||
+  fail "--profile with a tool: the tool saw $n_tool convection kernels, $n_none without --profile"
+echo "OK: Kokkos tool ($var, --kokkos-tools-libs, --profile chained)"
