@@ -60,7 +60,7 @@ fi
 cat >"$conf" <<CONF
 # Written by scripts/slurm-cluster.sh: a one-node cluster in $dir
 ClusterName=fvproxy
-SlurmctldHost=$host
+SlurmctldHost=$host(127.0.0.1)
 SlurmUser=root
 SlurmctldPort=$((6817 + RANDOM % 100 * 2))
 SlurmdPort=$((6818 + RANDOM % 100 * 2))
@@ -83,7 +83,7 @@ SelectTypeParameters=CR_Core
 MpiDefault=pmix
 ReturnToService=2
 KillWait=5
-NodeName=$host CPUs=$cpus RealMemory=$mem State=UNKNOWN
+NodeName=$host NodeAddr=127.0.0.1 CPUs=$cpus RealMemory=$mem State=UNKNOWN
 PartitionName=debug Nodes=$host Default=YES MaxTime=INFINITE State=UP OverSubscribe=FORCE:4
 CONF
 export SLURM_CONF="$conf"
