@@ -1,6 +1,7 @@
 // The solver sections of a case file (physics, initial, boundary, operators, time, output, run):
 // what `fvproxy run` reads. The contract is docs/inputs.md, which documents each key.
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <sstream>
@@ -213,7 +214,8 @@ void check_flow_state_range(const Reader& r, const YAML::Node& n, const std::str
                             double gamma) {
   const std::string range = "(" + g(kStateMin) + " to " + g(kStateMax) + " in this build's " +
                             (sizeof(real) == 8 ? "double" : "float") + " arithmetic)";
-  for (const auto& [key, v] : {std::pair<const char*, double>{"density", s.density}, {"pressure", s.pressure}})
+  for (const auto& [key, v] :
+       std::array<std::pair<const char*, double>, 2>{{{"density", s.density}, {"pressure", s.pressure}}})
     if (!(v >= kStateMin && v <= kStateMax))
       r.fail(n[key], path + "." + key, g(v) + " is outside the range a state's values may take", range);
   const double uu = s.velocity[0] * s.velocity[0] + s.velocity[1] * s.velocity[1] + s.velocity[2] * s.velocity[2];
