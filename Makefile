@@ -30,13 +30,16 @@ cuda:
 cuda-float:
 	@bash scripts/build.sh cuda-float --parallel $(JOBS) --target fvproxy
 
-# Self-contained folder for the GPU machine (build/bundle); with FVPROXY_KOKKOS_ARCHIVE set, a
-# cuda build against that Kokkos is made as well and carried beside the default one (bin/k4/...).
+# Self-contained folder for the GPU machine (build/bundle). With FVPROXY_KOKKOS_ARCHIVE set (Kokkos
+# 4.6.01, docs/gpu.md#which-kokkos), bin/fvproxy and the GPU tests are that Kokkos' cuda build and
+# Debian's Kokkos 3.4.01 build rides along in bin/kokkos-3.4.01/; without it, bin/fvproxy is the
+# 3.4.01 build and the bundle says that it fell back (KOKKOS.txt, and on stderr).
 bundle:
 	@env -u FVPROXY_KOKKOS_ARCHIVE bash scripts/build.sh cuda --parallel $(JOBS)
 ifneq ($(FVPROXY_KOKKOS_ARCHIVE),)
 	@bash scripts/build.sh cuda --parallel $(JOBS)
-	@bash scripts/bundle-device.sh --also "$$(bash scripts/build.sh --build-dir cuda)"
+	@bash scripts/bundle-device.sh --default "$$(bash scripts/build.sh --build-dir cuda)" \
+	  --also "$$(env -u FVPROXY_KOKKOS_ARCHIVE bash scripts/build.sh --build-dir cuda)"
 else
 	@bash scripts/bundle-device.sh
 endif

@@ -28,3 +28,19 @@ gpu_machine_header() {
     ./run.sh "$b" info --json
   done
 }
+
+# bundle_fvproxy VERSION: the bundle's fvproxy built against Kokkos VERSION (3.4.01, 4.6.01):
+# bin/kokkos-VERSION/fvproxy when the bundle carries it there, else bin/fvproxy when KOKKOS.txt
+# says bin/fvproxy is that build (bundles before 2026-11-27 have no KOKKOS.txt: bin/fvproxy is
+# 3.4.01 there); nothing (status 1) when the bundle has no such build.
+bundle_fvproxy() {
+  if [[ -x bin/kokkos-$1/fvproxy ]]; then
+    echo "bin/kokkos-$1/fvproxy"
+  elif [[ -f KOKKOS.txt ]] && head -n 1 KOKKOS.txt | grep -q "Kokkos $1 "; then
+    echo bin/fvproxy
+  elif [[ ! -f KOKKOS.txt && $1 == 3.4.01 ]]; then
+    echo bin/fvproxy
+  else
+    return 1
+  fi
+}

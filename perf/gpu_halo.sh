@@ -16,8 +16,8 @@
 # Each run is made twice, with two step counts, so that set-up and first-step costs cancel: the
 # marginal time per step = (loop(long) - loop(short)) / (long - short). The figures, with the
 # transport that ran and the device timeline's overlap, go to OUT/steps.csv (perf/gpu_halo.py
-# tabulates them). FVPROXY_BIN picks the executable (default bin/fvproxy; another Kokkos' build:
-# bin/kokkos-4.6.01/fvproxy, scripts/bundle-device.sh --also).
+# tabulates them). FVPROXY_BIN picks the executable (default bin/fvproxy; the other Kokkos' build:
+# bin/kokkos-3.4.01/fvproxy, scripts/bundle-device.sh --also; KOKKOS.txt says which is which).
 set -u
 out=$1
 shift

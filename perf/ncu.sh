@@ -5,7 +5,7 @@
 #   REGEX: the demangled kernel names to profile (default: the copy kernels, convection and
 #   diffusion). perf/ncu-muscl.yaml with 'Copy|GradientGather|LimiterGather|FusedMuscl' profiles
 #   the two-pass and the fused MUSCL kernels (issue 15's evidence of what bounds them).
-#   FVPROXY=bin/kokkos-4.6.01/fvproxy profiles another build of the bundle; NCU_EXTRA adds ncu
+#   FVPROXY=bin/kokkos-3.4.01/fvproxy profiles the bundle's other build; NCU_EXTRA adds ncu
 #   options (e.g. --metrics sm__pipe_fp64_cycles_active.avg.pct_of_peak_sustained_active).
 # Sections: SpeedOfLight (DRAM and SM throughput), LaunchStats (grid, block, registers),
 # Occupancy (theoretical and achieved), MemoryWorkloadAnalysis (bytes moved, cache hit rates).

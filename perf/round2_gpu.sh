@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# perf/round2_gpu.sh PHASE OUT: issue 15's GPU measurements from the bundle (scripts/bundle-device.sh
-# --also build/cuda-kokkos-4.6.01), in two phases of under ten minutes each (one device command):
+# perf/round2_gpu.sh PHASE OUT: issue 15's GPU measurements from the bundle (both Kokkos builds:
+# FVPROXY_KOKKOS_ARCHIVE=... make bundle), in two phases of under ten minutes each (one device command):
 #   a: the GPU unit tests of the fused MUSCL, the ladder and the flow physics, fused against two-pass MUSCL (perf/muscl-fused-gpu.yaml), Kokkos 3.4.01 against 4.6.01
-#      (perf/kokkos-gpu.yaml on bin/fvproxy and bin/kokkos-4.6.01/fvproxy), the ablation ladder
+#      (perf/kokkos-gpu.yaml on the bundle's two builds, bundle_fvproxy in perf/gpu_common.sh), the ablation ladder
 #      (perf/ladder-gpu.yaml, one run)
 #   c: the compressible model's operators (issue 16: perf/flow-gpu.yaml, then Nsight Compute on
 #      their kernels with the FP64 pipe's utilization, perf/ncu-flow.yaml)
@@ -18,18 +18,19 @@ out="${2:?usage: perf/round2_gpu.sh a|b|c OUT}"
 mkdir -p "$out"
 out="$(cd "$out" && pwd)"
 cd "$here"
-k4=bin/kokkos-4.6.01/fvproxy
 # shellcheck source=perf/gpu_common.sh
 source perf/gpu_common.sh
+k3=$(bundle_fvproxy 3.4.01) || k3=""
+k4=$(bundle_fvproxy 4.6.01) || k4=""
 step() { gpu_step "$@"; }
-gpu_machine_header "phase $phase" bin/fvproxy "$k4" >"$out/machine-$phase.txt" 2>&1
+gpu_machine_header "phase $phase" bin/fvproxy $k3 $k4 >"$out/machine-$phase.txt" 2>&1
 case "$phase" in
   a)
     [[ -x bin/fvproxy_tests ]] && step gpu-tests 90 bin/fvproxy_tests \
       --gtest_filter='MusclFused.*:Muscl*:Ladder.*:FlowPhysics.*:ExactRiemann.*:FlowBoundary.*:Viscous.*:FlowSolutions.*'
     step fused 150 bin/fvproxy perf perf/muscl-fused-gpu.yaml --output-dir "$out/fused"
-    step kokkos-3.4.01 130 bin/fvproxy perf perf/kokkos-gpu.yaml --output-dir "$out/kokkos/kokkos-3.4.01"
-    [[ -x $k4 ]] && step kokkos-4.6.01 130 "$k4" perf perf/kokkos-gpu.yaml --output-dir "$out/kokkos/kokkos-4.6.01"
+    [[ -n $k3 ]] && step kokkos-3.4.01 130 "$k3" perf perf/kokkos-gpu.yaml --output-dir "$out/kokkos/kokkos-3.4.01"
+    [[ -n $k4 ]] && step kokkos-4.6.01 130 "$k4" perf perf/kokkos-gpu.yaml --output-dir "$out/kokkos/kokkos-4.6.01"
     step ladder 170 env FVPROXY=bin/fvproxy perf/ladder_run.sh "$out/ladder" 1 perf/ladder-gpu.yaml
     ;;
   b)

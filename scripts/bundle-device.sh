@@ -6,23 +6,34 @@
 #   data, perf/ (the benchmark harness and its specs), ptxas.log, and run.sh which sets LD_LIBRARY_PATH and runs a command.
 # Usage: make bundle   (then carry build/bundle to the GPU machine and run bundle/run.sh ...)
 #
-# A second cuda build (another Kokkos, docs/development.md#another-kokkos) rides along with
-#   bundle-device.sh --also build/cuda-kokkos-4.6.01     (what `FVPROXY_KOKKOS_ARCHIVE=... make bundle` does)
-# its executables go to bin/kokkos-4.6.01/ (the folder's name without "cuda-"), its ptxas.log to
-# ptxas-kokkos-4.6.01.log; bin/fvproxy stays the default (Kokkos 3.4.01) build. --also may repeat.
+# The default build is build/cuda (Debian's Kokkos 3.4.01) unless --default names another:
+#   bundle-device.sh --default build/cuda-kokkos-4.6.01 --also build/cuda
+# (what `FVPROXY_KOKKOS_ARCHIVE=... make bundle` does: Kokkos 4.6.01 is the GPU default,
+# docs/gpu.md#which-kokkos). Each --also build's executables go to bin/kokkos-X.Y.ZZ/ (its Kokkos,
+# from its CMake cache), its ptxas.log to ptxas-kokkos-X.Y.ZZ.log. --also may repeat. KOKKOS.txt in
+# the bundle says which Kokkos bin/fvproxy is, and whether that is a fall-back.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 also=()
+b=build/cuda
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --also) [[ $# -ge 2 ]] || { echo "bundle-device.sh: --also needs a build folder" >&2; exit 2; }
       also+=("${2%/}"); shift 2 ;;
-    *) echo "usage: bundle-device.sh [--also BUILD_DIR]..." >&2; exit 2 ;;
+    --default) [[ $# -ge 2 ]] || { echo "bundle-device.sh: --default needs a build folder" >&2; exit 2; }
+      b="${2%/}"; shift 2 ;;
+    *) echo "usage: bundle-device.sh [--default BUILD_DIR] [--also BUILD_DIR]..." >&2; exit 2 ;;
   esac
 done
-b=build/cuda
-[[ -x $b/fvproxy ]] || { echo "bundle-device.sh: build the cuda preset first (make cuda)" >&2; exit 1; }
+[[ -x $b/fvproxy ]] || { echo "bundle-device.sh: build the cuda preset first (make cuda): no $b/fvproxy" >&2; exit 1; }
+# The Kokkos a build folder was configured with (its CMake cache: Kokkos_DIR .../lib/cmake/Kokkos
+# under an install prefix named kokkos-X.Y.ZZ-...), e.g. 4.6.01.
+kokkos_of() {
+  local dir
+  dir=$(sed -n 's/^Kokkos_DIR:[A-Z]*=//p' "$1/CMakeCache.txt" 2>/dev/null)
+  [[ $dir =~ kokkos-([0-9]+\.[0-9]+\.[0-9]+) ]] && echo "${BASH_REMATCH[1]}" || echo unknown
+}
 for a in "${also[@]}"; do
   [[ -x $a/fvproxy ]] || { echo "bundle-device.sh: --also $a: no fvproxy there (build it first)" >&2; exit 1; }
   [[ -f $a/ptxas.log ]] || echo "bundle-device.sh: warning: $a has no ptxas.log: is it a cuda build?" >&2
@@ -39,7 +50,7 @@ copy_executables() {
 }
 copy_executables $b "$out/bin"
 for a in "${also[@]}"; do
-  name=$(basename "$a"); name=${name#cuda-}
+  name=kokkos-$(kokkos_of "$a")
   mkdir -p "$out/bin/$name"
   copy_executables "$a" "$out/bin/$name"
   if [[ -f $a/ptxas.log ]]; then cp "$a/ptxas.log" "$out/ptxas-$name.log"; fi
@@ -48,7 +59,18 @@ done
 [[ -x build/cuda-float/fvproxy ]] && cp build/cuda-float/fvproxy "$out/bin/fvproxy-float"
 # The host build (OpenMP), for CPU runs on the GPU machine's cores (make build), when built.
 [[ -x build/host/fvproxy ]] && cp build/host/fvproxy "$out/bin/fvproxy-host"
-[[ -f $b/ptxas.log ]] && cp $b/ptxas.log "$out/"
+[[ -f $b/ptxas.log ]] && cp "$b/ptxas.log" "$out/"
+default_kokkos=$(kokkos_of "$b")
+{
+  echo "bin/fvproxy and the GPU tests in bin/: Kokkos $default_kokkos ($b)"
+  for a in "${also[@]}"; do echo "bin/kokkos-$(kokkos_of "$a")/: Kokkos $(kokkos_of "$a") ($a)"; done
+  if [[ $default_kokkos != 4.* ]]; then
+    echo "FELL BACK to Kokkos $default_kokkos: FVPROXY_KOKKOS_ARCHIVE was not given; the recommended GPU build is Kokkos 4.6.01 (docs/gpu.md#which-kokkos)"
+  fi
+} >"$out/KOKKOS.txt"
+if [[ $default_kokkos != 4.* ]]; then
+  echo "bundle-device.sh: bin/fvproxy is the Kokkos $default_kokkos build: FVPROXY_KOKKOS_ARCHIVE was not given, so the bundle fell back from the recommended Kokkos 4.6.01 (docs/gpu.md#which-kokkos)" >&2
+fi
 cp -r inputs mesh "$out/"
 mkdir -p "$out/perf" "$out/scripts"
 cp perf/*.sh perf/*.yaml perf/*.py perf/ptxas_exceptions.txt "$out/perf/"

@@ -64,14 +64,24 @@ void kokkosp_finalize_library() {
   r.out = nullptr;
 }
 
-void kokkosp_begin_parallel_for(const char* name, const std::uint32_t, std::uint64_t* id) { begin("for", name, id); }
-void kokkosp_end_parallel_for(const std::uint64_t id) { end(id); }
+void kokkosp_begin_parallel_for(const char* name, const std::uint32_t, std::uint64_t* id) {
+  begin("for", name, id);
+}
+void kokkosp_end_parallel_for(const std::uint64_t id) {
+  end(id);
+}
 void kokkosp_begin_parallel_reduce(const char* name, const std::uint32_t, std::uint64_t* id) {
   begin("reduce", name, id);
 }
-void kokkosp_end_parallel_reduce(const std::uint64_t id) { end(id); }
-void kokkosp_begin_parallel_scan(const char* name, const std::uint32_t, std::uint64_t* id) { begin("scan", name, id); }
-void kokkosp_end_parallel_scan(const std::uint64_t id) { end(id); }
+void kokkosp_end_parallel_reduce(const std::uint64_t id) {
+  end(id);
+}
+void kokkosp_begin_parallel_scan(const char* name, const std::uint32_t, std::uint64_t* id) {
+  begin("scan", name, id);
+}
+void kokkosp_end_parallel_scan(const std::uint64_t id) {
+  end(id);
+}
 
 void kokkosp_push_profile_region(const char* name) {
   Recorder& r = rec();
