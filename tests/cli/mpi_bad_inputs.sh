@@ -82,11 +82,17 @@ mpi 2 "$out/wrap.sh" 1 --set physics.diffusivity=1e-2 -- "$fv" run "$few" --quie
   >"$out/same.log" 2>&1 || fail "0.01 and 1e-2 on two ranks: $(grep error "$out/same.log")"
 echo "2. ranks started with different cases, components or options: exit 2 at once, the difference named once"
 
-# 3. a stop signal during set-up: exit 4 on every rank, nothing written
+# 3. a stop signal during set-up: exit 4 on every rank, nothing written. The mesh is sized so that
+#    building it takes about 3 s on this machine (from the build time of a 50^3 box), long enough
+#    for the start line to reach this script and the signal to reach the ranks during the build.
+t50=$("$fv" mesh "$few" --set "mesh.generate.cells=[50,50,50]" 2>/dev/null |
+  awk '/^build time/ {print $3 + $6}')
+n=$(python3 -c "import sys; t = max(float(sys.argv[1] or 0.05), 0.05); print(max(70, min(200, round(50 * (3.0 / t) ** (1 / 3)))))" "$t50")
+echo "3. set-up of a ${n}^3 box (a 50^3 box builds in ${t50} s here)"
 setup_stop() { # NP SIGNAL
   local np=$1 sig=$2 dir="$out/setup_$2"
   rm -rf "$dir"
-  local cmd=("$fv" run "$few" --set "mesh.generate.cells=[70,70,70]" --set "time={steps: 1}" --output-dir "$dir")
+  local cmd=("$fv" run "$few" --set "mesh.generate.cells=[$n,$n,$n]" --set "time={steps: 2}" --output-dir "$dir")
   if [[ $np == 1 ]]; then "${cmd[@]}" >"$out/setup.out" 2>"$out/setup.err" &
   else "$mpiexec" -np "$np" --oversubscribe --bind-to none "${cmd[@]}" >"$out/setup.out" 2>"$out/setup.err" & fi
   local pid=$!
