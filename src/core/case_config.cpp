@@ -311,8 +311,7 @@ void check_flow_initial(const Reader& r, const YAML::Node& init, const FlowIniti
     break;
   }
   case FlowInitialType::isentropic_vortex: {
-    // T = 1 - (gamma - 1) beta^2 / (8 gamma pi^2) exp(1 - r^2): at its centre 1 - (gamma - 1) beta^2 e / (8 gamma
-    // pi^2).
+    // T = 1 - (gamma - 1) beta^2 / (8 gamma pi^2) exp(1 - r^2), lowest at the centre (r = 0).
     const double pi = 3.14159265358979323846;
     const double centre = 1 - (gamma - 1) * ic.beta * ic.beta * std::exp(1.0) / (8 * gamma * pi * pi);
     if (!(centre > 0)) {

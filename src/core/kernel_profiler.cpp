@@ -24,6 +24,7 @@ struct Open {
   std::string name;
   Clock::time_point t0;
   std::uint64_t id;
+  int kind; // a tool may number each kind of kernel on its own: an id is matched with its kind
 };
 
 struct State {
@@ -47,14 +48,14 @@ template <int Kind> void begin_kernel(const char* name, const std::uint32_t devi
     s.tool_begin[Kind](name, device, id); // the tool's id, passed back to its end callback
   else
     *id = s.next_id++;
-  s.open.push_back({name, Clock::now(), *id});
+  s.open.push_back({name, Clock::now(), *id, Kind});
 }
 
 template <int Kind> void end_kernel(const std::uint64_t id) {
   Kokkos::fence();
   auto& s = state();
   for (std::size_t i = s.open.size(); i-- > 0;) {
-    if (s.open[i].id != id) continue;
+    if (s.open[i].id != id || s.open[i].kind != Kind) continue;
     KernelTime& k = s.kernels[s.open[i].name];
     k.label = s.open[i].name;
     k.calls += 1;
@@ -90,10 +91,6 @@ void KernelProfiler::start() {
 void KernelProfiler::stop() {
   set_kernel_callbacks(state().tool_begin, state().tool_end); // the tool's own again (or none)
   state().active = false;
-}
-
-bool KernelProfiler::tool_chained() {
-  return state().tool_begin[0] != nullptr;
 }
 
 bool KernelProfiler::active() {

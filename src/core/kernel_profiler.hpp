@@ -25,8 +25,6 @@ public:
   /// Removes the callbacks (the table stays readable).
   static void stop();
   static bool active();
-  /// Whether a loaded tool's kernel callbacks were chained when it started.
-  static bool tool_chained();
   /// Kernels by decreasing total time.
   static std::vector<KernelTime> table();
 };

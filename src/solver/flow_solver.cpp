@@ -539,15 +539,17 @@ void FlowSolver::step(real /*t*/, real dt, long long step, bool check) {
     rate(u_, rhs_);
     stage_update(un_, u_, rhs_, static_cast<real>(stages_[s].a), dt, false, step, check_, mesh_.n_cells);
   }
-  if (!check) return;
+  if (check) physical_check(step);
+}
+
+void FlowSolver::physical_check(long long step) {
   const auto key = static_cast<unsigned long long>(step < kMaxSteps ? step : kMaxSteps) << 35;
   Kokkos::parallel_for("fvproxy::flow::physical_check", Kokkos::RangePolicy<ExecSpace>(0, mesh_.n_cells),
                        PhysicalCheck{gas_, u_, check_.keys, key});
 }
 
 std::optional<StateFailure> FlowSolver::state_failure() {
-  Kokkos::parallel_for("fvproxy::flow::physical_check", Kokkos::RangePolicy<ExecSpace>(0, mesh_.n_cells),
-                       PhysicalCheck{gas_, u_, check_.keys, 0});
+  physical_check(0); // the state the run starts from, as "step 0"
   return first_failure();
 }
 

@@ -78,6 +78,8 @@ public:
 
   /// rhs = L(u) (ghost rows of u exchanged first on a decomposed mesh).
   void rate(View2<real> u, View2<real> rhs);
+  /// Records the first non-finite or non-physical cell of the state in check_ (keyed by `step`).
+  void physical_check(long long step);
 
 private:
   /// The fields of output_field_layout from the state `u` into out_.

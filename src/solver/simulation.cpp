@@ -1,7 +1,5 @@
 #include "solver/simulation.hpp"
 
-#include "parallel/mpi_environment.hpp"
-
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -97,10 +95,11 @@ RunSummary run_simulation(const CaseConfig& cfg, const Mesh& mesh, const RunHook
   }
   // The state the run starts from, checked before anything is written (collective: every rank
   // throws the same error, rank 0 says it).
+  const std::string start_state = restart ? "the checkpoint's state" : "initial: the initial state";
   if (const std::optional<StateFailure> f = solver->state_failure()) {
     std::ostringstream s;
     s.precision(6);
-    s << (restart ? "the checkpoint's state" : "initial: the initial state") << " is "
+    s << start_state << " is "
       << (f->kind == StateFailure::Kind::non_finite ? "not finite"
           : f->kind == StateFailure::Kind::non_physical
               ? (f->component == 0 ? "non-physical: density <= 0" : "non-physical: pressure <= 0")
@@ -144,7 +143,7 @@ RunSummary run_simulation(const CaseConfig& cfg, const Mesh& mesh, const RunHook
       MpiEnvironment::set_collective_exit(); // r.cfl is reduced over ranks: every rank throws this
       if (cfg.physics.is_flow())
         throw InputError(restart ? restart->file : cfg.initial_where,
-                         std::string(restart ? "the checkpoint's state" : "initial: the initial state") +
+                         start_state +
                              " gives no stable time step: its largest wave speed is zero or not finite (cell " +
                              std::to_string(r.cfl.limiting_cell) + ")",
                          "check the initial condition's values, or give a fixed step with time.dt");
