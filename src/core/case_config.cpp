@@ -240,6 +240,35 @@ void check_flow_state_range(const Reader& r, const YAML::Node& n, const std::str
            range);
 }
 
+/// Sutherland's viscosity at the initial temperatures (T = p / (rho R)): a reference temperature
+/// or viscosity far out of scale makes mu overflow (named: t_ref or mu_ref).
+void check_sutherland_at_initial(const Reader& r, const FlowInitialConfig& ic, const FlowPhysicsConfig& f,
+                                 const YAML::Node& viscosity) {
+  if (!viscosity || f.viscosity != FlowPhysicsConfig::Viscosity::sutherland) return;
+  std::vector<double> temperatures;
+  auto add = [&](double p, double rho) { temperatures.push_back(p / (rho * f.gas_constant)); };
+  switch (ic.type) {
+  case FlowInitialType::uniform: add(ic.state.pressure, ic.state.density); break;
+  case FlowInitialType::riemann:
+    add(ic.left.pressure, ic.left.density), add(ic.right.pressure, ic.right.density);
+    break;
+  case FlowInitialType::taylor_green: add(ic.pressure, ic.density); break;
+  case FlowInitialType::isentropic_vortex: add(1, 1); break;
+  }
+  for (double T : temperatures) {
+    const double ratio = std::pow(T / f.t_ref, 1.5), mu = f.mu_ref * ratio * (f.t_ref + f.s) / (T + f.s);
+    if (mu > 0 && mu <= kStateMax) continue;
+    const bool t_ref = !(ratio > kStateMin && ratio < kStateMax);
+    const char* key = t_ref ? "t_ref" : "mu_ref";
+    r.fail(viscosity[key] ? viscosity[key] : viscosity, std::string("physics.viscosity.") + key,
+           "Sutherland's law gives mu = " + g(mu) + " at the initial temperature T = " + g(T) +
+               " (mu_ref (T / t_ref)^1.5 (t_ref + s) / (T + s), t_ref = " + g(f.t_ref) + ", mu_ref = " + g(f.mu_ref) +
+               ")",
+           "the solver's viscous step needs a finite mu: give t_ref and mu_ref on the scale of the flow's "
+           "temperatures (air: t_ref 273.15 K, mu_ref 1.716e-5 Pa s)");
+  }
+}
+
 /// What the initial condition's formulas make of its parameters, checked before the mesh is built:
 /// a Riemann pair that opens a vacuum, a Taylor-Green pressure or an isentropic vortex strength
 /// that makes the pressure or temperature negative somewhere, states out of range.
@@ -248,32 +277,7 @@ void check_flow_initial(const Reader& r, const YAML::Node& init, const FlowIniti
   const YAML::Node e = init.IsSequence() && init.size() == 1 ? init[0] : init;
   const std::string path = init.IsSequence() ? "initial[0]" : "initial";
   const double gamma = f.gamma;
-  // Sutherland's viscosity at the initial temperatures (T = p / (rho R)): a reference temperature
-  // or viscosity far out of scale makes mu overflow.
-  if (viscosity && f.viscosity == FlowPhysicsConfig::Viscosity::sutherland) {
-    std::vector<double> temperatures;
-    auto add = [&](double p, double rho) { temperatures.push_back(p / (rho * f.gas_constant)); };
-    switch (ic.type) {
-    case FlowInitialType::uniform: add(ic.state.pressure, ic.state.density); break;
-    case FlowInitialType::riemann:
-      add(ic.left.pressure, ic.left.density), add(ic.right.pressure, ic.right.density);
-      break;
-    case FlowInitialType::taylor_green: add(ic.pressure, ic.density); break;
-    case FlowInitialType::isentropic_vortex: add(1, 1); break;
-    }
-    for (double T : temperatures) {
-      const double ratio = std::pow(T / f.t_ref, 1.5), mu = f.mu_ref * ratio * (f.t_ref + f.s) / (T + f.s);
-      if (mu > 0 && mu <= kStateMax) continue;
-      const bool t_ref = !(ratio > kStateMin && ratio < kStateMax);
-      const char* key = t_ref ? "t_ref" : "mu_ref";
-      r.fail(viscosity[key] ? viscosity[key] : viscosity, std::string("physics.viscosity.") + key,
-             "Sutherland's law gives mu = " + g(mu) + " at the initial temperature T = " + g(T) +
-                 " (mu_ref (T / t_ref)^1.5 (t_ref + s) / (T + s), t_ref = " + g(f.t_ref) + ", mu_ref = " + g(f.mu_ref) +
-                 ")",
-             "the solver's viscous step needs a finite mu: give t_ref and mu_ref on the scale of the flow's "
-             "temperatures (air: t_ref 273.15 K, mu_ref 1.716e-5 Pa s)");
-    }
-  }
+  check_sutherland_at_initial(r, ic, f, viscosity);
   switch (ic.type) {
   case FlowInitialType::uniform: check_flow_state_range(r, e, path, ic.state, gamma); break;
   case FlowInitialType::riemann: {
