@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs everything fvproxy needs on Debian bookworm, idempotently:
 #   1. apt packages (compiler, CMake, Ninja, OpenMPI, parallel HDF5, yaml-cpp, GoogleTest, METIS, PT-Scotch,
-#      Slurm and munge for the batch-job test, ...)
+#      Slurm and munge for the batch-job test, universal-ctags for the function-length check, ...)
 #   2. Kokkos 3.4.01 (Serial + OpenMP), built from Debian's `trilinos` source package and installed
 #      into a cache outside the repository, keyed by its configuration; or, with
 #      FVPROXY_KOKKOS_ARCHIVE=/path/to/kokkos-X.Y.Z.tar.gz, that Kokkos release, built the same way
@@ -34,6 +34,7 @@ APT_PACKAGES=(
   clang-format-14
   python3 python3-h5py python3-meshio python3-matplotlib python3-numpy
   slurm-wlm munge
+  universal-ctags
 )
 
 need_apt=()

@@ -13,10 +13,10 @@
 #include <string>
 #include <vector>
 
-#include "core/config.hpp"
 #include "io/field_file.hpp"
 #include "io/hdf5_file.hpp"
 #include "mesh/box_generator.hpp"
+#include "mesh/mesh_options.hpp"
 
 using namespace fvproxy;
 namespace fs = std::filesystem;

@@ -175,7 +175,7 @@ std::vector<View2<real>> tagged_arrays(const LocalMesh& l, const std::vector<int
 }
 
 TEST(Halo, EveryTransportFillsBitwiseIdenticalGhostRows) {
-  // Every transport (docs/parallel.md#transports) against MPI on the packed buffers: the same
+  // Every transport (docs/halo.md#transports) against MPI on the packed buffers: the same
   // ghost rows, bit for bit, and each its owner's value. Host builds: the staging pipeline forced
   // (per-neighbour pack, copy to the host, send posted as its block is there), ipc falling back
   // (no device memory: MPI on the host buffers, with the reason); the GPU test executable: ipc
@@ -875,7 +875,7 @@ TEST(BuiltInParts, SameLocalMeshAsCutFromTheWholeMesh) {
                  to_string(mc.partition) + " partition");
     ASSERT_TRUE(builds_in_parts(mc));
     const BuiltMesh g = build_mesh(mc);
-    for (int layers : {1, 2}) { // docs/parallel.md#two-ghost-layers
+    for (int layers : {1, 2}) { // docs/halo.md#two-ghost-layers
       SCOPED_TRACE(std::to_string(layers) + " ghost layers");
       const HaloSettings h(HaloVariant::optimized, HaloTransport::automatic, layers);
       expect_same_part(decompose(g, mc, w, h), decompose_in_parts(mc, w, h));
@@ -974,7 +974,7 @@ TEST(DistributedRun, FilesEachStagesExchangesUnderTheirKind) {
     EXPECT_EQ(s.of(HaloKind::gradient_limiter).values_sent,
               any * stages * d.halo->rows_sent() * 8); // (3 + 1) x 2 components
   }
-  // Two ghost layers (docs/parallel.md#two-ghost-layers): the state of both layers once per stage, nothing else.
+  // Two ghost layers (docs/halo.md#two-ghost-layers): the state of both layers once per stage, nothing else.
   for (const char* hv : {"naive", "optimized"}) {
     SCOPED_TRACE(std::string(hv) + ", two ghost layers");
     const CaseConfig cfg =
@@ -1031,9 +1031,9 @@ TEST(Ptscotch, DistributedGraphGivesAValidPartition) {
       const DistGraph g = cell_graph(b.host, first[w.rank()], first[w.rank() + 1]);
       SCOPED_TRACE(std::string(mc.generate ? "tets" : "gmsh") + ", " + std::to_string(parts) + " parts on " +
                    std::to_string(P) + " ranks, " + std::to_string(g.n_local()) + " vertices here");
-      const std::vector<int> mine = ptscotch_parts(g, parts, w);
+      const std::vector<int> mine = ptscotch_parts(g, parts, w.raw());
       ASSERT_EQ(gid_t(mine.size()), g.n_local());
-      EXPECT_EQ(ptscotch_parts(g, parts, w), mine) << "not deterministic";
+      EXPECT_EQ(ptscotch_parts(g, parts, w.raw()), mine) << "not deterministic";
       Partition p;
       p.method = PartitionMethod::ptscotch;
       p.parts = parts;
@@ -1052,8 +1052,8 @@ TEST(Ptscotch, DistributedGraphGivesAValidPartition) {
     // The global path: rank r partitions the even slice r, every rank gets every part; the same on
     // every rank and again on a second call.
     const BoxConfig* box = mc.generate ? &*mc.generate : nullptr;
-    const Partition p = partition_cells(b.host, b.device, PartitionMethod::ptscotch, P, box, "test", &w);
-    EXPECT_EQ(partition_cells(b.host, b.device, PartitionMethod::ptscotch, P, box, "test", &w).part, p.part);
+    const Partition p = partition_cells(b.host, b.device, PartitionMethod::ptscotch, P, box, "test", w.raw());
+    EXPECT_EQ(partition_cells(b.host, b.device, PartitionMethod::ptscotch, P, box, "test", w.raw()).part, p.part);
     EXPECT_EQ(partition_quality(b.host, p, 5).empty_parts, 0);
     EXPECT_EQ(w.broadcast(std::string(reinterpret_cast<const char*>(p.part.data()), p.part.size() * sizeof(int))),
               std::string(reinterpret_cast<const char*>(p.part.data()), p.part.size() * sizeof(int)))
@@ -1073,7 +1073,7 @@ TEST(Ptscotch, InconsistentGraphsFailOnEveryRank) {
     gap = cell_graph(b.host, begin + 1, end);
   }
   try {
-    ptscotch_parts(gap, w.size(), w);
+    ptscotch_parts(gap, w.size(), w.raw());
     ADD_FAILURE() << "a gap between ranks was accepted";
   } catch (const RunError& e) {
     EXPECT_NE(std::string(e.what()).find("rank 1 holds vertices"), std::string::npos) << e.what();
@@ -1081,7 +1081,7 @@ TEST(Ptscotch, InconsistentGraphsFailOnEveryRank) {
   DistGraph bad = cell_graph(b.host, begin, end);
   if (w.rank() == w.size() - 1) bad.adjncy.back() = n + 5; // a neighbour out of range on the last rank
   try {
-    ptscotch_parts(bad, w.size(), w);
+    ptscotch_parts(bad, w.size(), w.raw());
     ADD_FAILURE() << "a neighbour out of range was accepted";
   } catch (const RunError& e) {
     EXPECT_NE(std::string(e.what()).find("rank " + std::to_string(w.size() - 1) + ": vertex"), std::string::npos)
@@ -1216,7 +1216,7 @@ TEST(Restart, ContinuesBitwiseAsTheUninterruptedRun) {
     }
     EXPECT_EQ(rest.conservation_final[k], ref.conservation_final[k]);
   }
-  // Written with one ghost layer, continued with two (docs/parallel.md#two-ghost-layers): the same bits.
+  // Written with one ghost layer, continued with two (docs/halo.md#two-ghost-layers): the same bits.
   Decomposition d2 = decompose(g, cfg.mesh, w, HaloSettings(HaloVariant::optimized, HaloTransport::automatic, 2));
   ASSERT_EQ(d2.halo->layers(), 2);
   const RestartPoint rp2 = read_restart(dir + "/checkpoint_000003.h5", cfg, cells, w);

@@ -3,8 +3,8 @@
 
 #include "mesh/build.hpp"
 #include "operators/face_flux.hpp"
-#include "physics/scalar_solution.hpp"
 #include "solver/boundary_conditions.hpp"
+#include "solver/scalar_solution.hpp"
 #include "test_helpers.hpp"
 
 namespace fvproxy {

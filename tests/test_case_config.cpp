@@ -1,5 +1,5 @@
 // Solver sections of the case file (physics, initial, boundary, operators, time, output, run).
-#include "core/config.hpp"
+#include "solver/case_config.hpp"
 #include "test_helpers.hpp"
 #include <filesystem>
 #include <fstream>

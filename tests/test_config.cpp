@@ -1,5 +1,5 @@
 // Configuration: typed values, defaults, and errors naming file:line, key path and suggestions.
-#include "core/config.hpp"
+#include "solver/case_config.hpp"
 #include "test_helpers.hpp"
 
 namespace fvproxy {

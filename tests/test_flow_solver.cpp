@@ -8,9 +8,9 @@
 #include <fstream>
 #include <map>
 
-#include "core/config.hpp"
 #include "mesh/build.hpp"
 #include "physics/flow_solutions.hpp"
+#include "solver/case_config.hpp"
 #include "solver/flow_solver.hpp"
 #include "solver/simulation.hpp"
 #include "test_helpers.hpp"
@@ -49,7 +49,7 @@ double l1(const RunSummary& s, const std::string& field) {
 void sod_bounds(const std::string& mesh) {
   // inputs/sod.yaml and sod_tet.yaml (least squares + Barth-Jespersen on the primitive variables,
   // SSP-RK3 at the default CFL 1, 160 cells across, t = 0.2) with each flux: absolute L1 bounds 1.1x the errors
-  // measured (double, OpenMP, 2026-11-26; docs/physics.md#sod), tight enough that a flux a little
+  // measured (double, OpenMP, 2026-11-26; docs/flow-cases.md#sod), tight enough that a flux a little
   // wrong fails them. First order (HLLC) is above the second-order bounds.
   struct Bound {
     const char* mesh;

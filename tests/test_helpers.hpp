@@ -9,9 +9,9 @@
 
 #include <gtest/gtest.h>
 
-#include "core/config.hpp"
 #include "core/error.hpp"
 #include "core/types.hpp"
+#include "solver/case_config.hpp"
 
 namespace fvproxy::test {
 

@@ -16,7 +16,6 @@
 
 #include <hdf5.h>
 
-#include "core/config.hpp"
 #include "io/checkpoint.hpp"
 #include "io/compare.hpp"
 #include "io/field_file.hpp"
@@ -26,6 +25,7 @@
 #include "mesh/box_generator.hpp"
 #include "mesh/build.hpp"
 #include "mesh/gmsh_reader.hpp"
+#include "solver/case_config.hpp"
 #include "solver/simulation.hpp"
 #include "test_helpers.hpp"
 

@@ -153,7 +153,7 @@ TEST(OperatorGeometry, CoefficientsAndExactLeastSquares) {
 
 namespace fvproxy {
 namespace contract_check {
-// The model contracts of the shared kernels (docs/physics.md#the-model-contract), checked at compile
+// The model contracts of the shared kernels (docs/operators/flow.md#the-model-contract), checked at compile
 // time: a model with every member passes; one member missing or mistyped fails.
 struct TwoVars {
   static constexpr int n_vars = 2;

@@ -5,8 +5,8 @@
 
 #include "physics/fluxes.hpp"
 #include "physics/limiters.hpp"
-#include "physics/scalar_solution.hpp"
 #include "physics/velocity.hpp"
+#include "solver/scalar_solution.hpp"
 #include "test_helpers.hpp"
 
 namespace fvproxy {

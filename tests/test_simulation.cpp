@@ -7,11 +7,11 @@
 #include <limits>
 #include <map>
 
-#include "core/config.hpp"
 #include "mesh/build.hpp"
 #include "operators/operator_geometry.hpp"
-#include "physics/scalar_solution.hpp"
+#include "solver/case_config.hpp"
 #include "solver/diagnostics.hpp"
+#include "solver/scalar_solution.hpp"
 #include "solver/scalar_solver.hpp"
 #include "solver/simulation.hpp"
 #include "solver/time_step.hpp"

@@ -8,14 +8,14 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/config.hpp"
 #include "core/kokkos_compat.hpp"
 #include "mesh/mesh.hpp"
 #include "operators/face_flux.hpp"
 #include "operators/operator_geometry.hpp"
 #include "parallel/communicator.hpp"
-#include "physics/scalar_solution.hpp"
 #include "solver/boundary_conditions.hpp"
+#include "solver/case_config.hpp"
+#include "solver/scalar_solution.hpp"
 
 namespace fvproxy {
 

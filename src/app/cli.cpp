@@ -175,130 +175,189 @@ std::vector<std::string> check_kokkos_args(const std::vector<std::string>& kokko
   return out;
 }
 
-CliArgs parse_cli(const std::vector<std::string>& args) {
+namespace {
+
+// parse_cli's state: the arguments, the one being read (an option's value moves it on) and what
+// they have said so far.
+struct CliParser {
+  explicit CliParser(const std::vector<std::string>& args) : args(args) {}
+
+  const std::vector<std::string>& args;
+  std::size_t i = 1;
   CliArgs c;
+
+  CliArgs parse();
+  void check_command();
+  void option(const std::string& a);
+  bool flag(const std::string& a);
+  bool text_option(const std::string& a);
+  bool number_option(const std::string& a);
+  void partition();
+  void tolerance_or_time(const std::string& a);
+  void repeat();
+  void check_complete();
+  std::string value(const std::string& opt);
+  void allowed(const std::string& opt, std::initializer_list<const char*> cmds);
+};
+
+CliArgs CliParser::parse() {
   if (args.empty()) throw InputError("usage", "no command given", usage());
   c.command = args[0];
-  static const std::vector<std::string> commands{"info", "mesh", "run", "bench", "perf", "compare", "help"};
   if (c.command == "--help" || c.command == "-h" || c.command == "help") {
     c.command = "help";
     return c;
   }
+  check_command();
+  for (i = 1; i < args.size(); ++i) option(args[i]);
+  check_complete();
+  return c;
+}
+
+void CliParser::check_command() {
+  static const std::vector<std::string> commands{"info", "mesh", "run", "bench", "perf", "compare", "help"};
   if (std::find(commands.begin(), commands.end(), c.command) == commands.end()) {
     const std::string best = closest_key(c.command, commands);
     throw InputError("usage",
                      "unknown command '" + c.command + "'" + (best.empty() ? "" : "; did you mean '" + best + "'?"),
                      usage());
   }
-  for (std::size_t i = 1; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    auto value = [&](const std::string& opt) -> std::string {
-      const auto eq = a.find('=');
-      if (a.compare(0, opt.size(), opt) == 0 && eq == opt.size()) return a.substr(eq + 1); // --opt=value
-      if (i + 1 >= args.size()) throw InputError("usage", opt + " needs a value", usage());
-      return args[++i];
-    };
-    auto allowed = [&](const std::string& opt, std::initializer_list<const char*> cmds) {
-      for (const char* cmd : cmds)
-        if (c.command == cmd) return;
-      throw InputError("usage", "option " + opt + " does not apply to 'fvproxy " + c.command + "'", usage());
-    };
-    if (a == "--help" || a == "-h") {
-      c.help = true;
-    } else if (a == "--json") {
-      allowed(a, {"info", "mesh", "bench", "compare"});
-      c.json = true;
-    } else if (a == "--compare-orderings") {
-      allowed(a, {"mesh"});
-      c.compare_orderings = true;
-    } else if (a == "--in-parts") {
-      allowed(a, {"mesh"});
-      c.in_parts = true;
-    } else if (a == "--compare-partitions") {
-      allowed(a, {"mesh"});
-      c.compare_partitions = true;
-    } else if (a == "--partition" || a.rfind("--partition=", 0) == 0) {
-      allowed("--partition", {"mesh"});
-      const std::string v = value("--partition");
-      long long n = 0;
-      try {
-        std::size_t used = 0;
-        n = std::stoll(v, &used);
-        if (used != v.size()) throw std::invalid_argument(v);
-      } catch (const std::exception&) {
-        throw InputError("--partition", "expected a whole number of parts, got '" + v + "'");
-      }
-      if (n < 1 || n > (1 << 20)) throw InputError("--partition", "must be between 1 and 1048576, got " + v);
-      c.partition = static_cast<int>(n);
-    } else if (a == "--print-config") {
-      allowed(a, {"mesh"});
-      c.print_config = true;
-    } else if (a == "--set" || a.rfind("--set=", 0) == 0) {
-      allowed("--set", {"mesh", "run", "bench"});
-      c.sets.push_back(value("--set"));
-    } else if (a == "--output-dir" || a.rfind("--output-dir=", 0) == 0) {
-      allowed("--output-dir", {"run", "perf"});
-      c.output_dir = value("--output-dir");
-      if (c.output_dir.empty()) throw InputError("--output-dir", "empty path");
-    } else if (a == "--restart" || a.rfind("--restart=", 0) == 0) {
-      allowed("--restart", {"run"});
-      c.restart = value("--restart");
-    } else if (a == "--write" || a.rfind("--write=", 0) == 0) {
-      allowed("--write", {"mesh"});
-      c.write = value("--write");
-      if (c.write.empty()) throw InputError("--write", "empty path");
-    } else if (a == "--fields" || a.rfind("--fields=", 0) == 0) {
-      allowed("--fields", {"compare"});
-      c.fields = value("--fields");
-      if (c.fields.empty())
-        throw InputError("--fields", "empty list", "(give FIELD[,FIELD...], or leave --fields out for all)");
-    } else if (a == "--rtol" || a.rfind("--rtol=", 0) == 0 || a == "--atol" || a.rfind("--atol=", 0) == 0 ||
-               a == "--time" || a.rfind("--time=", 0) == 0) {
-      const std::string opt = a.substr(0, std::min(a.find('='), a.size()));
-      allowed(opt, {"compare"});
-      const std::string v = value(opt);
-      double x = 0;
-      try {
-        std::size_t used = 0;
-        x = std::stod(v, &used);
-        if (used != v.size()) throw std::invalid_argument(v);
-      } catch (const std::exception&) {
-        throw InputError(opt, "expected a number, got '" + v + "'");
-      }
-      if (!std::isfinite(x)) throw InputError(opt, "expected a finite number, got '" + v + "'");
-      if (opt != "--time" && !(x >= 0)) throw InputError(opt, "must be >= 0, got '" + v + "'");
-      if (opt == "--rtol")
-        c.rtol = x;
-      else if (opt == "--atol")
-        c.atol = x;
-      else
-        c.time = x;
-    } else if (a == "--quiet") {
-      allowed(a, {"run"});
-      c.quiet = true;
-    } else if (a == "--profile") {
-      allowed(a, {"run"});
-      c.profile = true;
-    } else if (a == "--operators" || a.rfind("--operators=", 0) == 0) {
-      allowed("--operators", {"bench"});
-      c.operators = value("--operators");
-    } else if (a == "--variants" || a.rfind("--variants=", 0) == 0) {
-      allowed("--variants", {"bench"});
-      c.variants = value("--variants");
-    } else if (a == "--repeat" || a.rfind("--repeat=", 0) == 0) {
-      allowed("--repeat", {"bench"});
-      const std::string v = value("--repeat");
-      try {
-        c.repeat = std::stoi(v);
-      } catch (const std::exception&) {
-        throw InputError("--repeat", "expected an integer, got '" + v + "'");
-      }
-    } else if (a.size() > 1 && a[0] == '-') {
-      throw InputError("usage", "unknown option '" + a + "' for 'fvproxy " + c.command + "'", usage());
-    } else {
-      c.positional.push_back(a);
-    }
+}
+
+void CliParser::option(const std::string& a) {
+  if (flag(a) || text_option(a) || number_option(a)) return;
+  if (a.size() > 1 && a[0] == '-')
+    throw InputError("usage", "unknown option '" + a + "' for 'fvproxy " + c.command + "'", usage());
+  c.positional.push_back(a);
+}
+
+// The options without a value; false when `a` is not one of them.
+bool CliParser::flag(const std::string& a) {
+  if (a == "--help" || a == "-h") {
+    c.help = true;
+  } else if (a == "--json") {
+    allowed(a, {"info", "mesh", "bench", "compare"});
+    c.json = true;
+  } else if (a == "--compare-orderings") {
+    allowed(a, {"mesh"});
+    c.compare_orderings = true;
+  } else if (a == "--in-parts") {
+    allowed(a, {"mesh"});
+    c.in_parts = true;
+  } else if (a == "--compare-partitions") {
+    allowed(a, {"mesh"});
+    c.compare_partitions = true;
+  } else if (a == "--print-config") {
+    allowed(a, {"mesh"});
+    c.print_config = true;
+  } else if (a == "--quiet") {
+    allowed(a, {"run"});
+    c.quiet = true;
+  } else if (a == "--profile") {
+    allowed(a, {"run"});
+    c.profile = true;
+  } else {
+    return false;
   }
+  return true;
+}
+
+// The options whose value is kept as written; false when `a` is not one of them.
+bool CliParser::text_option(const std::string& a) {
+  if (a == "--set" || a.rfind("--set=", 0) == 0) {
+    allowed("--set", {"mesh", "run", "bench"});
+    c.sets.push_back(value("--set"));
+  } else if (a == "--output-dir" || a.rfind("--output-dir=", 0) == 0) {
+    allowed("--output-dir", {"run", "perf"});
+    c.output_dir = value("--output-dir");
+    if (c.output_dir.empty()) throw InputError("--output-dir", "empty path");
+  } else if (a == "--restart" || a.rfind("--restart=", 0) == 0) {
+    allowed("--restart", {"run"});
+    c.restart = value("--restart");
+  } else if (a == "--write" || a.rfind("--write=", 0) == 0) {
+    allowed("--write", {"mesh"});
+    c.write = value("--write");
+    if (c.write.empty()) throw InputError("--write", "empty path");
+  } else if (a == "--fields" || a.rfind("--fields=", 0) == 0) {
+    allowed("--fields", {"compare"});
+    c.fields = value("--fields");
+    if (c.fields.empty())
+      throw InputError("--fields", "empty list", "(give FIELD[,FIELD...], or leave --fields out for all)");
+  } else if (a == "--operators" || a.rfind("--operators=", 0) == 0) {
+    allowed("--operators", {"bench"});
+    c.operators = value("--operators");
+  } else if (a == "--variants" || a.rfind("--variants=", 0) == 0) {
+    allowed("--variants", {"bench"});
+    c.variants = value("--variants");
+  } else {
+    return false;
+  }
+  return true;
+}
+
+// The options with a numeric value; false when `a` is not one of them.
+bool CliParser::number_option(const std::string& a) {
+  if (a == "--partition" || a.rfind("--partition=", 0) == 0) {
+    partition();
+  } else if (a == "--rtol" || a.rfind("--rtol=", 0) == 0 || a == "--atol" || a.rfind("--atol=", 0) == 0 ||
+             a == "--time" || a.rfind("--time=", 0) == 0) {
+    tolerance_or_time(a);
+  } else if (a == "--repeat" || a.rfind("--repeat=", 0) == 0) {
+    repeat();
+  } else {
+    return false;
+  }
+  return true;
+}
+
+void CliParser::partition() {
+  allowed("--partition", {"mesh"});
+  const std::string v = value("--partition");
+  long long n = 0;
+  try {
+    std::size_t used = 0;
+    n = std::stoll(v, &used);
+    if (used != v.size()) throw std::invalid_argument(v);
+  } catch (const std::exception&) {
+    throw InputError("--partition", "expected a whole number of parts, got '" + v + "'");
+  }
+  if (n < 1 || n > (1 << 20)) throw InputError("--partition", "must be between 1 and 1048576, got " + v);
+  c.partition = static_cast<int>(n);
+}
+
+void CliParser::tolerance_or_time(const std::string& a) {
+  const std::string opt = a.substr(0, std::min(a.find('='), a.size()));
+  allowed(opt, {"compare"});
+  const std::string v = value(opt);
+  double x = 0;
+  try {
+    std::size_t used = 0;
+    x = std::stod(v, &used);
+    if (used != v.size()) throw std::invalid_argument(v);
+  } catch (const std::exception&) {
+    throw InputError(opt, "expected a number, got '" + v + "'");
+  }
+  if (!std::isfinite(x)) throw InputError(opt, "expected a finite number, got '" + v + "'");
+  if (opt != "--time" && !(x >= 0)) throw InputError(opt, "must be >= 0, got '" + v + "'");
+  if (opt == "--rtol")
+    c.rtol = x;
+  else if (opt == "--atol")
+    c.atol = x;
+  else
+    c.time = x;
+}
+
+void CliParser::repeat() {
+  allowed("--repeat", {"bench"});
+  const std::string v = value("--repeat");
+  try {
+    c.repeat = std::stoi(v);
+  } catch (const std::exception&) {
+    throw InputError("--repeat", "expected an integer, got '" + v + "'");
+  }
+}
+
+// What the options and files given together must satisfy, once all are read.
+void CliParser::check_complete() {
   if (c.compare_partitions && c.partition == 0)
     throw InputError("--compare-partitions", "needs --partition N (the number of parts to compare the methods at)");
   const std::size_t want = c.command == "compare" ? 2
@@ -311,7 +370,27 @@ CliArgs parse_cli(const std::vector<std::string>& args) {
                      : want == 1 ? "'fvproxy " + c.command + "' takes one case file (CASE.yaml)"
                                  : "'fvproxy " + c.command + "' takes no file argument",
                      usage());
-  return c;
+}
+
+// The value of option `opt` (args[i]): after '=' in --opt=value, else the next argument (read here).
+std::string CliParser::value(const std::string& opt) {
+  const std::string& a = args[i];
+  const auto eq = a.find('=');
+  if (a.compare(0, opt.size(), opt) == 0 && eq == opt.size()) return a.substr(eq + 1); // --opt=value
+  if (i + 1 >= args.size()) throw InputError("usage", opt + " needs a value", usage());
+  return args[++i];
+}
+
+void CliParser::allowed(const std::string& opt, std::initializer_list<const char*> cmds) {
+  for (const char* cmd : cmds)
+    if (c.command == cmd) return;
+  throw InputError("usage", "option " + opt + " does not apply to 'fvproxy " + c.command + "'", usage());
+}
+
+} // namespace
+
+CliArgs parse_cli(const std::vector<std::string>& args) {
+  return CliParser(args).parse();
 }
 
 } // namespace fvproxy

@@ -1,5 +1,5 @@
 #pragma once
-// Command-line parsing shared by the fvproxy subcommands (grammar: docs/inputs.md#commands).
+// Command-line parsing shared by the fvproxy subcommands (grammar: docs/running.md#commands).
 #include <optional>
 #include <string>
 #include <vector>

@@ -19,7 +19,6 @@
 #include <nlohmann/json.hpp>
 
 #include "core/build_info.hpp"
-#include "core/config.hpp"
 #include "core/error.hpp"
 #include "io/field_file.hpp"
 #include "io/hdf5_info.hpp"
@@ -32,6 +31,7 @@
 #include "parallel/communicator.hpp"
 #include "parallel/decomposition.hpp"
 #include "parallel/parts.hpp"
+#include "solver/case_config.hpp"
 #include "solver/flow_solver.hpp"
 #include "solver/scalar_solver.hpp"
 
@@ -98,11 +98,8 @@ nlohmann::json partition_json(const PartitionRow& row) {
   return j;
 }
 
-/// `fvproxy mesh --partition N [--compare-partitions]`: the partition report. Computed on every
-/// rank (ptscotch is computed by the ranks together, as `fvproxy run` on as many ranks computes it),
-/// printed by rank 0: text, or into `j`.
-void partition_report(const CliArgs& cli, const ConfigSource& src, const CaseConfig& cfg, const BuiltMesh& b,
-                      const Communicator& comm, nlohmann::json* j) {
+/// The values per ghost per stage that the partition report counts, and where that count comes from.
+std::pair<int, std::string> ghost_values(const ConfigSource& src) {
   // Values per ghost from the case's physics and operators when it has them; else the defaults'
   // (one component, second-order limited convection: the state, its gradient and limiter).
   int values = 5;
@@ -116,30 +113,46 @@ void partition_report(const CliArgs& cli, const ConfigSource& src, const CaseCon
                       ? std::string("the case's flow model and operators")
                       : "the case's " + std::to_string(full.physics.components) + " component(s) and operators";
   }
-  const BoxConfig* box = cfg.mesh.generate ? &*cfg.mesh.generate : nullptr;
-  std::vector<PartitionMethod> methods{cfg.mesh.partition};
-  if (cli.compare_partitions) methods = all_partition_methods();
+  return {values, values_from};
+}
+
+/// The partition report's rows, and the methods it has no row for.
+struct PartitionResults {
   std::vector<PartitionRow> rows;
   std::vector<std::string> skipped;
   std::vector<std::pair<std::string, std::string>> unavailable; // method, why (n/a)
+};
+
+/// Why a method cannot make the parts: the first line of its error, without the "error: " prefix.
+std::string unavailable_reason(const InputError& e) {
+  std::string why = e.what();
+  why = why.substr(0, why.find('\n'));
+  const std::string marker = "error: ";
+  if (why.find(marker) != std::string::npos) why = why.substr(why.find(marker) + marker.size());
+  return why;
+}
+
+/// Every method's partition into cli.partition parts and its quality, computed on every rank.
+PartitionResults compute_partitions(const CliArgs& cli, const CaseConfig& cfg, const BuiltMesh& b,
+                                    const Communicator& comm, int values) {
+  const BoxConfig* box = cfg.mesh.generate ? &*cfg.mesh.generate : nullptr;
+  std::vector<PartitionMethod> methods{cfg.mesh.partition};
+  if (cli.compare_partitions) methods = all_partition_methods();
+  PartitionResults results;
   for (PartitionMethod m : methods) {
     if (m == PartitionMethod::blocks && !box) {
-      skipped.push_back("blocks (for generated boxes only)");
+      results.skipped.push_back("blocks (for generated boxes only)");
       continue;
     }
     PartitionRow row;
     Kokkos::Timer t;
     try {
-      row.p = partition_cells(b.host, b.device, m, cli.partition, box, "--partition", &comm);
+      row.p = partition_cells(b.host, b.device, m, cli.partition, box, "--partition", comm.raw());
     } catch (const InputError& e) {
       // --compare-partitions: a method that cannot make N parts (blocks: no factorisation fits)
       // is reported as n/a with its reason, the others normally (issue 27). Every rank throws alike.
       if (!cli.compare_partitions) throw;
-      std::string why = e.what();
-      why = why.substr(0, why.find('\n'));
-      const std::string marker = "error: ";
-      if (why.find(marker) != std::string::npos) why = why.substr(why.find(marker) + marker.size());
-      unavailable.emplace_back(to_string(m), why);
+      results.unavailable.emplace_back(to_string(m), unavailable_reason(e));
       continue;
     }
     row.seconds = t.seconds();
@@ -147,20 +160,26 @@ void partition_report(const CliArgs& cli, const ConfigSource& src, const CaseCon
     row.q = partition_quality(b.host, row.p, values);
     row.seconds_quality = t.seconds();
     row.ranks = comm.size();
-    rows.push_back(std::move(row));
+    results.rows.push_back(std::move(row));
   }
-  if (comm.rank() != 0) return;
-  if (j) {
-    if (!cli.compare_partitions) {
-      (*j)["partition"] = partition_json(rows[0]);
-    } else {
-      (*j)["partitions"] = nlohmann::json::array();
-      for (const PartitionRow& row : rows) (*j)["partitions"].push_back(partition_json(row));
-      for (const auto& [method, why] : unavailable)
-        (*j)["partitions"].push_back({{"method", method}, {"parts", cli.partition}, {"error", why}});
-    }
-    return;
+  return results;
+}
+
+void partition_report_json(const CliArgs& cli, const PartitionResults& results, nlohmann::json* j) {
+  const auto& [rows, skipped, unavailable] = results;
+  if (!cli.compare_partitions) {
+    (*j)["partition"] = partition_json(rows[0]);
+  } else {
+    (*j)["partitions"] = nlohmann::json::array();
+    for (const PartitionRow& row : rows) (*j)["partitions"].push_back(partition_json(row));
+    for (const auto& [method, why] : unavailable)
+      (*j)["partitions"].push_back({{"method", method}, {"parts", cli.partition}, {"error", why}});
   }
+}
+
+void print_partition_report(const CliArgs& cli, const Communicator& comm, int values, const std::string& values_from,
+                            const PartitionResults& results) {
+  const auto& [rows, skipped, unavailable] = results;
   std::printf("\npartition into %d parts (values per ghost per stage: %d, from %s; %zu-byte reals)\n", cli.partition,
               values, values_from.c_str(), sizeof(real));
   std::printf("  %-13s %10s %10s %10s %6s %8s %12s %12s %8s\n", "method", "imbalance", "edge cut", "ghosts/n", "neigh",
@@ -184,6 +203,21 @@ void partition_report(const CliArgs& cli, const ConfigSource& src, const CaseCon
   std::printf("  (imbalance: max/mean owned cells; edge cut: faces between parts; halo bytes: received per part and "
               "stage;\n   seconds: computing the partition and this report%s)\n",
               together.c_str());
+}
+
+/// `fvproxy mesh --partition N [--compare-partitions]`: the partition report. Computed on every
+/// rank (ptscotch is computed by the ranks together, as `fvproxy run` on as many ranks computes it),
+/// printed by rank 0: text, or into `j`.
+void partition_report(const CliArgs& cli, const ConfigSource& src, const CaseConfig& cfg, const BuiltMesh& b,
+                      const Communicator& comm, nlohmann::json* j) {
+  const auto [values, values_from] = ghost_values(src);
+  const PartitionResults results = compute_partitions(cli, cfg, b, comm, values);
+  if (comm.rank() != 0) return;
+  if (j) {
+    partition_report_json(cli, results, j);
+    return;
+  }
+  print_partition_report(cli, comm, values, values_from, results);
 }
 
 /// `fvproxy mesh CASE --in-parts` (under mpirun): every rank builds its part only; the build's

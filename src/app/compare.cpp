@@ -64,16 +64,9 @@ nlohmann::json number(double x) {
   return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr);
 }
 
-} // namespace
-
-int cmd_compare(const CliArgs& cli) {
-  const std::string an = resolve(cli.positional[0], cli.time), bn = resolve(cli.positional[1], cli.time);
-  const std::vector<std::string> fields = split(cli.fields);
-  if (!cli.fields.empty() && fields.empty()) throw InputError("--fields", "empty list");
-  // A field in one file only is a mismatch (below); one that --fields names and neither file
-  // holds is bad input.
-  const FieldFile a = read_field_file(an, fields, true);
-  const FieldFile b = read_field_file(bn, fields, true);
+/// InputError for a field of --fields that neither file holds.
+void check_fields_exist(const std::vector<std::string>& fields, const std::string& an, const FieldFile& a,
+                        const std::string& bn, const FieldFile& b) {
   for (const std::string& name : fields)
     if (std::find(a.names.begin(), a.names.end(), name) == a.names.end() &&
         std::find(b.names.begin(), b.names.end(), name) == b.names.end()) {
@@ -85,8 +78,11 @@ int cmd_compare(const CliArgs& cli) {
       throw InputError("--fields", "no field '" + name + "' in either file",
                        "fields in " + an + ": " + list(an) + "\nfields in " + bn + ": " + list(bn));
     }
-  // Meshes first (the more basic mismatch), then times.
-  const auto diffs = compare_fields(a, an, b, bn, cli.rtol, cli.atol);
+}
+
+/// InputError when the files hold another time than --time, or (without it) different times.
+void check_times(const CliArgs& cli, const std::string& an, const FieldFile& a, const std::string& bn,
+                 const FieldFile& b) {
   if (cli.time) {
     for (const auto* f : {&a, &b})
       if (!same_time(f->time, *cli.time, f->real_type == "float"))
@@ -97,57 +93,83 @@ int cmd_compare(const CliArgs& cli) {
     std::snprintf(buf, sizeof buf, "different times: t = %.17g in A, t = %.17g in B", a.time, b.time);
     throw InputError(an + " vs " + bn, buf, "compare outputs of one time (--time T picks it in output folders)");
   }
+}
+
+void print_json(const CliArgs& cli, const std::string& an, const FieldFile& a, const std::string& bn,
+                const FieldFile& b, const std::vector<FieldDifference>& diffs, bool pass) {
+  nlohmann::json j;
+  j["a"] = {{"file", an}, {"time", a.time}, {"step", a.step}, {"kind", a.kind}};
+  j["b"] = {{"file", bn}, {"time", b.time}, {"step", b.step}, {"kind", b.kind}};
+  j["cells"] = a.cell_gid.size();
+  j["rtol"] = cli.rtol;
+  j["atol"] = cli.atol;
+  j["fields"] = nlohmann::json::object();
+  for (const auto& d : diffs) {
+    if (!d.missing_in.empty()) {
+      j["fields"][d.name] = {{"max_abs", nullptr}, {"max_rel", nullptr},        {"l2", nullptr},
+                             {"max_b", nullptr},   {"worst_cell_gid", -1},      {"non_finite", false},
+                             {"pass", false},      {"missing_in", d.missing_in}};
+      continue;
+    }
+    j["fields"][d.name] = {{"max_abs", number(d.max_abs)},
+                           {"max_rel", number(d.max_rel)},
+                           {"l2", number(d.l2)},
+                           {"max_b", number(d.max_b)},
+                           {"worst_cell_gid", d.worst_cell},
+                           {"non_finite", d.non_finite},
+                           {"pass", d.pass}};
+  }
+  j["pass"] = pass;
+  std::cout << j.dump(2) << '\n';
+}
+
+void print_table(const CliArgs& cli, const std::string& an, const FieldFile& a, const std::string& bn,
+                 const FieldFile& b, const std::vector<FieldDifference>& diffs, bool pass) {
+  std::printf("fvproxy compare: %s (%s, t = %.9g, step %lld)\n          vs %s (%s, t = %.9g, step %lld)\n"
+              "  %zu cells matched by global id; a field passes when max|a-b| <= %g + %g max|b|\n",
+              an.c_str(), a.kind.c_str(), a.time, static_cast<long long>(a.step), bn.c_str(), b.kind.c_str(), b.time,
+              static_cast<long long>(b.step), a.cell_gid.size(), cli.atol, cli.rtol);
+  std::printf("  %-8s %14s %16s %14s %14s %12s  %s\n", "field", "max|a-b|", "max|a-b|/max|b|", "L2 (RMS)", "max|b|",
+              "worst cell", "result");
+  for (const auto& d : diffs)
+    if (!d.missing_in.empty())
+      std::printf("  %-8s %14s %16s %14s %14s %12s  FAIL (not in %s: %s)\n", d.name.c_str(), "-", "-", "-", "-", "-",
+                  d.missing_in.c_str(), (d.missing_in == "A" ? an : bn).c_str());
+    else
+      std::printf("  %-8s %14.6e %16.6e %14.6e %14.6e %12s  %s\n", d.name.c_str(), d.max_abs, d.max_rel, d.l2, d.max_b,
+                  d.worst_cell < 0 ? "-" : std::to_string(d.worst_cell).c_str(),
+                  d.pass         ? "ok"
+                  : d.non_finite ? "FAIL (non-finite values)"
+                                 : "FAIL");
+  std::size_t failed = 0;
+  for (const auto& d : diffs) failed += d.pass ? 0 : 1;
+  if (pass)
+    std::printf("all %zu fields within tolerance\n", diffs.size());
+  else
+    std::printf("%zu of %zu fields differ beyond tolerance\n", failed, diffs.size());
+}
+
+} // namespace
+
+int cmd_compare(const CliArgs& cli) {
+  const std::string an = resolve(cli.positional[0], cli.time), bn = resolve(cli.positional[1], cli.time);
+  const std::vector<std::string> fields = split(cli.fields);
+  if (!cli.fields.empty() && fields.empty()) throw InputError("--fields", "empty list");
+  // A field in one file only is a mismatch (below); one that --fields names and neither file
+  // holds is bad input.
+  const FieldFile a = read_field_file(an, fields, true);
+  const FieldFile b = read_field_file(bn, fields, true);
+  check_fields_exist(fields, an, a, bn, b);
+  // Meshes first (the more basic mismatch), then times.
+  const auto diffs = compare_fields(a, an, b, bn, cli.rtol, cli.atol);
+  check_times(cli, an, a, bn, b);
   bool pass = true;
   for (const auto& d : diffs) pass = pass && d.pass;
 
   if (cli.json) {
-    nlohmann::json j;
-    j["a"] = {{"file", an}, {"time", a.time}, {"step", a.step}, {"kind", a.kind}};
-    j["b"] = {{"file", bn}, {"time", b.time}, {"step", b.step}, {"kind", b.kind}};
-    j["cells"] = a.cell_gid.size();
-    j["rtol"] = cli.rtol;
-    j["atol"] = cli.atol;
-    j["fields"] = nlohmann::json::object();
-    for (const auto& d : diffs) {
-      if (!d.missing_in.empty()) {
-        j["fields"][d.name] = {{"max_abs", nullptr}, {"max_rel", nullptr},        {"l2", nullptr},
-                               {"max_b", nullptr},   {"worst_cell_gid", -1},      {"non_finite", false},
-                               {"pass", false},      {"missing_in", d.missing_in}};
-        continue;
-      }
-      j["fields"][d.name] = {{"max_abs", number(d.max_abs)},
-                             {"max_rel", number(d.max_rel)},
-                             {"l2", number(d.l2)},
-                             {"max_b", number(d.max_b)},
-                             {"worst_cell_gid", d.worst_cell},
-                             {"non_finite", d.non_finite},
-                             {"pass", d.pass}};
-    }
-    j["pass"] = pass;
-    std::cout << j.dump(2) << '\n';
+    print_json(cli, an, a, bn, b, diffs, pass);
   } else {
-    std::printf("fvproxy compare: %s (%s, t = %.9g, step %lld)\n          vs %s (%s, t = %.9g, step %lld)\n"
-                "  %zu cells matched by global id; a field passes when max|a-b| <= %g + %g max|b|\n",
-                an.c_str(), a.kind.c_str(), a.time, static_cast<long long>(a.step), bn.c_str(), b.kind.c_str(), b.time,
-                static_cast<long long>(b.step), a.cell_gid.size(), cli.atol, cli.rtol);
-    std::printf("  %-8s %14s %16s %14s %14s %12s  %s\n", "field", "max|a-b|", "max|a-b|/max|b|", "L2 (RMS)", "max|b|",
-                "worst cell", "result");
-    for (const auto& d : diffs)
-      if (!d.missing_in.empty())
-        std::printf("  %-8s %14s %16s %14s %14s %12s  FAIL (not in %s: %s)\n", d.name.c_str(), "-", "-", "-", "-", "-",
-                    d.missing_in.c_str(), (d.missing_in == "A" ? an : bn).c_str());
-      else
-        std::printf("  %-8s %14.6e %16.6e %14.6e %14.6e %12s  %s\n", d.name.c_str(), d.max_abs, d.max_rel, d.l2,
-                    d.max_b, d.worst_cell < 0 ? "-" : std::to_string(d.worst_cell).c_str(),
-                    d.pass         ? "ok"
-                    : d.non_finite ? "FAIL (non-finite values)"
-                                   : "FAIL");
-    std::size_t failed = 0;
-    for (const auto& d : diffs) failed += d.pass ? 0 : 1;
-    if (pass)
-      std::printf("all %zu fields within tolerance\n", diffs.size());
-    else
-      std::printf("%zu of %zu fields differ beyond tolerance\n", failed, diffs.size());
+    print_table(cli, an, a, bn, b, diffs, pass);
   }
   return pass ? 0 : 1;
 }

@@ -5,8 +5,8 @@
 // the rate — twice), so that effective bandwidths cannot be inflated by the model. Flops count the
 // useful arithmetic of the optimized algorithm once per face or cell (a fused multiply-add is 2),
 // not the duplicate face work of a gather.
-#include "core/config.hpp"
 #include "mesh/mesh.hpp"
+#include "solver/case_config.hpp"
 
 namespace fvproxy {
 

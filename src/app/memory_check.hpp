@@ -2,7 +2,7 @@
 // Refusing a case that cannot fit in memory before any of it is built (docs/inputs.md).
 #include <string>
 
-#include "core/config.hpp"
+#include "solver/case_config.hpp"
 
 namespace fvproxy {
 

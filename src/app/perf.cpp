@@ -27,7 +27,7 @@
 #include "app/cost_model.hpp"
 #include "app/info.hpp"
 #include "app/memory_check.hpp"
-#include "core/config_reader.hpp"
+#include "app/perf_spec.hpp"
 #include "core/error.hpp"
 #include "core/kokkos_compat.hpp"
 #include "io/output_file.hpp"
@@ -45,10 +45,10 @@
 #include "operators/muscl/limiter.hpp"
 #include "operators/muscl/muscl.hpp"
 #include "parallel/decomposition.hpp"
-#include "physics/scalar_solution.hpp"
 #include "solver/boundary_conditions.hpp"
 #include "solver/diagnostics.hpp"
 #include "solver/flow_solver.hpp"
+#include "solver/scalar_solution.hpp"
 #include "solver/scalar_solver.hpp"
 #include "solver/state.hpp"
 
@@ -57,196 +57,6 @@ namespace fvproxy {
 namespace {
 
 namespace fs = std::filesystem;
-
-struct VariantSpec {
-  std::string name;
-  OperatorOptions options;
-  bool case_options = false; ///< `defaults: true`: every operator as the case resolves it (mixed options)
-  bool fused = false;        ///< muscl: gradient and limiter in one kernel (operators.muscl.fused; with defaults too)
-  bool fused_given = false;  ///< `fused` was in the spec: with defaults it overrides the case's (default) choice
-  int ladder = -1;           ///< `ladder: k`: step k of the ablation ladder (operators/ladder/ladder.hpp)
-};
-
-/// One entry of `meshes`: a generated box (`{element, cells}`, the case's generate section with
-/// this element and size) or a Gmsh file (`{file: PATH}`, relative to the spec's folder; the case's
-/// boundary section names its patches), read in the file's own numbering.
-struct MeshEntry {
-  ElementKind element = ElementKind::hex;
-  int cells = 0;                     ///< cells per side of a generated box; 0 for a file
-  std::string file, file_as_written; ///< the resolved path and the spec's text, for a file
-  /// The results' `element` column: the element kind, or the file's name without its extension.
-  std::string name() const { return file.empty() ? to_string(element) : fs::path(file).stem().string(); }
-  /// "tet 24^3" or the path as written (messages).
-  std::string label() const {
-    return file.empty() ? std::string(to_string(element)) + " " + std::to_string(cells) + "^3" : file_as_written;
-  }
-  /// The case's mesh section with this mesh in the file's or the generator's order.
-  MeshConfig apply(MeshConfig m) const {
-    if (file.empty()) {
-      m.generate->element = element;
-      m.generate->cells = {cells, cells, cells};
-    } else {
-      m.generate.reset();
-      m.file = file, m.file_as_written = file_as_written;
-    }
-    m.reorder = Ordering::none;
-    return m;
-  }
-};
-
-struct PerfSpec {
-  CaseConfig base; ///< physics, initial state, operator options (the spec's `case`)
-  std::vector<MeshEntry> meshes;
-  std::vector<Ordering> orderings;
-  std::vector<int> components;
-  std::vector<std::string> operators;
-  std::vector<flow::FluxType> fluxes{flow::FluxType::hllc}; ///< the flow convection's numerical fluxes
-  std::vector<VariantSpec> variants;
-  int repeat = 10;
-  double l2_bytes = 60e6;
-  double copy_bytes = 512e6;
-};
-
-PerfSpec parse_spec(const std::string& path) {
-  const ConfigSource src = ConfigSource::from_file(path);
-  detail::Reader r(src);
-  const YAML::Node& root = src.root();
-  r.check_keys(root, "",
-               {"case", "meshes", "orderings", "components", "operators", "fluxes", "variants", "repeat", "l2_bytes",
-                "copy_bytes"});
-  PerfSpec s;
-  for (const char* k : {"case", "meshes", "orderings", "components", "operators", "variants"})
-    if (!root[k]) r.fail(root, k, "required key missing");
-  const std::string case_path = (fs::path(src.base_dir()) / r.string_value(root["case"], "case")).string();
-  if (!fs::exists(case_path)) r.fail(root["case"], "case", "case file '" + case_path + "' not found");
-  s.base = parse_case(ConfigSource::from_file(case_path));
-  auto list = [&](const char* key) {
-    const YAML::Node n = root[key];
-    if (!n.IsSequence() || n.size() == 0) r.fail(n, key, "expected a non-empty list", "got " + r.describe(n));
-    return n;
-  };
-  const YAML::Node meshes = list("meshes");
-  for (std::size_t i = 0; i < meshes.size(); ++i) {
-    const std::string p = "meshes[" + std::to_string(i) + "]";
-    r.check_keys(meshes[i], p, {"element", "cells", "file"});
-    MeshEntry e;
-    if (meshes[i]["file"]) {
-      for (const char* k : {"element", "cells"})
-        if (meshes[i][k])
-          r.fail(meshes[i][k], p + "." + k, "a mesh file brings its own elements and cells",
-                 "give either {file: PATH} or {element: E, cells: N}");
-      e.file_as_written = r.string_value(meshes[i]["file"], p + ".file");
-      if (e.file_as_written.empty()) r.fail(meshes[i]["file"], p + ".file", "empty path");
-      const fs::path f(e.file_as_written);
-      e.file = f.is_absolute() ? f.string() : (fs::path(src.base_dir()) / f).lexically_normal().string();
-      if (!fs::is_regular_file(e.file))
-        r.fail(meshes[i]["file"], p + ".file", "mesh file '" + e.file_as_written + "' not found",
-               "(resolved relative to the spec's folder: " + e.file + ")");
-    } else {
-      for (const char* k : {"element", "cells"})
-        if (!meshes[i][k]) r.fail(meshes[i], p + "." + k, "required key missing", "or give {file: PATH}");
-      if (!s.base.mesh.generate)
-        r.fail(meshes[i], p, "a generated box needs a case that generates its mesh (mesh.generate)",
-               "the case reads '" + s.base.mesh.file_as_written + "'; give {file: PATH} entries, or a generating case");
-      e.element = r.enum_value(meshes[i]["element"], p + ".element",
-                               std::vector<ElementKind>{ElementKind::hex, ElementKind::tet, ElementKind::prism});
-      const long long n = r.int_value(meshes[i]["cells"], p + ".cells");
-      if (n < 3 || n > 1024) r.fail(meshes[i]["cells"], p + ".cells", "cells per side: 3 to 1024");
-      e.cells = static_cast<int>(n);
-    }
-    s.meshes.push_back(e);
-  }
-  const YAML::Node ord = list("orderings");
-  for (std::size_t i = 0; i < ord.size(); ++i)
-    s.orderings.push_back(r.enum_value(ord[i], "orderings[" + std::to_string(i) + "]", all_orderings()));
-  const YAML::Node comp = list("components");
-  for (std::size_t i = 0; i < comp.size(); ++i) {
-    const long long c = r.int_value(comp[i], "components[" + std::to_string(i) + "]");
-    const auto& ok = component_list();
-    if (std::find(ok.begin(), ok.end(), c) == ok.end())
-      r.fail(comp[i], "components[" + std::to_string(i) + "]", "not among this build's component counts");
-    s.components.push_back(static_cast<int>(c));
-  }
-  const YAML::Node ops = list("operators");
-  for (std::size_t i = 0; i < ops.size(); ++i) {
-    const std::string o = r.string_value(ops[i], "operators[" + std::to_string(i) + "]");
-    if (o != "muscl" && o != "convection" && o != "diffusion" && o != "step" && o != "flow-convection" &&
-        o != "flow-viscous" && o != "flow-euler-step" && o != "flow-ns-step")
-      r.fail(ops[i], "operators[" + std::to_string(i) + "]", "unknown operator '" + o + "'",
-             "valid: muscl, convection, diffusion, step, flow-convection, flow-viscous, flow-euler-step, flow-ns-step");
-    if (o.rfind("flow-", 0) == 0 && std::find(s.components.begin(), s.components.end(), 5) == s.components.end())
-      r.fail(ops[i], "operators[" + std::to_string(i) + "]",
-             "the compressible model's operators (" + o + ") carry 5 variables", "list 5 among the components");
-    s.operators.push_back(o);
-  }
-  if (root["fluxes"]) {
-    const YAML::Node fl = list("fluxes");
-    s.fluxes.clear();
-    for (std::size_t i = 0; i < fl.size(); ++i)
-      s.fluxes.push_back(r.enum_value(
-          fl[i], "fluxes[" + std::to_string(i) + "]",
-          std::vector<flow::FluxType>{flow::FluxType::rusanov, flow::FluxType::hllc, flow::FluxType::roe}));
-  }
-  const YAML::Node vars = list("variants");
-  for (std::size_t i = 0; i < vars.size(); ++i) {
-    const std::string p = "variants[" + std::to_string(i) + "]";
-    r.check_keys(vars[i], p, {"name", "variant", "scatter", "policy", "team_size", "fused", "defaults", "ladder"});
-    if (!vars[i]["name"]) r.fail(vars[i], p + ".name", "required key missing");
-    VariantSpec v;
-    v.name = r.string_value(vars[i]["name"], p + ".name");
-    if (vars[i]["variant"])
-      v.options.variant =
-          r.enum_value(vars[i]["variant"], p + ".variant", std::vector<Variant>{Variant::naive, Variant::optimized});
-    if (vars[i]["scatter"])
-      v.options.scatter =
-          r.enum_value(vars[i]["scatter"], p + ".scatter", std::vector<Scatter>{Scatter::atomic, Scatter::gather});
-    if (vars[i]["policy"])
-      v.options.policy =
-          r.enum_value(vars[i]["policy"], p + ".policy", std::vector<Policy>{Policy::range, Policy::team});
-    if (vars[i]["team_size"])
-      v.options.team_size = static_cast<int>(r.int_value(vars[i]["team_size"], p + ".team_size"));
-    if (vars[i]["fused"]) {
-      v.fused = r.bool_value(vars[i]["fused"], p + ".fused");
-      v.fused_given = true;
-      if (v.fused && (v.options.variant == Variant::naive || v.options.scatter == Scatter::atomic))
-        r.fail(vars[i]["fused"], p + ".fused", "fused: true is an option of the optimized variant's gather",
-               "use variant: optimized and scatter: gather (the defaults) with it");
-    }
-    if (vars[i]["defaults"]) {
-      v.case_options = r.bool_value(vars[i]["defaults"], p + ".defaults");
-      for (const char* k : {"variant", "scatter", "policy", "team_size"})
-        if (v.case_options && vars[i][k])
-          r.fail(vars[i][k], p + "." + k, "'defaults: true' takes the case's options; remove this key");
-    }
-    if (vars[i]["ladder"]) { // the ablation ladder: the step decides every option
-      const long long k = r.int_value(vars[i]["ladder"], p + ".ladder");
-      if (k < 0 || k >= kLadderSteps)
-        r.fail(vars[i]["ladder"], p + ".ladder", "ladder step " + std::to_string(k) + " out of range",
-               "0 (naive) to " + std::to_string(kLadderSteps - 1) + " (precomputed)");
-      v.ladder = static_cast<int>(k);
-      for (const char* k2 : {"variant", "scatter", "policy", "team_size", "fused", "defaults"})
-        if (vars[i][k2]) r.fail(vars[i][k2], p + "." + k2, "a ladder step decides its options; remove this key");
-    }
-    s.variants.push_back(v);
-  }
-  if (std::any_of(s.variants.begin(), s.variants.end(), [](const VariantSpec& v) { return v.ladder >= 0; })) {
-    for (std::size_t i = 0; i < s.components.size(); ++i)
-      if (s.components[i] != 1 && s.components[i] != 5)
-        r.fail(comp[i], "components[" + std::to_string(i) + "]",
-               "the ablation ladder is built for 1 and 5 components only");
-    for (std::size_t i = 0; i < s.operators.size(); ++i)
-      if (s.operators[i] == "step")
-        r.fail(ops[i], "operators[" + std::to_string(i) + "]", "ladder variants time the operators alone",
-               "remove 'step' (or the ladder variants)");
-  }
-  if (root["repeat"]) {
-    s.repeat = static_cast<int>(r.int_value(root["repeat"], "repeat"));
-    if (s.repeat < 1) r.fail(root["repeat"], "repeat", "must be >= 1");
-  }
-  if (root["l2_bytes"]) s.l2_bytes = r.positive(root["l2_bytes"], "l2_bytes");
-  if (root["copy_bytes"]) s.copy_bytes = r.positive(root["copy_bytes"], "copy_bytes");
-  return s;
-}
 
 /// The flow operators' benchmark state: a smooth subsonic flow at the cell centroids (x shifted per rotation copy).
 struct FlowBenchState {
@@ -349,26 +159,98 @@ OperatorsConfig apply_variant(OperatorsConfig oc, const VariantSpec& v) {
   return oc;
 }
 
+/// How many copies of the inputs the timing rotates over: enough that their working set exceeds
+/// the L2 cache several times (at most 8).
+int rotations(const Mesh& m, int n, double l2_bytes) {
+  const index_t C = m.n_cells, Fb = m.n_faces - m.n_interior;
+  const double copy_bytes = sizeof(real) * (double(C) * n * 6 + double(Fb) * n);
+  return static_cast<int>(std::clamp(std::ceil(4 * l2_bytes / copy_bytes), 1.0, 8.0));
+}
+
+/// One rotation copy of the scalar operators' inputs.
+struct Inputs {
+  View2<real> u, ub, grad, lim, rhs;
+};
+
+/// One rotation copy of the flow operators' inputs.
+struct FlowInputs {
+  View2<real> u, ub, grad, lim, w, wb, gw, rhs;
+};
+
 /// Every operator x variant on one mesh and component count: `m` this rank's part (the whole mesh
 /// on one rank, with `halo` null), `global` the whole mesh (the bytes model).
-std::vector<Row> bench_configuration(const Mesh& m, const Mesh& global, const CaseConfig& cfg, const PerfSpec& spec,
-                                     double copy_limit, const Communicator& comm, Halo* halo) {
-  const int n = cfg.physics.components;
-  const Communicator* sync = comm.size() > 1 ? &comm : nullptr;
-  const CaseOperators setup(m, cfg);
-  const OperatorGeometry& geom = setup.geom;
-  const View1<real>& phi = setup.phi;
-  const BoundaryConditions& bc = setup.bc;
-  const std::vector<BoundaryType>& types = setup.patch_types;
-  const index_t C = m.n_cells, L = m.n_local(), Fb = m.n_faces - m.n_interior;
-  const double copy_bytes = sizeof(real) * (double(C) * n * 6 + double(Fb) * n);
-  const int R = static_cast<int>(std::clamp(std::ceil(4 * spec.l2_bytes / copy_bytes), 1.0, 8.0));
-  struct Inputs {
-    View2<real> u, ub, grad, lim, rhs;
-  };
-  std::vector<Inputs> in(R);
-  const auto reference = make_gradient(m, geom, cfg.operators.muscl, n, false);
+class ConfigurationBench {
+public:
+  ConfigurationBench(const Mesh& m, const Mesh& global, const CaseConfig& cfg, const PerfSpec& spec, double copy_limit,
+                     const Communicator& comm, Halo* halo);
+  std::vector<Row> run();
+
+private:
+  void fill_inputs();
+  void fill_flow_inputs();
+  double flow_step_bytes(bool viscous) const;
+  CaseConfig flow_step_case(bool ns, const OperatorsConfig& oc) const;
+  Row flow_step_row(const std::string& op, const VariantSpec& v, const OperatorsConfig& oc) const;
+  Row flow_operator_row(const std::string& op, const VariantSpec& v, const OperatorsConfig& oc, std::size_t fi) const;
+  Row operator_row(const std::string& op, const VariantSpec& v, const OperatorsConfig& oc) const;
+  void time_muscl(Row& row, const VariantSpec& v, const OperatorsConfig& oc, int warm) const;
+  void time_convection(Row& row, const VariantSpec& v, const OperatorsConfig& oc, int warm) const;
+  void time_diffusion(Row& row, const VariantSpec& v, const OperatorsConfig& oc, int warm) const;
+  void time_step(Row& row, const OperatorsConfig& oc) const;
+  void take_slowest(Row& row) const;
+
+  const Mesh& m;
+  const Mesh& global;
+  const CaseConfig& cfg;
+  const PerfSpec& spec;
+  const double copy_limit;
+  const Communicator& comm;
+  Halo* halo;
+  const int n;
+  const Communicator* sync;
+  const CaseOperators setup;
+  const OperatorGeometry& geom;
+  const View1<real>& phi;
+  const std::vector<BoundaryType>& types;
+  const index_t L, Fb;
+  const int R;
+  std::vector<Inputs> in;
   std::vector<real> range;
+  const bool flow_ops;
+  // Slip walls on the scalar operators' geometry (face-value boundaries, not the flow solver's
+  // mirror ghosts: the same kernels and bytes, other boundary values; one geometry in memory).
+  const std::vector<FlowPatchBC> walls;
+  std::vector<FlowInputs> fin;
+  // Minimal bytes of the flow operators (each array once, as the atomic scatter reads them), global.
+  const double Cg, Fi, Fbg;
+  const double flow_conv_bytes;
+  const double flow_visc_bytes;
+  const CostModel model;
+  const bool limited;
+};
+
+ConfigurationBench::ConfigurationBench(const Mesh& m, const Mesh& global, const CaseConfig& cfg, const PerfSpec& spec,
+                                       double copy_limit, const Communicator& comm, Halo* halo)
+    : m(m), global(global), cfg(cfg), spec(spec), copy_limit(copy_limit), comm(comm), halo(halo),
+      n(cfg.physics.components), sync(comm.size() > 1 ? &comm : nullptr), setup(m, cfg), geom(setup.geom),
+      phi(setup.phi), types(setup.patch_types), L(m.n_local()), Fb(m.n_faces - m.n_interior),
+      R(rotations(m, n, spec.l2_bytes)), in(R),
+      flow_ops(n == 5 && std::any_of(spec.operators.begin(), spec.operators.end(),
+                                     [](const std::string& o) { return o.rfind("flow-", 0) == 0; })),
+      walls(m.patches.size()), Cg(double(global.n_cells)), Fi(double(global.n_interior)),
+      Fbg(double(global.n_faces) - Fi),
+      flow_conv_bytes(sizeof(real) * (Cg * 36 + Fi * 10 + Fbg * 7) + sizeof(index_t) * (2 * Fi + Fbg)),
+      flow_visc_bytes(sizeof(real) * (Cg * 25 + Fi * 11) + sizeof(index_t) * 2 * Fi), model(cost_model(global, cfg)),
+      limited(cfg.operators.convection.order == 2 && cfg.operators.muscl.limiter != Limiter::none) {
+  fill_inputs();
+  if (flow_ops) fill_flow_inputs();
+}
+
+/// The scalar operators' inputs, R rotation copies: the case's initial state, its boundary values,
+/// gradients and limiter values, and the range the limiters take.
+void ConfigurationBench::fill_inputs() {
+  const BoundaryConditions& bc = setup.bc;
+  const auto reference = make_gradient(m, geom, cfg.operators.muscl, n, false);
   std::unique_ptr<LimiterOperator> reference_limiter;
   for (int k = 0; k < R; ++k) {
     in[k] = {View2<real>("fvproxy::perf::u", L, n), View2<real>("fvproxy::perf::ub", Fb, n),
@@ -392,237 +274,260 @@ std::vector<Row> bench_configuration(const Mesh& m, const Mesh& global, const Ca
       halo->exchange(in[k].lim);
     }
   }
+}
+
+void ConfigurationBench::fill_flow_inputs() {
   // The compressible model's operators (flow-convection, flow-viscous; 5 variables): a smooth
   // subsonic state, its boundary values (slip walls), its gradients and limiter values (the case's
   // muscl), and W = (u, v, w, T) with its gradients, R rotations like the scalar inputs.
-  const bool flow_ops = n == 5 && std::any_of(spec.operators.begin(), spec.operators.end(),
-                                              [](const std::string& o) { return o.rfind("flow-", 0) == 0; });
   const flow::IdealGas gas;
-  // Slip walls on the scalar operators' geometry (face-value boundaries, not the flow solver's
-  // mirror ghosts: the same kernels and bytes, other boundary values; one geometry in memory).
-  const std::vector<FlowPatchBC> walls(m.patches.size());
-  struct FlowInputs {
-    View2<real> u, ub, grad, lim, w, wb, gw, rhs;
-  };
-  std::vector<FlowInputs> fin;
-  if (flow_ops) {
-    fin.resize(R);
-    MusclConfig gradient_only = cfg.operators.muscl;
-    gradient_only.limiter = Limiter::none;
-    for (int k = 0; k < R; ++k) {
-      FlowInputs& f = fin[k];
-      f = {View2<real>("fvproxy::perf::flow_u", L, 5),     View2<real>("fvproxy::perf::flow_ub", Fb, 5),
-           View2<real>("fvproxy::perf::flow_grad", L, 15), View2<real>("fvproxy::perf::flow_lim", L, 5),
-           View2<real>("fvproxy::perf::flow_w", L, 4),     View2<real>("fvproxy::perf::flow_wb", Fb, 4),
-           View2<real>("fvproxy::perf::flow_gw", L, 12),   View2<real>("fvproxy::perf::flow_rhs", L, 5)};
-      Kokkos::parallel_for("fvproxy::perf::flow_state", Kokkos::RangePolicy<ExecSpace>(0, m.n_cells),
-                           FlowBenchState{m.centroid, f.u, real(0.1) * k});
-      if (halo) halo->exchange(f.u);
-      flow_boundary_values(m, gas, walls, f.u, f.ub);
-      make_muscl(m, geom, cfg.operators.muscl, 5, false, solution_range(f.u, f.ub))->compute(f.u, f.ub, f.grad, f.lim);
-      flow_primitive_fields(m, gas, walls, f.u, f.w, f.wb);
-      make_muscl(m, geom, gradient_only, 4, false, {})->compute(f.w, f.wb, f.gw, f.lim);
-      if (halo) {
-        halo->exchange(f.grad);
-        halo->exchange(f.lim);
-        halo->exchange(f.gw);
-      }
+  fin.resize(R);
+  MusclConfig gradient_only = cfg.operators.muscl;
+  gradient_only.limiter = Limiter::none;
+  for (int k = 0; k < R; ++k) {
+    FlowInputs& f = fin[k];
+    f = {View2<real>("fvproxy::perf::flow_u", L, 5),     View2<real>("fvproxy::perf::flow_ub", Fb, 5),
+         View2<real>("fvproxy::perf::flow_grad", L, 15), View2<real>("fvproxy::perf::flow_lim", L, 5),
+         View2<real>("fvproxy::perf::flow_w", L, 4),     View2<real>("fvproxy::perf::flow_wb", Fb, 4),
+         View2<real>("fvproxy::perf::flow_gw", L, 12),   View2<real>("fvproxy::perf::flow_rhs", L, 5)};
+    Kokkos::parallel_for("fvproxy::perf::flow_state", Kokkos::RangePolicy<ExecSpace>(0, m.n_cells),
+                         FlowBenchState{m.centroid, f.u, real(0.1) * k});
+    if (halo) halo->exchange(f.u);
+    flow_boundary_values(m, gas, walls, f.u, f.ub);
+    make_muscl(m, geom, cfg.operators.muscl, 5, false, solution_range(f.u, f.ub))->compute(f.u, f.ub, f.grad, f.lim);
+    flow_primitive_fields(m, gas, walls, f.u, f.w, f.wb);
+    make_muscl(m, geom, gradient_only, 4, false, {})->compute(f.w, f.wb, f.gw, f.lim);
+    if (halo) {
+      halo->exchange(f.grad);
+      halo->exchange(f.lim);
+      halo->exchange(f.gw);
     }
   }
-  // Minimal bytes of the flow operators (each array once, as the atomic scatter reads them), global.
-  const double Cg = double(global.n_cells), Fi = double(global.n_interior), Fbg = double(global.n_faces) - Fi;
-  const double flow_conv_bytes = sizeof(real) * (Cg * 36 + Fi * 10 + Fbg * 7) + sizeof(index_t) * (2 * Fi + Fbg);
-  const double flow_visc_bytes = sizeof(real) * (Cg * 25 + Fi * 11) + sizeof(index_t) * 2 * Fi;
-  const CostModel model = cost_model(global, cfg);
-  // One flow step (flow-euler-step, flow-ns-step) as the sum of its kernels' minimal bytes, per stage:
-  // boundary values, the muscl operator on 5 variables, the convection, the zeroed rate and the
-  // stage update (u, rhs read, u written, u^n read or written); navier-stokes adds W = (u, v, w, T)
-  // with its boundary values, its gradients (the gradient's model on 4 variables) and the viscous
-  // operator. Per step: the stable-step reduction (the state, each cell's face vectors, 1/V) and the
-  // physical check (the state).
-  auto flow_step_bytes = [&](bool viscous) {
-    const double Rb = sizeof(real);
-    const double stages = double(shu_osher_stages(cfg.time.integrator).size());
-    double stage = Rb * Fbg * 10 + model.muscl.bytes + flow_conv_bytes + Rb * Cg * 5 + Rb * Cg * 20;
-    if (viscous) {
-      CaseConfig g = cfg;
-      g.physics.components = 4;
-      g.operators.muscl.limiter = Limiter::none;
-      stage += Rb * (Cg * 9 + Fbg * 4) + cost_model(global, g).muscl.bytes + flow_visc_bytes;
-    }
-    return stages * stage + Rb * (Cg * 5 + 3 * double(global.n_faces) * 2 + Cg) + sizeof(index_t) * Cg * 7 +
-           Rb * Cg * 5;
-  };
-  const bool limited = cfg.operators.convection.order == 2 && cfg.operators.muscl.limiter != Limiter::none;
+}
+
+// One flow step (flow-euler-step, flow-ns-step) as the sum of its kernels' minimal bytes, per stage:
+// boundary values, the muscl operator on 5 variables, the convection, the zeroed rate and the
+// stage update (u, rhs read, u written, u^n read or written); navier-stokes adds W = (u, v, w, T)
+// with its boundary values, its gradients (the gradient's model on 4 variables) and the viscous
+// operator. Per step: the stable-step reduction (the state, each cell's face vectors, 1/V) and the
+// physical check (the state).
+double ConfigurationBench::flow_step_bytes(bool viscous) const {
+  const double Rb = sizeof(real);
+  const double stages = double(shu_osher_stages(cfg.time.integrator).size());
+  double stage = Rb * Fbg * 10 + model.muscl.bytes + flow_conv_bytes + Rb * Cg * 5 + Rb * Cg * 20;
+  if (viscous) {
+    CaseConfig g = cfg;
+    g.physics.components = 4;
+    g.operators.muscl.limiter = Limiter::none;
+    stage += Rb * (Cg * 9 + Fbg * 4) + cost_model(global, g).muscl.bytes + flow_visc_bytes;
+  }
+  return stages * stage + Rb * (Cg * 5 + 3 * double(global.n_faces) * 2 + Cg) + sizeof(index_t) * Cg * 7 + Rb * Cg * 5;
+}
+
+std::vector<Row> ConfigurationBench::run() {
   std::vector<Row> rows;
   for (const auto& op : spec.operators)
     for (const auto& v : spec.variants) {
       const OperatorsConfig oc = apply_variant(cfg.operators, v);
       if (op == "flow-euler-step" || op == "flow-ns-step") { // one time step of the flow solver
         if (!flow_ops || v.ladder >= 0) continue;
-        const bool ns = op == "flow-ns-step";
-        CaseConfig c = cfg;
-        c.operators = oc;
-        c.physics.model = ns ? PhysicsModel::navier_stokes : PhysicsModel::euler;
-        c.physics.components = 5;
-        c.physics.flow.mu = 1e-3;
-        c.operators.convection.flux = spec.fluxes[0] == flow::FluxType::rusanov ? FlowFlux::rusanov
-                                      : spec.fluxes[0] == flow::FluxType::hllc  ? FlowFlux::hllc
-                                                                                : FlowFlux::roe;
-        // the Taylor-Green state (one period over the box's x length), slip walls on every patch
-        c.flow_initial.type = FlowInitialType::taylor_green;
-        c.flow_initial.length =
-            (m.n_cells > 0 && cfg.mesh.generate ? cfg.mesh.generate->lengths[0] : 1.0) / (2 * 3.14159265358979323846);
-        c.boundary.clear();
-        c.flow_boundary.clear();
-        for (const Patch& p : m.patches) {
-          c.boundary.emplace_back(p.name, BoundaryConfig{});
-          c.flow_boundary.push_back(FlowBoundaryConfig{});
-        }
-        FlowSolver solver(m, c, comm, halo);
-        solver.initialize();
-        const real dt = static_cast<real>(solver.stable_step(c.time.cfl).dt);
-        Row row;
-        row.components = n, row.op = op, row.variant = v.name, row.cells = global.n_cells, row.rotation = 1;
-        row.flux = to_string(spec.fluxes[0]);
-        row.kernels = "integrator " + std::string(to_string(cfg.time.integrator)) + ", " + solver.describe()[2].second;
-        // a step as `fvproxy run` takes it: the stable step, the stages, the physical check
-        row.ms = median_ms(
-            spec.repeat, 2,
-            [&](int i) {
-              const StableStep st = solver.stable_step(c.time.cfl);
-              solver.step(dt * real(i), static_cast<real>(std::min(double(dt), st.dt)), i + 1, true);
-            },
-            sync);
-        row.bytes = row.fused_bytes = flow_step_bytes(ns);
-        row.ranks = comm.size();
-        row.ms_per_rank = gather_values(comm, row.ms);
-        row.ms = comm.max(row.ms);
-        if (!row.ms_per_rank.empty()) row.slowest_rank = slowest(row.ms_per_rank);
-        row.gb_per_s = row.bytes / (row.ms * 1e-3) / 1e9;
-        row.fraction = row.fused_fraction = row.gb_per_s / copy_limit;
-        rows.push_back(row);
+        rows.push_back(flow_step_row(op, v, oc));
         continue;
       }
       if (op.rfind("flow-", 0) == 0) { // the compressible model's operators: one row per flux (convection)
         if (!flow_ops || v.ladder >= 0) continue;
         const bool conv = op == "flow-convection";
-        for (std::size_t fi = 0; fi < (conv ? spec.fluxes.size() : 1); ++fi) {
-          Row row;
-          row.components = n, row.op = op, row.variant = v.name, row.cells = global.n_cells, row.rotation = R;
-          std::unique_ptr<FlowConvectionOperator> fc;
-          std::unique_ptr<FlowViscousOperator> fv;
-          if (conv) {
-            FlowConvectionConfig fcfg;
-            static_cast<ConvectionConfig&>(fcfg) = oc.convection;
-            fcfg.flux = spec.fluxes[fi];
-            row.flux = to_string(fcfg.flux);
-            fc = make_flow_convection(m, geom, fcfg, walls, false);
-            row.kernels = fc->description();
-            row.bytes = flow_conv_bytes;
-          } else {
-            FlowViscousConfig vcfg;
-            static_cast<OperatorOptions&>(vcfg) = oc.diffusion;
-            vcfg.viscosity.constant.mu = real(1e-3);
-            fv = make_flow_viscous(m, geom, vcfg, walls, false);
-            row.kernels = fv->description();
-            row.bytes = flow_visc_bytes;
-          }
-          row.ms = median_ms(
-              spec.repeat, std::max(2, R),
-              [&](int i) {
-                const FlowInputs& x = fin[i % R];
-                if (fc)
-                  fc->apply(x.u, x.grad, x.lim, x.rhs);
-                else
-                  fv->apply(x.w, x.wb, x.gw, x.rhs);
-              },
-              sync);
-          row.fused_bytes = row.bytes;
-          row.ranks = comm.size();
-          row.ms_per_rank = gather_values(comm, row.ms);
-          row.ms = comm.max(row.ms);
-          if (!row.ms_per_rank.empty()) row.slowest_rank = slowest(row.ms_per_rank);
-          row.gb_per_s = row.bytes / (row.ms * 1e-3) / 1e9;
-          row.fraction = row.gb_per_s / copy_limit;
-          row.fused_fraction = row.fraction;
-          rows.push_back(row);
-        }
+        for (std::size_t fi = 0; fi < (conv ? spec.fluxes.size() : 1); ++fi)
+          rows.push_back(flow_operator_row(op, v, oc, fi));
         continue;
       }
-      Row row;
-      row.components = n, row.op = op, row.variant = v.name, row.cells = global.n_cells, row.rotation = R;
-      const int warm = std::max(2, R);
-      if (op == "muscl") {
-        std::unique_ptr<MusclOperator> mu; // the ladder's step (two passes), or the variant's operator
-        if (v.ladder >= 0) {
-          LadderMuscl lm = make_ladder_muscl(v.ladder, m, geom, oc.muscl, n, range);
-          mu = make_two_pass_muscl(std::move(lm.gradient), limited ? std::move(lm.limiter) : nullptr);
-        } else {
-          mu = make_muscl(m, geom, oc.muscl, n, false, limited ? range : std::vector<real>{});
-        }
-        row.kernels = mu->description();
-        row.ms = median_ms(
-            spec.repeat, warm,
-            [&](int i) {
-              const Inputs& x = in[i % R];
-              mu->compute(x.u, x.ub, x.grad, x.lim);
-            },
-            sync);
-        row.bytes = model.muscl.bytes, row.flops = model.muscl.flops;
-      } else if (op == "convection") {
-        const auto c = v.ladder >= 0 ? make_ladder_convection(v.ladder, m, geom, oc.convection, phi, n, types)
-                                     : make_convection(m, geom, oc.convection, phi, n, types, false);
-        row.kernels = c->description();
-        row.ms = median_ms(
-            spec.repeat, warm,
-            [&](int i) {
-              const Inputs& x = in[i % R];
-              c->apply(x.u, x.ub, x.grad, x.lim, x.rhs);
-            },
-            sync);
-        row.bytes = model.convection.bytes, row.flops = model.convection.flops;
-      } else if (op == "diffusion") {
-        const auto d = v.ladder >= 0
-                           ? make_ladder_diffusion(v.ladder, m, geom, oc.diffusion, cfg.physics.diffusivity, types)
-                           : make_diffusion(m, geom, oc.diffusion, cfg.physics.diffusivity, types, false);
-        row.kernels = d->description();
-        row.ms = median_ms(
-            spec.repeat, warm,
-            [&](int i) {
-              const Inputs& x = in[i % R];
-              d->apply(x.u, x.ub, x.grad, x.rhs);
-            },
-            sync);
-        row.bytes = model.diffusion.bytes, row.flops = model.diffusion.flops;
-      } else { // one full time step of the case's integrator, as `fvproxy run` takes it
-        CaseConfig c = cfg;
-        c.operators = oc;
-        ScalarSolver solver(m, c, comm, halo); // on several ranks with its halo exchanges
-        solver.initialize();
-        const real dt = static_cast<real>(solver.stable_step(cfg.time.cfl).dt);
-        row.kernels = "integrator " + std::string(to_string(cfg.time.integrator));
-        row.rotation = 1;
-        row.ms = median_ms(
-            spec.repeat, 2, [&](int i) { solver.step(dt * real(i), dt, i + 1, true); }, sync);
-        row.bytes = model.step.bytes, row.flops = model.step.flops;
-        row.fused_bytes = model.step_fused.bytes;
-      }
-      if (row.fused_bytes == 0) row.fused_bytes = row.bytes; // an operator's model is one pass already
-      // The slowest rank's median (each rank's on rank 0).
-      row.ranks = comm.size();
-      row.ms_per_rank = gather_values(comm, row.ms);
-      row.ms = comm.max(row.ms);
-      if (!row.ms_per_rank.empty()) row.slowest_rank = slowest(row.ms_per_rank);
-      row.gb_per_s = row.bytes / (row.ms * 1e-3) / 1e9;
-      row.fraction = row.gb_per_s / copy_limit;
-      row.fused_fraction = row.fused_bytes / (row.ms * 1e-3) / 1e9 / copy_limit;
-      rows.push_back(row);
+      rows.push_back(operator_row(op, v, oc));
     }
   for (Row& r : rows)
     for (const Row& b : rows)
       if (b.op == r.op && b.flux == r.flux && b.variant == "naive") r.speedup = b.ms / r.ms;
   return rows;
+}
+
+/// The case of a flow step row: the compressible model on this mesh.
+CaseConfig ConfigurationBench::flow_step_case(bool ns, const OperatorsConfig& oc) const {
+  CaseConfig c = cfg;
+  c.operators = oc;
+  c.physics.model = ns ? PhysicsModel::navier_stokes : PhysicsModel::euler;
+  c.physics.components = 5;
+  c.physics.flow.mu = 1e-3;
+  c.operators.convection.flux = spec.fluxes[0] == flow::FluxType::rusanov ? FlowFlux::rusanov
+                                : spec.fluxes[0] == flow::FluxType::hllc  ? FlowFlux::hllc
+                                                                          : FlowFlux::roe;
+  // the Taylor-Green state (one period over the box's x length), slip walls on every patch
+  c.flow_initial.type = FlowInitialType::taylor_green;
+  c.flow_initial.length =
+      (m.n_cells > 0 && cfg.mesh.generate ? cfg.mesh.generate->lengths[0] : 1.0) / (2 * 3.14159265358979323846);
+  c.boundary.clear();
+  c.flow_boundary.clear();
+  for (const Patch& p : m.patches) {
+    c.boundary.emplace_back(p.name, BoundaryConfig{});
+    c.flow_boundary.push_back(FlowBoundaryConfig{});
+  }
+  return c;
+}
+
+Row ConfigurationBench::flow_step_row(const std::string& op, const VariantSpec& v, const OperatorsConfig& oc) const {
+  const bool ns = op == "flow-ns-step";
+  const CaseConfig c = flow_step_case(ns, oc);
+  FlowSolver solver(m, c, comm, halo);
+  solver.initialize();
+  const real dt = static_cast<real>(solver.stable_step(c.time.cfl).dt);
+  Row row;
+  row.components = n, row.op = op, row.variant = v.name, row.cells = global.n_cells, row.rotation = 1;
+  row.flux = to_string(spec.fluxes[0]);
+  row.kernels = "integrator " + std::string(to_string(cfg.time.integrator)) + ", " + solver.describe()[2].second;
+  // a step as `fvproxy run` takes it: the stable step, the stages, the physical check
+  row.ms = median_ms(
+      spec.repeat, 2,
+      [&](int i) {
+        const StableStep st = solver.stable_step(c.time.cfl);
+        solver.step(dt * real(i), static_cast<real>(std::min(double(dt), st.dt)), i + 1, true);
+      },
+      sync);
+  row.bytes = row.fused_bytes = flow_step_bytes(ns);
+  take_slowest(row);
+  row.fraction = row.fused_fraction = row.gb_per_s / copy_limit;
+  return row;
+}
+
+/// flow-convection with the spec's flux `fi`, or flow-viscous.
+Row ConfigurationBench::flow_operator_row(const std::string& op, const VariantSpec& v, const OperatorsConfig& oc,
+                                          std::size_t fi) const {
+  const bool conv = op == "flow-convection";
+  Row row;
+  row.components = n, row.op = op, row.variant = v.name, row.cells = global.n_cells, row.rotation = R;
+  std::unique_ptr<FlowConvectionOperator> fc;
+  std::unique_ptr<FlowViscousOperator> fv;
+  if (conv) {
+    FlowConvectionConfig fcfg;
+    static_cast<ConvectionConfig&>(fcfg) = oc.convection;
+    fcfg.flux = spec.fluxes[fi];
+    row.flux = to_string(fcfg.flux);
+    fc = make_flow_convection(m, geom, fcfg, walls, false);
+    row.kernels = fc->description();
+    row.bytes = flow_conv_bytes;
+  } else {
+    FlowViscousConfig vcfg;
+    static_cast<OperatorOptions&>(vcfg) = oc.diffusion;
+    vcfg.viscosity.constant.mu = real(1e-3);
+    fv = make_flow_viscous(m, geom, vcfg, walls, false);
+    row.kernels = fv->description();
+    row.bytes = flow_visc_bytes;
+  }
+  row.ms = median_ms(
+      spec.repeat, std::max(2, R),
+      [&](int i) {
+        const FlowInputs& x = fin[i % R];
+        if (fc)
+          fc->apply(x.u, x.grad, x.lim, x.rhs);
+        else
+          fv->apply(x.w, x.wb, x.gw, x.rhs);
+      },
+      sync);
+  row.fused_bytes = row.bytes;
+  take_slowest(row);
+  row.fraction = row.gb_per_s / copy_limit;
+  row.fused_fraction = row.fraction;
+  return row;
+}
+
+/// muscl, convection, diffusion or step: the scalar model's operators.
+Row ConfigurationBench::operator_row(const std::string& op, const VariantSpec& v, const OperatorsConfig& oc) const {
+  Row row;
+  row.components = n, row.op = op, row.variant = v.name, row.cells = global.n_cells, row.rotation = R;
+  const int warm = std::max(2, R);
+  if (op == "muscl") {
+    time_muscl(row, v, oc, warm);
+  } else if (op == "convection") {
+    time_convection(row, v, oc, warm);
+  } else if (op == "diffusion") {
+    time_diffusion(row, v, oc, warm);
+  } else { // one full time step of the case's integrator, as `fvproxy run` takes it
+    time_step(row, oc);
+  }
+  if (row.fused_bytes == 0) row.fused_bytes = row.bytes; // an operator's model is one pass already
+  // The slowest rank's median (each rank's on rank 0).
+  take_slowest(row);
+  row.fraction = row.gb_per_s / copy_limit;
+  row.fused_fraction = row.fused_bytes / (row.ms * 1e-3) / 1e9 / copy_limit;
+  return row;
+}
+
+void ConfigurationBench::time_muscl(Row& row, const VariantSpec& v, const OperatorsConfig& oc, int warm) const {
+  std::unique_ptr<MusclOperator> mu; // the ladder's step (two passes), or the variant's operator
+  if (v.ladder >= 0) {
+    LadderMuscl lm = make_ladder_muscl(v.ladder, m, geom, oc.muscl, n, range);
+    mu = make_two_pass_muscl(std::move(lm.gradient), limited ? std::move(lm.limiter) : nullptr);
+  } else {
+    mu = make_muscl(m, geom, oc.muscl, n, false, limited ? range : std::vector<real>{});
+  }
+  row.kernels = mu->description();
+  row.ms = median_ms(
+      spec.repeat, warm,
+      [&](int i) {
+        const Inputs& x = in[i % R];
+        mu->compute(x.u, x.ub, x.grad, x.lim);
+      },
+      sync);
+  row.bytes = model.muscl.bytes, row.flops = model.muscl.flops;
+}
+
+void ConfigurationBench::time_convection(Row& row, const VariantSpec& v, const OperatorsConfig& oc, int warm) const {
+  const auto c = v.ladder >= 0 ? make_ladder_convection(v.ladder, m, geom, oc.convection, phi, n, types)
+                               : make_convection(m, geom, oc.convection, phi, n, types, false);
+  row.kernels = c->description();
+  row.ms = median_ms(
+      spec.repeat, warm,
+      [&](int i) {
+        const Inputs& x = in[i % R];
+        c->apply(x.u, x.ub, x.grad, x.lim, x.rhs);
+      },
+      sync);
+  row.bytes = model.convection.bytes, row.flops = model.convection.flops;
+}
+
+void ConfigurationBench::time_diffusion(Row& row, const VariantSpec& v, const OperatorsConfig& oc, int warm) const {
+  const auto d = v.ladder >= 0 ? make_ladder_diffusion(v.ladder, m, geom, oc.diffusion, cfg.physics.diffusivity, types)
+                               : make_diffusion(m, geom, oc.diffusion, cfg.physics.diffusivity, types, false);
+  row.kernels = d->description();
+  row.ms = median_ms(
+      spec.repeat, warm,
+      [&](int i) {
+        const Inputs& x = in[i % R];
+        d->apply(x.u, x.ub, x.grad, x.rhs);
+      },
+      sync);
+  row.bytes = model.diffusion.bytes, row.flops = model.diffusion.flops;
+}
+
+/// One full time step of the case's integrator, as `fvproxy run` takes it.
+void ConfigurationBench::time_step(Row& row, const OperatorsConfig& oc) const {
+  CaseConfig c = cfg;
+  c.operators = oc;
+  ScalarSolver solver(m, c, comm, halo); // on several ranks with its halo exchanges
+  solver.initialize();
+  const real dt = static_cast<real>(solver.stable_step(cfg.time.cfl).dt);
+  row.kernels = "integrator " + std::string(to_string(cfg.time.integrator));
+  row.rotation = 1;
+  row.ms = median_ms(
+      spec.repeat, 2, [&](int i) { solver.step(dt * real(i), dt, i + 1, true); }, sync);
+  row.bytes = model.step.bytes, row.flops = model.step.flops;
+  row.fused_bytes = model.step_fused.bytes;
+}
+
+/// The row's time becomes the slowest rank's median (each rank's kept on rank 0), and its bandwidth.
+void ConfigurationBench::take_slowest(Row& row) const {
+  row.ranks = comm.size();
+  row.ms_per_rank = gather_values(comm, row.ms);
+  row.ms = comm.max(row.ms);
+  if (!row.ms_per_rank.empty()) row.slowest_rank = slowest(row.ms_per_rank);
+  row.gb_per_s = row.bytes / (row.ms * 1e-3) / 1e9;
 }
 
 void write_results(const fs::path& dir, const nlohmann::json& meta, const std::vector<Row>& rows) {
@@ -666,13 +571,8 @@ void write_results(const fs::path& dir, const nlohmann::json& meta, const std::v
   write_atomically(dir / "results.json", j.dump(1) + "\n", "fvproxy perf");
 }
 
-} // namespace
-
-int cmd_perf(const CliArgs& cli) {
-  // Before any other collective: the same spec on every rank (its case file is read by each).
-  check_ranks_agree(case_entries(ConfigSource::from_file(cli.positional[0]), cli), Communicator::world());
-  const PerfSpec spec = parse_spec(cli.positional[0]);
-  // Every mesh of the matrix must fit: refused before the first is built, not hours into the run.
+/// Every mesh of the matrix must fit: refused before the first is built, not hours into the run.
+void check_meshes_fit(const CliArgs& cli, const PerfSpec& spec) {
   for (const MeshEntry& entry : spec.meshes) {
     CaseConfig cfg = with_components(spec.base, *std::max_element(spec.components.begin(), spec.components.end()));
     cfg.mesh = entry.apply(cfg.mesh);
@@ -688,19 +588,38 @@ int cmd_perf(const CliArgs& cli) {
       throw InputError(cli.positional[0], "meshes: " + entry.label() + ": " + why);
     }
   }
-  const fs::path dir = cli.output_dir.empty() ? fs::path("perf-out") : fs::path(cli.output_dir);
-  prepare_output_dir(dir.string(), "--output-dir");
-  const OutputLock lock(dir.string(), "--output-dir"); // collective
-  // Several ranks: rank 0 alone prints and writes the results.
-  const Communicator comm = Communicator::world();
-  const bool root = comm.rank() == 0;
-  auto say = [root](const char* fmt, auto... args) {
-    if (root) std::fprintf(stderr, fmt, args...);
-  };
+}
+
+/// The matrix's run: the copy limit, then every mesh, ordering and component count; its progress
+/// on stderr and its results in `dir`, rewritten after every configuration. Several ranks: rank 0
+/// alone prints and writes the results.
+struct PerfRun {
+  PerfRun(const CliArgs& cli, const PerfSpec& spec, const fs::path& dir)
+      : cli(cli), spec(spec), dir(dir), comm(Communicator::world()), root(comm.rank() == 0) {}
+
+  const CliArgs& cli;
+  const PerfSpec& spec;
+  const fs::path& dir;
+  const Communicator comm;
+  const bool root;
   Kokkos::Timer total;
-  const std::vector<CopyLimit> copy = measure_copy(spec.copy_bytes, spec.repeat, comm);
   double limit = 0;
   nlohmann::json meta;
+  std::vector<Row> rows;
+
+  template <class... Args> void say(const char* fmt, Args... args) const {
+    if (root) std::fprintf(stderr, fmt, args...);
+  }
+  void measure_copy_limit();
+  void bench_mesh(const MeshEntry& e);
+  void report_locality(const MeshEntry& e, const std::string& label, Ordering o, const BuiltMesh& global);
+  void bench_ordering(const MeshEntry& e, const std::string& label, const CaseConfig& cfg, Ordering o,
+                      const BuiltMesh& global);
+  void finish();
+};
+
+void PerfRun::measure_copy_limit() {
+  const std::vector<CopyLimit> copy = measure_copy(spec.copy_bytes, spec.repeat, comm);
   meta["build"] = info_json();
   meta["spec"] = cli.positional[0];
   meta["ranks"] = comm.size();
@@ -710,60 +629,87 @@ int cmd_perf(const CliArgs& cli) {
     say("[perf] copy %-22s %8.3f ms %9.1f GB/s\n", c.method.c_str(), c.ms, c.gb_per_s);
   }
   meta["copy_limit_gb_per_s"] = limit;
-  std::vector<Row> rows;
-  for (const MeshEntry& e : spec.meshes) {
-    CaseConfig cfg = spec.base;
-    cfg.mesh = e.apply(cfg.mesh); // built in generation or file order, then permuted below
-    const std::string label = e.label();
-    Kokkos::Timer t;
-    const BuiltMesh b = build_mesh(cfg.mesh);
-    say("[perf] %s: %d cells built in %.1f s\n", label.c_str(), b.device.n_cells, t.seconds());
-    for (Ordering o : spec.orderings) {
-      t.reset();
-      BuiltMesh permuted;
-      if (o != Ordering::none) {
-        permuted.host = permute_cells(b.host, ordering_permutation(b.host, b.device, o, cfg.mesh.reorder_seed));
-        permuted.device = upload(permuted.host);
-      }
-      const BuiltMesh& global = o == Ordering::none ? b : permuted;
-      if (root) { // the numbering's locality beside its times (docs/mesh.md)
-        const Locality loc = locality(global.host);
-        meta["locality"].push_back({{"element", e.name()},
-                                    {"size", e.cells},
-                                    {"cells", global.device.n_cells},
-                                    {"ordering", to_string(o)},
-                                    {"locality", to_json(loc)}});
-        say("[perf] %s %-7s locality: face distance mean %.1f median %.1f, bandwidth %d, same block of 32 %.3f\n",
-            label.c_str(), to_string(o), loc.mean, loc.median, int(loc.bandwidth), loc.same_block_32);
-      }
-      // Several ranks: this rank's part of the ordered mesh (partitioned after the ordering, as
-      // `fvproxy run` does), with its halo.
-      std::optional<Decomposition> dec;
-      if (comm.size() > 1) dec.emplace(decompose(global, cfg.mesh, comm, cfg.parallel.halo));
-      const Mesh& m = dec ? dec->mesh : global.device;
-      for (int n : spec.components) {
-        const CaseConfig c = with_components(cfg, n);
-        std::vector<Row> part =
-            bench_configuration(m, global.device, c, spec, limit, comm, dec ? dec->halo.get() : nullptr);
-        for (Row& r : part) {
-          r.element = e.name(), r.size = e.cells, r.ordering = to_string(o);
-          say("[perf] %s %-7s N=%d %-10s %-13s %9.4f ms %8.1f GB/s %5.1f%% %6.2fx\n", label.c_str(), r.ordering.c_str(),
-              n, (r.flux.empty() ? r.op : r.op + "/" + r.flux).c_str(), r.variant.c_str(), r.ms, r.gb_per_s,
-              100 * r.fraction, r.speedup);
-          rows.push_back(r);
-        }
-        meta["seconds"] = total.seconds();
-        if (root) write_results(dir, meta, rows);
-      }
-      say("[perf] %s %s done (%.1f s)\n", label.c_str(), to_string(o), t.seconds());
+}
+
+void PerfRun::bench_mesh(const MeshEntry& e) {
+  CaseConfig cfg = spec.base;
+  cfg.mesh = e.apply(cfg.mesh); // built in generation or file order, then permuted below
+  const std::string label = e.label();
+  Kokkos::Timer t;
+  const BuiltMesh b = build_mesh(cfg.mesh);
+  say("[perf] %s: %d cells built in %.1f s\n", label.c_str(), b.device.n_cells, t.seconds());
+  for (Ordering o : spec.orderings) {
+    t.reset();
+    BuiltMesh permuted;
+    if (o != Ordering::none) {
+      permuted.host = permute_cells(b.host, ordering_permutation(b.host, b.device, o, cfg.mesh.reorder_seed));
+      permuted.device = upload(permuted.host);
     }
+    const BuiltMesh& global = o == Ordering::none ? b : permuted;
+    if (root) report_locality(e, label, o, global); // the numbering's locality beside its times (docs/mesh.md)
+    bench_ordering(e, label, cfg, o, global);
+    say("[perf] %s %s done (%.1f s)\n", label.c_str(), to_string(o), t.seconds());
   }
+}
+
+void PerfRun::report_locality(const MeshEntry& e, const std::string& label, Ordering o, const BuiltMesh& global) {
+  const Locality loc = locality(global.host);
+  meta["locality"].push_back({{"element", e.name()},
+                              {"size", e.cells},
+                              {"cells", global.device.n_cells},
+                              {"ordering", to_string(o)},
+                              {"locality", to_json(loc)}});
+  say("[perf] %s %-7s locality: face distance mean %.1f median %.1f, bandwidth %d, same block of 32 %.3f\n",
+      label.c_str(), to_string(o), loc.mean, loc.median, int(loc.bandwidth), loc.same_block_32);
+}
+
+/// Every component count on one ordering of one mesh, the results written after each.
+void PerfRun::bench_ordering(const MeshEntry& e, const std::string& label, const CaseConfig& cfg, Ordering o,
+                             const BuiltMesh& global) {
+  // Several ranks: this rank's part of the ordered mesh (partitioned after the ordering, as
+  // `fvproxy run` does), with its halo.
+  std::optional<Decomposition> dec;
+  if (comm.size() > 1) dec.emplace(decompose(global, cfg.mesh, comm, cfg.parallel.halo));
+  const Mesh& m = dec ? dec->mesh : global.device;
+  for (int n : spec.components) {
+    const CaseConfig c = with_components(cfg, n);
+    std::vector<Row> part =
+        ConfigurationBench(m, global.device, c, spec, limit, comm, dec ? dec->halo.get() : nullptr).run();
+    for (Row& r : part) {
+      r.element = e.name(), r.size = e.cells, r.ordering = to_string(o);
+      say("[perf] %s %-7s N=%d %-10s %-13s %9.4f ms %8.1f GB/s %5.1f%% %6.2fx\n", label.c_str(), r.ordering.c_str(), n,
+          (r.flux.empty() ? r.op : r.op + "/" + r.flux).c_str(), r.variant.c_str(), r.ms, r.gb_per_s, 100 * r.fraction,
+          r.speedup);
+      rows.push_back(r);
+    }
+    meta["seconds"] = total.seconds();
+    if (root) write_results(dir, meta, rows);
+  }
+}
+
+void PerfRun::finish() {
   meta["seconds"] = total.seconds();
   if (root) write_results(dir, meta, rows);
   comm.barrier(); // every rank ends once the results are written
-  if (!root) return 0;
+  if (!root) return;
   std::printf("fvproxy perf: %zu results in %s (%.1f s); copy limit %.1f GB/s\n", rows.size(), dir.string().c_str(),
               total.seconds(), limit);
+}
+
+} // namespace
+
+int cmd_perf(const CliArgs& cli) {
+  // Before any other collective: the same spec on every rank (its case file is read by each).
+  check_ranks_agree(case_entries(ConfigSource::from_file(cli.positional[0]), cli), Communicator::world());
+  const PerfSpec spec = parse_perf_spec(cli.positional[0]);
+  check_meshes_fit(cli, spec);
+  const fs::path dir = cli.output_dir.empty() ? fs::path("perf-out") : fs::path(cli.output_dir);
+  prepare_output_dir(dir.string(), "--output-dir");
+  const OutputLock lock(dir.string(), "--output-dir"); // collective
+  PerfRun run(cli, spec, dir);
+  run.measure_copy_limit();
+  for (const MeshEntry& e : spec.meshes) run.bench_mesh(e);
+  run.finish();
   return 0;
 }
 

@@ -86,8 +86,10 @@ nlohmann::json over_ranks_tree(const std::vector<nlohmann::json>& v) {
   return out;
 }
 
-nlohmann::json gather_run_report(const Communicator& comm, const RankRun& mine) {
-  // Each rank's own numbers as one JSON text, gathered on rank 0.
+namespace {
+
+/// This rank's placement, cells, phase seconds, halo counters and memory peaks.
+nlohmann::json rank_json(const Communicator& comm, const RankRun& mine) {
   nlohmann::json me = to_json(rank_placement(comm));
   me["owned_cells"] = mine.owned;
   me["ghost_cells"] = mine.ghosts;
@@ -107,27 +109,19 @@ nlohmann::json gather_run_report(const Communicator& comm, const RankRun& mine) 
                   {"host_peak_bytes", mine.memory.host_peak_bytes},
                   {"device_bytes_per_cell", double(mine.memory.device_peak_bytes) * per},
                   {"host_bytes_per_cell", double(mine.memory.host_peak_bytes) * per}};
-  nlohmann::json kernels = nlohmann::json::object();
-  for (const auto& k : mine.kernels) kernels[k.label] = {k.calls, k.seconds};
-  const std::vector<std::string> all = comm.gather(nlohmann::json{{"me", me}, {"kernels", kernels}}.dump());
-  if (comm.rank() != 0) return nullptr;
+  return me;
+}
 
-  const int n = static_cast<int>(all.size());
-  nlohmann::json out;
-  out["ranks"] = nlohmann::json::array();
-  std::vector<nlohmann::json> kern(n);
-  for (int r = 0; r < n; ++r) {
-    nlohmann::json x = nlohmann::json::parse(all[r]);
-    out["ranks"].push_back(x["me"]);
-    kern[r] = x["kernels"];
-  }
-  auto column = [&](auto&& get) {
-    std::vector<double> v;
-    for (const auto& x : out["ranks"]) v.push_back(get(x));
-    return v;
-  };
+/// One value of every rank of the report `out` (its "ranks").
+template <class Get> std::vector<double> column(nlohmann::json& out, Get&& get) {
+  std::vector<double> v;
+  for (const auto& x : out["ranks"]) v.push_back(get(x));
+  return v;
+}
+
+void add_phases(nlohmann::json& out) {
   auto sec = [&](const char* k) {
-    return column([k](const nlohmann::json& x) { return x["seconds"][k].get<double>(); });
+    return column(out, [k](const nlohmann::json& x) { return x["seconds"][k].get<double>(); });
   };
   out["phases"] = {{"setup", over_ranks(sec("setup"))},
                    {"time_loop", over_ranks(sec("time_loop"))},
@@ -136,6 +130,11 @@ nlohmann::json gather_run_report(const Communicator& comm, const RankRun& mine) 
   const nlohmann::json busy = out["phases"]["busy"];
   out["slowest_rank"] = {
       {"rank", busy["slowest_rank"]}, {"busy_seconds", busy["max"]}, {"measure", "time loop - output - halo wait"}};
+}
+
+/// "timers" and "timer_order" from each rank's kernel timers `kern` (label: [calls, seconds]).
+void add_timers(nlohmann::json& out, const std::vector<nlohmann::json>& kern) {
+  const int n = static_cast<int>(kern.size());
   // Kernel timers: every label any rank ran; a rank that did not run it counts 0.
   std::map<std::string, std::pair<long long, std::vector<double>>> labels;
   for (int r = 0; r < n; ++r)
@@ -157,14 +156,20 @@ nlohmann::json gather_run_report(const Communicator& comm, const RankRun& mine) 
     out["timers"][label] = t;
     out["timer_order"].push_back(label);
   }
+}
+
+void add_memory(nlohmann::json& out, const RankRun& mine) {
   auto mem = [&](const char* k) {
-    return column([k](const nlohmann::json& x) { return x["memory"][k].get<double>(); });
+    return column(out, [k](const nlohmann::json& x) { return x["memory"][k].get<double>(); });
   };
   out["memory"] = {{"device_space", mine.memory.device_space},
                    {"device_peak_bytes", over_ranks(mem("device_peak_bytes"))},
                    {"host_peak_bytes", over_ranks(mem("host_peak_bytes"))},
                    {"device_bytes_per_cell", over_ranks(mem("device_bytes_per_cell"))},
                    {"host_bytes_per_cell", over_ranks(mem("host_bytes_per_cell"))}};
+}
+
+void add_halo(nlohmann::json& out, const RankRun& mine) {
   std::vector<nlohmann::json> halos;
   for (const auto& x : out["ranks"]) halos.push_back(x["halo"]);
   out["halo"] = over_ranks_tree(halos);
@@ -184,6 +189,31 @@ nlohmann::json gather_run_report(const Communicator& comm, const RankRun& mine) 
     }
     out["halo"]["gpu_overlap"] = transfer > 0 ? nlohmann::json(overlapped / transfer) : nlohmann::json(nullptr);
   }
+}
+
+} // namespace
+
+nlohmann::json gather_run_report(const Communicator& comm, const RankRun& mine) {
+  // Each rank's own numbers as one JSON text, gathered on rank 0.
+  const nlohmann::json me = rank_json(comm, mine);
+  nlohmann::json kernels = nlohmann::json::object();
+  for (const auto& k : mine.kernels) kernels[k.label] = {k.calls, k.seconds};
+  const std::vector<std::string> all = comm.gather(nlohmann::json{{"me", me}, {"kernels", kernels}}.dump());
+  if (comm.rank() != 0) return nullptr;
+
+  const int n = static_cast<int>(all.size());
+  nlohmann::json out;
+  out["ranks"] = nlohmann::json::array();
+  std::vector<nlohmann::json> kern(n);
+  for (int r = 0; r < n; ++r) {
+    nlohmann::json x = nlohmann::json::parse(all[r]);
+    out["ranks"].push_back(x["me"]);
+    kern[r] = x["kernels"];
+  }
+  add_phases(out);
+  add_timers(out, kern);
+  add_memory(out, mine);
+  add_halo(out, mine);
   return out;
 }
 
@@ -221,60 +251,63 @@ void print_halo_report(const nlohmann::json& j) {
                 h["gpu_overlap"].get<double>());
 }
 
-void print_run_report(const nlohmann::json& j, bool profile) {
+namespace {
+
+/// The memory line: device and host peaks, per rank over several ranks, and per owned cell.
+void print_memory_line(const nlohmann::json& j, bool several) {
+  const auto& m = j["memory"];
+  auto bytes = [&](const char* k) {
+    const auto& s = m[k];
+    if (!several) return bytes_text(s["max"].get<double>());
+    return bytes_text(s["min"].get<double>()) + " / " + bytes_text(s["mean"].get<double>()) + " / " +
+           bytes_text(s["max"].get<double>()) + " (rank " + std::to_string(s["slowest_rank"].get<int>()) + ")";
+  };
+  auto per_cell = [&](const char* k) {
+    const auto& s = m[k];
+    char buf[96];
+    if (several)
+      std::snprintf(buf, sizeof buf, "%.0f / %.0f / %.0f", s["min"].get<double>(), s["mean"].get<double>(),
+                    s["max"].get<double>());
+    else
+      std::snprintf(buf, sizeof buf, "%.0f", s["max"].get<double>());
+    return std::string(buf);
+  };
+  std::printf("  memory%s: device (Kokkos, %s space) peak %s = %s B/cell; host peak (resident) %s = %s B/cell\n",
+              several ? " per rank, min / mean / max" : "", m["device_space"].get<std::string>().c_str(),
+              bytes("device_peak_bytes").c_str(), per_cell("device_bytes_per_cell").c_str(),
+              bytes("host_peak_bytes").c_str(), per_cell("host_bytes_per_cell").c_str());
+}
+
+/// Several ranks: the slowest, each rank's placement, cells and seconds, and the phases over ranks.
+void print_rank_table(const nlohmann::json& j) {
   const auto& ranks = j["ranks"];
-  const bool several = ranks.size() > 1;
   auto stat = [](const nlohmann::json& s) {
     char buf[128];
     std::snprintf(buf, sizeof buf, "%.4f / %.4f / %.4f (rank %d)", s["min"].get<double>(), s["mean"].get<double>(),
                   s["max"].get<double>(), s["slowest_rank"].get<int>());
     return std::string(buf);
   };
-  {
-    const auto& m = j["memory"];
-    auto bytes = [&](const char* k) {
-      const auto& s = m[k];
-      if (!several) return bytes_text(s["max"].get<double>());
-      return bytes_text(s["min"].get<double>()) + " / " + bytes_text(s["mean"].get<double>()) + " / " +
-             bytes_text(s["max"].get<double>()) + " (rank " + std::to_string(s["slowest_rank"].get<int>()) + ")";
-    };
-    auto per_cell = [&](const char* k) {
-      const auto& s = m[k];
-      char buf[96];
-      if (several)
-        std::snprintf(buf, sizeof buf, "%.0f / %.0f / %.0f", s["min"].get<double>(), s["mean"].get<double>(),
-                      s["max"].get<double>());
-      else
-        std::snprintf(buf, sizeof buf, "%.0f", s["max"].get<double>());
-      return std::string(buf);
-    };
-    std::printf("  memory%s: device (Kokkos, %s space) peak %s = %s B/cell; host peak (resident) %s = %s B/cell\n",
-                several ? " per rank, min / mean / max" : "", m["device_space"].get<std::string>().c_str(),
-                bytes("device_peak_bytes").c_str(), per_cell("device_bytes_per_cell").c_str(),
-                bytes("host_peak_bytes").c_str(), per_cell("host_bytes_per_cell").c_str());
+  std::printf("  ranks: %zu; slowest: rank %d (busy %.4f s = %s)\n", ranks.size(), j["slowest_rank"]["rank"].get<int>(),
+              j["slowest_rank"]["busy_seconds"].get<double>(), j["slowest_rank"]["measure"].get<std::string>().c_str());
+  std::printf("    %4s %-20s %5s %-6s %4s %-14s %10s %9s %9s %9s %9s %9s\n", "rank", "host", "local", "device", "id",
+              "PCI bus", "owned", "ghosts", "set-up s", "loop s", "halo w s", "busy s");
+  for (const auto& r : ranks) {
+    const auto& s = r["seconds"];
+    std::printf("    %4d %-20s %5d %-6s %4s %-14s %10lld %9lld %9.4f %9.4f %9.4f %9.4f\n", r["rank"].get<int>(),
+                r["host"].get<std::string>().substr(0, 20).c_str(), r["local_rank"].get<int>(),
+                r["device"].get<std::string>().c_str(),
+                r["device_id"].is_null() ? "-" : std::to_string(r["device_id"].get<int>()).c_str(),
+                r["pci_bus_id"].is_null() ? "-" : r["pci_bus_id"].get<std::string>().c_str(),
+                r["owned_cells"].get<long long>(), r["ghost_cells"].get<long long>(), s["setup"].get<double>(),
+                s["time_loop"].get<double>(), s["halo_wait"].get<double>(), s["busy"].get<double>());
   }
-  if (several) {
-    std::printf("  ranks: %zu; slowest: rank %d (busy %.4f s = %s)\n", ranks.size(),
-                j["slowest_rank"]["rank"].get<int>(), j["slowest_rank"]["busy_seconds"].get<double>(),
-                j["slowest_rank"]["measure"].get<std::string>().c_str());
-    std::printf("    %4s %-20s %5s %-6s %4s %-14s %10s %9s %9s %9s %9s %9s\n", "rank", "host", "local", "device", "id",
-                "PCI bus", "owned", "ghosts", "set-up s", "loop s", "halo w s", "busy s");
-    for (const auto& r : ranks) {
-      const auto& s = r["seconds"];
-      std::printf("    %4d %-20s %5d %-6s %4s %-14s %10lld %9lld %9.4f %9.4f %9.4f %9.4f\n", r["rank"].get<int>(),
-                  r["host"].get<std::string>().substr(0, 20).c_str(), r["local_rank"].get<int>(),
-                  r["device"].get<std::string>().c_str(),
-                  r["device_id"].is_null() ? "-" : std::to_string(r["device_id"].get<int>()).c_str(),
-                  r["pci_bus_id"].is_null() ? "-" : r["pci_bus_id"].get<std::string>().c_str(),
-                  r["owned_cells"].get<long long>(), r["ghost_cells"].get<long long>(), s["setup"].get<double>(),
-                  s["time_loop"].get<double>(), s["halo_wait"].get<double>(), s["busy"].get<double>());
-    }
-    std::printf("    seconds, min / mean / max over ranks: set-up %s; time loop %s; output %s\n",
-                stat(j["phases"]["setup"]).c_str(), stat(j["phases"]["time_loop"]).c_str(),
-                stat(j["phases"]["io"]).c_str());
-  }
-  print_halo_report(j);
-  if (!profile) return;
+  std::printf("    seconds, min / mean / max over ranks: set-up %s; time loop %s; output %s\n",
+              stat(j["phases"]["setup"]).c_str(), stat(j["phases"]["time_loop"]).c_str(),
+              stat(j["phases"]["io"]).c_str());
+}
+
+/// --profile's kernel timers: per kernel on one rank; over ranks on several.
+void print_kernel_timers(const nlohmann::json& j, bool several) {
   const auto& timers = j["timers"];
   if (!timers.empty()) {
     double total = 0;
@@ -302,6 +335,18 @@ void print_run_report(const nlohmann::json& j, bool profile) {
       }
     }
   }
+}
+
+} // namespace
+
+void print_run_report(const nlohmann::json& j, bool profile) {
+  const auto& ranks = j["ranks"];
+  const bool several = ranks.size() > 1;
+  print_memory_line(j, several);
+  if (several) print_rank_table(j);
+  print_halo_report(j);
+  if (!profile) return;
+  print_kernel_timers(j, several);
 }
 
 } // namespace fvproxy

@@ -3,8 +3,8 @@
 #include <csignal>
 
 #include "app/cli.hpp"
-#include "core/config.hpp"
 #include "io/field_file.hpp"
+#include "solver/case_config.hpp"
 
 namespace fvproxy {
 
@@ -27,7 +27,7 @@ private:
   std::array<struct sigaction, 4> old_ = {};
 };
 
-/// fvproxy run: the simulation of a case (docs/inputs.md#fvproxy-run), its progress, summary and summary.json.
+/// fvproxy run: the simulation of a case (docs/running.md#fvproxy-run), its progress, summary and summary.json.
 int cmd_run(const CliArgs& cli);
 
 /// What every output file of `cfg` stores: the resolved case as YAML, the per-operator options

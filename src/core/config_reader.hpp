@@ -134,4 +134,26 @@ private:
   const ConfigSource& src_;
 };
 
+/// "a, b, c" (lists in messages).
+inline std::string join_list(const std::vector<std::string>& v, const char* sep = ", ") {
+  std::string s;
+  for (const auto& x : v) s += (s.empty() ? "" : sep) + x;
+  return s;
+}
+
+/// A number as a stream prints it (messages).
+inline std::string format_number(double v) {
+  std::ostringstream s;
+  s << v;
+  return s.str();
+}
+
+/// A sequence in YAML's flow style ([a, b, c]) for the resolved configuration.
+template <class A> YAML::Node flow_style(const A& a) {
+  YAML::Node n;
+  for (const auto& x : a) n.push_back(x);
+  n.SetStyle(YAML::EmitterStyle::Flow);
+  return n;
+}
+
 } // namespace fvproxy::detail

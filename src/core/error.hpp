@@ -1,6 +1,6 @@
 #pragma once
 // Error types. Their `what()` is the full message: one first line naming the file:line or key
-// path, then detail lines. `exit_code()` follows docs/inputs.md#exit-codes: 2 bad input, 1 run failure.
+// path, then detail lines. `exit_code()` follows docs/running.md#exit-codes: 2 bad input, 1 run failure.
 #include <stdexcept>
 #include <string>
 

@@ -1,5 +1,5 @@
 #pragma once
-// Fenced per-kernel timers for `fvproxy run --profile` (docs/inputs.md#fvproxy-run): while active, every
+// Fenced per-kernel timers for `fvproxy run --profile` (docs/running.md#fvproxy-run): while active, every
 // parallel_for / parallel_reduce / parallel_scan is fenced before it starts and after it ends
 // (through Kokkos' tools callbacks), and its time is added to its label. The fences perturb the
 // timing of the whole run — which is why they are off unless asked for. Kernels are keyed by their

@@ -64,7 +64,7 @@ inline std::string kokkos_version_string() {
 
 /// A second instance of the execution space `Exec` whose work may run beside the default
 /// instance's: the halo's packing, copies and unpacking run on it while the inner cells' kernels
-/// run on the default instance (docs/parallel.md#overlap). On CUDA a non-blocking stream of our
+/// run on the default instance (docs/halo.md#overlap). On CUDA a non-blocking stream of our
 /// own with the device's highest priority, so that the halo's small kernels start as soon as a
 /// multiprocessor frees up instead of after every block of the inner kernel queued before them
 /// (Kokkos 4's `partition_space` gives no priority; Kokkos 3.4 has none; a blocking stream would

@@ -155,10 +155,10 @@ std::string mesh_fingerprint_sequential(const HostMesh& m) {
   return buf;
 }
 
-RestartPoint read_restart(const std::string& path, const CaseConfig& cfg, const RestartCells& cells,
-                          const Communicator& comm, RestartRead* read) {
-  FieldFile f = read_field_file_block(path, comm);
-  const std::string where = "--restart " + path;
+namespace {
+
+/// A fields file, or a checkpoint of another real type, cannot continue this build's state.
+void check_kind(const FieldFile& f, const std::string& where) {
   if (f.kind != "checkpoint")
     throw InputError(where, "this is a fields file, not a checkpoint",
                      "restart from a checkpoint_<step>.h5 file (checkpoint.every, run.wall_limit, SIGTERM)");
@@ -166,12 +166,19 @@ RestartPoint read_restart(const std::string& path, const CaseConfig& cfg, const 
   if (f.real_type != real_name)
     throw InputError(where, "the checkpoint holds " + f.real_type + " values, this fvproxy computes in " + real_name,
                      "restart with a build of the same real type (FVPROXY_REAL)");
-  const int components = static_cast<int>(f.names.size());
-  // The columns the case's state has, by name (a vector's components as name[i], as read).
+}
+
+/// The columns the case's state has, by name (a vector's components as name[i], as read).
+std::vector<std::string> expected_columns(const CaseConfig& cfg) {
   std::vector<std::string> expected;
   for (const FieldLayout& l : checkpoint_field_layout(cfg.physics))
     for (int i = 0; i < l.width; ++i)
       expected.push_back(l.width == 1 ? l.name : l.name + "[" + std::to_string(i) + "]");
+  return expected;
+}
+
+/// A scalar checkpoint cannot continue a flow case nor the reverse, nor one of another component count.
+void check_physics(const FieldFile& f, const CaseConfig& cfg, int components, const std::string& where) {
   const bool scalar_file = !f.names.empty() && f.names[0] == "u0";
   if (scalar_file == cfg.physics.is_flow()) {
     std::string got;
@@ -182,6 +189,11 @@ RestartPoint read_restart(const std::string& path, const CaseConfig& cfg, const 
   if (components != cfg.physics.components)
     throw InputError(where, "the checkpoint holds " + std::to_string(components) + " components, the case has " +
                                 std::to_string(cfg.physics.components) + " (physics.components)");
+}
+
+/// The attributes the restart's schedule is built from, and the fields' names: a damaged file is
+/// refused here rather than continued.
+void check_attributes(FieldFile& f, const std::vector<std::string>& expected, const std::string& where) {
   for (const char* k : {"dt", "total_steps"})
     if (!f.numbers.count(k)) throw InputError(where, std::string("the checkpoint has no '") + k + "' attribute");
   // What the restart's schedule is built from must make sense on its own too (files of format
@@ -205,6 +217,10 @@ RestartPoint read_restart(const std::string& path, const CaseConfig& cfg, const 
   if (f.numbers.count("components") && f.numbers["components"] != double(f.names.size()))
     bad("components", f.numbers["components"],
         "the checkpoint holds " + std::to_string(f.names.size()) + " components");
+}
+
+/// A checkpoint of another mesh would put its values on the wrong cells.
+void check_mesh(FieldFile& f, const RestartCells& cells, const std::string& where) {
   if (!f.strings.count("mesh_fingerprint") || !f.vectors.count("conservation_initial"))
     throw InputError(where, "the checkpoint lacks its mesh fingerprint or conserved totals (damaged?)");
   if (f.rows_total != cells.global_cells)
@@ -216,6 +232,10 @@ RestartPoint read_restart(const std::string& path, const CaseConfig& cfg, const 
     throw InputError(where, "the checkpoint is of another mesh (same cell count, different cells or nodes)",
                      "mesh fingerprint " + f.strings["mesh_fingerprint"] + " in the file, " + cells.fingerprint +
                          " for the case");
+}
+
+/// The restart point from the checkpoint's attributes; its state comes from the rows (RowExchange).
+RestartPoint restart_point(FieldFile& f, const std::string& path, int components, const std::string& where) {
   RestartPoint r;
   r.file = path;
   r.step = f.step;
@@ -226,86 +246,132 @@ RestartPoint read_restart(const std::string& path, const CaseConfig& cfg, const 
   if (f.vectors.count("residual_reference")) r.residual_reference = f.vectors["residual_reference"];
   if (int(r.conservation_initial.size()) != components)
     throw InputError(where, "the checkpoint's conserved totals do not match its components (damaged?)");
+  return r;
+}
+
+/// This rank's block of rows sent to the ranks that own their cells, through the directory of
+/// global ids (global id g at rank directory_of(g, P)). The steps are collective, in this order.
+struct RowExchange {
+  FieldFile& f;
+  const Communicator& comm;
+  const std::string& where;
+  const int P;
+  const std::size_t block;
+  std::vector<int> counts;
+  std::vector<std::vector<std::int64_t>> out;
+  std::vector<std::pair<gid_t, int>> directory;
+  std::string error;
+  std::vector<std::int64_t> got_gid; ///< the global ids of the rows that reached this rank
+  std::vector<double> got;           ///< their values, `components` a row
+
+  RowExchange(FieldFile& f, const Communicator& comm, const std::string& where)
+      : f(f), comm(comm), where(where), P(comm.size()), block(f.cell_gid.size()), out(P) {}
+
+  /// 1. The directory: who owns each global id (this rank's cells, sent to their directory rank).
+  void build_directory(const std::vector<gid_t>& gid) {
+    for (gid_t g : gid) out[directory_of(g, P)].push_back(g);
+    const std::vector<std::int64_t> owned_here = exchange(comm, out, counts);
+    directory.reserve(owned_here.size());
+    for (int src = 0, i = 0; src < P; ++src)
+      for (int k = 0; k < counts[src]; ++k) directory.emplace_back(owned_here[i++], src);
+    std::sort(directory.begin(), directory.end());
+    for (std::size_t i = 1; i < directory.size() && error.empty(); ++i)
+      if (directory[i].first == directory[i - 1].first)
+        error = "cell " + std::to_string(directory[i].first) + " (global id) is owned by ranks " +
+                std::to_string(directory[i - 1].second) + " and " + std::to_string(directory[i].second);
+    agree(comm, where, error);
+  }
+
+  /// 2. The owner of each row of this rank's block, asked of the directory.
+  std::vector<int> owners_of_rows() {
+    for (auto& o : out) o.clear();
+    for (std::size_t i = 0; i < block; ++i) out[directory_of(f.cell_gid[i], P)].push_back(f.cell_gid[i]);
+    const std::vector<std::int64_t> asked = exchange(comm, out, counts);
+    std::vector<std::vector<int>> answers(P);
+    for (int src = 0, i = 0; src < P; ++src)
+      for (int k = 0; k < counts[src]; ++k, ++i) {
+        const auto it = std::lower_bound(directory.begin(), directory.end(), std::make_pair(asked[i], -1));
+        const bool found = it != directory.end() && it->first == asked[i];
+        if (!found && error.empty())
+          error = "the checkpoint has a cell of global id " + std::to_string(asked[i]) + " that the mesh lacks";
+        answers[src].push_back(found ? it->second : -1);
+      }
+    agree(comm, where, error);
+    return exchange(comm, answers, counts);
+  }
+
+  /// 3. Each row, its global id and its values, to its owner (into got_gid and got).
+  void send_rows(int components, const std::vector<int>& owner_by_directory) {
+    // Back in the order asked: per directory rank, this block's rows in row order.
+    std::vector<int> next(P + 1, 0);
+    for (int d = 0; d < P; ++d) next[d + 1] = next[d] + counts[d];
+    std::vector<std::vector<std::int64_t>> gids(P);
+    std::vector<std::vector<double>> values(P);
+    for (std::size_t i = 0; i < block; ++i) {
+      const int owner = owner_by_directory[next[directory_of(f.cell_gid[i], P)]++];
+      gids[owner].push_back(f.cell_gid[i]);
+      for (int k = 0; k < components; ++k) values[owner].push_back(f.values[k][i]);
+    }
+    f.values.clear();
+    std::vector<std::vector<double>>().swap(f.values); // the block's values are in `values` now
+    got_gid = exchange(comm, gids, counts);
+    gids.clear();
+    got = exchange(comm, values, counts);
+  }
+
+  /// The rows received into this rank's storage order, by global id: every owned cell exactly once.
+  void fill_state(const RestartCells& cells, int components, RestartPoint& r) {
+    std::vector<std::pair<gid_t, index_t>> mine(cells.gid.size());
+    for (std::size_t c = 0; c < cells.gid.size(); ++c) mine[c] = {cells.gid[c], static_cast<index_t>(c)};
+    std::sort(mine.begin(), mine.end());
+    std::vector<char> filled(cells.gid.size(), 0);
+    r.state.assign(components, std::vector<real>(cells.gid.size()));
+    for (std::size_t i = 0; i < got_gid.size() && error.empty(); ++i) {
+      const auto it = std::lower_bound(mine.begin(), mine.end(), std::make_pair(got_gid[i], index_t(0)));
+      if (it == mine.end() || it->first != got_gid[i]) {
+        error = "internal: cell " + std::to_string(got_gid[i]) + " (global id) reached a rank that does not own it";
+        break;
+      }
+      if (filled[it->second]) {
+        error = "the checkpoint holds cell " + std::to_string(got_gid[i]) + " (global id) twice (damaged?)";
+        break;
+      }
+      filled[it->second] = 1;
+      for (int k = 0; k < components; ++k)
+        r.state[k][it->second] = static_cast<real>(got[i * std::size_t(components) + std::size_t(k)]);
+    }
+    for (std::size_t c = 0; c < cells.gid.size() && error.empty(); ++c)
+      if (!filled[c]) error = "the checkpoint has no cell of global id " + std::to_string(cells.gid[c]);
+    agree(comm, where, error);
+  }
+};
+
+} // namespace
+
+RestartPoint read_restart(const std::string& path, const CaseConfig& cfg, const RestartCells& cells,
+                          const Communicator& comm, RestartRead* read) {
+  FieldFile f = read_field_file_block(path, comm);
+  const std::string where = "--restart " + path;
+  check_kind(f, where);
+  const int components = static_cast<int>(f.names.size());
+  const std::vector<std::string> expected = expected_columns(cfg);
+  check_physics(f, cfg, components, where);
+  check_attributes(f, expected, where);
+  check_mesh(f, cells, where);
+  RestartPoint r = restart_point(f, path, components, where);
 
   // Everything above is the same on every rank (the same attributes); from here each rank's rows
   // differ, and so may its errors: each step ends with an agreement.
-  const int P = comm.size();
-  const std::size_t block = f.cell_gid.size();
-  std::vector<int> counts;
-  // 1. The directory: who owns each global id (this rank's cells, sent to their directory rank).
-  std::vector<std::vector<std::int64_t>> out(P);
-  for (gid_t g : cells.gid) out[directory_of(g, P)].push_back(g);
-  const std::vector<std::int64_t> owned_here = exchange(comm, out, counts);
-  std::vector<std::pair<gid_t, int>> directory;
-  directory.reserve(owned_here.size());
-  for (int src = 0, i = 0; src < P; ++src)
-    for (int k = 0; k < counts[src]; ++k) directory.emplace_back(owned_here[i++], src);
-  std::sort(directory.begin(), directory.end());
-  std::string error;
-  for (std::size_t i = 1; i < directory.size() && error.empty(); ++i)
-    if (directory[i].first == directory[i - 1].first)
-      error = "cell " + std::to_string(directory[i].first) + " (global id) is owned by ranks " +
-              std::to_string(directory[i - 1].second) + " and " + std::to_string(directory[i].second);
-  agree(comm, where, error);
-  // 2. The owner of each row of this rank's block, asked of the directory.
-  for (auto& o : out) o.clear();
-  for (std::size_t i = 0; i < block; ++i) out[directory_of(f.cell_gid[i], P)].push_back(f.cell_gid[i]);
-  const std::vector<std::int64_t> asked = exchange(comm, out, counts);
-  std::vector<std::vector<int>> answers(P);
-  for (int src = 0, i = 0; src < P; ++src)
-    for (int k = 0; k < counts[src]; ++k, ++i) {
-      const auto it = std::lower_bound(directory.begin(), directory.end(), std::make_pair(asked[i], -1));
-      const bool found = it != directory.end() && it->first == asked[i];
-      if (!found && error.empty())
-        error = "the checkpoint has a cell of global id " + std::to_string(asked[i]) + " that the mesh lacks";
-      answers[src].push_back(found ? it->second : -1);
-    }
-  agree(comm, where, error);
-  const std::vector<int> owner_by_directory = exchange(comm, answers, counts);
-  // Back in the order asked: per directory rank, this block's rows in row order.
-  std::vector<int> next(P + 1, 0);
-  for (int d = 0; d < P; ++d) next[d + 1] = next[d] + counts[d];
-  // 3. Each row, its global id and its values, to its owner.
-  std::vector<std::vector<std::int64_t>> gids(P);
-  std::vector<std::vector<double>> values(P);
-  for (std::size_t i = 0; i < block; ++i) {
-    const int owner = owner_by_directory[next[directory_of(f.cell_gid[i], P)]++];
-    gids[owner].push_back(f.cell_gid[i]);
-    for (int k = 0; k < components; ++k) values[owner].push_back(f.values[k][i]);
-  }
-  f.values.clear();
-  std::vector<std::vector<double>>().swap(f.values); // the block's values are in `values` now
-  const std::vector<std::int64_t> got_gid = exchange(comm, gids, counts);
-  gids.clear();
-  const std::vector<double> got = exchange(comm, values, counts);
-  // Into this rank's storage order, by global id.
-  std::vector<std::pair<gid_t, index_t>> mine(cells.gid.size());
-  for (std::size_t c = 0; c < cells.gid.size(); ++c) mine[c] = {cells.gid[c], static_cast<index_t>(c)};
-  std::sort(mine.begin(), mine.end());
-  std::vector<char> filled(cells.gid.size(), 0);
-  r.state.assign(components, std::vector<real>(cells.gid.size()));
-  for (std::size_t i = 0; i < got_gid.size() && error.empty(); ++i) {
-    const auto it = std::lower_bound(mine.begin(), mine.end(), std::make_pair(got_gid[i], index_t(0)));
-    if (it == mine.end() || it->first != got_gid[i]) {
-      error = "internal: cell " + std::to_string(got_gid[i]) + " (global id) reached a rank that does not own it";
-      break;
-    }
-    if (filled[it->second]) {
-      error = "the checkpoint holds cell " + std::to_string(got_gid[i]) + " (global id) twice (damaged?)";
-      break;
-    }
-    filled[it->second] = 1;
-    for (int k = 0; k < components; ++k)
-      r.state[k][it->second] = static_cast<real>(got[i * std::size_t(components) + std::size_t(k)]);
-  }
-  for (std::size_t c = 0; c < cells.gid.size() && error.empty(); ++c)
-    if (!filled[c]) error = "the checkpoint has no cell of global id " + std::to_string(cells.gid[c]);
-  agree(comm, where, error);
+  RowExchange rows(f, comm, where);
+  rows.build_directory(cells.gid);
+  const std::vector<int> owner_by_directory = rows.owners_of_rows();
+  rows.send_rows(components, owner_by_directory);
+  rows.fill_state(cells, components, r);
   if (read) {
     read->file_rows = f.rows_total;
     read->row_begin = f.row_begin;
-    read->row_end = f.row_begin + static_cast<std::int64_t>(block);
-    read->rows_received = static_cast<std::int64_t>(got_gid.size());
+    read->row_end = f.row_begin + static_cast<std::int64_t>(rows.block);
+    read->rows_received = static_cast<std::int64_t>(rows.got_gid.size());
   }
   return r;
 }

@@ -6,14 +6,14 @@
 // [r·G/P, (r+1)·G/P), the block it would write: one collective hyperslab per dataset), and the
 // rows travel to the ranks that own their cells, found through a directory of global ids spread
 // over the ranks (global id g at rank g mod P): three small exchanges of ids, then one of the
-// values. Any rank count continues any checkpoint, in any cell order (docs/parallel.md#output-files).
+// values. Any rank count continues any checkpoint, in any cell order (docs/decomposition.md#output-files).
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "core/config.hpp"
 #include "mesh/host_mesh.hpp"
 #include "parallel/communicator.hpp"
+#include "solver/case_config.hpp"
 #include "solver/simulation.hpp"
 
 namespace fvproxy {

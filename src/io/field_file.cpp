@@ -267,14 +267,18 @@ void agree_on_read(const Communicator& comm, const std::string& path, const std:
     throw InputError(path, "cannot read this HDF5 file (damaged, truncated or not written by fvproxy)", first.text);
 }
 
-/// read_field_file() whole (`comm` null), or this rank's block of rows over `comm`.
-FieldFile read_fields(const std::string& path, const std::vector<std::string>& fields, bool skip_missing,
-                      const Communicator* comm) {
-  FieldFile r;
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) throw InputError(path, "no such file");
-  try {
-    const h5::File f = comm ? h5::File::open(path, *comm) : h5::File::open(path);
+/// One file's reading, into `r`: every row (`comm` null), or this rank's block of rows over `comm`.
+/// The HDF5 calls run in the same order on every rank (collective where `comm` is given).
+struct FieldReader {
+  const h5::File& f;
+  const std::string& path;
+  const Communicator* comm;
+  FieldFile& r;
+  std::int64_t rows = 0; ///< the rows this rank reads
+
+  /// What the file is: InputError for a file fvproxy did not write, one of a newer format, or one
+  /// whose root attributes do not match their checksums.
+  void check_format() {
     if (!f.has_attribute("/", "format_version") || !f.exists("/cells/global_id"))
       throw InputError(path, "not an fvproxy fields or checkpoint file",
                        "it has no format_version attribute or no /cells/global_id dataset");
@@ -297,37 +301,49 @@ FieldFile read_fields(const std::string& path, const std::vector<std::string>& f
                         {"dt", "total_steps", "components", "conservation_initial", "mesh_fingerprint", "case"});
       verify_checksums(f, path, required);
     }
+  }
+
+  /// The step's time and number, and the real type its values were stored in.
+  void read_step() {
     r.time = f.attribute_double("/", "time");
     r.step = f.attribute_int("/", "step");
     if (!std::isfinite(r.time))
       throw InputError(path, "root attribute 'time' is " + text_of(r.time) + ", not a finite number");
     if (r.step < 0) throw InputError(path, "root attribute 'step' is " + std::to_string(r.step) + ", negative");
     r.real_type = f.attribute_string("/", "real");
-    // Whole: every row. By block: rows [rank·G/P, (rank+1)·G/P) of the G rows, P ranks, as the
-    // writers lay out their blocks (docs/parallel.md#output-files).
+  }
+
+  /// Whole: every row. By block: rows [rank·G/P, (rank+1)·G/P) of the G rows, P ranks, as the
+  /// writers lay out their blocks (docs/decomposition.md#output-files).
+  void locate_rows() {
     const auto gid_shape = f.shape("/cells/global_id");
     if (gid_shape.size() != 1) throw InputError(path, "/cells/global_id is not a list of cells");
     r.rows_total = gid_shape[0];
     const int part = comm ? comm->rank() : 0, parts = comm ? comm->size() : 1;
     r.row_begin = r.rows_total * part / parts;
-    const std::int64_t rows = r.rows_total * (part + 1) / parts - r.row_begin;
-    // A block read fails on the ranks whose rows are damaged (Fletcher-32 per chunk): every rank
-    // learns it before its next collective read.
-    auto read_block = [&](const std::string& name, auto& out) {
-      if (!comm) {
-        out = f.read<typename std::decay_t<decltype(out)>::value_type>(name);
-        return;
-      }
-      std::string error;
-      try {
-        out = f.read_rows<typename std::decay_t<decltype(out)>::value_type>(name, r.row_begin, rows);
-      } catch (const h5::H5Failure& e) {
-        error = e.what();
-      }
-      agree_on_read(*comm, path, error);
-    };
-    read_block("/cells/global_id", r.cell_gid);
-    const std::vector<std::string> present = f.members("/fields");
+    rows = r.rows_total * (part + 1) / parts - r.row_begin;
+  }
+
+  /// A block read fails on the ranks whose rows are damaged (Fletcher-32 per chunk): every rank
+  /// learns it before its next collective read.
+  template <class Out> void read_block(const std::string& name, Out& out) const {
+    if (!comm) {
+      out = f.read<typename std::decay_t<decltype(out)>::value_type>(name);
+      return;
+    }
+    std::string error;
+    try {
+      out = f.read_rows<typename std::decay_t<decltype(out)>::value_type>(name, r.row_begin, rows);
+    } catch (const h5::H5Failure& e) {
+      error = e.what();
+    }
+    agree_on_read(*comm, path, error);
+  }
+
+  /// The fields to read (`fields`, empty: all of `present`), without the missing ones where
+  /// `skip_missing` says so.
+  static std::vector<std::string> datasets_to_read(const std::vector<std::string>& present,
+                                                   const std::vector<std::string>& fields, bool skip_missing) {
     std::vector<std::string> datasets = fields.empty() ? present : fields;
     if (skip_missing)
       datasets.erase(std::remove_if(datasets.begin(), datasets.end(),
@@ -335,37 +351,45 @@ FieldFile read_fields(const std::string& path, const std::vector<std::string>& f
                                       return std::find(present.begin(), present.end(), n) == present.end();
                                     }),
                      datasets.end());
-    for (const std::string& name : datasets) {
-      if (std::find(present.begin(), present.end(), name) == present.end()) {
-        std::string list;
-        for (const auto& p : present) list += (list.empty() ? "" : ", ") + p;
-        throw InputError(path, "no field '" + name + "'", "fields in the file: " + (list.empty() ? "none" : list));
-      }
-      const auto shape = f.shape("/fields/" + name);
-      if (shape.empty() || shape.size() > 2 || shape[0] != r.rows_total)
-        throw InputError(path, "field " + name + " has " + std::to_string(shape.empty() ? 0 : shape[0]) +
-                                   (shape.size() == 1 ? "" : " rows of") + " values for " +
-                                   std::to_string(r.rows_total) + " cells");
-      const std::int64_t width = shape.size() == 2 ? shape[1] : 1;
-      if (width < 1 || width > 3)
-        throw InputError(path, "field " + name + " has " + std::to_string(width) + " columns",
-                         "fvproxy writes scalars (cells,) and vectors (cells, 3)");
-      std::vector<double> v;
-      read_block("/fields/" + name, v);
-      if (shape.size() == 1) {
-        r.names.push_back(name);
-        r.values.push_back(std::move(v));
-        continue;
-      }
-      // a vector: one column per component, name[i]
-      const std::size_t n = v.size() / std::size_t(width);
-      for (std::int64_t i = 0; i < width; ++i) {
-        r.names.push_back(name + "[" + std::to_string(i) + "]");
-        std::vector<double> col(n);
-        for (std::size_t c = 0; c < n; ++c) col[c] = v[c * std::size_t(width) + std::size_t(i)];
-        r.values.push_back(std::move(col));
-      }
+    return datasets;
+  }
+
+  /// Field `name` (one of `present`, else an InputError listing them): a scalar as one column, a
+  /// vector as one column per component.
+  void read_field(const std::string& name, const std::vector<std::string>& present) {
+    if (std::find(present.begin(), present.end(), name) == present.end()) {
+      std::string list;
+      for (const auto& p : present) list += (list.empty() ? "" : ", ") + p;
+      throw InputError(path, "no field '" + name + "'", "fields in the file: " + (list.empty() ? "none" : list));
     }
+    const auto shape = f.shape("/fields/" + name);
+    if (shape.empty() || shape.size() > 2 || shape[0] != r.rows_total)
+      throw InputError(path, "field " + name + " has " + std::to_string(shape.empty() ? 0 : shape[0]) +
+                                 (shape.size() == 1 ? "" : " rows of") + " values for " + std::to_string(r.rows_total) +
+                                 " cells");
+    const std::int64_t width = shape.size() == 2 ? shape[1] : 1;
+    if (width < 1 || width > 3)
+      throw InputError(path, "field " + name + " has " + std::to_string(width) + " columns",
+                       "fvproxy writes scalars (cells,) and vectors (cells, 3)");
+    std::vector<double> v;
+    read_block("/fields/" + name, v);
+    if (shape.size() == 1) {
+      r.names.push_back(name);
+      r.values.push_back(std::move(v));
+      return;
+    }
+    // a vector: one column per component, name[i]
+    const std::size_t n = v.size() / std::size_t(width);
+    for (std::int64_t i = 0; i < width; ++i) {
+      r.names.push_back(name + "[" + std::to_string(i) + "]");
+      std::vector<double> col(n);
+      for (std::size_t c = 0; c < n; ++c) col[c] = v[c * std::size_t(width) + std::size_t(i)];
+      r.values.push_back(std::move(col));
+    }
+  }
+
+  /// The further root attributes (a checkpoint's) and the metadata, where present.
+  void read_attributes() {
     for (const char* k : {"dt", "total_steps", "components"})
       if (f.has_attribute("/", k)) r.numbers[k] = f.attribute_double("/", k);
     for (const char* k : {"conservation_initial", "residual_reference"})
@@ -375,6 +399,26 @@ FieldFile read_fields(const std::string& path, const std::vector<std::string>& f
     if (f.exists("/fvproxy/case_yaml")) r.meta.case_yaml = f.read_string("/fvproxy/case_yaml");
     if (f.exists("/fvproxy/variants")) r.meta.variants = f.read_string("/fvproxy/variants");
     if (f.exists("/fvproxy/build")) r.meta.build = f.read_string("/fvproxy/build");
+  }
+};
+
+/// read_field_file() whole (`comm` null), or this rank's block of rows over `comm`.
+FieldFile read_fields(const std::string& path, const std::vector<std::string>& fields, bool skip_missing,
+                      const Communicator* comm) {
+  FieldFile r;
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) throw InputError(path, "no such file");
+  try {
+    const h5::File f = comm ? h5::File::open(path, *comm) : h5::File::open(path);
+    FieldReader in{f, path, comm, r};
+    in.check_format();
+    in.read_step();
+    in.locate_rows();
+    in.read_block("/cells/global_id", r.cell_gid);
+    const std::vector<std::string> present = f.members("/fields");
+    const std::vector<std::string> datasets = FieldReader::datasets_to_read(present, fields, skip_missing);
+    for (const std::string& name : datasets) in.read_field(name, present);
+    in.read_attributes();
   } catch (const h5::H5Failure& e) {
     const std::string w = e.what();
     throw InputError(path, "cannot read this HDF5 file (damaged, truncated or not written by fvproxy)", w);

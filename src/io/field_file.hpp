@@ -1,5 +1,5 @@
 #pragma once
-// fvproxy's HDF5 files (layout, names and core datasets: docs/output.md#file-layout-format-version-2).
+// fvproxy's HDF5 files (layout, names and core datasets: docs/file-format.md#file-layout-format-version-2).
 //
 //   mesh.h5        the mesh once: /mesh/nodes (nodes, 3), /mesh/topology (XDMF mixed
 //                  connectivity in storage order), /mesh/cell_types, /cells/global_id,

@@ -64,126 +64,179 @@ std::vector<T> route(const std::vector<T>& recs, const std::vector<int>& dest, c
 
 } // namespace
 
-MeshFileRows mesh_rows_of_parts(const LocalMesh& l, const Communicator& comm) {
+namespace {
+
+/// A cell's entry in mesh.h5, routed to the rank writing its row.
+struct CellRec {
+  std::int64_t row, gid;
+  std::int32_t type, n;
+  std::int64_t topo[1 + kMaxCellNodes];
+};
+
+/// A node's entry in mesh.h5, routed to the rank writing its row.
+struct NodeRec {
+  std::int64_t row, gid;
+  double x[3];
+};
+
+/// A boundary face's entry in mesh.h5, routed to the rank writing its owner's row.
+struct FaceRec {
+  std::int32_t patch, seq, n, pad;
+  std::int64_t row, owner_gid;
+  std::int64_t topo[1 + kMaxFaceNodes];
+};
+
+/// The rows of the part's nodes in the file.
+std::vector<index_t> node_rows(const LocalMesh& l) {
   const HostMesh& h = l.host;
-  const int P = comm.size(), me = comm.rank();
-  const index_t no = l.n_owned;
-  const std::int64_t G = comm.sum(std::int64_t(no));
-  const std::int64_t N = l.n_global_nodes;
   std::vector<index_t> gid_row(l.node_row); // node rows: given, or the global ids
   if (gid_row.empty())
     for (index_t v = 0; v < h.n_nodes(); ++v) gid_row.push_back(static_cast<index_t>(h.node_gid[v]));
+  return gid_row;
+}
+
+/// One rank's rows of mesh.h5 gathered from every rank's part (mesh_rows_of_parts): each cell,
+/// node and boundary face travels to the rank writing its row. Collective, step by step.
+struct PartRows {
+  const LocalMesh& l;
+  const HostMesh& h;
+  const Communicator& comm;
+  const int P, me;
+  const index_t no;
+  const std::int64_t G;
+  const std::int64_t N;
+  const std::vector<index_t> gid_row;
   MeshFileRows r;
-  bool bad = false;
-  const std::int64_t row0 = block_start(index_t(G), me, P), row1 = block_start(index_t(G), me + 1, P);
+  bool bad = false; ///< a row missing or given twice
 
-  // Cells to the ranks writing their rows.
-  struct CellRec {
-    std::int64_t row, gid;
-    std::int32_t type, n;
-    std::int64_t topo[1 + kMaxCellNodes];
-  };
-  std::vector<CellRec> cells(static_cast<std::size_t>(no));
-  std::vector<int> dest(cells.size());
-  for (index_t c = 0; c < no; ++c) {
-    std::vector<std::int64_t> t;
-    append_xdmf_nodes(h.cell_type[c], h.cell_nodes.data() + h.cell_node_off[c], gid_row, t);
-    CellRec& x = cells[std::size_t(c)];
-    x.row = l.global_cell[c];
-    x.gid = h.cell_gid[c];
-    x.type = static_cast<std::int32_t>(h.cell_type[c]);
-    x.n = static_cast<std::int32_t>(t.size());
-    std::copy(t.begin(), t.end(), x.topo);
-    dest[std::size_t(c)] = block_owner(x.row, G, P);
-  }
-  std::vector<CellRec> got = route(std::move(cells), dest, comm);
-  std::sort(got.begin(), got.end(), [](const CellRec& a, const CellRec& b) { return a.row < b.row; });
-  bad = bad || std::int64_t(got.size()) != row1 - row0;
-  for (std::size_t i = 0; i < got.size() && !bad; ++i) {
-    bad = got[i].row != row0 + std::int64_t(i);
-    r.topology.insert(r.topology.end(), got[i].topo, got[i].topo + got[i].n);
-    r.types.push_back(static_cast<std::uint8_t>(got[i].type));
-    r.cell_gid.push_back(got[i].gid);
+  PartRows(const LocalMesh& l, const Communicator& comm)
+      : l(l), h(l.host), comm(comm), P(comm.size()), me(comm.rank()), no(l.n_owned), G(comm.sum(std::int64_t(no))),
+        N(l.n_global_nodes), gid_row(node_rows(l)) {}
+
+  /// This rank's owned cells, each to the rank writing its row; the cells received.
+  std::vector<CellRec> route_cells() const {
+    std::vector<CellRec> cells(static_cast<std::size_t>(no));
+    std::vector<int> dest(cells.size());
+    for (index_t c = 0; c < no; ++c) {
+      std::vector<std::int64_t> t;
+      append_xdmf_nodes(h.cell_type[c], h.cell_nodes.data() + h.cell_node_off[c], gid_row, t);
+      CellRec& x = cells[std::size_t(c)];
+      x.row = l.global_cell[c];
+      x.gid = h.cell_gid[c];
+      x.type = static_cast<std::int32_t>(h.cell_type[c]);
+      x.n = static_cast<std::int32_t>(t.size());
+      std::copy(t.begin(), t.end(), x.topo);
+      dest[std::size_t(c)] = block_owner(x.row, G, P);
+    }
+    return route(std::move(cells), dest, comm);
   }
 
-  // Nodes to the ranks writing their rows (ascending global id); a node shared by several ranks
-  // arrives from each, with the same coordinates.
-  struct NodeRec {
-    std::int64_t row, gid;
-    double x[3];
-  };
-  std::vector<char> used(h.n_nodes(), 0);
-  for (index_t c = 0; c < no; ++c)
-    for (index_t k = h.cell_node_off[c]; k < h.cell_node_off[c + 1]; ++k) used[h.cell_nodes[k]] = 1;
-  std::vector<NodeRec> nodes;
-  dest.clear();
-  for (index_t v = 0; v < h.n_nodes(); ++v)
-    if (used[v]) {
-      nodes.push_back({gid_row[v],
-                       h.node_gid[v],
-                       {h.x[3 * std::size_t(v)], h.x[3 * std::size_t(v) + 1], h.x[3 * std::size_t(v) + 2]}});
-      dest.push_back(block_owner(gid_row[v], N, P));
+  /// Cells to the ranks writing their rows.
+  void place_cells() {
+    const std::int64_t row0 = block_start(index_t(G), me, P), row1 = block_start(index_t(G), me + 1, P);
+    std::vector<CellRec> got = route_cells();
+    std::sort(got.begin(), got.end(), [](const CellRec& a, const CellRec& b) { return a.row < b.row; });
+    bad = bad || std::int64_t(got.size()) != row1 - row0;
+    for (std::size_t i = 0; i < got.size() && !bad; ++i) {
+      bad = got[i].row != row0 + std::int64_t(i);
+      r.topology.insert(r.topology.end(), got[i].topo, got[i].topo + got[i].n);
+      r.types.push_back(static_cast<std::uint8_t>(got[i].type));
+      r.cell_gid.push_back(got[i].gid);
     }
-  std::vector<NodeRec> gotn = route(std::move(nodes), dest, comm);
-  std::sort(gotn.begin(), gotn.end(), [](const NodeRec& a, const NodeRec& b) { return a.row < b.row; });
-  const std::int64_t n0 = block_start(index_t(N), me, P), n1 = block_start(index_t(N), me + 1, P);
-  std::int64_t next = n0;
-  for (const NodeRec& x : gotn) {
-    if (x.row < next) continue; // a copy from another rank
-    if (x.row != next) {
-      bad = true; // a node row that no owned cell uses
-      break;
-    }
-    r.x.insert(r.x.end(), x.x, x.x + 3);
-    r.node_gid.push_back(x.gid);
-    ++next;
   }
-  bad = bad || next != n1;
 
-  // Boundary faces to the ranks writing their owners' rows: each patch in (owner row, order among
-  // the owner's faces of the patch), the whole mesh's order.
-  struct FaceRec {
-    std::int32_t patch, seq, n, pad;
-    std::int64_t row, owner_gid;
-    std::int64_t topo[1 + kMaxFaceNodes];
-  };
-  std::vector<FaceRec> faces;
-  dest.clear();
-  for (std::size_t p = 0; p < h.patches.size(); ++p) {
-    index_t prev = -1;
-    int seq = 0;
-    for (index_t f = h.patches[p].begin; f < h.patches[p].end; ++f) {
-      const index_t o = h.face_owner[f];
-      seq = o == prev ? seq + 1 : 0;
-      prev = o;
-      FaceRec x{};
-      x.patch = static_cast<std::int32_t>(p);
-      x.seq = seq;
-      x.row = l.global_cell[o];
-      x.owner_gid = h.cell_gid[o];
-      const index_t nn = h.face_node_off[f + 1] - h.face_node_off[f];
-      x.n = static_cast<std::int32_t>(nn + 1);
-      x.topo[0] = nn == 3 ? 4 : 5;
-      for (index_t i = 0; i < nn; ++i) x.topo[1 + i] = gid_row[h.face_nodes[h.face_node_off[f] + i]];
-      faces.push_back(x);
-      dest.push_back(block_owner(x.row, G, P));
+  /// The nodes of this rank's owned cells, each to the rank writing its row; the nodes received.
+  std::vector<NodeRec> route_nodes() const {
+    std::vector<char> used(h.n_nodes(), 0);
+    for (index_t c = 0; c < no; ++c)
+      for (index_t k = h.cell_node_off[c]; k < h.cell_node_off[c + 1]; ++k) used[h.cell_nodes[k]] = 1;
+    std::vector<NodeRec> nodes;
+    std::vector<int> dest;
+    for (index_t v = 0; v < h.n_nodes(); ++v)
+      if (used[v]) {
+        nodes.push_back({gid_row[v],
+                         h.node_gid[v],
+                         {h.x[3 * std::size_t(v)], h.x[3 * std::size_t(v) + 1], h.x[3 * std::size_t(v) + 2]}});
+        dest.push_back(block_owner(gid_row[v], N, P));
+      }
+    return route(std::move(nodes), dest, comm);
+  }
+
+  /// Nodes to the ranks writing their rows (ascending global id); a node shared by several ranks
+  /// arrives from each, with the same coordinates.
+  void place_nodes() {
+    std::vector<NodeRec> gotn = route_nodes();
+    std::sort(gotn.begin(), gotn.end(), [](const NodeRec& a, const NodeRec& b) { return a.row < b.row; });
+    const std::int64_t n0 = block_start(index_t(N), me, P), n1 = block_start(index_t(N), me + 1, P);
+    std::int64_t next = n0;
+    for (const NodeRec& x : gotn) {
+      if (x.row < next) continue; // a copy from another rank
+      if (x.row != next) {
+        bad = true; // a node row that no owned cell uses
+        break;
+      }
+      r.x.insert(r.x.end(), x.x, x.x + 3);
+      r.node_gid.push_back(x.gid);
+      ++next;
+    }
+    bad = bad || next != n1;
+  }
+
+  /// This rank's boundary faces, each to the rank writing its owner's row; the faces received.
+  std::vector<FaceRec> route_faces() const {
+    std::vector<FaceRec> faces;
+    std::vector<int> dest;
+    for (std::size_t p = 0; p < h.patches.size(); ++p) {
+      index_t prev = -1;
+      int seq = 0;
+      for (index_t f = h.patches[p].begin; f < h.patches[p].end; ++f) {
+        const index_t o = h.face_owner[f];
+        seq = o == prev ? seq + 1 : 0;
+        prev = o;
+        FaceRec x{};
+        x.patch = static_cast<std::int32_t>(p);
+        x.seq = seq;
+        x.row = l.global_cell[o];
+        x.owner_gid = h.cell_gid[o];
+        const index_t nn = h.face_node_off[f + 1] - h.face_node_off[f];
+        x.n = static_cast<std::int32_t>(nn + 1);
+        x.topo[0] = nn == 3 ? 4 : 5;
+        for (index_t i = 0; i < nn; ++i) x.topo[1 + i] = gid_row[h.face_nodes[h.face_node_off[f] + i]];
+        faces.push_back(x);
+        dest.push_back(block_owner(x.row, G, P));
+      }
+    }
+    return route(std::move(faces), dest, comm);
+  }
+
+  /// Boundary faces to the ranks writing their owners' rows: each patch in (owner row, order among
+  /// the owner's faces of the patch), the whole mesh's order.
+  void place_faces() {
+    std::vector<FaceRec> gotf = route_faces();
+    std::sort(gotf.begin(), gotf.end(), [](const FaceRec& a, const FaceRec& b) {
+      return a.patch != b.patch ? a.patch < b.patch : a.row != b.row ? a.row < b.row : a.seq < b.seq;
+    });
+    for (const Patch& p : h.patches) r.patch_names.push_back(p.name);
+    r.patch_topology.resize(h.patches.size());
+    r.patch_owner.resize(h.patches.size());
+    for (const FaceRec& x : gotf) {
+      r.patch_topology[std::size_t(x.patch)].insert(r.patch_topology[std::size_t(x.patch)].end(), x.topo, x.topo + x.n);
+      r.patch_owner[std::size_t(x.patch)].push_back(x.owner_gid);
     }
   }
-  std::vector<FaceRec> gotf = route(std::move(faces), dest, comm);
-  std::sort(gotf.begin(), gotf.end(), [](const FaceRec& a, const FaceRec& b) {
-    return a.patch != b.patch ? a.patch < b.patch : a.row != b.row ? a.row < b.row : a.seq < b.seq;
-  });
-  for (const Patch& p : h.patches) r.patch_names.push_back(p.name);
-  r.patch_topology.resize(h.patches.size());
-  r.patch_owner.resize(h.patches.size());
-  for (const FaceRec& x : gotf) {
-    r.patch_topology[std::size_t(x.patch)].insert(r.patch_topology[std::size_t(x.patch)].end(), x.topo, x.topo + x.n);
-    r.patch_owner[std::size_t(x.patch)].push_back(x.owner_gid);
-  }
-  if (comm.any(bad))
+};
+
+} // namespace
+
+MeshFileRows mesh_rows_of_parts(const LocalMesh& l, const Communicator& comm) {
+  PartRows rows(l, comm);
+  rows.place_cells();
+  rows.place_nodes();
+  rows.place_faces();
+  if (comm.any(rows.bad))
     throw RunError("error: the ranks' parts do not give every cell row and every node row exactly once (mesh file "
                    "written from parts)");
-  return r;
+  return std::move(rows.r);
 }
 
 std::string step_file_name(const std::string& prefix, long long step) {

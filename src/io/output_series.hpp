@@ -8,13 +8,13 @@
 #include <string>
 #include <vector>
 
-#include "core/config.hpp"
 #include "core/types.hpp"
 #include "io/field_file.hpp"
 #include "io/xdmf.hpp"
 #include "mesh/host_mesh.hpp"
 #include "mesh/local_mesh.hpp"
 #include "parallel/communicator.hpp"
+#include "solver/case_config.hpp"
 #include "solver/simulation.hpp"
 
 namespace fvproxy {

@@ -61,26 +61,40 @@ std::vector<std::string> box_patch_names(const BoxConfig& cfg) {
 
 namespace {
 
-/// The box's cells of `hexes` (ascending hex ids) and their nodes, numbered in ascending global
-/// id (all of them when `hexes` is null: node index = global id); with `cut`, the faces on no box
-/// side go to a last patch named kBoxCutPatch instead of being an error.
-HostMesh box_cells(const BoxConfig& cfg, const std::vector<gid_t>* hexes, bool cut) {
-  const BoxIndex idx{cfg.cells};
-  const int nx = cfg.cells[0], ny = cfg.cells[1], nz = cfg.cells[2];
-  const double h[3] = {cfg.lengths[0] / nx, cfg.lengths[1] / ny, cfg.lengths[2] / nz};
-  const std::size_t nhex = hexes ? hexes->size() : std::size_t(nx) * ny * nz;
-  auto hex_at = [&](std::size_t k) { return hexes ? (*hexes)[k] : gid_t(k); };
-  auto wrapped = [&](index_t v) {
+/// The box's hexes `hexes` (all of them when null) and what box_cells builds of them.
+struct BoxCells {
+  const BoxConfig& cfg;
+  const std::vector<gid_t>* hexes;
+  const BoxIndex idx;
+  const int nx, ny, nz;
+  const double h[3];
+  const std::size_t nhex;
+  std::vector<index_t> nodes; // global node index of each local node
+
+  BoxCells(const BoxConfig& cfg, const std::vector<gid_t>* hexes)
+      : cfg(cfg), hexes(hexes), idx{cfg.cells}, nx(cfg.cells[0]), ny(cfg.cells[1]),
+        nz(cfg.cells[2]), h{cfg.lengths[0] / nx, cfg.lengths[1] / ny, cfg.lengths[2] / nz},
+        nhex(hexes ? hexes->size() : std::size_t(nx) * ny * nz) {}
+
+  gid_t hex_at(std::size_t k) const { return hexes ? (*hexes)[k] : gid_t(k); }
+
+  /// Node v, or its periodic partner on the low side where v is on a periodic axis' high plane.
+  index_t wrapped(index_t v) const {
     const auto ijk = idx.ijk(v);
     int w[3] = {ijk[0], ijk[1], ijk[2]};
     for (int a = 0; a < 3; ++a)
       if (cfg.periodic[a] && ijk[a] == cfg.cells[a]) w[a] = 0;
     return idx.node(w[0], w[1], w[2]);
-  };
-  HostMesh m;
-  // Nodes: the corners of the hexes and their periodic partners, ascending.
-  std::vector<index_t> nodes; // global node index of each local node
-  if (hexes) {
+  }
+
+  /// The local number of global node v.
+  index_t local(index_t v) const {
+    if (!hexes) return v;
+    return static_cast<index_t>(std::lower_bound(nodes.begin(), nodes.end(), v) - nodes.begin());
+  }
+
+  /// Nodes: the corners of the hexes and their periodic partners, ascending.
+  void collect_nodes() {
     nodes.reserve(nhex * 8);
     for (std::size_t k = 0; k < nhex; ++k) {
       const gid_t hx = hex_at(k);
@@ -94,40 +108,45 @@ HostMesh box_cells(const BoxConfig& cfg, const std::vector<gid_t>* hexes, bool c
     std::sort(nodes.begin(), nodes.end());
     nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
   }
-  const std::size_t nn = hexes ? nodes.size() : std::size_t(nx + 1) * (ny + 1) * (nz + 1);
-  auto local = [&](index_t v) -> index_t {
-    if (!hexes) return v;
-    return static_cast<index_t>(std::lower_bound(nodes.begin(), nodes.end(), v) - nodes.begin());
-  };
-  m.x.resize(3 * nn);
-  m.node_gid.resize(nn);
-  m.node_key.resize(nn);
-  for (std::size_t u = 0; u < nn; ++u) {
-    const index_t v = hexes ? nodes[u] : static_cast<index_t>(u);
-    const auto ijk = idx.ijk(v);
-    const index_t key = wrapped(v);
-    m.node_gid[u] = v;
-    m.node_key[u] = local(key);
-    for (int a = 0; a < 3; ++a) {
-      double x = cfg.origin[a] + ijk[a] * h[a];
-      // Jitter from the partner-shared key: periodic partners move identically. Nodes on a
-      // boundary plane of axis a do not move along a (volumes and periodic matching stay exact).
-      const bool on_plane = ijk[a] == 0 || ijk[a] == cfg.cells[a];
-      if (cfg.perturb > 0 && !on_plane)
-        x += cfg.perturb * h[a] * uniform_pm1(cfg.seed, static_cast<std::uint64_t>(key) * 3 + a);
-      m.x[3 * u + a] = x;
+
+  /// The nodes' global ids, keys (shared by periodic partners) and positions.
+  void place_nodes(HostMesh& m) const {
+    const std::size_t nn = hexes ? nodes.size() : std::size_t(nx + 1) * (ny + 1) * (nz + 1);
+    m.x.resize(3 * nn);
+    m.node_gid.resize(nn);
+    m.node_key.resize(nn);
+    for (std::size_t u = 0; u < nn; ++u) {
+      const index_t v = hexes ? nodes[u] : static_cast<index_t>(u);
+      const auto ijk = idx.ijk(v);
+      const index_t key = wrapped(v);
+      m.node_gid[u] = v;
+      m.node_key[u] = local(key);
+      for (int a = 0; a < 3; ++a) {
+        double x = cfg.origin[a] + ijk[a] * h[a];
+        // Jitter from the partner-shared key: periodic partners move identically. Nodes on a
+        // boundary plane of axis a do not move along a (volumes and periodic matching stay exact).
+        const bool on_plane = ijk[a] == 0 || ijk[a] == cfg.cells[a];
+        if (cfg.perturb > 0 && !on_plane)
+          x += cfg.perturb * h[a] * uniform_pm1(cfg.seed, static_cast<std::uint64_t>(key) * 3 + a);
+        m.x[3 * u + a] = x;
+      }
     }
   }
 
-  const int per = cfg.element == ElementKind::tet ? 6 : cfg.element == ElementKind::prism ? 2 : 1;
-  m.cell_type.reserve(nhex * per);
-  m.cell_gid.reserve(nhex * per);
-  m.cell_node_off.reserve(nhex * per + 1);
-  m.cell_nodes.reserve(nhex * per * (cfg.element == ElementKind::hex ? 8 : cfg.element == ElementKind::tet ? 4 : 6));
-  // Tet split: for each permutation (a,b,c) of the axes, the path 000 -> e_a -> e_a+e_b -> 111.
-  static constexpr int perms[6][3] = {{0, 1, 2}, {1, 2, 0}, {2, 0, 1}, {0, 2, 1}, {2, 1, 0}, {1, 0, 2}};
-  for (std::size_t q = 0; q < nhex; ++q) {
-    const gid_t hid = hex_at(q);
+  /// Every hex's cells, in hex order.
+  void add_cells(HostMesh& m) const {
+    const int per = cfg.element == ElementKind::tet ? 6 : cfg.element == ElementKind::prism ? 2 : 1;
+    m.cell_type.reserve(nhex * per);
+    m.cell_gid.reserve(nhex * per);
+    m.cell_node_off.reserve(nhex * per + 1);
+    m.cell_nodes.reserve(nhex * per * (cfg.element == ElementKind::hex ? 8 : cfg.element == ElementKind::tet ? 4 : 6));
+    for (std::size_t q = 0; q < nhex; ++q) add_hex_cells(m, hex_at(q));
+  }
+
+  /// Hex hid as one hex, two prisms or six tets (global ids per hex, then per piece).
+  void add_hex_cells(HostMesh& m, gid_t hid) const {
+    // Tet split: for each permutation (a,b,c) of the axes, the path 000 -> e_a -> e_a+e_b -> 111.
+    static constexpr int perms[6][3] = {{0, 1, 2}, {1, 2, 0}, {2, 0, 1}, {0, 2, 1}, {2, 1, 0}, {1, 0, 2}};
     const int i = int(hid % nx), j = int((hid / nx) % ny), k = int(hid / (gid_t(nx) * ny));
     auto corner = [&](int dx, int dy, int dz) { return local(idx.node(i + dx, j + dy, k + dz)); };
     const index_t v[8] = {corner(0, 0, 0), corner(1, 0, 0), corner(1, 1, 0), corner(0, 1, 0),
@@ -154,10 +173,21 @@ HostMesh box_cells(const BoxConfig& cfg, const std::vector<gid_t>* hexes, bool c
       }
     }
   }
+};
+
+/// The box's cells of `hexes` (ascending hex ids) and their nodes, numbered in ascending global
+/// id (all of them when `hexes` is null: node index = global id); with `cut`, the faces on no box
+/// side go to a last patch named kBoxCutPatch instead of being an error.
+HostMesh box_cells(const BoxConfig& cfg, const std::vector<gid_t>* hexes, bool cut) {
+  BoxCells b(cfg, hexes);
+  HostMesh m;
+  if (hexes) b.collect_nodes();
+  b.place_nodes(m);
+  b.add_cells(m);
   std::vector<std::string> names = box_patch_names(cfg);
   const int cut_patch = cut ? static_cast<int>(names.size()) : -1;
   if (cut) names.emplace_back(kBoxCutPatch);
-  build_faces(m, names, BoxClassifier(idx, cfg, cut_patch));
+  build_faces(m, names, BoxClassifier(b.idx, cfg, cut_patch));
   return m;
 }
 

@@ -1,6 +1,6 @@
 #pragma once
-#include "core/config.hpp"
 #include "mesh/host_mesh.hpp"
+#include "mesh/mesh_options.hpp"
 
 namespace fvproxy {
 

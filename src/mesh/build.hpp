@@ -2,9 +2,9 @@
 // From the `mesh` section of a case to a checked, ordered mesh on the device.
 #include <string>
 
-#include "core/config.hpp"
 #include "mesh/host_mesh.hpp"
 #include "mesh/mesh.hpp"
+#include "mesh/mesh_options.hpp"
 
 namespace fvproxy {
 

@@ -235,7 +235,23 @@ private:
   void parse_nodes22();
   void parse_elements22();
   void add_element(int type, const long long* nodes, long long tag, int physical, std::size_t at);
+  /// The mesh from the sections read: nodes used by cells, cells, faces and patches, checked.
   HostMesh assemble();
+  /// A mesh needs $Nodes and $Elements with 3D elements.
+  void check_sections() const;
+  /// The index in x_ of file node `tag` (an element's at byte `at`).
+  index_t node_index(long long tag, std::size_t at);
+  /// The nodes the cells use into `m`; per node of the file, its index in `m` (-1: unused).
+  std::vector<index_t> add_used_nodes(HostMesh& m);
+  /// The cells into `m`, their nodes numbered by `used`; gid = position among the cells.
+  void add_cells(HostMesh& m, const std::vector<index_t>& used);
+  /// The surface elements with their nodes numbered by `used`; each must lie on the cells' nodes.
+  std::vector<SurfaceElement> surface_elements(const std::vector<index_t>& used);
+  /// The patches' names and each surface element's patch.
+  void number_patches(const std::vector<SurfaceElement>& faces, std::vector<std::string>& names,
+                      std::vector<int>& face_patch) const;
+  /// Every surface element must be a face of `m`.
+  void check_surface_elements(const HostMesh& m, const std::vector<SurfaceElement>& faces);
 };
 
 void Parser::parse_format() {
@@ -492,24 +508,27 @@ private:
   std::string name_;
 };
 
-HostMesh Parser::assemble() {
+void Parser::check_sections() const {
   if (!have_nodes_) throw InputError(name_, "no $Nodes section");
   if (!have_elements_) throw InputError(name_, "no $Elements section");
   if (cells_.empty())
     throw InputError(name_, "no 3D elements (tetrahedra, hexahedra, prisms, pyramids)",
                      "(with physical groups defined, Gmsh saves only elements in a Physical Volume)");
-  HostMesh m;
+}
+
+index_t Parser::node_index(long long tag, std::size_t at) {
+  const auto it = node_of_tag_.find(tag);
+  if (it == node_of_tag_.end()) {
+    section_ = "Elements";
+    fail("element refers to node tag " + std::to_string(tag) + ", which $Nodes does not define", at);
+  }
+  return it->second;
+}
+
+std::vector<index_t> Parser::add_used_nodes(HostMesh& m) {
   // Nodes used by cells, in file order; gid = position among all nodes of the file.
   const index_t nfile = static_cast<index_t>(x_.size() / 3);
   std::vector<index_t> used(nfile, -1);
-  auto node_index = [&](long long tag, std::size_t at) -> index_t {
-    const auto it = node_of_tag_.find(tag);
-    if (it == node_of_tag_.end()) {
-      section_ = "Elements";
-      fail("element refers to node tag " + std::to_string(tag) + ", which $Nodes does not define", at);
-    }
-    return it->second;
-  };
   for (const Cell& c : cells_)
     for (int k = 0; k < element_info(c.type).n_nodes; ++k) used[node_index(c.nodes[k], c.offset)] = 0;
   index_t nn = 0;
@@ -519,6 +538,10 @@ HostMesh Parser::assemble() {
       m.x.insert(m.x.end(), x_.begin() + 3 * std::size_t(v), x_.begin() + 3 * std::size_t(v) + 3);
       m.node_gid.push_back(v);
     }
+  return used;
+}
+
+void Parser::add_cells(HostMesh& m, const std::vector<index_t>& used) {
   index_t buf[kMaxCellNodes];
   gid_t gid = 0;
   for (const Cell& c : cells_) {
@@ -532,10 +555,9 @@ HostMesh Parser::assemble() {
         }
     m.add_cell(c.type, buf, gid++);
   }
-  // Patches: surface physical groups in tag order.
-  std::map<int, int> patch_of_phys;
-  std::vector<std::string> names;
-  std::vector<int> face_patch;
+}
+
+std::vector<SurfaceElement> Parser::surface_elements(const std::vector<index_t>& used) {
   std::vector<SurfaceElement> faces;
   for (SurfaceElement s : faces_) {
     bool on_cells = true;
@@ -553,9 +575,16 @@ HostMesh Parser::assemble() {
       section_ = "Elements";
       fail("surface element " + std::to_string(s.tag) + " matches no face of a volume element", s.offset);
     }
-    patch_of_phys.emplace(s.physical, 0);
     faces.push_back(s);
   }
+  return faces;
+}
+
+void Parser::number_patches(const std::vector<SurfaceElement>& faces, std::vector<std::string>& names,
+                            std::vector<int>& face_patch) const {
+  // Patches: surface physical groups in tag order.
+  std::map<int, int> patch_of_phys;
+  for (const auto& s : faces) patch_of_phys.emplace(s.physical, 0);
   int p = 0;
   for (auto& [phys, idx] : patch_of_phys) {
     idx = p++;
@@ -563,7 +592,9 @@ HostMesh Parser::assemble() {
     names.push_back(it != phys_names_.end() ? it->second : "surface_" + std::to_string(phys));
   }
   for (const auto& s : faces) face_patch.push_back(patch_of_phys[s.physical]);
-  build_faces(m, names, GmshClassifier(faces, face_patch, name_));
+}
+
+void Parser::check_surface_elements(const HostMesh& m, const std::vector<SurfaceElement>& faces) {
   // Every surface element must be a face of the mesh: a boundary face (its patch) or an interior
   // one (an internal surface, allowed and ignored).
   std::set<std::array<index_t, kMaxFaceNodes>> keys;
@@ -585,6 +616,19 @@ HostMesh Parser::assemble() {
       fail("surface element " + std::to_string(sf.tag) + " matches no face of a volume element", sf.offset);
     }
   }
+}
+
+HostMesh Parser::assemble() {
+  check_sections();
+  HostMesh m;
+  const std::vector<index_t> used = add_used_nodes(m);
+  add_cells(m, used);
+  const std::vector<SurfaceElement> faces = surface_elements(used);
+  std::vector<std::string> names;
+  std::vector<int> face_patch;
+  number_patches(faces, names, face_patch);
+  build_faces(m, names, GmshClassifier(faces, face_patch, name_));
+  check_surface_elements(m, faces);
   return m;
 }
 

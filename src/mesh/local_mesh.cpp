@@ -124,22 +124,10 @@ void sort_cell_faces_globally(LocalMesh& l) {
   }
 }
 
-} // namespace
-
-LocalMesh extract_local(const HostMesh& g, const std::vector<int>& part, int rank, int ranks, int layers) {
-  const index_t nc = g.n_cells();
-  if (index_t(part.size()) != nc)
-    throw RunError("error: extract_local: a partition of " + std::to_string(part.size()) + " cells for a mesh of " +
-                   std::to_string(nc));
-  if (layers != 1 && layers != 2)
-    throw RunError("error: extract_local: " + std::to_string(layers) + " ghost layers (1 or 2)");
-  LocalMesh l;
-  l.rank = rank;
-  l.ranks = ranks;
-  l.layers = layers;
-  l.n_global_nodes = g.n_nodes();
-  // Classify owned cells (frontier: a face to another part) and the ghosts by layer.
-  std::vector<char> frontier(nc, 0), layer(nc, 0);
+/// Classify owned cells (frontier: a face to another part) and the ghosts by layer (layer[c]: 1 or
+/// 2 for the ghosts of that layer, else 0).
+void classify_cells(const HostMesh& g, const std::vector<int>& part, int rank, int layers, std::vector<char>& frontier,
+                    std::vector<char>& layer) {
   for (index_t f = 0; f < g.n_interior; ++f) {
     const index_t a = g.face_owner[f], b = g.face_neighbour[f];
     const bool ma = part[a] == rank, mb = part[b] == rank;
@@ -153,9 +141,22 @@ LocalMesh extract_local(const HostMesh& g, const std::vector<int>& part, int ran
       if (layer[a] == 1 && part[b] != rank && layer[b] == 0) layer[b] = 2;
       if (layer[b] == 1 && part[a] != rank && layer[a] == 0) layer[a] = 2;
     }
+}
+
+/// A ghost's owner must be known: the halo exchanges with it.
+void check_ghost_parts(const HostMesh& g, const std::vector<int>& part, const std::vector<char>& layer) {
+  const index_t nc = g.n_cells();
   for (index_t c = 0; c < nc; ++c)
     if (layer[c] && part[c] < 0)
       throw RunError("error: extract_local: the part of ghost cell " + std::to_string(g.cell_gid[c]) + " is unknown");
+}
+
+/// l.global_cell: the inner owned cells, the frontier's, then each layer's ghosts by (owner, gid);
+/// with l.n_inner, n_owned and n_layer1.
+void order_cells(const HostMesh& g, const std::vector<int>& part, const std::vector<char>& frontier,
+                 const std::vector<char>& layer, LocalMesh& l) {
+  const index_t nc = g.n_cells();
+  const int rank = l.rank;
   std::vector<index_t>& cells = l.global_cell;
   for (index_t c = 0; c < nc; ++c)
     if (part[c] == rank && !frontier[c]) cells.push_back(c);
@@ -173,12 +174,13 @@ LocalMesh extract_local(const HostMesh& g, const std::vector<int>& part, int ran
     cells.insert(cells.end(), ghosts.begin(), ghosts.end());
     if (k == 1) l.n_layer1 = static_cast<index_t>(ghosts.size());
   }
-  std::vector<index_t> local_of(nc, -1);
-  for (std::size_t k = 0; k < cells.size(); ++k) local_of[cells[k]] = static_cast<index_t>(k);
+}
 
-  // Nodes: those of the local cells, in increasing global node index.
+/// Nodes: those of the local cells, in increasing global node index. Returns each global node's
+/// local number (-1: not local).
+std::vector<index_t> add_nodes(const HostMesh& g, LocalMesh& l) {
+  const std::vector<index_t>& cells = l.global_cell;
   HostMesh& h = l.host;
-  h.dim = g.dim;
   std::vector<index_t> node_of(g.n_nodes(), -1);
   for (index_t c : cells)
     for (index_t k = g.cell_node_off[c]; k < g.cell_node_off[c + 1]; ++k) node_of[g.cell_nodes[k]] = 0;
@@ -188,13 +190,25 @@ LocalMesh extract_local(const HostMesh& g, const std::vector<int>& part, int ran
       h.node_gid.push_back(g.node_gid[v]);
       h.x.insert(h.x.end(), g.x.begin() + 3 * std::size_t(v), g.x.begin() + 3 * std::size_t(v) + 3);
     }
-  for (index_t c : cells) {
+  return node_of;
+}
+
+/// The local cells, in l.global_cell's order, on their local nodes.
+void add_cells(const HostMesh& g, const std::vector<index_t>& node_of, LocalMesh& l) {
+  HostMesh& h = l.host;
+  for (index_t c : l.global_cell) {
     std::vector<index_t> nodes;
     for (index_t k = g.cell_node_off[c]; k < g.cell_node_off[c + 1]; ++k) nodes.push_back(node_of[g.cell_nodes[k]]);
     h.add_cell(g.cell_type[c], nodes.data(), g.cell_gid[c]);
   }
+}
 
-  select_faces(g, part, layer, l);
+/// The faces select_faces chose (l.global_face), on the local nodes and cells.
+void add_faces(const HostMesh& g, const std::vector<index_t>& node_of, LocalMesh& l) {
+  const std::vector<index_t>& cells = l.global_cell;
+  std::vector<index_t> local_of(g.n_cells(), -1);
+  for (std::size_t k = 0; k < cells.size(); ++k) local_of[cells[k]] = static_cast<index_t>(k);
+  HostMesh& h = l.host;
   const std::vector<index_t>& faces = l.global_face;
   h.shifts = g.shifts;
   for (index_t f : faces) {
@@ -205,7 +219,31 @@ LocalMesh extract_local(const HostMesh& g, const std::vector<int>& part, int ran
     h.face_neighbour.push_back(g.face_neighbour[f] < 0 ? -1 : local_of[g.face_neighbour[f]]);
     h.face_shift.push_back(g.face_shift[f]);
   }
+}
 
+} // namespace
+
+LocalMesh extract_local(const HostMesh& g, const std::vector<int>& part, int rank, int ranks, int layers) {
+  const index_t nc = g.n_cells();
+  if (index_t(part.size()) != nc)
+    throw RunError("error: extract_local: a partition of " + std::to_string(part.size()) + " cells for a mesh of " +
+                   std::to_string(nc));
+  if (layers != 1 && layers != 2)
+    throw RunError("error: extract_local: " + std::to_string(layers) + " ghost layers (1 or 2)");
+  LocalMesh l;
+  l.rank = rank;
+  l.ranks = ranks;
+  l.layers = layers;
+  l.n_global_nodes = g.n_nodes();
+  std::vector<char> frontier(nc, 0), layer(nc, 0);
+  classify_cells(g, part, rank, layers, frontier, layer);
+  check_ghost_parts(g, part, layer);
+  order_cells(g, part, frontier, layer, l);
+  l.host.dim = g.dim;
+  const std::vector<index_t> node_of = add_nodes(g, l);
+  add_cells(g, node_of, l);
+  select_faces(g, part, layer, l);
+  add_faces(g, node_of, l);
   sort_cell_faces_globally(l);
   add_halo_links(g, part, layers, l);
   return l;

@@ -3,7 +3,7 @@
 // first: the other ranks' cells that share a face with an owned cell; the second: those that share
 // a face with the first), with what the halo exchange needs. No MPI here: any rank's part can be
 // extracted from the global mesh in one process (the tests do so for every rank).
-// docs/parallel.md#the-local-mesh.
+// docs/decomposition.md#the-local-mesh.
 //
 // Cells: [0, n_inner) owned cells with no ghost neighbour, [n_inner, n_owned) owned cells next to a
 // ghost ("frontier"), then the first layer's ghosts, then the second layer's (two layers), each

@@ -5,7 +5,7 @@
 // of building for half a minute and failing in an allocation.
 #include <string>
 
-#include "core/config.hpp"
+#include "mesh/mesh_options.hpp"
 
 namespace fvproxy {
 

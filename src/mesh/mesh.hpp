@@ -11,7 +11,7 @@ namespace fvproxy {
 
 struct Mesh {
   /// n_cells: the cells this rank owns and computes, [0, n_cells): the bound of every cell loop.
-  /// A decomposed mesh (docs/parallel.md#the-local-mesh) follows them with n_ghosts ghost cells:
+  /// A decomposed mesh (docs/decomposition.md#the-local-mesh) follows them with n_ghosts ghost cells:
   /// per-cell arrays that neighbours read (the state, gradients, limiter values, volume, centroid,
   /// cell_gid, ...) have n_local() rows. One rank: n_ghosts = 0.
   index_t n_cells = 0, n_faces = 0, n_interior = 0, n_nodes = 0;
@@ -22,7 +22,7 @@ struct Mesh {
   /// [n_owned_faces, n_interior) (operators/part.hpp). One rank: n_inner = n_cells,
   /// n_owned_faces = n_interior.
   index_t n_inner = 0, n_owned_faces = 0;
-  /// A second ghost layer (parallel.halo.layers: 2, docs/parallel.md#two-ghost-layers): the first
+  /// A second ghost layer (parallel.halo.layers: 2, docs/halo.md#two-ghost-layers): the first
   /// n_layer1 ghosts, [n_cells, n_cells + n_layer1), have every face here, so their gradients and
   /// limiter values are computed on this rank (Part::layer1) from the second layer's state. Their
   /// faces follow the owned cells' n_faces faces: their boundary faces, [n_faces, outer_begin), by

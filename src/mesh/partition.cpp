@@ -53,20 +53,19 @@ std::vector<int> metis_parts(const HostMesh& m, int parts) {
 
 /// PT-Scotch on the ranks of `comm` (each its contiguous slice of the cells), every cell's part on
 /// every rank; sequential Scotch on this process alone without a communicator.
-std::vector<int> ptscotch_global(const HostMesh& m, int parts, const Communicator* comm) {
+std::vector<int> ptscotch_global(const HostMesh& m, int parts, MPI_Comm comm) {
   const index_t n = m.n_cells();
-  if (!comm || comm->size() == 1) return ptscotch_parts_one_process(cell_graph(m, 0, n), parts);
-  const int S = comm->size();
+  const int S = comm_size(comm), rank = comm_rank(comm);
+  if (S == 1) return ptscotch_parts_one_process(cell_graph(m, 0, n), parts);
   auto first = [&](int r) { return static_cast<index_t>(static_cast<gid_t>(n) * r / S); };
-  const std::vector<int> mine =
-      ptscotch_parts(cell_graph(m, first(comm->rank()), first(comm->rank() + 1)), parts, *comm);
+  const std::vector<int> mine = ptscotch_parts(cell_graph(m, first(rank), first(rank + 1)), parts, comm);
   std::vector<int> count(S), displ(S), part(n);
   for (int r = 0; r < S; ++r) {
     count[r] = first(r + 1) - first(r);
     displ[r] = first(r);
   }
   MPI_Allgatherv(mine.data(), static_cast<int>(mine.size()), MPI_INT, part.data(), count.data(), displ.data(), MPI_INT,
-                 comm->raw());
+                 comm);
   return part;
 }
 
@@ -127,7 +126,7 @@ std::array<int, 3> block_factors(int parts, const std::array<int, 3>& cells, con
 }
 
 Partition partition_cells(const HostMesh& host, const Mesh& device, PartitionMethod method, int parts,
-                          const BoxConfig* box, const std::string& where, const Communicator* comm) {
+                          const BoxConfig* box, const std::string& where, MPI_Comm comm) {
   Partition p;
   p.method = method;
   p.parts = parts;

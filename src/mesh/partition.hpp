@@ -14,17 +14,17 @@
 //            then the one with the fewest faces between parts), each hex's cells together;
 //   ptscotch the same cell graph as metis, partitioned by PT-Scotch 7 (mesh/ptscotch.hpp), fixed
 //            seed; the partition depends on the number of ranks that compute it.
+#include <mpi.h>
+
 #include <array>
 #include <string>
 #include <vector>
 
-#include "core/config.hpp"
 #include "mesh/host_mesh.hpp"
 #include "mesh/mesh.hpp"
+#include "mesh/mesh_options.hpp"
 
 namespace fvproxy {
-
-class Communicator; // parallel/communicator.hpp
 
 struct Partition {
   PartitionMethod method = PartitionMethod::metis;
@@ -40,10 +40,10 @@ struct Partition {
 /// box (more parts than hexes, or a mesh read from a file).
 /// `comm`: for ptscotch, the ranks that compute the partition together (collective: each holds the
 /// same global mesh and calls this with the same arguments; rank r of S partitions the cell graph's
-/// slice [r n / S, (r + 1) n / S) and every rank gets every cell's part); nullptr (and a one-rank
-/// communicator): this process alone, sequential Scotch. The other methods ignore it.
+/// slice [r n / S, (r + 1) n / S) and every rank gets every cell's part); MPI_COMM_NULL (and a
+/// one-rank communicator): this process alone, sequential Scotch. The other methods ignore it.
 Partition partition_cells(const HostMesh& host, const Mesh& device, PartitionMethod method, int parts,
-                          const BoxConfig* box, const std::string& where, const Communicator* comm = nullptr);
+                          const BoxConfig* box, const std::string& where, MPI_Comm comm = MPI_COMM_NULL);
 
 /// The px x py x pz factorization of `parts` for a box of `cells` hexes with the smallest largest
 /// block (balance first), then the fewest faces cut (a periodic axis cut p times, else p - 1);
@@ -73,7 +73,7 @@ struct PartitionQuality {
 };
 
 /// `values_per_ghost`: what one ghost cell receives per stage (the state, and the gradients and
-/// limiter values when the operators use them: docs/parallel.md#halo-exchange). O(cells + faces)
+/// limiter values when the operators use them: docs/halo.md#halo-exchange). O(cells + faces)
 /// for any number of parts.
 PartitionQuality partition_quality(const HostMesh& host, const Partition& p, int values_per_ghost);
 

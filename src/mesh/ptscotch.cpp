@@ -171,20 +171,41 @@ std::vector<int> ptscotch_parts_one_process(const DistGraph& g, int parts) {
   return to_parts(parttab, parts, "SCOTCH_graphPart");
 }
 
-std::vector<int> ptscotch_parts(const DistGraph& g, int parts, const Communicator& comm) {
-  if (comm.size() == 1) return ptscotch_parts_one_process(g, parts);
-  const MPI_Comm c = comm.raw();
-  const int P = comm.size(), rank = comm.rank();
-  // Every rank's range, then every check's outcome on every rank before any rank goes on: a rank
-  // that threw alone would leave the others waiting in PT-Scotch's collectives.
-  const long long mine[2] = {g.vtx_begin, g.vtx_end};
-  std::vector<long long> ranges(2 * std::size_t(P));
-  MPI_Allgather(mine, 2, MPI_LONG_LONG, ranges.data(), 2, MPI_LONG_LONG, c);
+namespace {
+
+/// The ranks' vertex ranges must follow each other from 0 in rank order; "" when they do.
+std::string range_problem(const std::vector<long long>& ranges, int P) {
   std::string problem;
   for (int r = 0; r < P && problem.empty(); ++r)
     if (ranges[2 * r] != (r == 0 ? 0 : ranges[2 * r - 1]) || ranges[2 * r + 1] < ranges[2 * r])
       problem = "rank " + std::to_string(r) + " holds vertices [" + std::to_string(ranges[2 * r]) + ", " +
                 std::to_string(ranges[2 * r + 1]) + "): the ranges must follow each other from 0 in rank order";
+  return problem;
+}
+
+/// The lowest failing rank's message, on every rank (`bad`: this rank's `mine_problem` is one).
+[[noreturn]] void throw_lowest_problem(std::string mine_problem, int bad, MPI_Comm comm) {
+  const MPI_Comm c = comm;
+  const int P = comm_size(c), rank = comm_rank(c);
+  int first = bad ? rank : P, lowest = P;
+  MPI_Allreduce(&first, &lowest, 1, MPI_INT, MPI_MIN, c);
+  int len = rank == lowest ? int(mine_problem.size()) : 0;
+  MPI_Bcast(&len, 1, MPI_INT, lowest, c);
+  mine_problem.resize(std::size_t(len));
+  MPI_Bcast(mine_problem.data(), len, MPI_CHAR, lowest, c);
+  throw RunError("error: ptscotch_parts: rank " + std::to_string(lowest) + ": " + mine_problem);
+}
+
+/// Every rank's range, then every check's outcome on every rank before any rank goes on: a rank
+/// that threw alone would leave the others waiting in PT-Scotch's collectives. Returns the whole
+/// graph's vertex count.
+gid_t check_slices(const DistGraph& g, int parts, MPI_Comm comm) {
+  const MPI_Comm c = comm;
+  const int P = comm_size(c);
+  const long long mine[2] = {g.vtx_begin, g.vtx_end};
+  std::vector<long long> ranges(2 * std::size_t(P));
+  MPI_Allgather(mine, 2, MPI_LONG_LONG, ranges.data(), 2, MPI_LONG_LONG, c);
+  std::string problem = range_problem(ranges, P);
   const gid_t n_global = ranges[2 * std::size_t(P) - 1];
   int my_parts[2] = {parts, -parts}, all_parts[2] = {0, 0};
   MPI_Allreduce(my_parts, all_parts, 2, MPI_INT, MPI_MAX, c);
@@ -195,67 +216,111 @@ std::vector<int> ptscotch_parts(const DistGraph& g, int parts, const Communicato
   int bad = mine_problem.empty() ? 0 : 1, any_bad = 0;
   MPI_Allreduce(&bad, &any_bad, 1, MPI_INT, MPI_MAX, c);
   if (!problem.empty()) throw RunError("error: ptscotch_parts: " + problem);
-  if (any_bad) {
-    // The lowest failing rank's message, on every rank.
-    int first = bad ? rank : P, lowest = P;
-    MPI_Allreduce(&first, &lowest, 1, MPI_INT, MPI_MIN, c);
-    int len = rank == lowest ? int(mine_problem.size()) : 0;
-    MPI_Bcast(&len, 1, MPI_INT, lowest, c);
-    mine_problem.resize(std::size_t(len));
-    MPI_Bcast(mine_problem.data(), len, MPI_CHAR, lowest, c);
-    throw RunError("error: ptscotch_parts: rank " + std::to_string(lowest) + ": " + mine_problem);
+  if (any_bad) throw_lowest_problem(std::move(mine_problem), bad, comm);
+  return n_global;
+}
+
+/// Whether `failed` is empty on every rank (one reduction).
+bool none_failed(const std::string& failed, MPI_Comm c) {
+  int ok = failed.empty() ? 1 : 0, all_ok = 0;
+  MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, c);
+  return all_ok;
+}
+
+/// ptscotch_parts on several ranks, the slices checked: this rank's slice in PT-Scotch's arrays
+/// and PT-Scotch's steps, every step's outcome known on every rank before the next.
+struct DistributedPartition {
+  const DistGraph& g;
+  const int parts;
+  const MPI_Comm c;
+  const int P;
+  const gid_t n;
+  std::vector<SCOTCH_Num> vertloctab, edgeloctab, edloloctab, partloctab;
+  int any_weights = 0;
+
+  DistributedPartition(const DistGraph& g, int parts, MPI_Comm comm)
+      : g(g), parts(parts), c(comm), P(comm_size(comm)), n(g.n_local()), vertloctab(narrow<SCOTCH_Num>(g.xadj)),
+        edgeloctab(narrow<SCOTCH_Num>(g.adjncy)), edloloctab(narrow<SCOTCH_Num>(g.adjwgt)),
+        partloctab(std::size_t(n) + 1, 0) {}
+
+  /// Edge weights are given on every rank or on none (PT-Scotch checks): where some rank has them, a
+  /// rank without (no edges, or all 1) passes ones. Never a null array where one is expected, even
+  /// on a rank without vertices.
+  void agree_on_weights() {
+    int has_weights = g.adjwgt.empty() ? 0 : 1;
+    MPI_Allreduce(&has_weights, &any_weights, 1, MPI_INT, MPI_MAX, c);
+    if (any_weights && edloloctab.empty()) edloloctab.assign(std::max<std::size_t>(g.adjncy.size(), 1), 1);
+    if (edgeloctab.empty()) edgeloctab.push_back(0);
   }
+
+  /// The parts of this rank's vertices; RunError on every rank when a step failed on any.
+  std::vector<int> partition(gid_t n_global) {
+    SCOTCH_Dgraph graph;
+    if (SCOTCH_dgraphInit(&graph, c) != 0) throw RunError("error: SCOTCH_dgraphInit failed");
+    Context ctx;
+    Strategy strat;
+    const std::string failed = run_steps(graph, ctx, strat);
+    SCOTCH_dgraphExit(&graph);
+    if (!none_failed(failed, c))
+      throw RunError("error: " + (failed.empty() ? std::string("PT-Scotch") : failed) + " failed for " +
+                     counts(n_global, parts) + " on " + std::to_string(P) + " ranks" +
+                     (failed.empty() ? " (on another rank)" : ""));
+    partloctab.resize(std::size_t(n));
+    return to_parts(partloctab, parts, "SCOTCH_dgraphPart");
+  }
+
+  /// Build, check, strategy and partition into partloctab, a step only where the previous went well
+  /// on every rank: "" or the step that failed on this rank.
+  std::string run_steps(SCOTCH_Dgraph& graph, Context& ctx, Strategy& strat) {
+    std::string failed;
+    const auto edges = SCOTCH_Num(g.adjncy.size());
+    if (SCOTCH_dgraphBuild(&graph, 0, SCOTCH_Num(n), SCOTCH_Num(n), vertloctab.data(), nullptr, nullptr, nullptr, edges,
+                           edges, edgeloctab.data(), nullptr, any_weights ? edloloctab.data() : nullptr) != 0)
+      failed = "SCOTCH_dgraphBuild";
+    if (none_failed(failed, c) && SCOTCH_dgraphCheck(&graph) != 0)
+      failed = "SCOTCH_dgraphCheck (the graph is not symmetric, or its weights differ both ways)";
+    if (none_failed(failed, c) &&
+        SCOTCH_stratDgraphMapBuild(&strat.s, SCOTCH_STRATDEFAULT, SCOTCH_Num(P), SCOTCH_Num(parts), kBalance) != 0)
+      failed = "SCOTCH_stratDgraphMapBuild";
+    if (none_failed(failed, c)) {
+      SCOTCH_Dgraph bound; // the graph in the one-thread, fixed-seed context
+      if (SCOTCH_contextBindDgraph(&ctx.c, &graph, &bound) != 0) {
+        failed = "SCOTCH_contextBindDgraph";
+      } else {
+        if (SCOTCH_dgraphPart(&bound, SCOTCH_Num(parts), &strat.s, partloctab.data()) != 0)
+          failed = "SCOTCH_dgraphPart";
+        SCOTCH_dgraphExit(&bound);
+      }
+    }
+    return failed;
+  }
+};
+
+} // namespace
+
+int comm_size(MPI_Comm c) {
+  int started = 0, n = 1;
+  MPI_Initialized(&started);
+  if (started && c != MPI_COMM_NULL) MPI_Comm_size(c, &n);
+  return n;
+}
+
+int comm_rank(MPI_Comm c) {
+  int started = 0, r = 0;
+  MPI_Initialized(&started);
+  if (started && c != MPI_COMM_NULL) MPI_Comm_rank(c, &r);
+  return r;
+}
+
+std::vector<int> ptscotch_parts(const DistGraph& g, int parts, MPI_Comm comm) {
+  if (comm_size(comm) == 1) return ptscotch_parts_one_process(g, parts);
+  const gid_t n_global = check_slices(g, parts, comm);
   if (parts == 1) return std::vector<int>(std::size_t(g.n_local()), 0);
   check_library();
 
-  const gid_t n = g.n_local();
-  std::vector<SCOTCH_Num> vertloctab = narrow<SCOTCH_Num>(g.xadj), edgeloctab = narrow<SCOTCH_Num>(g.adjncy),
-                          edloloctab = narrow<SCOTCH_Num>(g.adjwgt), partloctab(std::size_t(n) + 1, 0);
-  // Edge weights are given on every rank or on none (PT-Scotch checks): where some rank has them, a
-  // rank without (no edges, or all 1) passes ones. Never a null array where one is expected, even
-  // on a rank without vertices.
-  int has_weights = g.adjwgt.empty() ? 0 : 1, any_weights = 0;
-  MPI_Allreduce(&has_weights, &any_weights, 1, MPI_INT, MPI_MAX, c);
-  if (any_weights && edloloctab.empty()) edloloctab.assign(std::max<std::size_t>(g.adjncy.size(), 1), 1);
-  if (edgeloctab.empty()) edgeloctab.push_back(0);
-  SCOTCH_Dgraph graph;
-  if (SCOTCH_dgraphInit(&graph, c) != 0) throw RunError("error: SCOTCH_dgraphInit failed");
-  Context ctx;
-  Strategy strat;
-  std::string failed;
-  const auto edges = SCOTCH_Num(g.adjncy.size());
-  if (SCOTCH_dgraphBuild(&graph, 0, SCOTCH_Num(n), SCOTCH_Num(n), vertloctab.data(), nullptr, nullptr, nullptr, edges,
-                         edges, edgeloctab.data(), nullptr, any_weights ? edloloctab.data() : nullptr) != 0)
-    failed = "SCOTCH_dgraphBuild";
-  int ok = failed.empty() ? 1 : 0, all_ok = 0;
-  MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, c);
-  if (all_ok && SCOTCH_dgraphCheck(&graph) != 0)
-    failed = "SCOTCH_dgraphCheck (the graph is not symmetric, or its weights differ both ways)";
-  ok = failed.empty() ? 1 : 0;
-  MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, c);
-  if (all_ok &&
-      SCOTCH_stratDgraphMapBuild(&strat.s, SCOTCH_STRATDEFAULT, SCOTCH_Num(P), SCOTCH_Num(parts), kBalance) != 0)
-    failed = "SCOTCH_stratDgraphMapBuild";
-  ok = failed.empty() ? 1 : 0;
-  MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, c);
-  if (all_ok) {
-    SCOTCH_Dgraph bound; // the graph in the one-thread, fixed-seed context
-    if (SCOTCH_contextBindDgraph(&ctx.c, &graph, &bound) != 0) {
-      failed = "SCOTCH_contextBindDgraph";
-    } else {
-      if (SCOTCH_dgraphPart(&bound, SCOTCH_Num(parts), &strat.s, partloctab.data()) != 0) failed = "SCOTCH_dgraphPart";
-      SCOTCH_dgraphExit(&bound);
-    }
-  }
-  SCOTCH_dgraphExit(&graph);
-  ok = failed.empty() ? 1 : 0;
-  MPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_MIN, c);
-  if (!all_ok)
-    throw RunError("error: " + (failed.empty() ? std::string("PT-Scotch") : failed) + " failed for " +
-                   counts(n_global, parts) + " on " + std::to_string(P) + " ranks" +
-                   (failed.empty() ? " (on another rank)" : ""));
-  partloctab.resize(std::size_t(n));
-  return to_parts(partloctab, parts, "SCOTCH_dgraphPart");
+  DistributedPartition d(g, parts, comm);
+  d.agree_on_weights();
+  return d.partition(n_global);
 }
 
 DistGraph cell_graph(const HostMesh& m, index_t begin, index_t end) {

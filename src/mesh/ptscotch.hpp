@@ -13,13 +13,14 @@
 // number of ranks gives the same parts (fixed seed, one thread per rank). On one rank (or without
 // MPI) it runs the sequential Scotch partitioner contained in libptscotch.
 //
-// Only the Communicator's inline accessors (its MPI_Comm, rank, size) are used here, so that
-// fvproxy_mesh needs MPI but not fvproxy_parallel.
+// It takes the raw MPI communicator (a Communicator's raw()), so that the mesh layer needs MPI but
+// not the parallel layer above it.
+#include <mpi.h>
+
 #include <vector>
 
 #include "core/types.hpp"
 #include "mesh/host_mesh.hpp"
-#include "parallel/communicator.hpp"
 
 namespace fvproxy {
 
@@ -37,7 +38,12 @@ struct DistGraph {
 /// own slice of the same graph and the same `parts`. RunError on every rank for an inconsistent
 /// graph (ranges that do not follow each other, a neighbour out of range, sizes that disagree, more
 /// vertices or edges than SCOTCH_Num holds) or a Scotch failure. parts == 1: all zero, no Scotch.
-std::vector<int> ptscotch_parts(const DistGraph& g, int parts, const Communicator& comm);
+std::vector<int> ptscotch_parts(const DistGraph& g, int parts, MPI_Comm comm);
+
+/// The size of `c` and this process's rank in it; 1 and 0 for MPI_COMM_NULL or before MPI starts
+/// (this process alone, as a Communicator::self() would be).
+int comm_size(MPI_Comm c);
+int comm_rank(MPI_Comm c);
 
 /// The same on this process alone (the whole graph: vtx_begin = 0): sequential Scotch
 /// (SCOTCH_graphPart). ptscotch_parts on a one-rank communicator calls this.

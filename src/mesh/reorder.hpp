@@ -4,9 +4,9 @@
 // faces to follow their cells and nodes by first use. Global ids are kept.
 #include <vector>
 
-#include "core/config.hpp"
 #include "mesh/host_mesh.hpp"
 #include "mesh/mesh.hpp"
+#include "mesh/mesh_options.hpp"
 
 namespace fvproxy {
 

@@ -7,9 +7,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "core/config.hpp"
 #include "mesh/host_mesh.hpp"
 #include "mesh/mesh.hpp"
+#include "mesh/mesh_options.hpp"
 
 namespace fvproxy {
 

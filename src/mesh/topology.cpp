@@ -88,103 +88,136 @@ double bbox_diagonal(const HostMesh& m) {
   return std::sqrt(s);
 }
 
-} // namespace
+/// build_faces' passes. On the host threads (mesh/host_parallel.hpp); the result does not depend on
+/// their number: records at fixed places, a sort to std::sort's order (the records are all
+/// different), faces numbered by their group's place in it, periodic translations numbered in face
+/// order.
+struct FaceBuilder {
+  HostMesh& m;
+  const BoundaryClassifier& classify;
+  const double tol;
+  std::vector<FaceRecord> rec; ///< one per cell face, sorted by key
+  std::int64_t n_rec = 0;
+  std::vector<std::int64_t> start; ///< start[g] = face g's group's first record
+  std::int64_t nf = 0;
+  // Per face: its node count, owner, neighbour, patch, translation; problems flagged.
+  std::vector<index_t> node_off;
+  std::vector<index_t> owner, neighbour;
+  std::vector<int> face_patch;
+  std::vector<std::array<double, 3>> shift_t;
+  std::vector<char> periodic;
+  std::vector<char> bad;
 
-void build_faces(HostMesh& m, const std::vector<std::string>& patch_names, const BoundaryClassifier& classify) {
-  // On the host threads (mesh/host_parallel.hpp); the result does not depend on their number:
-  // records at fixed places, a sort to std::sort's order (the records are all different), faces
-  // numbered by their group's place in it, periodic translations numbered in face order.
-  const index_t nc = m.n_cells();
-  auto key_of = [&](index_t node) { return m.node_key.empty() ? node : m.node_key[node]; };
-  std::vector<std::int64_t> first(std::size_t(nc) + 1, 0);
-  host::parallel_for("fvproxy::mesh::face_record_counts", nc,
-                     [&](std::int64_t c) { first[c] = element_info(m.cell_type[c]).n_faces; });
-  const std::int64_t n_rec = host::exclusive_scan(first);
-  std::vector<FaceRecord> rec(static_cast<std::size_t>(n_rec));
-  host::parallel_for("fvproxy::mesh::face_records", nc, [&](std::int64_t c) {
-    const ElementInfo& e = element_info(m.cell_type[c]);
-    const index_t* cn = m.cell_nodes.data() + m.cell_node_off[c];
-    for (int lf = 0; lf < e.n_faces; ++lf) {
-      FaceRecord& r = rec[first[c] + lf];
-      const LocalFace& f = e.faces[lf];
-      for (int i = 0; i < kMaxFaceNodes; ++i)
-        r.key[i] = i < f.n ? key_of(cn[f.nodes[i]]) : std::numeric_limits<index_t>::max();
-      sort_face_key(r.key, f.n);
-      r.cell = static_cast<index_t>(c);
-      r.local = lf;
-    }
-  });
-  std::vector<std::int64_t>().swap(first);
-  host::parallel_sort(
-      rec, [](const FaceRecord& a, const FaceRecord& b) { return key_less(a, b); }, "fvproxy::mesh::face_sort");
+  FaceBuilder(HostMesh& m, const BoundaryClassifier& classify)
+      : m(m), classify(classify), tol(1e-9 * std::max(bbox_diagonal(m), 1e-300)) {}
 
-  const double tol = 1e-9 * std::max(bbox_diagonal(m), 1e-300);
-  auto local_nodes = [&](index_t c, int lf, index_t* out) {
+  index_t key_of(index_t node) const { return m.node_key.empty() ? node : m.node_key[node]; }
+
+  /// The nodes of cell c's local face lf, into `out`; their count.
+  int local_nodes(index_t c, int lf, index_t* out) const {
     const LocalFace& f = element_info(m.cell_type[c]).faces[lf];
     const index_t* cn = m.cell_nodes.data() + m.cell_node_off[c];
     for (int i = 0; i < f.n; ++i) out[i] = cn[f.nodes[i]];
     return f.n;
-  };
-  // Groups of equal keys: one face each, in sorted order. start[g] = the group's first record.
-  const std::int64_t R = n_rec;
-  std::vector<std::int64_t> face_of(static_cast<std::size_t>(R) + 1, 0);
-  host::parallel_for("fvproxy::mesh::face_groups", R,
-                     [&](std::int64_t i) { face_of[i] = (i == 0 || !same_key(rec[i - 1], rec[i])) ? 1 : 0; });
-  const std::int64_t nf = host::exclusive_scan(face_of); // face_of[i]: the face of record i's group (+1 unless first)
-  std::vector<std::int64_t> start(static_cast<std::size_t>(nf) + 1, R);
-  host::parallel_for("fvproxy::mesh::face_starts", R, [&](std::int64_t i) {
-    if (i == 0 || !same_key(rec[i - 1], rec[i])) start[face_of[i]] = i;
-  });
-  std::vector<std::int64_t>().swap(face_of);
-  // Per face: its node count, owner, neighbour, patch, translation; problems flagged (the serial
-  // pass below reports the first one, as it always did).
-  std::vector<index_t> node_off(static_cast<std::size_t>(nf) + 1, 0);
-  std::vector<index_t> owner(nf), neighbour(nf);
-  std::vector<int> face_patch(nf);
-  std::vector<std::array<double, 3>> shift_t(nf);
-  std::vector<char> periodic(nf, 0);
-  std::vector<char> bad(nf, 0);
-  host::parallel_for("fvproxy::mesh::face_match", nf, [&](std::int64_t g) {
-    const std::int64_t i = start[g], j = start[g + 1];
-    index_t on[kMaxFaceNodes];
-    const int n = local_nodes(rec[i].cell, rec[i].local, on);
-    node_off[g] = n;
-    owner[g] = rec[i].cell;
-    if (j - i > 2) {
-      bad[g] = 1;
-    } else if (j - i == 2) {
-      if (rec[i + 1].cell == rec[i].cell) {
-        bad[g] = 1;
-        return;
+  }
+
+  /// One record per face of every cell (its sorted node key), sorted: a face's records side by side.
+  void make_records() {
+    const index_t nc = m.n_cells();
+    std::vector<std::int64_t> first(std::size_t(nc) + 1, 0);
+    host::parallel_for("fvproxy::mesh::face_record_counts", nc,
+                       [&](std::int64_t c) { first[c] = element_info(m.cell_type[c]).n_faces; });
+    n_rec = host::exclusive_scan(first);
+    rec.resize(static_cast<std::size_t>(n_rec));
+    host::parallel_for("fvproxy::mesh::face_records", nc, [&](std::int64_t c) {
+      const ElementInfo& e = element_info(m.cell_type[c]);
+      const index_t* cn = m.cell_nodes.data() + m.cell_node_off[c];
+      for (int lf = 0; lf < e.n_faces; ++lf) {
+        FaceRecord& r = rec[first[c] + lf];
+        const LocalFace& f = e.faces[lf];
+        for (int i = 0; i < kMaxFaceNodes; ++i)
+          r.key[i] = i < f.n ? key_of(cn[f.nodes[i]]) : std::numeric_limits<index_t>::max();
+        sort_face_key(r.key, f.n);
+        r.cell = static_cast<index_t>(c);
+        r.local = lf;
       }
-      index_t nn[kMaxFaceNodes];
-      local_nodes(rec[i + 1].cell, rec[i + 1].local, nn);
-      const auto co = face_center(m, on, n), cnb = face_center(m, nn, n);
-      // Components below the tolerance are rounding (the two sides sum their nodes in different
-      // orders): snap them to zero so a translation is exactly along its axes.
-      std::array<double, 3> t{co[0] - cnb[0], co[1] - cnb[1], co[2] - cnb[2]};
-      for (double& tk : t)
-        if (std::abs(tk) <= tol) tk = 0.0;
-      periodic[g] = std::abs(t[0]) > tol || std::abs(t[1]) > tol || std::abs(t[2]) > tol;
-      shift_t[g] = t;
-      neighbour[g] = rec[i + 1].cell;
-      face_patch[g] = -1;
-    } else {
-      const int p = classify.patch_of(m, on, n);
-      if (p < 0) bad[g] = 1;
-      neighbour[g] = -1;
-      face_patch[g] = p;
-    }
-  });
-  // Translations numbered in face order (the first face with a new one adds it and its opposite),
-  // up to the first bad face: errors come in face order, as in a single pass.
-  const std::int64_t g_bad = std::find(bad.begin(), bad.end(), 1) - bad.begin();
-  m.shifts.assign(1, {0.0, 0.0, 0.0});
-  m.face_shift.assign(nf, 0);
-  for (std::int64_t g = 0; g < g_bad; ++g)
-    if (periodic[g]) m.face_shift[g] = shift_index(m, shift_t[g], tol);
-  if (g_bad < nf) {
-    const std::int64_t g = g_bad;
+    });
+    std::vector<std::int64_t>().swap(first);
+    host::parallel_sort(
+        rec, [](const FaceRecord& a, const FaceRecord& b) { return key_less(a, b); }, "fvproxy::mesh::face_sort");
+  }
+
+  /// Groups of equal keys: one face each, in sorted order. start[g] = the group's first record.
+  void group_records() {
+    const std::int64_t R = n_rec;
+    std::vector<std::int64_t> face_of(static_cast<std::size_t>(R) + 1, 0);
+    host::parallel_for("fvproxy::mesh::face_groups", R,
+                       [&](std::int64_t i) { face_of[i] = (i == 0 || !same_key(rec[i - 1], rec[i])) ? 1 : 0; });
+    nf = host::exclusive_scan(face_of); // face_of[i]: the face of record i's group (+1 unless first)
+    start.assign(static_cast<std::size_t>(nf) + 1, R);
+    host::parallel_for("fvproxy::mesh::face_starts", R, [&](std::int64_t i) {
+      if (i == 0 || !same_key(rec[i - 1], rec[i])) start[face_of[i]] = i;
+    });
+    std::vector<std::int64_t>().swap(face_of);
+  }
+
+  /// Per face: its node count, owner, neighbour, patch, translation; problems flagged (the serial
+  /// pass below reports the first one, as it always did).
+  void match_faces() {
+    node_off.assign(static_cast<std::size_t>(nf) + 1, 0);
+    owner.resize(nf), neighbour.resize(nf);
+    face_patch.resize(nf);
+    shift_t.resize(nf);
+    periodic.assign(nf, 0);
+    bad.assign(nf, 0);
+    host::parallel_for("fvproxy::mesh::face_match", nf, [&](std::int64_t g) {
+      const std::int64_t i = start[g], j = start[g + 1];
+      index_t on[kMaxFaceNodes];
+      const int n = local_nodes(rec[i].cell, rec[i].local, on);
+      node_off[g] = n;
+      owner[g] = rec[i].cell;
+      if (j - i > 2) {
+        bad[g] = 1;
+      } else if (j - i == 2) {
+        if (rec[i + 1].cell == rec[i].cell) {
+          bad[g] = 1;
+          return;
+        }
+        index_t nn[kMaxFaceNodes];
+        local_nodes(rec[i + 1].cell, rec[i + 1].local, nn);
+        const auto co = face_center(m, on, n), cnb = face_center(m, nn, n);
+        // Components below the tolerance are rounding (the two sides sum their nodes in different
+        // orders): snap them to zero so a translation is exactly along its axes.
+        std::array<double, 3> t{co[0] - cnb[0], co[1] - cnb[1], co[2] - cnb[2]};
+        for (double& tk : t)
+          if (std::abs(tk) <= tol) tk = 0.0;
+        periodic[g] = std::abs(t[0]) > tol || std::abs(t[1]) > tol || std::abs(t[2]) > tol;
+        shift_t[g] = t;
+        neighbour[g] = rec[i + 1].cell;
+        face_patch[g] = -1;
+      } else {
+        const int p = classify.patch_of(m, on, n);
+        if (p < 0) bad[g] = 1;
+        neighbour[g] = -1;
+        face_patch[g] = p;
+      }
+    });
+  }
+
+  /// Translations numbered in face order (the first face with a new one adds it and its opposite),
+  /// up to the first bad face: errors come in face order, as in a single pass.
+  void number_translations() {
+    const std::int64_t g_bad = std::find(bad.begin(), bad.end(), 1) - bad.begin();
+    m.shifts.assign(1, {0.0, 0.0, 0.0});
+    m.face_shift.assign(nf, 0);
+    for (std::int64_t g = 0; g < g_bad; ++g)
+      if (periodic[g]) m.face_shift[g] = shift_index(m, shift_t[g], tol);
+    if (g_bad < nf) report_bad_face(g_bad);
+  }
+
+  /// The InputError for bad face g: shared by more than two cells, a cell's own neighbour, or a
+  /// boundary face in no patch.
+  [[noreturn]] void report_bad_face(std::int64_t g) const {
     const std::int64_t i = start[g], j = start[g + 1];
     index_t on[kMaxFaceNodes];
     const int n = local_nodes(rec[i].cell, rec[i].local, on);
@@ -202,20 +235,35 @@ void build_faces(HostMesh& m, const std::vector<std::string>& patch_names, const
                      describe_face(m, on, n) + " of cell (global id) " + std::to_string(m.cell_gid[rec[i].cell]) +
                          "\n" + classify.where());
   }
-  std::vector<std::array<double, 3>>().swap(shift_t);
-  const index_t n_face_nodes = host::exclusive_scan(node_off);
-  node_off[nf] = n_face_nodes;
-  m.face_nodes.assign(static_cast<std::size_t>(n_face_nodes), 0);
-  host::parallel_for("fvproxy::mesh::face_nodes", nf, [&](std::int64_t g) {
-    local_nodes(rec[start[g]].cell, rec[start[g]].local, m.face_nodes.data() + node_off[g]);
-  });
-  m.face_node_off.swap(node_off);
-  m.face_owner.swap(owner);
-  m.face_neighbour.swap(neighbour);
-  std::vector<FaceRecord>().swap(rec);
+
+  /// The faces' nodes, owners and neighbours into the mesh (the records are done with).
+  void store_faces() {
+    std::vector<std::array<double, 3>>().swap(shift_t);
+    const index_t n_face_nodes = host::exclusive_scan(node_off);
+    node_off[nf] = n_face_nodes;
+    m.face_nodes.assign(static_cast<std::size_t>(n_face_nodes), 0);
+    host::parallel_for("fvproxy::mesh::face_nodes", nf, [&](std::int64_t g) {
+      local_nodes(rec[start[g]].cell, rec[start[g]].local, m.face_nodes.data() + node_off[g]);
+    });
+    m.face_node_off.swap(node_off);
+    m.face_owner.swap(owner);
+    m.face_neighbour.swap(neighbour);
+    std::vector<FaceRecord>().swap(rec);
+  }
+};
+
+} // namespace
+
+void build_faces(HostMesh& m, const std::vector<std::string>& patch_names, const BoundaryClassifier& classify) {
+  FaceBuilder b(m, classify);
+  b.make_records();
+  b.group_records();
+  b.match_faces();
+  b.number_translations();
+  b.store_faces();
   m.patches.clear();
   for (const auto& name : patch_names) m.patches.push_back({name, 0, 0});
-  finalize_faces(m, std::move(face_patch));
+  finalize_faces(m, std::move(b.face_patch));
 }
 
 void finalize_faces(HostMesh& m, std::vector<int> patch_of) {

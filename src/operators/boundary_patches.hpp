@@ -6,10 +6,10 @@
 #include <string>
 #include <vector>
 
-#include "core/config.hpp"
 #include "core/types.hpp"
 #include "mesh/mesh.hpp"
 #include "operators/part.hpp"
+#include "physics/physics_options.hpp"
 
 namespace fvproxy {
 

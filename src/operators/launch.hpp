@@ -9,8 +9,8 @@
 #include <string>
 #include <type_traits>
 
-#include "core/config.hpp"
 #include "core/types.hpp"
+#include "operators/operator_options.hpp"
 #include "operators/part.hpp"
 
 namespace fvproxy {

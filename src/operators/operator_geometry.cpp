@@ -180,7 +180,7 @@ OperatorGeometry make_operator_geometry(const Mesh& m, const std::vector<bool>& 
   using Kokkos::view_alloc;
   using Kokkos::WithoutInitializing;
   // Every face and the cells whose gradients this rank computes: with two ghost layers the first
-  // layer's too (Mesh::n_layer1, docs/parallel.md#two-ghost-layers). Face arrays have a row per face
+  // layer's too (Mesh::n_layer1, docs/halo.md#two-ghost-layers). Face arrays have a row per face
   // (d and gg_weight are read on interior faces only), boundary-face arrays a row per boundary face.
   const index_t nf = m.n_all_faces, nc = m.n_gradient_cells(), nb = m.n_boundary_rows();
   OperatorGeometry g;

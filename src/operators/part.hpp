@@ -1,5 +1,5 @@
 #pragma once
-// Which part of a rank's owned cells an operator call covers (docs/parallel.md#overlap), so that
+// Which part of a rank's owned cells an operator call covers (docs/halo.md#overlap), so that
 // the work that reads no ghost value can run while the halo messages fly:
 //
 //   all       every owned cell and every face that touches one (what one rank does);
@@ -8,7 +8,7 @@
 //             owned cells): nothing here reads a ghost row;
 //   frontier  the owned cells next to a ghost, [n_inner, n_cells), and the faces between an owned
 //             cell and a ghost, [n_owned_faces, n_interior);
-//   layer1    with two ghost layers (docs/parallel.md#two-ghost-layers), the first layer's ghosts,
+//   layer1    with two ghost layers (docs/halo.md#two-ghost-layers), the first layer's ghosts,
 //             [n_cells, n_cells + n_layer1), whose gradients and limiter values the muscl operator
 //             computes here (a gather over their faces, whatever the variant's scatter); no face of
 //             the flux operators. Empty with one ghost layer.
@@ -29,7 +29,7 @@ inline const char* to_string(Part p) {
 }
 
 /// Which rows a pointwise kernel over cells fills (the flow solver's derived fields, computed
-/// before and after the state's exchange: docs/parallel.md#overlap): every local cell; the owned
+/// before and after the state's exchange: docs/halo.md#overlap): every local cell; the owned
 /// cells [0, n_cells) and their boundary faces; the ghost rows [n_cells, n_local) alone, and the
 /// first ghost layer's boundary faces (two layers). owned then ghosts does what all does.
 enum class Rows { all, owned, ghosts };

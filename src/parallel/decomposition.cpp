@@ -130,19 +130,52 @@ std::vector<char> recv_bytes(int from, const Communicator& comm) {
 
 } // namespace
 
-Decomposition decompose_from_root(const MeshConfig& cfg, const Communicator& comm, const HaloSettings& halo,
-                                  const std::string& where, BuiltMesh* root_mesh) {
-  const int P = comm.size(), me = comm.rank();
-  const std::string w = where == "mpirun -np" ? where + " " + std::to_string(P) : where;
-  Decomposition d;
+namespace {
+
+/// The exception rank 0 caught while building (FromRoot::build_on_root's text), thrown on every rank.
+[[noreturn]] void throw_failure(const std::string& failure) {
+  if (failure[0] == '2') {
+    const std::size_t nl = failure.find('\n');
+    throw InputError::from_message(failure.substr(nl + 1), failure.substr(1, nl - 1));
+  }
+  throw RunError(failure.substr(1));
+}
+
+/// decompose_from_root's steps: rank 0 builds and partitions; an error there is every rank's (same
+/// message, same exit code). Rank 0 then cuts every rank's local mesh out and sends it.
+/// Collective, step by step.
+struct FromRoot {
+  const MeshConfig& cfg;
+  const Communicator& comm;
+  const HaloSettings& halo;
+  const int P, me;
+  const std::string w;
+  Decomposition& d;
   BuiltMesh b;
-  // Rank 0 builds and partitions; an error there is every rank's (same message, same exit code).
-  // PT-Scotch partitions on every rank: rank 0 hands out slices of the cell graph.
-  const bool distributed = cfg.partition == PartitionMethod::ptscotch && P > 1;
-  std::string failure; // "2<where>\n<message>" for InputError, "1<message>" otherwise
+  /// PT-Scotch partitions on every rank: rank 0 hands out slices of the cell graph.
+  const bool distributed;
   std::int64_t totals[2] = {0, 0};
   double volume = 0;
-  if (me == 0) {
+
+  FromRoot(const MeshConfig& cfg, const Communicator& comm, const HaloSettings& halo, const std::string& where,
+           Decomposition& d)
+      : cfg(cfg), comm(comm), halo(halo), P(comm.size()), me(comm.rank()),
+        w(where == "mpirun -np" ? where + " " + std::to_string(P) : where), d(d),
+        distributed(cfg.partition == PartitionMethod::ptscotch && P > 1) {}
+
+  /// The whole mesh, its totals and (but for PT-Scotch) its partition on rank 0; every rank learns
+  /// the totals, or throws what rank 0 caught.
+  void build() {
+    std::string failure; // "2<where>\n<message>" for InputError, "1<message>" otherwise
+    if (me == 0) build_on_root(failure);
+    failure = comm.broadcast(failure);
+    if (!failure.empty()) throw_failure(failure);
+    MPI_Bcast(totals, 2, MPI_INT64_T, 0, comm.raw());
+    MPI_Bcast(&volume, 1, MPI_DOUBLE, 0, comm.raw());
+  }
+
+  /// Rank 0's part of build(): what it catches goes to `failure`, for every rank to throw.
+  void build_on_root(std::string& failure) {
     try {
       b = build_mesh(cfg);
       const BoxConfig* box = cfg.generate ? &*cfg.generate : nullptr;
@@ -162,20 +195,15 @@ Decomposition decompose_from_root(const MeshConfig& cfg, const Communicator& com
       failure = "1" + std::string(e.what());
     }
   }
-  failure = comm.broadcast(failure);
-  if (!failure.empty()) {
-    if (failure[0] == '2') {
-      const std::size_t nl = failure.find('\n');
-      throw InputError::from_message(failure.substr(nl + 1), failure.substr(1, nl - 1));
-    }
-    throw RunError(failure.substr(1));
-  }
-  MPI_Bcast(totals, 2, MPI_INT64_T, 0, comm.raw());
-  MPI_Bcast(&volume, 1, MPI_DOUBLE, 0, comm.raw());
-  if (distributed) {
-    // Rank r gets the cells [n r/P, n (r+1)/P) of the graph, every rank partitions, rank 0 gathers.
+
+  /// The first of rank r's cells [n r/P, n (r+1)/P) of the graph.
+  index_t slice(int r) const {
     const gid_t n = totals[0];
-    auto slice = [&](int r) { return static_cast<index_t>(n * r / P); };
+    return static_cast<index_t>(n * r / P);
+  }
+
+  /// This rank's slice of the cell graph: rank 0 cuts every rank's and sends it.
+  DistGraph graph_slice() const {
     DistGraph g;
     if (me == 0) {
       for (int r = 1; r < P; ++r) {
@@ -189,7 +217,14 @@ Decomposition decompose_from_root(const MeshConfig& cfg, const Communicator& com
       Bytes in{recv_bytes(0, comm), 0};
       in.get(g.vtx_begin), in.get(g.vtx_end), in.get(g.xadj), in.get(g.adjncy), in.get(g.adjwgt);
     }
-    const std::vector<int> mine = ptscotch_parts(g, P, comm);
+    return g;
+  }
+
+  /// Rank r gets the cells [n r/P, n (r+1)/P) of the graph, every rank partitions, rank 0 gathers.
+  void partition_distributed() {
+    const gid_t n = totals[0];
+    const DistGraph g = graph_slice();
+    const std::vector<int> mine = ptscotch_parts(g, P, comm.raw());
     std::vector<int> counts(P), displs(P, 0);
     for (int r = 0; r < P; ++r) counts[r] = static_cast<int>(slice(r + 1) - slice(r));
     for (int r = 1; r < P; ++r) displs[r] = displs[r - 1] + counts[r - 1];
@@ -197,40 +232,66 @@ Decomposition decompose_from_root(const MeshConfig& cfg, const Communicator& com
     MPI_Gatherv(mine.data(), static_cast<int>(mine.size()), MPI_INT, d.partition.part.data(), counts.data(),
                 displs.data(), MPI_INT, 0, comm.raw());
   }
-  if (me == 0) {
-    // The local nodes' rows in the mesh file (node global id -> row: the whole mesh's).
+
+  /// The local nodes' rows in the mesh file (node global id -> row: the whole mesh's).
+  std::vector<std::pair<gid_t, index_t>> node_rows_by_gid() const {
     const std::vector<index_t> rows = node_file_rows(b.host);
     std::vector<std::pair<gid_t, index_t>> row_of(std::size_t(b.host.n_nodes()));
     for (index_t v = 0; v < b.host.n_nodes(); ++v) row_of[std::size_t(v)] = {b.host.node_gid[v], rows[v]};
     std::sort(row_of.begin(), row_of.end());
-    auto part_of = [&](int r) {
-      LocalMesh l = extract_local(b.host, d.partition.part, r, P, halo.layers);
-      l.node_row.resize(std::size_t(l.host.n_nodes()));
-      for (index_t v = 0; v < l.host.n_nodes(); ++v)
-        l.node_row[std::size_t(v)] =
-            std::lower_bound(row_of.begin(), row_of.end(), std::make_pair(l.host.node_gid[v], index_t(-1)))->second;
-      return l;
-    };
-    for (int r = 1; r < P; ++r) {
-      LocalMesh l = part_of(r);
-      send_bytes(pack(l), r, comm);
-    }
-    d.local = part_of(0);
-  } else {
-    d.local = unpack(recv_bytes(0, comm));
+    return row_of;
   }
-  // Every rank learns the partition's method and block factors (not the cells' parts).
-  const PartitionMethod method = cfg.partition;
-  std::array<int, 3> blocks = d.partition.blocks;
-  MPI_Bcast(blocks.data(), 3, MPI_INT, 0, comm.raw());
-  d.partition.method = method;
-  d.partition.parts = P;
-  d.partition.blocks = blocks;
-  if (me != 0) d.partition.part.clear();
+
+  /// Rank r's local mesh, with its nodes' rows in the mesh file.
+  LocalMesh part_of(int r, const std::vector<std::pair<gid_t, index_t>>& row_of) const {
+    LocalMesh l = extract_local(b.host, d.partition.part, r, P, halo.layers);
+    l.node_row.resize(std::size_t(l.host.n_nodes()));
+    for (index_t v = 0; v < l.host.n_nodes(); ++v)
+      l.node_row[std::size_t(v)] =
+          std::lower_bound(row_of.begin(), row_of.end(), std::make_pair(l.host.node_gid[v], index_t(-1)))->second;
+    return l;
+  }
+
+  /// Every rank's local mesh, cut out and sent by rank 0.
+  void hand_out_parts() {
+    if (me == 0) {
+      const std::vector<std::pair<gid_t, index_t>> row_of = node_rows_by_gid();
+      for (int r = 1; r < P; ++r) {
+        LocalMesh l = part_of(r, row_of);
+        send_bytes(pack(l), r, comm);
+      }
+      d.local = part_of(0, row_of);
+    } else {
+      d.local = unpack(recv_bytes(0, comm));
+    }
+  }
+
+  /// Every rank learns the partition's method and block factors (not the cells' parts).
+  void share_partition() {
+    const PartitionMethod method = cfg.partition;
+    std::array<int, 3> blocks = d.partition.blocks;
+    MPI_Bcast(blocks.data(), 3, MPI_INT, 0, comm.raw());
+    d.partition.method = method;
+    d.partition.parts = P;
+    d.partition.blocks = blocks;
+    if (me != 0) d.partition.part.clear();
+  }
+};
+
+} // namespace
+
+Decomposition decompose_from_root(const MeshConfig& cfg, const Communicator& comm, const HaloSettings& halo,
+                                  const std::string& where, BuiltMesh* root_mesh) {
+  Decomposition d;
+  FromRoot root(cfg, comm, halo, where, d);
+  root.build();
+  if (root.distributed) root.partition_distributed();
+  root.hand_out_parts();
+  root.share_partition();
   finish_part(d, comm, halo);
-  d.mesh.n_global_cells = totals[0];
-  d.mesh.global_volume = volume;
-  if (root_mesh && me == 0) *root_mesh = std::move(b);
+  d.mesh.n_global_cells = root.totals[0];
+  d.mesh.global_volume = root.volume;
+  if (root_mesh && root.me == 0) *root_mesh = std::move(root.b);
   return d;
 }
 
@@ -239,7 +300,7 @@ Decomposition decompose(const BuiltMesh& global, const MeshConfig& cfg, const Co
   Decomposition d;
   const BoxConfig* box = cfg.generate ? &*cfg.generate : nullptr;
   d.partition = partition_cells(global.host, global.device, cfg.partition, comm.size(), box,
-                                where == "mpirun -np" ? where + " " + std::to_string(comm.size()) : where, &comm);
+                                where == "mpirun -np" ? where + " " + std::to_string(comm.size()) : where, comm.raw());
   d.local = extract_local(global.host, d.partition.part, comm.rank(), comm.size(), halo.layers);
   finish_part(d, comm, halo);
   // The domain's totals as the global mesh has them (bitwise the one-rank values).

@@ -10,12 +10,13 @@
 // on rank 0 alone (decompose_from_root). All three give the same local mesh, bitwise.
 #include <memory>
 
-#include "core/config.hpp"
 #include "mesh/build.hpp"
 #include "mesh/local_mesh.hpp"
+#include "mesh/mesh_options.hpp"
 #include "mesh/partition.hpp"
 #include "parallel/communicator.hpp"
 #include "parallel/halo.hpp"
+#include "parallel/parallel_options.hpp"
 
 namespace fvproxy {
 
@@ -35,7 +36,7 @@ Decomposition decompose(const BuiltMesh& global, const MeshConfig& cfg, const Co
 
 /// The same part, the whole mesh built on rank 0 alone (`root_mesh`, there: kept for the caller),
 /// partitioned there (every method) and each rank's local mesh sent to it: no other rank holds the
-/// whole mesh (docs/parallel.md#built-on-rank-0). local.node_row holds the mesh file's node rows.
+/// whole mesh (docs/decomposition.md#built-on-rank-0). local.node_row holds the mesh file's node rows.
 /// An error building or partitioning (InputError, RunError) is raised on every rank. Collective.
 Decomposition decompose_from_root(const MeshConfig& cfg, const Communicator& comm,
                                   const HaloSettings& halo = HaloSettings(), const std::string& where = "mpirun -np",

@@ -1,10 +1,10 @@
 #pragma once
-// Stream-ordered synchronization for the halo exchange (docs/parallel.md#overlap): an event that
+// Stream-ordered synchronization for the halo exchange (docs/halo.md#overlap): an event that
 // one execution-space instance records and another waits for on the device, so that no host thread
 // and no device-wide fence sits between the halo's copies and the solver's kernels. Kokkos 3.4 and
 // 4.x have no portable event, so this is the one place where the halo speaks CUDA:
 //   CUDA          a cudaEvent_t (timing disabled unless asked: a timed event is the GPU-timeline
-//                 measurement of docs/parallel.md#halo-statistics);
+//                 measurement of docs/halo.md#halo-statistics);
 //   host backends the instance's work is done when a Kokkos call returns: record() fences the
 //                 instance, waits are nothing, and there is no device timeline.
 #include <stdexcept>

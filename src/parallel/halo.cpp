@@ -321,7 +321,7 @@ Halo::Halo(const LocalMesh& l, const Communicator& comm, HaloVariant variant, Ha
   if (variant_ == HaloVariant::naive) return; // route mpi, on host copies of the whole arrays
   dev_ = std::make_unique<Device>();
   for (std::size_t j = 0; j < ranks_.size(); ++j) dev_->on_host.push_back(std::make_unique<device::Event>());
-  // The route (docs/parallel.md#transports). Collective where ipc is asked or may be chosen.
+  // The route (docs/halo.md#transports). Collective where ipc is asked or may be chosen.
   HaloTransport want = staging_forced_by_environment() ? HaloTransport::staged : transport;
   const bool host = Kokkos::SpaceAccessibility<HostSpace, MemSpace>::accessible;
   if (want == HaloTransport::ipc || (want == HaloTransport::automatic && !host && comm.size() > 1)) {

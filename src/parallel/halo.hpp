@@ -1,5 +1,5 @@
 #pragma once
-// The halo exchange (docs/parallel.md#halo-exchange): fills the ghost rows of a cell array (any
+// The halo exchange (docs/halo.md#halo-exchange): fills the ghost rows of a cell array (any
 // number of columns: the state, its gradients, limiter values, cell geometry) with their owners'
 // values. A plan is built once from the local mesh (in the manner of Cabana's Halo): per
 // neighbour rank the owned rows it holds as ghosts (device index list, in its ghost order) and
@@ -17,8 +17,8 @@
 //                       instance's later work wait for them (an event, never a fence).
 //
 // Work on owned cells that reads no ghost (the inner cells) is queued on the default instance
-// between start and finish and runs beside the halo's copies (docs/parallel.md#overlap). Every
-// exchange is counted per kind (HaloStats, docs/parallel.md#halo-statistics), with, on a GPU, the
+// between start and finish and runs beside the halo's copies (docs/halo.md#overlap). Every
+// exchange is counted per kind (HaloStats, docs/halo.md#halo-statistics), with, on a GPU, the
 // device timeline's measure of how much of the transfer ran beside the inner cells' kernels.
 //
 // Variants (parallel.halo.variant), the same A/B idea as the operators:
@@ -26,7 +26,7 @@
 //              there, blocking MPI_Send per neighbour after the receives are posted, the whole array copied back
 //              (start() does everything, finish() nothing: no overlap);
 //   optimized  pack and unpack kernels on the device, non-blocking; the transport
-//              (parallel.halo.transport, docs/parallel.md#transports) is one of
+//              (parallel.halo.transport, docs/halo.md#transports) is one of
 //                ipc     CUDA IPC: each rank copies its packed block straight into the neighbour's
 //                        receive buffer (opened once through its IPC handle), a small MPI message
 //                        and interprocess events order the copies (ranks of one node);
@@ -39,20 +39,20 @@
 #include <string>
 #include <vector>
 
-#include "core/config.hpp"
 #include "core/types.hpp"
 #include "mesh/local_mesh.hpp"
 #include "parallel/communicator.hpp"
+#include "parallel/parallel_options.hpp"
 
 namespace fvproxy {
 
-/// What an exchange fills, for the per-stage reports (docs/parallel.md#halo-statistics): each
+/// What an exchange fills, for the per-stage reports (docs/halo.md#halo-statistics): each
 /// Runge-Kutta stage exchanges the state once, then the gradients and limiter values once.
 enum class HaloKind { state, gradient_limiter, other };
 constexpr int kHaloKinds = 3;
 const char* to_string(HaloKind k);
 
-/// Counters and times of a set of exchanges (docs/parallel.md#halo-statistics).
+/// Counters and times of a set of exchanges (docs/halo.md#halo-statistics).
 struct HaloCounters {
   long long exchanges = 0;
   long long messages = 0; ///< sent
@@ -112,7 +112,7 @@ public:
   /// block's copy to the host — the device goes on with the work queued before), lets MPI progress
   /// them (MPI_Testall) and, the first time it finds them all complete, records the time they
   /// were seen to have arrived (staged: and queues their copies to the device). The solver calls
-  /// it after queueing its first inner kernel (docs/parallel.md#halo-statistics).
+  /// it after queueing its first inner kernel (docs/halo.md#halo-statistics).
   void poll();
   /// Whether poll() has seen every message of the exchange in flight complete.
   bool arrived() const { return arrived_; }
@@ -139,7 +139,7 @@ public:
   /// Whether this build and the MPI library it runs with let MPI use the packed buffers directly.
   static bool device_direct_possible();
   index_t n_owned() const { return n_owned_; }
-  /// Ghost layers of the local mesh (parallel.halo.layers; docs/parallel.md#two-ghost-layers).
+  /// Ghost layers of the local mesh (parallel.halo.layers; docs/halo.md#two-ghost-layers).
   int layers() const { return layers_; }
   index_t n_ghosts() const { return n_ghosts_; }
   int neighbours() const { return static_cast<int>(ranks_.size()); }

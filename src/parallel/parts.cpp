@@ -87,12 +87,6 @@ std::vector<index_t> cells_with_gids(const HostMesh& m, const std::vector<gid_t>
   return out;
 }
 
-struct Place {
-  gid_t gid;
-  gid_t row; ///< index in the whole ordered mesh
-  int part;
-};
-
 } // namespace
 
 bool builds_in_parts(const MeshConfig& cfg) {
@@ -160,101 +154,180 @@ std::vector<gid_t> global_positions(const std::vector<std::uint64_t>& keys, cons
   return pos;
 }
 
-PartsMesh build_box_in_parts(const MeshConfig& cfg, const Communicator& comm, const std::string& where, int layers) {
-  if (!builds_in_parts(cfg))
-    throw RunError("error: build_box_in_parts: mesh.partition " + std::string(to_string(cfg.partition)) +
-                   " with mesh.reorder " + to_string(cfg.reorder) + " needs the whole mesh");
-  const BoxConfig& box = *cfg.generate;
-  const int P = comm.size(), me = comm.rank();
-  const int per = cells_per_hex(box);
-  const gid_t H = gid_t(box.cells[0]) * box.cells[1] * box.cells[2], n = H * per;
-  PartsMesh out;
-  out.n_global_cells = n;
-  out.partition.method = cfg.partition;
-  out.partition.parts = P;
-  if (P > n)
-    throw InputError(where, std::to_string(P) + " parts for " + std::to_string(n) + " cells",
-                     "every rank needs at least one cell: use fewer ranks or a finer mesh");
-  if (cfg.partition == PartitionMethod::blocks) {
-    std::array<bool, 3> periodic{box.periodic[0], box.periodic[1], box.periodic[2]};
-    out.partition.blocks = block_factors(P, box.cells, periodic);
-    if (out.partition.blocks[0] == 0)
-      throw InputError(where,
-                       "'blocks' cannot divide the box of " + std::to_string(box.cells[0]) + "x" +
-                           std::to_string(box.cells[1]) + "x" + std::to_string(box.cells[2]) + " hexes into " +
-                           std::to_string(P) + " boxes",
-                       "no px x py x pz = " + std::to_string(P) +
-                           " has every factor within its axis' cell count: use metis, hilbert or zorder");
+namespace {
+
+struct Place {
+  gid_t gid;
+  gid_t row; ///< index in the whole ordered mesh
+  int part;
+};
+
+/// The global ids of `cells` of `m`.
+std::vector<gid_t> gids_of(const HostMesh& m, const std::vector<index_t>& cells) {
+  std::vector<gid_t> g(cells.size());
+  for (std::size_t i = 0; i < cells.size(); ++i) g[i] = m.cell_gid[cells[i]];
+  return g;
+}
+
+/// The global positions of `cells` of `piece` (uploaded as `dev`) along `curve` on `frame`.
+/// Collective.
+std::vector<gid_t> curve_positions(const HostMesh& piece, const Mesh& dev, const std::vector<index_t>& cells,
+                                   Ordering curve, const CurveFrame& frame, const Communicator& comm) {
+  const auto key = curve_keys(dev, curve, frame);
+  std::vector<std::uint64_t> k(cells.size());
+  for (std::size_t i = 0; i < cells.size(); ++i) k[i] = key[cells[i]];
+  return global_positions(k, gids_of(piece, cells), comm);
+}
+
+/// The ghosts of the owned cells `own` of `piece`: the other cells within `layers` faces of one,
+/// ascending global ids.
+std::vector<gid_t> ghost_gids_of(const HostMesh& piece, const std::vector<index_t>& own, int layers) {
+  const index_t nc = piece.n_cells();
+  std::vector<gid_t> ghost_gids;
+  std::vector<char> near(nc, 0); // owned cells and the ghosts found so far
+  for (const index_t c : own) near[c] = 1;
+  for (int k = 0; k < layers; ++k) {
+    std::vector<index_t> found;
+    for (index_t f = 0; f < piece.n_interior; ++f) {
+      const index_t a = piece.face_owner[f], b = piece.face_neighbour[f];
+      if (near[a] != near[b]) found.push_back(near[a] ? b : a);
+    }
+    for (const index_t c : found)
+      if (!near[c]) near[c] = 1, ghost_gids.push_back(piece.cell_gid[c]);
   }
-  const auto& B = out.partition.blocks;
-  auto block_part = [&](gid_t gid) {
+  std::sort(ghost_gids.begin(), ghost_gids.end());
+  ghost_gids.erase(std::unique(ghost_gids.begin(), ghost_gids.end()), ghost_gids.end());
+  return ghost_gids;
+}
+
+/// The piece's outer faces belong to cells two layers out: never to an owned cell (nor to a
+/// first-layer ghost with two layers).
+void drop_cut_patches(LocalMesh& l, int layers) {
+  for (std::vector<Patch>* v : {&l.host.patches, &l.layer1_patches}) {
+    if (v == &l.layer1_patches && layers < 2) continue;
+    if (v->empty() || v->back().name != kBoxCutPatch || v->back().begin != v->back().end)
+      throw RunError("error: build_box_in_parts: a cell with all its faces has one on its piece's boundary");
+    v->pop_back();
+  }
+}
+
+/// build_box_in_parts on this rank (parts.hpp's steps 1 and 2): the box, this rank's slab of hexes,
+/// the places of the slab's cells (the directory other ranks ask) and of this rank's own cells.
+/// Collective, step by step.
+struct BoxInParts {
+  const MeshConfig& cfg;
+  const BoxConfig& box;
+  const Communicator& comm;
+  const int P, me;
+  const int per;
+  const gid_t H, n;
+  PartsMesh out;
+  const std::array<int, 3>& B; ///< out.partition.blocks
+  const bool curve_part;
+  const bool curve_order;
+  const Ordering part_curve;
+  const gid_t slab0, slab1;
+  std::vector<Place> directory; // the slab's cells, by gid
+  std::vector<Place> owned;     // this rank's cells (from the directory owners)
+  CurveFrame order_frame;
+
+  BoxInParts(const MeshConfig& cfg, const Communicator& comm)
+      : cfg(cfg), box(*cfg.generate), comm(comm), P(comm.size()), me(comm.rank()), per(cells_per_hex(box)),
+        H(gid_t(box.cells[0]) * box.cells[1] * box.cells[2]), n(H * per), B(out.partition.blocks),
+        curve_part(cfg.partition != PartitionMethod::blocks), curve_order(is_curve(cfg.reorder)),
+        part_curve(cfg.partition == PartitionMethod::hilbert ? Ordering::hilbert : Ordering::zorder),
+        slab0(block_begin(H, me, P)), slab1(block_begin(H, me + 1, P)) {}
+
+  /// out's partition; InputError (naming `where`) when the box cannot be divided so.
+  void describe_partition(const std::string& where) {
+    out.n_global_cells = n;
+    out.partition.method = cfg.partition;
+    out.partition.parts = P;
+    if (P > n)
+      throw InputError(where, std::to_string(P) + " parts for " + std::to_string(n) + " cells",
+                       "every rank needs at least one cell: use fewer ranks or a finer mesh");
+    if (cfg.partition == PartitionMethod::blocks) {
+      std::array<bool, 3> periodic{box.periodic[0], box.periodic[1], box.periodic[2]};
+      out.partition.blocks = block_factors(P, box.cells, periodic);
+      if (out.partition.blocks[0] == 0)
+        throw InputError(where,
+                         "'blocks' cannot divide the box of " + std::to_string(box.cells[0]) + "x" +
+                             std::to_string(box.cells[1]) + "x" + std::to_string(box.cells[2]) + " hexes into " +
+                             std::to_string(P) + " boxes",
+                         "no px x py x pz = " + std::to_string(P) +
+                             " has every factor within its axis' cell count: use metis, hilbert or zorder");
+    }
+  }
+
+  /// The `blocks` part of cell `gid`.
+  int block_part(gid_t gid) const {
     const gid_t hex = gid / per;
     const gid_t i = hex % box.cells[0], j = (hex / box.cells[0]) % box.cells[1],
                 l = hex / (gid_t(box.cells[0]) * box.cells[1]);
     const int bi = static_cast<int>(i * B[0] / box.cells[0]), bj = static_cast<int>(j * B[1] / box.cells[1]),
               bk = static_cast<int>(l * B[2] / box.cells[2]);
     return bi + B[0] * (bj + B[1] * bk);
-  };
-  const bool curve_part = cfg.partition != PartitionMethod::blocks;
-  const bool curve_order = is_curve(cfg.reorder);
-  const Ordering part_curve = cfg.partition == PartitionMethod::hilbert ? Ordering::hilbert : Ordering::zorder;
+  }
 
-  // 1. The slab: places (part, row) of its cells; the directory.
-  Kokkos::Timer timer;
-  const gid_t slab0 = block_begin(H, me, P), slab1 = block_begin(H, me + 1, P);
-  std::vector<Place> directory; // the slab's cells, by gid
-  std::vector<Place> owned;     // this rank's cells (from the directory owners)
-  CurveFrame order_frame;
-  if (curve_part || curve_order) {
+  /// The cells of `m` in this rank's slab.
+  std::vector<index_t> in_slab(const HostMesh& m) const {
+    std::vector<index_t> c;
+    for (index_t k = 0; k < m.n_cells(); ++k)
+      if (m.cell_gid[k] >= slab0 * per && m.cell_gid[k] < slab1 * per) c.push_back(k);
+    return c;
+  }
+
+  /// 1. The slab: places (part, row) of its cells; the directory. Each cell's place then goes to
+  /// its owner (into `owned`).
+  void place_slab() {
     std::vector<gid_t> slab(std::size_t(slab1 - slab0));
     std::iota(slab.begin(), slab.end(), slab0);
     HostMesh piece = generate_box_piece(box, dilate(box, slab, 2));
     Mesh dev = upload(piece);
-    auto in_slab = [&](const HostMesh& m) {
-      std::vector<index_t> c;
-      for (index_t k = 0; k < m.n_cells(); ++k)
-        if (m.cell_gid[k] >= slab0 * per && m.cell_gid[k] < slab1 * per) c.push_back(k);
-      return c;
-    };
     std::vector<index_t> S = in_slab(piece);
     directory.resize(S.size());
     for (std::size_t i = 0; i < S.size(); ++i) directory[i] = {piece.cell_gid[S[i]], piece.cell_gid[S[i]], 0};
     // directory is indexed by gid - slab0 * per: S follows the piece's order, sort it below.
-    auto gids_of = [&](const HostMesh& m, const std::vector<index_t>& cells) {
-      std::vector<gid_t> g(cells.size());
-      for (std::size_t i = 0; i < cells.size(); ++i) g[i] = m.cell_gid[cells[i]];
-      return g;
-    };
-    if (curve_order) {
-      order_frame = global_frame(dev, S, comm);
-      const auto key = curve_keys(dev, cfg.reorder, order_frame);
-      std::vector<std::uint64_t> k(S.size());
-      for (std::size_t i = 0; i < S.size(); ++i) k[i] = key[S[i]];
-      const auto row = global_positions(k, gids_of(piece, S), comm);
-      for (std::size_t i = 0; i < S.size(); ++i) directory[i].row = row[i];
-      order_piece(piece, dev, cfg.reorder, order_frame);
-    }
+    if (curve_order) order_slab(piece, dev, S);
     std::sort(directory.begin(), directory.end(), [](const Place& a, const Place& b) { return a.gid < b.gid; });
     if (curve_part) {
-      S = in_slab(piece);
-      const CurveFrame pf = global_frame(dev, S, comm);
-      const auto key = curve_keys(dev, part_curve, pf);
-      std::vector<std::uint64_t> k(S.size());
-      for (std::size_t i = 0; i < S.size(); ++i) k[i] = key[S[i]];
-      const auto pos = global_positions(k, gids_of(piece, S), comm);
-      for (std::size_t i = 0; i < S.size(); ++i)
-        directory[std::size_t(piece.cell_gid[S[i]] - slab0 * per)].part = static_cast<int>((__int128)pos[i] * P / n);
+      part_slab_on_curve(piece, dev);
     } else {
       for (Place& p : directory) p.part = block_part(p.gid);
     }
-    // Every cell's place to its owner.
+    send_places_to_owners();
+  }
+
+  /// The rows of the slab's cells `S` in the mesh ordered along mesh.reorder's curve; `piece` and
+  /// `dev` then in that order.
+  void order_slab(HostMesh& piece, Mesh& dev, const std::vector<index_t>& S) {
+    order_frame = global_frame(dev, S, comm);
+    const auto row = curve_positions(piece, dev, S, cfg.reorder, order_frame, comm);
+    for (std::size_t i = 0; i < S.size(); ++i) directory[i].row = row[i];
+    order_piece(piece, dev, cfg.reorder, order_frame);
+  }
+
+  /// The parts of the slab's cells: equal contiguous pieces of the partition's curve.
+  void part_slab_on_curve(const HostMesh& piece, const Mesh& dev) {
+    const std::vector<index_t> S = in_slab(piece);
+    const CurveFrame pf = global_frame(dev, S, comm);
+    const auto pos = curve_positions(piece, dev, S, part_curve, pf, comm);
+    for (std::size_t i = 0; i < S.size(); ++i)
+      directory[std::size_t(piece.cell_gid[S[i]] - slab0 * per)].part = static_cast<int>((__int128)pos[i] * P / n);
+  }
+
+  /// Every cell's place to its owner.
+  void send_places_to_owners() {
     std::vector<Place> send(directory);
     std::sort(send.begin(), send.end(), [](const Place& a, const Place& b) { return a.part < b.part; });
     std::vector<int> counts(P, 0);
     for (const Place& p : send) ++counts[p.part];
     owned = alltoallv(send, counts, comm);
     std::sort(owned.begin(), owned.end(), [](const Place& a, const Place& b) { return a.gid < b.gid; });
-  } else { // blocks in the generation order: everything closed-form
+  }
+
+  /// 1. Blocks in the generation order: everything closed-form.
+  void place_blocks() {
     const auto& c = box.cells;
     std::array<std::vector<gid_t>, 3> axis;
     const int b3[3] = {me % B[0], (me / B[0]) % B[1], me / (B[0] * B[1])};
@@ -270,83 +343,100 @@ PartsMesh build_box_in_parts(const MeshConfig& cfg, const Communicator& comm, co
           }
     std::sort(owned.begin(), owned.end(), [](const Place& a, const Place& b) { return a.gid < b.gid; });
   }
-  out.seconds_sort = timer.seconds();
+
+  /// This rank's hexes (of its cells `own_gids`, ascending) and `layers` + 1 layers around them,
+  /// ordered as the whole mesh.
+  HostMesh own_piece(const std::vector<gid_t>& own_gids, int layers) const {
+    std::vector<gid_t> hexes;
+    for (const gid_t g : own_gids)
+      if (hexes.empty() || hexes.back() != g / per) hexes.push_back(g / per);
+    hexes.erase(std::unique(hexes.begin(), hexes.end()), hexes.end()); // own_gids ascending: hexes too
+    HostMesh piece = generate_box_piece(box, dilate(box, hexes, layers + 1));
+    Mesh dev = upload(piece);
+    order_piece(piece, dev, cfg.reorder, order_frame);
+    return piece;
+  }
+
+  /// The ghosts' places: from the directory (closed-form for blocks in the generation order).
+  std::vector<Place> places_of(const std::vector<gid_t>& ghost_gids) const {
+    std::vector<Place> ghost_places(ghost_gids.size());
+    if (curve_part || curve_order) {
+      std::vector<gid_t> ask(ghost_gids);
+      std::vector<int> counts(P, 0);
+      for (const gid_t g : ask) ++counts[block_owner(g / per, H, P)]; // ascending gids: ascending owners
+      std::vector<int> asked_counts;
+      const std::vector<gid_t> asked = alltoallv(ask, counts, comm, &asked_counts);
+      std::vector<Place> answer(asked.size());
+      for (std::size_t i = 0; i < asked.size(); ++i) answer[i] = directory[std::size_t(asked[i] - slab0 * per)];
+      ghost_places = alltoallv(answer, asked_counts, comm);
+    } else {
+      for (std::size_t i = 0; i < ghost_gids.size(); ++i)
+        ghost_places[i] = {ghost_gids[i], ghost_gids[i], block_part(ghost_gids[i])};
+    }
+    return ghost_places;
+  }
+
+  /// 2. This rank's piece: its hexes and two layers, ordered as the whole mesh; its cells, their
+  /// ghosts and the faces between them cut out.
+  LocalMesh cut_out(int layers) const {
+    std::vector<gid_t> own_gids(owned.size());
+    for (std::size_t i = 0; i < owned.size(); ++i) own_gids[i] = owned[i].gid;
+    const HostMesh piece = own_piece(own_gids, layers);
+    // Owned cells and the ghosts (the other cells within `layers` faces of one).
+    const index_t nc = piece.n_cells();
+    std::vector<int> part(nc, -1);
+    std::vector<index_t> own = cells_with_gids(piece, own_gids);
+    for (const index_t c : own) part[c] = me;
+    const std::vector<gid_t> ghost_gids = ghost_gids_of(piece, own, layers);
+    const std::vector<Place> ghost_places = places_of(ghost_gids);
+    for (index_t c = 0; c < nc; ++c) {
+      const gid_t g = piece.cell_gid[c];
+      const auto it = std::lower_bound(ghost_gids.begin(), ghost_gids.end(), g);
+      if (it != ghost_gids.end() && *it == g) part[c] = ghost_places[std::size_t(it - ghost_gids.begin())].part;
+    }
+    LocalMesh l = extract_local(piece, part, me, P, layers);
+    drop_cut_patches(l, layers);
+    set_global_rows(l, ghost_gids, ghost_places);
+    l.n_global_nodes = std::int64_t(box.cells[0] + 1) * (box.cells[1] + 1) * (box.cells[2] + 1); // ids 0..n-1
+    return l;
+  }
+
+  /// Rows in the whole ordered mesh, instead of the piece's cells and faces.
+  void set_global_rows(LocalMesh& l, const std::vector<gid_t>& ghost_gids,
+                       const std::vector<Place>& ghost_places) const {
+    for (std::size_t k = 0; k < l.global_cell.size(); ++k) {
+      const gid_t g = l.host.cell_gid[k];
+      const bool mine = k < std::size_t(l.n_owned);
+      const Place& p =
+          mine ? *std::lower_bound(owned.begin(), owned.end(), g, [](const Place& a, gid_t v) { return a.gid < v; })
+               : ghost_places[std::size_t(std::lower_bound(ghost_gids.begin(), ghost_gids.end(), g) -
+                                          ghost_gids.begin())];
+      l.global_cell[k] = static_cast<index_t>(p.row);
+    }
+    l.global_face.clear();
+  }
+};
+
+} // namespace
+
+PartsMesh build_box_in_parts(const MeshConfig& cfg, const Communicator& comm, const std::string& where, int layers) {
+  if (!builds_in_parts(cfg))
+    throw RunError("error: build_box_in_parts: mesh.partition " + std::string(to_string(cfg.partition)) +
+                   " with mesh.reorder " + to_string(cfg.reorder) + " needs the whole mesh");
+  BoxInParts b(cfg, comm);
+  b.describe_partition(where);
+
+  Kokkos::Timer timer;
+  if (b.curve_part || b.curve_order)
+    b.place_slab();
+  else // blocks in the generation order: everything closed-form
+    b.place_blocks();
+  b.out.seconds_sort = timer.seconds();
   timer.reset();
 
-  // 2. This rank's piece: its hexes and two layers, ordered as the whole mesh.
-  std::vector<gid_t> own_gids(owned.size()), hexes;
-  for (std::size_t i = 0; i < owned.size(); ++i) own_gids[i] = owned[i].gid;
-  for (const gid_t g : own_gids)
-    if (hexes.empty() || hexes.back() != g / per) hexes.push_back(g / per);
-  hexes.erase(std::unique(hexes.begin(), hexes.end()), hexes.end()); // own_gids ascending: hexes too
-  HostMesh piece = generate_box_piece(box, dilate(box, hexes, layers + 1));
-  Mesh dev = upload(piece);
-  order_piece(piece, dev, cfg.reorder, order_frame);
-  // Owned cells and the ghosts (the other cells within `layers` faces of one).
-  const index_t nc = piece.n_cells();
-  std::vector<int> part(nc, -1);
-  std::vector<index_t> own = cells_with_gids(piece, own_gids);
-  for (const index_t c : own) part[c] = me;
-  std::vector<gid_t> ghost_gids;
-  {
-    std::vector<char> near(nc, 0); // owned cells and the ghosts found so far
-    for (const index_t c : own) near[c] = 1;
-    for (int k = 0; k < layers; ++k) {
-      std::vector<index_t> found;
-      for (index_t f = 0; f < piece.n_interior; ++f) {
-        const index_t a = piece.face_owner[f], b = piece.face_neighbour[f];
-        if (near[a] != near[b]) found.push_back(near[a] ? b : a);
-      }
-      for (const index_t c : found)
-        if (!near[c]) near[c] = 1, ghost_gids.push_back(piece.cell_gid[c]);
-    }
-  }
-  std::sort(ghost_gids.begin(), ghost_gids.end());
-  ghost_gids.erase(std::unique(ghost_gids.begin(), ghost_gids.end()), ghost_gids.end());
-  // The ghosts' places: from the directory (closed-form for blocks in the generation order).
-  std::vector<Place> ghost_places(ghost_gids.size());
-  if (curve_part || curve_order) {
-    std::vector<gid_t> ask(ghost_gids);
-    std::vector<int> counts(P, 0);
-    for (const gid_t g : ask) ++counts[block_owner(g / per, H, P)]; // ascending gids: ascending owners
-    std::vector<int> asked_counts;
-    const std::vector<gid_t> asked = alltoallv(ask, counts, comm, &asked_counts);
-    std::vector<Place> answer(asked.size());
-    for (std::size_t i = 0; i < asked.size(); ++i) answer[i] = directory[std::size_t(asked[i] - slab0 * per)];
-    ghost_places = alltoallv(answer, asked_counts, comm);
-  } else {
-    for (std::size_t i = 0; i < ghost_gids.size(); ++i)
-      ghost_places[i] = {ghost_gids[i], ghost_gids[i], block_part(ghost_gids[i])};
-  }
-  for (index_t c = 0; c < nc; ++c) {
-    const gid_t g = piece.cell_gid[c];
-    const auto it = std::lower_bound(ghost_gids.begin(), ghost_gids.end(), g);
-    if (it != ghost_gids.end() && *it == g) part[c] = ghost_places[std::size_t(it - ghost_gids.begin())].part;
-  }
-  out.local = extract_local(piece, part, me, P, layers);
-  LocalMesh& l = out.local;
-  // The piece's outer faces belong to cells two layers out: never to an owned cell (nor to a
-  // first-layer ghost with two layers).
-  for (std::vector<Patch>* v : {&l.host.patches, &l.layer1_patches}) {
-    if (v == &l.layer1_patches && layers < 2) continue;
-    if (v->empty() || v->back().name != kBoxCutPatch || v->back().begin != v->back().end)
-      throw RunError("error: build_box_in_parts: a cell with all its faces has one on its piece's boundary");
-    v->pop_back();
-  }
-  // Rows in the whole ordered mesh, instead of the piece's cells and faces.
-  for (std::size_t k = 0; k < l.global_cell.size(); ++k) {
-    const gid_t g = l.host.cell_gid[k];
-    const bool mine = k < std::size_t(l.n_owned);
-    const Place& p =
-        mine
-            ? *std::lower_bound(owned.begin(), owned.end(), g, [](const Place& a, gid_t v) { return a.gid < v; })
-            : ghost_places[std::size_t(std::lower_bound(ghost_gids.begin(), ghost_gids.end(), g) - ghost_gids.begin())];
-    l.global_cell[k] = static_cast<index_t>(p.row);
-  }
-  l.global_face.clear();
-  l.n_global_nodes = std::int64_t(box.cells[0] + 1) * (box.cells[1] + 1) * (box.cells[2] + 1); // ids 0..n-1
-  out.seconds_piece = timer.seconds();
-  return out;
+  b.out.local = b.cut_out(layers);
+  b.out.seconds_piece = timer.seconds();
+  return std::move(b.out);
 }
 
 } // namespace fvproxy

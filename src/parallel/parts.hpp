@@ -1,5 +1,5 @@
 #pragma once
-// A generated box built in parts (docs/parallel.md#built-in-parts): every rank generates only its
+// A generated box built in parts (docs/decomposition.md#built-in-parts): every rank generates only its
 // own cells, their ghosts and two layers of hexes around them, never the whole mesh, and ends with
 // the same local mesh that extract_local would cut from the whole mesh (the same cells in the same
 // order, the same faces with the same owners, node orders and translations, the same halo links),
@@ -23,8 +23,8 @@
 // `random` and Gmsh files still need the whole mesh (decompose()).
 #include <vector>
 
-#include "core/config.hpp"
 #include "mesh/local_mesh.hpp"
+#include "mesh/mesh_options.hpp"
 #include "mesh/partition.hpp"
 #include "parallel/communicator.hpp"
 

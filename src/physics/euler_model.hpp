@@ -1,5 +1,5 @@
 #pragma once
-// The compressible model as the operators see it (docs/physics.md#the-model-contract-as-built): a model is
+// The compressible model as the operators see it (docs/operators/flow.md#the-model-contract-as-built): a model is
 // a small value type, copied into the kernels, that the flow operators are templated on. It fixes
 // the number of variables at compile time and supplies, pointwise,
 //   N                          the number of conserved variables (5)

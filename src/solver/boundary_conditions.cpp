@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "core/error.hpp"
-#include "physics/scalar_solution.hpp"
+#include "solver/scalar_solution.hpp"
 
 namespace fvproxy {
 

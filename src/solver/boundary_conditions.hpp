@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "core/config.hpp"
 #include "core/types.hpp"
 #include "mesh/mesh.hpp"
 #include "operators/part.hpp"
 #include "physics/scalar_profile.hpp"
+#include "solver/case_config.hpp"
 
 namespace fvproxy {
 

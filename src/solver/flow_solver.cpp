@@ -315,6 +315,26 @@ int FlowSolver::halo_values_per_ghost(const CaseConfig& c) {
   return NV + (c.operators.convection.order == 2 ? 4 * NV : 0) + (viscous(c) ? 12 : 0);
 }
 
+namespace {
+
+/// Why the case's solution is not exact (empty when it is): the summary's error norms need one.
+std::string no_exact_reason(const CaseConfig& cfg, bool viscous) {
+  const FlowInitialConfig& ic = cfg.flow_initial;
+  if (ic.type == FlowInitialType::uniform)
+    return "initial: uniform is not taken as an exact solution (the boundaries may act on it)";
+  if (ic.type == FlowInitialType::taylor_green)
+    return "the Taylor-Green vortex has no closed-form solution (compare its kinetic energy with the reference)";
+  if (viscous)
+    return std::string("initial: ") + to_string(ic.type) +
+           " is an exact solution of the Euler equations only (physics.model: navier-stokes)";
+  if (ic.type == FlowInitialType::isentropic_vortex &&
+      !(cfg.mesh.generate && cfg.mesh.generate->periodic[0] && cfg.mesh.generate->periodic[1]))
+    return "the isentropic vortex is exact in a box periodic in x and y only";
+  return "";
+}
+
+} // namespace
+
 FlowSolver::FlowSolver(const Mesh& mesh, const CaseConfig& cfg, const Communicator& comm, Halo* halo)
     : mesh_(mesh), cfg_(cfg), comm_(comm), halo_(halo), patches_(patch_conditions(mesh, cfg)),
       geom_(make_operator_geometry(mesh, mirror_patches(patches_))), gas_{static_cast<real>(cfg.physics.flow.gamma),
@@ -332,6 +352,18 @@ FlowSolver::FlowSolver(const Mesh& mesh, const CaseConfig& cfg, const Communicat
   second_order_ = cfg.operators.convection.order == 2;
   primitive_ = second_order_ && cfg.operators.convection.variables == FlowVariables::primitive;
   viscous_ = viscous(cfg);
+  allocate_state();
+  convection_ = make_convection(det);
+  initialize();
+  if (second_order_) muscl_ = make_second_order(det);
+  if (viscous_) make_viscous(det);
+  no_exact_ = no_exact_reason(cfg, viscous_);
+}
+
+/// The state, its step-start copy, the rate, the boundary values and the output columns; the
+/// domain's volume (collective).
+void FlowSolver::allocate_state() {
+  const Mesh& mesh = mesh_;
   const index_t C = mesh.n_local(), Fb = mesh.n_boundary_rows();
   u_ = View2<real>("fvproxy::flow::u", C, NV);
   un_ = View2<real>("fvproxy::flow::u_step_start", C, NV);
@@ -344,7 +376,10 @@ FlowSolver::FlowSolver(const Mesh& mesh, const CaseConfig& cfg, const Communicat
     for (index_t c = 0; c < mesh.n_cells; ++c) volume_ += v(c);
     volume_ = comm_.sum(volume_);
   }
+}
 
+std::unique_ptr<FlowConvectionOperator> FlowSolver::make_convection(bool det) const {
+  const CaseConfig& cfg = cfg_;
   FlowConvectionConfig cc;
   static_cast<ConvectionConfig&>(cc) = cfg.operators.convection;
   cc.flux = cfg.operators.convection.flux == FlowFlux::rusanov ? flow::FluxType::rusanov
@@ -353,67 +388,65 @@ FlowSolver::FlowSolver(const Mesh& mesh, const CaseConfig& cfg, const Communicat
   cc.reconstruction = primitive_ ? FlowReconstruction::primitive : FlowReconstruction::conservative;
   cc.roe_entropy_fix = cfg.operators.convection.entropy_fix;
   cc.gas = gas_;
-  convection_ = make_flow_convection(mesh, geom_, cc, patches_, det);
+  return make_flow_convection(mesh_, geom_, cc, patches_, det);
+}
 
-  initialize();
-  if (second_order_) {
-    grad_ = View2<real>("fvproxy::flow::gradient", C, 3 * NV);
-    lim_ = View2<real>("fvproxy::flow::limiter", C, NV);
+/// Second order: the gradients, the limiter (Venkatakrishnan's reference range from the initial
+/// state) and, with primitive reconstruction, the primitive state.
+std::unique_ptr<MusclOperator> FlowSolver::make_second_order(bool det) {
+  const Mesh& mesh = mesh_;
+  const CaseConfig& cfg = cfg_;
+  const index_t C = mesh.n_local(), Fb = mesh.n_boundary_rows();
+  grad_ = View2<real>("fvproxy::flow::gradient", C, 3 * NV);
+  lim_ = View2<real>("fvproxy::flow::limiter", C, NV);
+  if (primitive_) {
+    w_ = View2<real>("fvproxy::flow::primitive", C, NV);
+    wb_ = View2<real>("fvproxy::flow::primitive_boundary_values", Fb, NV);
+  }
+  std::vector<real> range;
+  if (cfg.operators.muscl.limiter != Limiter::none) {
+    // Venkatakrishnan's reference range: each reconstructed variable's range over the initial
+    // state and its boundary values (the domain's); a uniform variable takes its magnitude.
+    View2<real> x = u_, xb = ub_;
     if (primitive_) {
-      w_ = View2<real>("fvproxy::flow::primitive", C, NV);
-      wb_ = View2<real>("fvproxy::flow::primitive_boundary_values", Fb, NV);
-    }
-    std::vector<real> range;
-    if (cfg.operators.muscl.limiter != Limiter::none) {
-      // Venkatakrishnan's reference range: each reconstructed variable's range over the initial
-      // state and its boundary values (the domain's); a uniform variable takes its magnitude.
-      View2<real> x = u_, xb = ub_;
-      if (primitive_) {
-        flow_primitive_state(mesh, gas_, patches_, u_, w_, wb_);
-        x = w_, xb = wb_;
-      } else {
-        flow_boundary_values(mesh, gas_, patches_, u_, ub_);
-      }
-      const auto [lo, hi] = domain_bounds(mesh, x, xb, comm_);
-      for (int k = 0; k < NV; ++k) {
-        const real r = hi[k] - lo[k], mag = std::max(std::fabs(lo[k]), std::fabs(hi[k]));
-        range.push_back(r > 0 ? r : mag > 0 ? mag : real(1));
-      }
+      flow_primitive_state(mesh, gas_, patches_, u_, w_, wb_);
+      x = w_, xb = wb_;
     } else {
-      fill("fvproxy::flow::limiter_none", lim_, real(1));
+      flow_boundary_values(mesh, gas_, patches_, u_, ub_);
     }
-    muscl_ = make_muscl(mesh, geom_, cfg.operators.muscl, NV, det, range);
+    const auto [lo, hi] = domain_bounds(mesh, x, xb, comm_);
+    for (int k = 0; k < NV; ++k) {
+      const real r = hi[k] - lo[k], mag = std::max(std::fabs(lo[k]), std::fabs(hi[k]));
+      range.push_back(r > 0 ? r : mag > 0 ? mag : real(1));
+    }
+  } else {
+    fill("fvproxy::flow::limiter_none", lim_, real(1));
   }
-  if (viscous_) {
-    wv_ = View2<real>("fvproxy::flow::velocity_temperature", C, 4);
-    wvb_ = View2<real>("fvproxy::flow::velocity_temperature_boundary", Fb, 4);
-    gwv_ = View2<real>("fvproxy::flow::velocity_temperature_gradient", C, 12);
-    MusclConfig g = cfg.operators.muscl;
-    g.limiter = Limiter::none;
-    g.fused = false;
-    viscous_gradient_ = make_muscl(mesh, geom_, g, 4, det, {});
-    FlowViscousConfig vc;
-    static_cast<OperatorOptions&>(vc) = cfg.operators.diffusion;
-    vc.gas = gas_;
-    const FlowPhysicsConfig& f = cfg.physics.flow;
-    vc.viscosity.law = f.viscosity == FlowPhysicsConfig::Viscosity::constant ? FlowViscosity::Law::constant
-                                                                             : FlowViscosity::Law::sutherland;
-    vc.viscosity.constant.mu = static_cast<real>(f.mu);
-    vc.viscosity.sutherland = {static_cast<real>(f.mu_ref), static_cast<real>(f.t_ref), static_cast<real>(f.s)};
-    vc.prandtl = static_cast<real>(f.prandtl);
-    viscosity_ = make_flow_viscous(mesh, geom_, vc, patches_, det);
-  }
-  const FlowInitialConfig& ic = cfg.flow_initial;
-  if (ic.type == FlowInitialType::uniform)
-    no_exact_ = "initial: uniform is not taken as an exact solution (the boundaries may act on it)";
-  else if (ic.type == FlowInitialType::taylor_green)
-    no_exact_ = "the Taylor-Green vortex has no closed-form solution (compare its kinetic energy with the reference)";
-  else if (viscous_)
-    no_exact_ = std::string("initial: ") + to_string(ic.type) +
-                " is an exact solution of the Euler equations only (physics.model: navier-stokes)";
-  else if (ic.type == FlowInitialType::isentropic_vortex &&
-           !(cfg.mesh.generate && cfg.mesh.generate->periodic[0] && cfg.mesh.generate->periodic[1]))
-    no_exact_ = "the isentropic vortex is exact in a box periodic in x and y only";
+  return make_muscl(mesh, geom_, cfg.operators.muscl, NV, det, range);
+}
+
+/// Navier-Stokes: the velocity-temperature gradients and the viscous operator.
+void FlowSolver::make_viscous(bool det) {
+  const Mesh& mesh = mesh_;
+  const CaseConfig& cfg = cfg_;
+  const index_t C = mesh.n_local(), Fb = mesh.n_boundary_rows();
+  wv_ = View2<real>("fvproxy::flow::velocity_temperature", C, 4);
+  wvb_ = View2<real>("fvproxy::flow::velocity_temperature_boundary", Fb, 4);
+  gwv_ = View2<real>("fvproxy::flow::velocity_temperature_gradient", C, 12);
+  MusclConfig g = cfg.operators.muscl;
+  g.limiter = Limiter::none;
+  g.fused = false;
+  viscous_gradient_ = make_muscl(mesh, geom_, g, 4, det, {});
+  FlowViscousConfig vc;
+  static_cast<OperatorOptions&>(vc) = cfg.operators.diffusion;
+  vc.gas = gas_;
+  const FlowPhysicsConfig& f = cfg.physics.flow;
+  vc.viscosity.law = f.viscosity == FlowPhysicsConfig::Viscosity::constant ? FlowViscosity::Law::constant
+                                                                           : FlowViscosity::Law::sutherland;
+  vc.viscosity.constant.mu = static_cast<real>(f.mu);
+  vc.viscosity.sutherland = {static_cast<real>(f.mu_ref), static_cast<real>(f.t_ref), static_cast<real>(f.s)};
+  vc.prandtl = static_cast<real>(f.prandtl);
+  viscosity_ = make_flow_viscous(mesh, geom_, vc, patches_, det);
 }
 
 void FlowSolver::initialize() {
@@ -482,7 +515,7 @@ void FlowSolver::reconstruct(View2<real> u) {
 }
 
 void FlowSolver::rate(View2<real> u, View2<real> rhs) {
-  // docs/parallel.md#overlap: with the optimized halo the state's exchange flies while the owned
+  // docs/halo.md#overlap: with the optimized halo the state's exchange flies while the owned
   // cells' derived fields and the inner cells' gradients and limiter values are computed (they read
   // no ghost row), the ghost rows' derived fields and the frontier's gradients follow its finish();
   // then the gradients' exchange flies while the inner part of the fluxes is computed, the frontier
@@ -517,7 +550,7 @@ void FlowSolver::rate(View2<real> u, View2<real> rhs) {
   halo_->finish();
   derive(u, Rows::ghosts);
   gradients(u, Part::frontier);
-  if (two_layers_) { // docs/parallel.md#two-ghost-layers: the first layer's gradients here, no second exchange
+  if (two_layers_) { // docs/halo.md#two-ghost-layers: the first layer's gradients here, no second exchange
     gradients(u, Part::layer1);
     convection_->apply(u, grad_, lim_, rhs);
     if (viscous_) viscosity_->apply(wv_, wvb_, gwv_, rhs);

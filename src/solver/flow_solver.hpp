@@ -82,6 +82,12 @@ public:
   void physical_check(long long step);
 
 private:
+  // The constructor's parts, in its order: the state arrays, the convection operator, then (after
+  // the initial state) the second-order reconstruction and the viscous operator.
+  void allocate_state();
+  std::unique_ptr<FlowConvectionOperator> make_convection(bool det) const;
+  std::unique_ptr<MusclOperator> make_second_order(bool det);
+  void make_viscous(bool det);
   /// The fields of output_field_layout from the state `u` into out_.
   ConstView2<real> derived(ConstView2<real> u);
   /// The gradients (and limiter values) the convection and viscous operators read: derive(), then

@@ -10,8 +10,8 @@
 
 #include "operators/face_flux.hpp"
 #include "operators/launch.hpp"
-#include "physics/scalar_solution.hpp"
 #include "solver/diagnostics.hpp"
+#include "solver/scalar_solution.hpp"
 #include "solver/state.hpp"
 
 namespace fvproxy {
@@ -138,17 +138,17 @@ std::vector<View2<real>> ScalarSolver::reconstruction_arrays() const {
 }
 
 void ScalarSolver::overlapped_rate(real t) {
-  // docs/parallel.md#overlap: each exchange's messages fly while the inner part (the owned cells
+  // docs/halo.md#overlap: each exchange's messages fly while the inner part (the owned cells
   // and faces that read no ghost row) is computed; the frontier part follows its finish().
   // After the first inner kernels are queued, poll() posts what waited for the device, lets MPI
-  // progress the messages and timestamps their arrival (docs/parallel.md#halo-statistics).
+  // progress the messages and timestamps their arrival (docs/halo.md#halo-statistics).
   halo_->start({u_}, HaloKind::state);
   bc_.apply(u_, t, ub_, Rows::owned); // the owned cells' boundary faces
   fill("fvproxy::solver::zero_rate", rhs_, real(0));
   if (muscl_) muscl_->compute(u_, ub_, grad_, lim_, Part::inner);
   halo_->poll(); // after the inner kernels are queued: the device works while the staged sends wait
   halo_->finish();
-  if (two_layers_) {                     // docs/parallel.md#two-ghost-layers: no second exchange
+  if (two_layers_) {                     // docs/halo.md#two-ghost-layers: no second exchange
     bc_.apply(u_, t, ub_, Rows::ghosts); // the first ghost layer's boundary faces
     if (muscl_) {
       muscl_->compute(u_, ub_, grad_, lim_, Part::frontier);

@@ -14,7 +14,6 @@
 #include <string>
 #include <vector>
 
-#include "core/config.hpp"
 #include "core/types.hpp"
 #include "mesh/mesh.hpp"
 #include "operators/convection/convection.hpp"
@@ -26,6 +25,7 @@
 #include "parallel/halo.hpp"
 #include "physics/scalar_profile.hpp"
 #include "solver/boundary_conditions.hpp"
+#include "solver/case_config.hpp"
 #include "solver/solver.hpp"
 #include "solver/time_step.hpp"
 
@@ -47,7 +47,7 @@ public:
   /// The same from the mesh's counts alone (before the mesh exists; doubles: no overflow).
   static double memory_bytes(double cells, double faces, double interior_faces, const CaseConfig& cfg);
 
-  /// Values one ghost cell receives per Runge-Kutta stage (docs/parallel.md#halo-exchange): the
+  /// Values one ghost cell receives per Runge-Kutta stage (docs/halo.md#halo-exchange): the
   /// state (N components), then its gradient (3N) when convection is second order or diffusion on,
   /// and its limiter values (N) when convection is second order.
   static int halo_values_per_ghost(const CaseConfig& cfg);
@@ -60,7 +60,7 @@ public:
   /// Advances the state from t to t + dt (all stages). `step` (1-based) is recorded with the first
   /// non-finite value when `check`. On a decomposed mesh each stage exchanges the state, then the
   /// gradients and limiter values (one message per neighbour each); with the optimized halo the
-  /// inner cells are computed while the messages fly (docs/parallel.md#overlap).
+  /// inner cells are computed while the messages fly (docs/halo.md#overlap).
   void step(real t, real dt, long long step, bool check) override;
   /// The first non-finite or out-of-bounds value recorded by step() (copies two words from the
   /// device); the earlier one, non-finite on a tie. Collective: the same answer on every rank.

@@ -13,7 +13,7 @@
 #include "core/error.hpp"
 #include "core/kokkos_compat.hpp"
 #include "parallel/mpi_environment.hpp"
-#include "physics/scalar_solution.hpp"
+#include "solver/scalar_solution.hpp"
 
 namespace fvproxy {
 
@@ -31,406 +31,439 @@ std::string mib(double bytes) {
 /// besides every progress report and the end.
 constexpr long long kCheckEvery = 16;
 
-/// k * T as the double nearest its 15-digit decimal (3 * 0.05 = 0.15000000000000002 becomes 0.15):
-/// the output times a user wrote, not their round-off.
-double decimal(double x) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "%.15g", x);
-  const double d = std::strtod(buf, nullptr);
-  return std::fabs(d - x) <= 1e-14 * std::fabs(x) ? d : x;
+/// One step of the loop: step `step` takes the state from t0 to t1.
+struct Span {
+  long long step = 0;
+  double t0 = 0, t1 = 0, dt = 0;
+  bool last = false; ///< the schedule's last step
+};
+
+/// What the ranks decide together after a step (one reduction; none on one rank).
+struct Decisions {
+  bool signalled = false, out_of_time = false, wall_checkpoint = false, report = false;
+  double now = 0;       ///< the loop's wall time after the step
+  double mean_step = 0; ///< wall seconds per step so far, without I/O
+  bool stop() const { return signalled || out_of_time; }
+};
+
+/// The failure of a state the run starts from, as one line.
+std::string describe_start_failure(const std::string& start_state, const StateFailure& f,
+                                   const std::vector<std::string>& names) {
+  std::ostringstream s;
+  s.precision(6);
+  s << start_state << " is "
+    << (f.kind == StateFailure::Kind::non_finite ? "not finite"
+        : f.kind == StateFailure::Kind::non_physical
+            ? (f.component == 0 ? "non-physical: density <= 0" : "non-physical: pressure <= 0")
+            : "outside its admissible interval")
+    << " at cell " << f.cell_gid << " (global id) at (" << f.x[0] << ", " << f.x[1] << ", " << f.x[2] << ")";
+  for (std::size_t k = 0; k < f.state.size(); ++k)
+    s << (k ? ", " : ": ") << (k < names.size() ? names[k] : "u" + std::to_string(k)) << " = " << f.state[k];
+  return s.str();
+}
+
+/// The time loop of one run: set-up (memory, solver, start state, schedule, first files), the
+/// steps, and the summary. run_simulation below is its whole use.
+class TimeLoop {
+public:
+  TimeLoop(const CaseConfig& cfg, const Mesh& mesh, const RunHooks& hooks, const RestartPoint* restart,
+           const Communicator& comm, Halo* halo)
+      : cfg_(cfg), mesh_(mesh), hooks_(hooks), restart_(restart), comm_(comm), halo_(halo) {}
+
+  RunSummary run(bool keep_final_state) {
+    set_up();
+    steps();
+    finish(keep_final_state);
+    return std::move(r_);
+  }
+
+private:
+  void log(const std::string& s) const {
+    if (hooks_.log) hooks_.log(s);
+  }
+  template <class F> void timed(F&& f) {
+    Kokkos::Timer t;
+    f();
+    io_seconds_ += t.seconds();
+  }
+
+  void set_up();
+  void check_memory();
+  void start_state();
+  double first_step_size();
+  void plan();
+  void log_plan() const;
+  void write_start();
+
+  void steps();
+  std::optional<Span> next_span(long long step, double t) const;
+  Decisions decide(const Span& s) const;
+  bool failed(const Span& s, const Decisions& d);
+  bool converged(const Span& s, bool report);
+  void write_due(const Span& s, const Decisions& d, bool end);
+  void report_progress(const Span& s, const Decisions& d) const;
+  void finish(bool keep_final_state);
+
+  const CaseConfig& cfg_;
+  const Mesh& mesh_;
+  const RunHooks& hooks_;
+  const RestartPoint* restart_;
+  const Communicator& comm_;
+  Halo* halo_;
+
+  RunSummary r_;
+  std::unique_ptr<Solver> solver_;
+  Schedule sched_;
+  CheckpointInfo ckinfo_;
+  std::vector<std::string> integral_names_;
+  bool series_ = false, integrals_ = false;
+  Kokkos::Timer setup_, wall_;
+  double io_seconds_ = 0, last_report_ = 0, last_checkpoint_ = 0;
+  double t_ = 0, t_failed_ = 0; ///< the time reached; the time after the failing step
+  long long done_ = 0;          ///< the last step completed
+  bool progress_somewhere_ = false;
+};
+
+void TimeLoop::set_up() {
+  // Kokkos Tools regions (docs/performance.md#kokkos-tools): the set-up, then each time step.
+  std::optional<kc::ProfileRegion> region(std::in_place, "fvproxy::solver::setup");
+  r_.case_name = cfg_.name;
+  r_.cells = mesh_.n_global_cells;
+  r_.components = cfg_.physics.components;
+  check_memory();
+  solver_ = make_solver(mesh_, cfg_, comm_, halo_);
+  r_.operators = solver_->describe();
+  r_.bounds = solver_->bounds();
+  r_.conserved_names = solver_->conserved_names();
+  r_.residual_names = solver_->residual_names();
+  start_state();
+  plan();
+  write_start();
+  kc::fence("fvproxy::solver::setup");
+  region.reset();
+  r_.setup_seconds = setup_.seconds() - io_seconds_;
+}
+
+/// The mesh is on the device already: refuse before allocating the solver.
+void TimeLoop::check_memory() {
+  const auto solver_bytes =
+      static_cast<std::size_t>(solver_memory_bytes(mesh_.n_cells, mesh_.n_faces, mesh_.n_interior, cfg_));
+  r_.memory_bytes = mesh_.memory_bytes() + solver_bytes;
+  r_.memory_available = available_memory_bytes();
+  std::ostringstream s;
+  s << "memory: " << mib(double(r_.memory_bytes)) << " on the device (" << r_.memory_bytes / std::max(1, mesh_.n_cells)
+    << " bytes/cell x " << mesh_.n_cells << " cells: mesh " << mib(double(mesh_.memory_bytes())) << ", solver "
+    << mib(double(solver_bytes)) << ")";
+  if (r_.memory_available) s << ", " << mib(double(r_.memory_available)) << " free";
+  log(s.str());
+  if (r_.memory_available && solver_bytes > r_.memory_available)
+    throw RunError("fvproxy run: error: not enough memory for the solver: it needs " + mib(double(solver_bytes)) +
+                   " beyond the mesh, and the device has " + mib(double(r_.memory_available)) +
+                   " free\nuse a coarser mesh (mesh.generate.cells) or fewer components");
+}
+
+/// The initial state, or the checkpoint's (the one place a restart's state is applied), checked
+/// before anything is written (collective: every rank throws the same error, rank 0 says it).
+void TimeLoop::start_state() {
+  solver_->initialize();
+  if (restart_) {
+    if (int(restart_->state.size()) != r_.components)
+      throw InputError(restart_->file, "the checkpoint holds " + std::to_string(restart_->state.size()) +
+                                           " components, the case " + std::to_string(r_.components));
+    auto h = Kokkos::create_mirror_view(solver_->state());
+    for (int k = 0; k < r_.components; ++k)
+      for (index_t c = 0; c < mesh_.n_cells; ++c) h(c, k) = restart_->state[k][c];
+    Kokkos::deep_copy(solver_->state(), h);
+    r_.conservation_initial = restart_->conservation_initial;
+    r_.residual_reference = restart_->residual_reference;
+  } else {
+    r_.conservation_initial = solver_->conserved_totals();
+  }
+  if (const std::optional<StateFailure> f = solver_->state_failure()) {
+    const std::string start = restart_ ? "the checkpoint's state" : "initial: the initial state";
+    MpiEnvironment::set_collective_exit();
+    throw InputError(restart_ ? restart_->file : cfg_.initial_where,
+                     describe_start_failure(start, *f, r_.conserved_names),
+                     restart_ ? "the checkpoint was not written by a run of this case"
+                              : "the initial condition's parameters give a state the model cannot start from "
+                                "(docs/flow-cases.md)");
+  }
+}
+
+/// time.dt, or the stable step of the start state (with the warnings about either).
+double TimeLoop::first_step_size() {
+  const TimeConfig& time = cfg_.time;
+  if (!time.dt && time.cfl > cfl_limit(time.integrator))
+    log("warning: time.cfl = " + std::to_string(time.cfl).substr(0, 5) + " exceeds the stable limit " +
+        std::to_string(cfl_limit(time.integrator)).substr(0, 3) + " of " + to_string(time.integrator) +
+        " (the run may be unstable" +
+        (cfg_.physics.is_flow() ? std::string(")") : "; the max-principle monitor stops it if it grows)"));
+  if (time.dt) {
+    if (r_.cfl.dt > 0 && *time.dt > r_.cfl.dt)
+      log("warning: time.dt = " + std::to_string(*time.dt) + " exceeds the CFL-1 step estimate " +
+          std::to_string(r_.cfl.dt / time.cfl) + " (the run may be unstable)");
+    return *time.dt;
+  }
+  if (!(r_.cfl.dt > 0)) {
+    MpiEnvironment::set_collective_exit(); // r_.cfl is reduced over ranks: every rank throws this
+    if (cfg_.physics.is_flow())
+      throw InputError(restart_ ? restart_->file : cfg_.initial_where,
+                       std::string(restart_ ? "the checkpoint's state" : "initial: the initial state") +
+                           " gives no stable time step: its largest wave speed is zero or not finite (cell " +
+                           std::to_string(r_.cfl.limiting_cell) + ")",
+                       "check the initial condition's values, or give a fixed step with time.dt");
+    throw InputError(cfg_.source_file, "time.cfl: nothing limits the time step (zero velocity and zero diffusivity)",
+                     "give a fixed step with time.dt");
+  }
+  return r_.cfl.dt;
+}
+
+void TimeLoop::plan() {
+  sched_.variable = solver_->variable_step() && !cfg_.time.dt;
+  r_.variable_dt = sched_.variable;
+  r_.cfl = solver_->stable_step(cfg_.time.cfl);
+  const double dt = first_step_size();
+  sched_ = make_schedule(cfg_.time, sched_.variable, dt, r_.cfl.dt, restart_, cfg_.source_file,
+                         [this](const std::string& s) { log(s); });
+  r_.first_step = sched_.first_step;
+  r_.dt = sched_.dt;
+  r_.total_steps = sched_.total_steps;
+  log_plan();
+  r_.no_exact_solution = solver_->no_exact_solution();
+  ckinfo_ = CheckpointInfo{sched_.dt, sched_.total_steps, r_.conservation_initial, r_.residual_reference};
+}
+
+void TimeLoop::log_plan() const {
+  const TimeConfig& time = cfg_.time;
+  std::ostringstream s;
+  s.precision(6);
+  if (sched_.variable) {
+    s << "time step: variable (CFL " << std::to_string(time.cfl).substr(0, 5) << ", " << to_string(time.integrator)
+      << "), dt = " << r_.cfl.dt << " at the start";
+    if (time.end_time)
+      s << ", to t = " << *time.end_time;
+    else
+      s << ", " << sched_.total_steps << " steps";
+    if (time.residual_tolerance) s << " or residuals below " << *time.residual_tolerance;
+  } else {
+    s << "time step: dt = " << sched_.dt
+      << (time.dt ? " (fixed)" : " (CFL " + std::to_string(time.cfl).substr(0, 5) + ")") << ", " << sched_.total_steps
+      << " steps of " << to_string(time.integrator) << " to t = " << sched_.time_at(sched_.total_steps);
+  }
+  s << "; stable-step rate max " << r_.cfl.max_rate << " at cell " << r_.cfl.limiting_cell;
+  if (restart_)
+    s << "; restarting at step " << restart_->step << " (t = " << restart_->time << ") from " << restart_->file;
+  log(s.str());
+}
+
+/// The mesh file, and (not after a restart) the fields and integrals at step 0.
+void TimeLoop::write_start() {
+  series_ = cfg_.output.every.kind != EveryConfig::Kind::none;
+  if (hooks_.write_mesh) timed([&] { hooks_.write_mesh(); });
+  if (hooks_.write_fields && series_ && !restart_)
+    timed([&] { r_.fields_files.push_back(hooks_.write_fields(0, 0.0, solver_->output_fields())); });
+  integral_names_ = solver_->integral_names();
+  integrals_ =
+      hooks_.write_integrals && cfg_.output.integrals.kind != EveryConfig::Kind::none && !integral_names_.empty();
+  if (integrals_ && !restart_) timed([&] { hooks_.write_integrals(0, 0.0, integral_names_, solver_->integrals()); });
+}
+
+void TimeLoop::steps() {
+  ScopedKernelProfiler profiler(hooks_.profile);
+  wall_.reset();
+  io_seconds_ = 0;
+  done_ = sched_.first_step - 1;
+  t_ = t_failed_ = restart_ ? restart_->time : 0.0;
+  r_.dt_min = std::numeric_limits<double>::infinity(), r_.dt_max = 0;
+  // Only rank 0 may print progress; every rank must still take part in the check a report makes.
+  progress_somewhere_ = comm_.any(bool(hooks_.progress));
+  for (long long step = sched_.first_step;; ++step) {
+    const std::optional<Span> span = next_span(step, t_);
+    if (!span) break;
+    {
+      const kc::ProfileRegion region("fvproxy::solver::time_step");
+      solver_->step(static_cast<real>(span->t0), static_cast<real>(span->dt), step, true);
+    }
+    const Decisions d = decide(*span);
+    if (failed(*span, d)) break;
+    const bool converged_now = converged(*span, d.report);
+    done_ = step;
+    t_ = span->t1;
+    r_.dt_min = std::min(r_.dt_min, span->dt), r_.dt_max = std::max(r_.dt_max, span->dt);
+    write_due(*span, d, span->last || converged_now);
+    if (converged_now) {
+      r_.converged = true;
+      break;
+    }
+    if (d.stop()) {
+      r_.stopped = d.signalled ? "stop requested (SIGTERM, SIGINT, SIGUSR1 or SIGUSR2)" : "run.wall_limit reached";
+      break;
+    }
+    if (span->last) break;
+    if (d.report) last_report_ = d.now;
+    if (d.report && hooks_.progress) report_progress(*span, d);
+  }
+  kc::fence("fvproxy::solver::end");
+}
+
+/// The step `step` from the time reached `t`, or none when the schedule has ended.
+std::optional<Span> TimeLoop::next_span(long long step, double t) const {
+  Span s;
+  s.step = step;
+  if (!sched_.variable) {
+    if (step > sched_.total_steps) return std::nullopt;
+    s.last = step == sched_.total_steps;
+    s.t0 = sched_.time_at(step - 1);
+    s.t1 = s.last && cfg_.time.end_time ? *cfg_.time.end_time : sched_.time_at(step);
+    s.dt = sched_.dt;
+    return s;
+  }
+  if (cfg_.time.steps && step > sched_.total_steps) return std::nullopt;
+  const StableStep st = step == sched_.first_step ? r_.cfl : solver_->stable_step(cfg_.time.cfl);
+  if (!(st.dt > 0 && std::isfinite(st.dt)))
+    throw RunError("fvproxy run: error: no stable time step at step " + std::to_string(step) +
+                   " (t = " + std::to_string(t) + "): the largest wave speed is zero or not finite (cell " +
+                   std::to_string(st.limiting_cell) + ")");
+  s.last = cfg_.time.steps && step == sched_.total_steps;
+  s.t0 = t;
+  bool reaches_end = false;
+  s.t1 = span_end(t, st.dt, {&cfg_.output.every, &cfg_.checkpoint.every, &cfg_.output.integrals}, cfg_.time.end_time,
+                  reaches_end);
+  if (reaches_end) s.last = true;
+  s.dt = s.t1 - s.t0;
+  return s;
+}
+
+/// Decisions that depend on a rank's clock or signals are made collectively: one reduction of the
+/// flags per step (none on one rank), so every rank stops, checkpoints and checks together.
+Decisions TimeLoop::decide(const Span& s) const {
+  Decisions d;
+  d.now = wall_.seconds();
+  d.signalled = !s.last && hooks_.stop_requested && hooks_.stop_requested();
+  d.mean_step = (d.now - io_seconds_) / double(s.step - sched_.first_step + 1);
+  d.out_of_time = !s.last && cfg_.run.wall_limit &&
+                  hooks_.seconds_before + setup_.seconds() + 2 * d.mean_step >= *cfg_.run.wall_limit;
+  const EveryConfig& ce = cfg_.checkpoint.every;
+  d.wall_checkpoint = ce.kind == EveryConfig::Kind::wall_seconds && d.now - last_checkpoint_ >= ce.value;
+  d.report = !s.last && d.now - last_report_ >= cfg_.run.progress_interval;
+  if (comm_.size() > 1) {
+    const unsigned bits = comm_.bitwise_or((d.signalled ? 1u : 0u) | (d.out_of_time ? 2u : 0u) |
+                                           (d.wall_checkpoint ? 4u : 0u) | (d.report ? 8u : 0u));
+    d.signalled = bits & 1u, d.out_of_time = bits & 2u, d.wall_checkpoint = bits & 4u, d.report = bits & 8u;
+  }
+  d.report = d.report && progress_somewhere_; // the same on every rank: it triggers the collective check
+  return d;
+}
+
+/// The failure check. The flow models check every step (their time step synchronizes anyway, and
+/// the state before the failing step is what they hand to the output); the scalar model every
+/// kCheckEvery steps, and whenever something is reported or written.
+bool TimeLoop::failed(const Span& s, const Decisions& d) {
+  const bool writes = (hooks_.write_checkpoint && crosses(cfg_.checkpoint.every, s.step, s.t0, s.t1)) ||
+                      (hooks_.write_fields && series_ && crosses(cfg_.output.every, s.step, s.t0, s.t1));
+  if (!(solver_->variable_step() || d.report || s.step % kCheckEvery == 0 || s.last || writes || d.stop() ||
+        d.wall_checkpoint))
+    return false;
+  if (!(r_.failure = solver_->first_failure())) return false;
+  t_failed_ = s.t1;
+  // the state before the failing step, for a look at what went wrong
+  if (hooks_.write_fields && solver_->last_good_output_fields().data())
+    timed([&] { r_.last_good_file = hooks_.write_fields(s.step - 1, s.t0, solver_->last_good_output_fields()); });
+  return true;
+}
+
+/// The residual monitor: the first step's residuals are the reference; then every step with a
+/// tolerance, else at reports and at the end. True when every residual fell below the tolerance.
+bool TimeLoop::converged(const Span& s, bool report) {
+  const std::optional<double>& tolerance = cfg_.time.residual_tolerance;
+  if (r_.residual_names.empty() || !(r_.residual_reference.empty() || tolerance || report || s.last)) return false;
+  r_.residual_last = solver_->residuals(static_cast<real>(s.dt));
+  if (r_.residual_reference.empty())
+    r_.residual_reference = r_.residual_last, ckinfo_.residual_reference = r_.residual_last;
+  if (!tolerance) return false;
+  double worst = 0;
+  for (std::size_t k = 0; k < r_.residual_last.size(); ++k)
+    worst = std::max(worst, r_.residual_reference[k] > 0 ? r_.residual_last[k] / r_.residual_reference[k] : 0.0);
+  return worst < *tolerance;
+}
+
+/// The fields, integrals and checkpoint that fall at the end of this step.
+void TimeLoop::write_due(const Span& s, const Decisions& d, bool end) {
+  const EveryConfig& ce = cfg_.checkpoint.every;
+  if (sched_.variable) ckinfo_.dt = s.dt, ckinfo_.total_steps = std::max(sched_.total_steps, s.step);
+  const bool checkpoint = hooks_.write_checkpoint && (d.stop() || crosses(ce, s.step, s.t0, s.t1) || d.wall_checkpoint);
+  const bool output = hooks_.write_fields && (end || (series_ && crosses(cfg_.output.every, s.step, s.t0, s.t1)));
+  if (output) timed([&] { r_.fields_files.push_back(hooks_.write_fields(s.step, s.t1, solver_->output_fields())); });
+  if (integrals_ && (end || d.stop() || crosses(cfg_.output.integrals, s.step, s.t0, s.t1)))
+    timed([&] { hooks_.write_integrals(s.step, s.t1, integral_names_, solver_->integrals()); });
+  if (checkpoint) {
+    timed([&] { r_.checkpoint_files.push_back(hooks_.write_checkpoint(s.step, s.t1, solver_->state(), ckinfo_)); });
+    last_checkpoint_ = wall_.seconds();
+  }
+}
+
+void TimeLoop::report_progress(const Span& s, const Decisions& d) const {
+  Progress p;
+  p.step = s.step, p.time = s.t1, p.dt = s.dt;
+  p.wall_seconds = d.now;
+  p.cell_updates_per_second = double(mesh_.n_global_cells) / d.mean_step;
+  if (!sched_.variable || cfg_.time.steps) {
+    p.total_steps = sched_.total_steps;
+    p.end_time = sched_.variable ? 0.0 : sched_.time_at(sched_.total_steps);
+    p.eta_seconds = d.mean_step * double(sched_.total_steps - s.step);
+  } else { // toward an end time at the current step
+    const double left = (*cfg_.time.end_time - s.t1) / s.dt;
+    p.total_steps = s.step + static_cast<long long>(std::ceil(left));
+    p.end_time = *cfg_.time.end_time;
+    p.eta_seconds = d.mean_step * left;
+    p.by_time = true;
+  }
+  p.residuals = r_.residual_last;
+  hooks_.progress(p);
+}
+
+/// Where the run ended, its rate, and (completed runs) the diagnostics of the final state.
+void TimeLoop::finish(bool keep_final_state) {
+  r_.wall_seconds = wall_.seconds();
+  r_.io_seconds = io_seconds_;
+  if (hooks_.profile) r_.timers = KernelProfiler::table();
+  r_.steps = r_.failure ? r_.failure->step : done_;
+  r_.time = r_.failure ? t_failed_ : t_;
+  if (!sched_.variable) {
+    r_.time = sched_.time_at(r_.steps);
+    if (cfg_.time.end_time && !r_.failure && r_.steps == sched_.total_steps)
+      r_.time = *cfg_.time.end_time; // n * (T / n) may differ from T by an ulp
+  } else {
+    r_.dt = r_.dt_max;
+    if (!r_.failure && !cfg_.time.steps && r_.stopped.empty()) r_.total_steps = r_.steps;
+    if (!r_.failure && r_.converged) r_.total_steps = cfg_.time.steps ? sched_.total_steps : r_.steps;
+  }
+  if (!(r_.dt_min <= r_.dt_max)) r_.dt_min = r_.dt_max = sched_.dt;
+  const double compute = r_.wall_seconds - io_seconds_;
+  r_.cell_updates_per_second =
+      compute > 0 ? double(mesh_.n_global_cells) * double(r_.steps - sched_.first_step + 1) / compute : 0;
+  if (r_.failure) return;
+  r_.conservation_final = solver_->conserved_totals();
+  r_.forces = solver_->wall_forces();
+  std::tie(r_.final_min, r_.final_max) = solver_->final_range();
+  if (r_.no_exact_solution.empty()) {
+    const std::vector<FieldError> e = solver_->errors(r_.time);
+    r_.errors.emplace();
+    for (const FieldError& f : e) r_.error_names.push_back(f.field), r_.errors->push_back(f.norms);
+  }
+  if (keep_final_state) {
+    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), solver_->state());
+    r_.final_state.assign(r_.components, std::vector<real>(mesh_.n_cells));
+    for (int k = 0; k < r_.components; ++k)
+      for (index_t c = 0; c < mesh_.n_cells; ++c) r_.final_state[k][c] = h(c, k);
+  }
 }
 
 } // namespace
 
 RunSummary run_simulation(const CaseConfig& cfg, const Mesh& mesh, const RunHooks& hooks, bool keep_final_state,
                           const RestartPoint* restart, const Communicator& comm, Halo* halo) {
-  Kokkos::Timer setup;
-  // Kokkos Tools regions (docs/performance.md#kokkos-tools): the set-up, then each time step.
-  std::optional<kc::ProfileRegion> setup_region(std::in_place, "fvproxy::solver::setup");
-  auto log = [&](const std::string& s) {
-    if (hooks.log) hooks.log(s);
-  };
-  RunSummary r;
-  r.case_name = cfg.name;
-  r.cells = mesh.n_global_cells;
-  r.components = cfg.physics.components;
-
-  // Memory: the mesh is on the device already; refuse before allocating the solver.
-  const auto solver_bytes =
-      static_cast<std::size_t>(solver_memory_bytes(mesh.n_cells, mesh.n_faces, mesh.n_interior, cfg));
-  r.memory_bytes = mesh.memory_bytes() + solver_bytes;
-  r.memory_available = available_memory_bytes();
-  {
-    std::ostringstream s;
-    s << "memory: " << mib(double(r.memory_bytes)) << " on the device (" << r.memory_bytes / std::max(1, mesh.n_cells)
-      << " bytes/cell x " << mesh.n_cells << " cells: mesh " << mib(double(mesh.memory_bytes())) << ", solver "
-      << mib(double(solver_bytes)) << ")";
-    if (r.memory_available) s << ", " << mib(double(r.memory_available)) << " free";
-    log(s.str());
-  }
-  if (r.memory_available && solver_bytes > r.memory_available)
-    throw RunError("fvproxy run: error: not enough memory for the solver: it needs " + mib(double(solver_bytes)) +
-                   " beyond the mesh, and the device has " + mib(double(r.memory_available)) +
-                   " free\nuse a coarser mesh (mesh.generate.cells) or fewer components");
-
-  std::unique_ptr<Solver> solver = make_solver(mesh, cfg, comm, halo);
-  r.operators = solver->describe();
-  r.bounds = solver->bounds();
-  r.conserved_names = solver->conserved_names();
-  r.residual_names = solver->residual_names();
-  // The initial state, or the checkpoint's.
-  solver->initialize();
-  if (restart) {
-    if (int(restart->state.size()) != r.components)
-      throw InputError(restart->file, "the checkpoint holds " + std::to_string(restart->state.size()) +
-                                          " components, the case " + std::to_string(r.components));
-    auto h = Kokkos::create_mirror_view(solver->state());
-    for (int k = 0; k < r.components; ++k)
-      for (index_t c = 0; c < mesh.n_cells; ++c) h(c, k) = restart->state[k][c];
-    Kokkos::deep_copy(solver->state(), h);
-    r.conservation_initial = restart->conservation_initial;
-    r.residual_reference = restart->residual_reference;
-  } else {
-    r.conservation_initial = solver->conserved_totals();
-  }
-  // The state the run starts from, checked before anything is written (collective: every rank
-  // throws the same error, rank 0 says it).
-  const std::string start_state = restart ? "the checkpoint's state" : "initial: the initial state";
-  if (const std::optional<StateFailure> f = solver->state_failure()) {
-    std::ostringstream s;
-    s.precision(6);
-    s << start_state << " is "
-      << (f->kind == StateFailure::Kind::non_finite ? "not finite"
-          : f->kind == StateFailure::Kind::non_physical
-              ? (f->component == 0 ? "non-physical: density <= 0" : "non-physical: pressure <= 0")
-              : "outside its admissible interval")
-      << " at cell " << f->cell_gid << " (global id) at (" << f->x[0] << ", " << f->x[1] << ", " << f->x[2] << ")";
-    for (std::size_t k = 0; k < f->state.size(); ++k)
-      s << (k ? ", " : ": ") << (k < r.conserved_names.size() ? r.conserved_names[k] : "u" + std::to_string(k)) << " = "
-        << f->state[k];
-    MpiEnvironment::set_collective_exit();
-    throw InputError(restart ? restart->file : cfg.initial_where, s.str(),
-                     restart ? "the checkpoint was not written by a run of this case"
-                             : "the initial condition's parameters give a state the model cannot start from "
-                               "(docs/physics.md#the-cases)");
-  }
-  const bool variable = solver->variable_step() && !cfg.time.dt;
-  r.variable_dt = variable;
-  r.cfl = solver->stable_step(cfg.time.cfl);
-  double dt = 0;
-  if (!cfg.time.dt && cfg.time.cfl > cfl_limit(cfg.time.integrator))
-    log("warning: time.cfl = " + std::to_string(cfg.time.cfl).substr(0, 5) + " exceeds the stable limit " +
-        std::to_string(cfl_limit(cfg.time.integrator)).substr(0, 3) + " of " + to_string(cfg.time.integrator) +
-        " (the run may be unstable" +
-        (cfg.physics.is_flow() ? std::string(")") : "; the max-principle monitor stops it if it grows)"));
-  // ceil(T / dt) steps, refused beyond kMaxSteps (also when T / dt overflows a long long)
-  auto count_steps = [&](double T, double step, const std::string& key) {
-    const double n = std::ceil(T / step * (1 - 1e-12));
-    if (!(n <= double(kMaxSteps)))
-      throw InputError(cfg.source_file,
-                       key + ": end_time / dt = " + std::to_string(T / step) + " steps, more than the " +
-                           std::to_string(kMaxSteps) + " a run may have",
-                       "dt = " + std::to_string(step) + "; use a larger time step or a shorter time.end_time");
-    return std::max(1LL, static_cast<long long>(n));
-  };
-  if (cfg.time.dt) {
-    dt = *cfg.time.dt;
-    if (r.cfl.dt > 0 && dt > r.cfl.dt)
-      log("warning: time.dt = " + std::to_string(dt) + " exceeds the CFL-1 step estimate " +
-          std::to_string(r.cfl.dt / cfg.time.cfl) + " (the run may be unstable)");
-  } else {
-    if (!(r.cfl.dt > 0)) {
-      MpiEnvironment::set_collective_exit(); // r.cfl is reduced over ranks: every rank throws this
-      if (cfg.physics.is_flow())
-        throw InputError(restart ? restart->file : cfg.initial_where,
-                         start_state +
-                             " gives no stable time step: its largest wave speed is zero or not finite (cell " +
-                             std::to_string(r.cfl.limiting_cell) + ")",
-                         "check the initial condition's values, or give a fixed step with time.dt");
-      throw InputError(cfg.source_file, "time.cfl: nothing limits the time step (zero velocity and zero diffusivity)",
-                       "give a fixed step with time.dt");
-    }
-    dt = r.cfl.dt;
-  }
-  long long total_steps = 0;
-  if (variable) {
-    total_steps = cfg.time.steps ? *cfg.time.steps : 0; // toward an end_time: not known in advance
-  } else if (cfg.time.end_time) {
-    const double T = *cfg.time.end_time;
-    total_steps = count_steps(T, dt, cfg.time.dt ? "time.dt" : "time.cfl");
-    dt = T / double(total_steps);
-  } else {
-    total_steps = *cfg.time.steps;
-  }
-  // Fixed schedule: simulated time after step s is base_time + dt (s - base_step).
-  long long base_step = 0;
-  double base_time = 0;
-  if (restart && variable) {
-    const long long s0 = restart->step;
-    if (cfg.time.end_time && !(*cfg.time.end_time > restart->time))
-      throw InputError(restart->file, "the checkpoint is at t = " + std::to_string(restart->time) +
-                                          ", not before time.end_time = " + std::to_string(*cfg.time.end_time) +
-                                          ": nothing is left to run");
-    if (cfg.time.steps && total_steps <= s0)
-      throw InputError(restart->file, "the checkpoint is at step " + std::to_string(s0) + ", the case's time.steps = " +
-                                          std::to_string(total_steps) + ": nothing is left to run");
-    base_step = s0, base_time = restart->time;
-    r.first_step = s0 + 1;
-  } else if (restart) {
-    const long long s0 = restart->step;
-    if (restart->dt == dt && restart->total_steps == total_steps) {
-      // the same schedule as the run that wrote the checkpoint: bitwise the same steps
-      if (s0 >= total_steps)
-        throw InputError(restart->file,
-                         "the checkpoint is at step " + std::to_string(s0) + ", the case's last step (" +
-                             std::to_string(total_steps) + "): nothing is left to run",
-                         "give a later time.end_time or more time.steps to continue");
-    } else if (cfg.time.end_time) {
-      const double T = *cfg.time.end_time;
-      if (!(T > restart->time))
-        throw InputError(restart->file, "the checkpoint is at t = " + std::to_string(restart->time) +
-                                            ", not before time.end_time = " + std::to_string(T) +
-                                            ": nothing is left to run");
-      const double step_limit = cfg.time.dt ? *cfg.time.dt : r.cfl.dt; // fixed or CFL step
-      const long long n = count_steps(T - restart->time, step_limit, cfg.time.dt ? "time.dt" : "time.cfl");
-      dt = (T - restart->time) / double(n);
-      base_step = s0, base_time = restart->time, total_steps = s0 + n;
-      log("restart: the case's time step differs from the checkpoint's (" + std::to_string(restart->dt) +
-          "): the remaining time is split into " + std::to_string(n) + " new steps");
-    } else {
-      if (total_steps <= s0)
-        throw InputError(restart->file, "the checkpoint is at step " + std::to_string(s0) +
-                                            ", the case's time.steps = " + std::to_string(total_steps) +
-                                            ": nothing is left to run");
-      base_step = s0, base_time = restart->time;
-    }
-    r.first_step = s0 + 1;
-  }
-  auto time_at = [&](long long s) { return base_time + dt * double(s - base_step); };
-  r.dt = dt;
-  r.total_steps = total_steps;
-  {
-    std::ostringstream s;
-    s.precision(6);
-    if (variable) {
-      s << "time step: variable (CFL " << std::to_string(cfg.time.cfl).substr(0, 5) << ", "
-        << to_string(cfg.time.integrator) << "), dt = " << r.cfl.dt << " at the start";
-      if (cfg.time.end_time)
-        s << ", to t = " << *cfg.time.end_time;
-      else
-        s << ", " << total_steps << " steps";
-      if (cfg.time.residual_tolerance) s << " or residuals below " << *cfg.time.residual_tolerance;
-    } else {
-      s << "time step: dt = " << dt
-        << (cfg.time.dt ? " (fixed)" : " (CFL " + std::to_string(cfg.time.cfl).substr(0, 5) + ")") << ", "
-        << total_steps << " steps of " << to_string(cfg.time.integrator) << " to t = " << time_at(total_steps);
-    }
-    s << "; stable-step rate max " << r.cfl.max_rate << " at cell " << r.cfl.limiting_cell;
-    if (restart)
-      s << "; restarting at step " << restart->step << " (t = " << restart->time << ") from " << restart->file;
-    log(s.str());
-  }
-
-  r.no_exact_solution = solver->no_exact_solution();
-  CheckpointInfo ckinfo{dt, total_steps, r.conservation_initial, r.residual_reference};
-  // Whether the step from t0 to t1 (step s) ends an interval of `e` (steps or simulated time).
-  auto crosses = [&](const EveryConfig& e, long long s, double t0, double t1) {
-    if (e.kind == EveryConfig::Kind::steps) return s % static_cast<long long>(e.value) == 0;
-    if (e.kind == EveryConfig::Kind::time) return std::floor(t1 / e.value + 1e-9) > std::floor(t0 / e.value + 1e-9);
-    return false;
-  };
-  const bool series = cfg.output.every.kind != EveryConfig::Kind::none;
-  double io_seconds = 0;
-  auto timed = [&](auto&& f) {
-    Kokkos::Timer t;
-    f();
-    io_seconds += t.seconds();
-  };
-  if (hooks.write_mesh) timed([&] { hooks.write_mesh(); });
-  if (hooks.write_fields && series && !restart)
-    timed([&] { r.fields_files.push_back(hooks.write_fields(0, 0.0, solver->output_fields())); });
-  const bool integrals = hooks.write_integrals && cfg.output.integrals.kind != EveryConfig::Kind::none &&
-                         !solver->integral_names().empty();
-  const std::vector<std::string> integral_names = solver->integral_names();
-  if (integrals && !restart) timed([&] { hooks.write_integrals(0, 0.0, integral_names, solver->integrals()); });
-  kc::fence("fvproxy::solver::setup");
-  setup_region.reset();
-  r.setup_seconds = setup.seconds() - io_seconds;
-
-  ScopedKernelProfiler profiler(hooks.profile);
-  Kokkos::Timer wall;
-  double last_report = 0, last_checkpoint = 0;
-  io_seconds = 0;
-  const long long first = r.first_step;
-  long long done = first - 1;
-  double t = restart ? restart->time : 0.0; // the time reached
-  double t_failed = t;                      // the time after the failing step
-  r.dt_min = std::numeric_limits<double>::infinity(), r.dt_max = 0;
-  const bool monitor = !r.residual_names.empty();
-  // Only rank 0 may print progress; every rank must still take part in the check a report makes.
-  const bool progress_somewhere = comm.any(bool(hooks.progress));
-  for (long long step = first;; ++step) {
-    double step_dt = dt, t0 = t, t1 = 0;
-    bool last = false;
-    if (!variable) {
-      if (step > total_steps) break;
-      last = step == total_steps;
-      t0 = time_at(step - 1);
-      t1 = last && cfg.time.end_time ? *cfg.time.end_time : time_at(step);
-    } else {
-      if (cfg.time.steps && step > total_steps) break;
-      const StableStep st = step == first ? r.cfl : solver->stable_step(cfg.time.cfl);
-      if (!(st.dt > 0 && std::isfinite(st.dt)))
-        throw RunError("fvproxy run: error: no stable time step at step " + std::to_string(step) +
-                       " (t = " + std::to_string(t) + "): the largest wave speed is zero or not finite (cell " +
-                       std::to_string(st.limiting_cell) + ")");
-      last = cfg.time.steps && step == total_steps;
-      // Land on the end time and on every output and checkpoint time exactly: a target within one
-      // stable step is reached by this step, one within two by two equal steps (no sliver step).
-      t1 = t0 + st.dt;
-      auto land = [&](double target) {
-        const double gap = target - t0;
-        if (!(gap > 0)) return false;
-        if (gap <= st.dt * (1 + 1e-12)) {
-          t1 = std::min(t1, target);
-          return t1 == target;
-        }
-        if (gap < 2 * st.dt) t1 = std::min(t1, t0 + gap / 2);
-        return false;
-      };
-      for (const EveryConfig* e : {&cfg.output.every, &cfg.checkpoint.every, &cfg.output.integrals})
-        if (e->kind == EveryConfig::Kind::time) land(decimal((std::floor(t0 / e->value + 1e-9) + 1) * e->value));
-      if (cfg.time.end_time && land(*cfg.time.end_time)) last = true;
-      step_dt = t1 - t0;
-    }
-    {
-      const kc::ProfileRegion region("fvproxy::solver::time_step");
-      solver->step(static_cast<real>(t0), static_cast<real>(step_dt), step, true);
-    }
-    const double now = wall.seconds();
-    // Decisions that depend on a rank's clock or signals are made collectively: one reduction of
-    // the flags per step (none on one rank), so every rank stops, checkpoints and checks together.
-    bool signalled = !last && hooks.stop_requested && hooks.stop_requested();
-    const double mean_step = (now - io_seconds) / double(step - first + 1);
-    bool out_of_time =
-        !last && cfg.run.wall_limit && hooks.seconds_before + setup.seconds() + 2 * mean_step >= *cfg.run.wall_limit;
-    const auto& ce = cfg.checkpoint.every;
-    bool wall_checkpoint = ce.kind == EveryConfig::Kind::wall_seconds && now - last_checkpoint >= ce.value;
-    bool report = !last && now - last_report >= cfg.run.progress_interval;
-    if (comm.size() > 1) {
-      const unsigned bits = comm.bitwise_or((signalled ? 1u : 0u) | (out_of_time ? 2u : 0u) |
-                                            (wall_checkpoint ? 4u : 0u) | (report ? 8u : 0u));
-      signalled = bits & 1u, out_of_time = bits & 2u, wall_checkpoint = bits & 4u, report = bits & 8u;
-    }
-    report = report && progress_somewhere; // the same on every rank: it triggers the collective check
-    // The flow models check every step (their time step synchronizes anyway, and the state before
-    // the failing step is what they hand to the output); the scalar model every kCheckEvery steps.
-    const bool writes = (hooks.write_checkpoint && crosses(ce, step, t0, t1)) ||
-                        (hooks.write_fields && series && crosses(cfg.output.every, step, t0, t1));
-    if (solver->variable_step() || report || step % kCheckEvery == 0 || last || writes || signalled || out_of_time ||
-        wall_checkpoint) {
-      if ((r.failure = solver->first_failure())) {
-        t_failed = t1;
-        // the state before the failing step, for a look at what went wrong
-        if (hooks.write_fields && solver->last_good_output_fields().data())
-          timed([&] { r.last_good_file = hooks.write_fields(step - 1, t0, solver->last_good_output_fields()); });
-        break;
-      }
-    }
-    // The residual monitor: the first step's are the reference; then every step with a
-    // tolerance, else at reports and at the end.
-    bool converged = false;
-    if (monitor && (r.residual_reference.empty() || cfg.time.residual_tolerance || report || last)) {
-      r.residual_last = solver->residuals(static_cast<real>(step_dt));
-      if (r.residual_reference.empty())
-        r.residual_reference = r.residual_last, ckinfo.residual_reference = r.residual_last;
-      if (cfg.time.residual_tolerance) {
-        double worst = 0;
-        for (std::size_t k = 0; k < r.residual_last.size(); ++k)
-          worst = std::max(worst, r.residual_reference[k] > 0 ? r.residual_last[k] / r.residual_reference[k] : 0.0);
-        converged = worst < *cfg.time.residual_tolerance;
-      }
-    }
-    done = step;
-    t = t1;
-    r.dt_min = std::min(r.dt_min, step_dt), r.dt_max = std::max(r.dt_max, step_dt);
-    const bool stop = signalled || out_of_time;
-    const bool end = last || converged;
-    if (variable) ckinfo.dt = step_dt, ckinfo.total_steps = std::max(total_steps, step);
-    const bool checkpoint = hooks.write_checkpoint && (stop || crosses(ce, step, t0, t1) || wall_checkpoint);
-    const bool output = hooks.write_fields && (end || (series && crosses(cfg.output.every, step, t0, t1)));
-    if (output) timed([&] { r.fields_files.push_back(hooks.write_fields(step, t1, solver->output_fields())); });
-    if (integrals && (end || stop || crosses(cfg.output.integrals, step, t0, t1)))
-      timed([&] { hooks.write_integrals(step, t1, integral_names, solver->integrals()); });
-    if (checkpoint) {
-      timed([&] { r.checkpoint_files.push_back(hooks.write_checkpoint(step, t1, solver->state(), ckinfo)); });
-      last_checkpoint = wall.seconds();
-    }
-    if (converged) {
-      r.converged = true;
-      break;
-    }
-    if (stop) {
-      r.stopped = signalled ? "stop requested (SIGTERM, SIGINT, SIGUSR1 or SIGUSR2)" : "run.wall_limit reached";
-      break;
-    }
-    if (last) break;
-    if (report) last_report = now;
-    if (report && hooks.progress) {
-      Progress p;
-      p.step = step, p.time = t1, p.dt = step_dt;
-      p.wall_seconds = now;
-      p.cell_updates_per_second = double(mesh.n_global_cells) / mean_step;
-      if (!variable || cfg.time.steps) {
-        p.total_steps = total_steps;
-        p.end_time = variable ? 0.0 : time_at(total_steps);
-        p.eta_seconds = mean_step * double(total_steps - step);
-      } else { // toward an end time at the current step
-        const double left = (*cfg.time.end_time - t1) / step_dt;
-        p.total_steps = step + static_cast<long long>(std::ceil(left));
-        p.end_time = *cfg.time.end_time;
-        p.eta_seconds = mean_step * left;
-        p.by_time = true;
-      }
-      p.residuals = r.residual_last;
-      hooks.progress(p);
-    }
-  }
-  kc::fence("fvproxy::solver::end");
-  r.wall_seconds = wall.seconds();
-  r.io_seconds = io_seconds;
-  if (hooks.profile) r.timers = KernelProfiler::table();
-  r.steps = r.failure ? r.failure->step : done;
-  r.time = r.failure ? t_failed : t;
-  if (!variable) {
-    r.time = time_at(r.steps);
-    if (cfg.time.end_time && !r.failure && r.steps == total_steps)
-      r.time = *cfg.time.end_time; // n * (T / n) may differ from T by an ulp
-  } else {
-    r.dt = r.dt_max;
-    if (!r.failure && !cfg.time.steps && r.stopped.empty()) r.total_steps = r.steps;
-    if (!r.failure && r.converged) r.total_steps = cfg.time.steps ? total_steps : r.steps;
-  }
-  if (!(r.dt_min <= r.dt_max)) r.dt_min = r.dt_max = dt;
-  const double compute = r.wall_seconds - io_seconds;
-  r.cell_updates_per_second = compute > 0 ? double(mesh.n_global_cells) * double(r.steps - first + 1) / compute : 0;
-  if (r.failure) return r;
-
-  r.conservation_final = solver->conserved_totals();
-  r.forces = solver->wall_forces();
-  std::tie(r.final_min, r.final_max) = solver->final_range();
-  if (r.no_exact_solution.empty()) {
-    const std::vector<FieldError> e = solver->errors(r.time);
-    r.errors.emplace();
-    for (const FieldError& f : e) r.error_names.push_back(f.field), r.errors->push_back(f.norms);
-  }
-  if (keep_final_state) {
-    auto h = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), solver->state());
-    r.final_state.assign(r.components, std::vector<real>(mesh.n_cells));
-    for (int k = 0; k < r.components; ++k)
-      for (index_t c = 0; c < mesh.n_cells; ++c) r.final_state[k][c] = h(c, k);
-  }
-  return r;
+  return TimeLoop(cfg, mesh, hooks, restart, comm, halo).run(keep_final_state);
 }
 
 } // namespace fvproxy

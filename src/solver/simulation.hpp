@@ -31,10 +31,11 @@
 #include <string>
 #include <vector>
 
-#include "core/config.hpp"
 #include "core/kernel_profiler.hpp"
 #include "mesh/mesh.hpp"
+#include "solver/case_config.hpp"
 #include "solver/diagnostics.hpp"
+#include "solver/schedule.hpp"
 #include "solver/solver.hpp"
 
 namespace fvproxy {
@@ -45,17 +46,6 @@ struct Progress {
   double wall_seconds = 0, eta_seconds = 0, cell_updates_per_second = 0;
   std::vector<double> residuals; ///< the flow models' latest (RunSummary::residual_names)
   bool by_time = false;          ///< variable steps toward end_time: total_steps is an estimate
-};
-
-/// Where a restarted run continues from (read from a checkpoint, state in the mesh's storage order).
-struct RestartPoint {
-  std::string file;
-  long long step = 0;
-  double time = 0, dt = 0;
-  long long total_steps = 0;
-  std::vector<std::vector<real>> state; ///< per component
-  std::vector<double> conservation_initial;
-  std::vector<double> residual_reference; ///< the flow models' first-step residuals (may be empty)
 };
 
 /// What a checkpoint records besides the state.

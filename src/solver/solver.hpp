@@ -10,11 +10,11 @@
 #include <utility>
 #include <vector>
 
-#include "core/config.hpp"
 #include "core/types.hpp"
 #include "mesh/mesh.hpp"
 #include "parallel/communicator.hpp"
 #include "parallel/halo.hpp"
+#include "solver/case_config.hpp"
 #include "solver/diagnostics.hpp"
 #include "solver/time_step.hpp"
 

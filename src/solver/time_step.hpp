@@ -23,10 +23,10 @@
 // MUSCL reconstruction halves it in theory, hence the default CFL 0.5.
 #include <vector>
 
-#include "core/config.hpp"
 #include "core/types.hpp"
 #include "mesh/mesh.hpp"
 #include "operators/operator_geometry.hpp"
+#include "solver/run_options.hpp"
 
 namespace fvproxy {
 

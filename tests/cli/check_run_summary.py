@@ -16,7 +16,7 @@ launch = [sys.argv[3], "-np", str(np), "--oversubscribe", "--bind-to", "none"] i
 
 COUNTERS = ["exchanges", "messages", "values_sent", "bytes_sent", "seconds_pack", "seconds_wait", "seconds_unpack",
             "seconds_in_flight", "fraction_hidden"]
-# the device timeline (docs/parallel.md#halo-statistics): seconds 0 and the fraction null on host builds
+# the device timeline (docs/halo.md#halo-statistics): seconds 0 and the fraction null on host builds
 GPU = ["gpu_seconds_transfer", "gpu_seconds_overlapped", "gpu_fraction_overlapped"]
 REAL_BYTES = 8  # sizeof(real): set from summary.json's build below
 
@@ -101,7 +101,7 @@ def per_rank(j, profiled):
     if np > 1:  # the transport that ran (host builds: MPI on the packed host buffers), the overlap on a GPU
         assert h["transport"] == ("mpi" if host else h["transport"]) and h["transport"] in ("mpi", "ipc", "staged"), h
         assert h["transport_fallback"] is None, h
-        assert h["layers"] == 1, h  # the scalar model's default (docs/parallel.md#two-ghost-layers)
+        assert h["layers"] == 1, h  # the scalar model's default (docs/halo.md#two-ghost-layers)
         assert (h["gpu_overlap"] is None) == host and (host or 0 <= h["gpu_overlap"] <= 1), h
     else:
         assert "transport" not in h, h

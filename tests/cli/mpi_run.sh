@@ -70,7 +70,7 @@ for np in 2 3; do
   done
 done
 
-# ... with two ghost layers (docs/parallel.md#two-ghost-layers), on rank 0's mesh and built in parts:
+# ... with two ghost layers (docs/halo.md#two-ghost-layers), on rank 0's mesh and built in parts:
 # the same fields; and a restart with two layers from a one-layer checkpoint ends where the one-rank run does
 for method in metis hilbert; do
   d="$out/np3_${method}_layers2"

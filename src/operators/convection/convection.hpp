@@ -11,11 +11,12 @@
 #include <string>
 #include <vector>
 
-#include "core/config.hpp"
 #include "core/types.hpp"
 #include "mesh/mesh.hpp"
 #include "operators/operator_geometry.hpp"
+#include "operators/operator_options.hpp"
 #include "operators/part.hpp"
+#include "physics/physics_options.hpp"
 
 namespace fvproxy {
 

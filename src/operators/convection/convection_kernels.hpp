@@ -1,5 +1,5 @@
 #pragma once
-// The optimized convection kernels, written once for every model (docs/physics.md#the-model-contract).
+// The optimized convection kernels, written once for every model (docs/operators/flow.md#the-model-contract).
 // The scalar transport (operators/convection/convection.cpp, ScalarUpwind<N>) and the compressible
 // flow (operators/flow/flow_convection.cpp, FlowUpwind<EulerModel<Flux>>) instantiate the same four kernels:
 //

@@ -10,11 +10,12 @@
 #include <memory>
 #include <string>
 
-#include "core/config.hpp"
 #include "core/types.hpp"
 #include "mesh/mesh.hpp"
 #include "operators/operator_geometry.hpp"
+#include "operators/operator_options.hpp"
 #include "operators/part.hpp"
+#include "physics/physics_options.hpp"
 
 namespace fvproxy {
 

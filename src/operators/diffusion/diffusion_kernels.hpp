@@ -1,5 +1,5 @@
 #pragma once
-// The optimized diffusion kernels, written once for every model (docs/physics.md#the-model-contract).
+// The optimized diffusion kernels, written once for every model (docs/operators/flow.md#the-model-contract).
 // The scalar diffusion (operators/diffusion/diffusion.cpp, ScalarDiffusion<N>) and the compressible
 // viscous terms (operators/flow/flow_viscous.cpp, FlowViscous<Law>) instantiate the same four kernels:
 //

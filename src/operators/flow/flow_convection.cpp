@@ -205,7 +205,7 @@ template <class Model> struct FlowUpwind {
   static constexpr int n_vars = Model::N;
   using State = Primitive;
   /// The unit normal, loaded with the face; the area is read when the flux is formed (the order
-  /// of loads of the flow's own kernels, which ptxas allocates best: docs/physics.md#the-model-contract).
+  /// of loads of the flow's own kernels, which ptxas allocates best: docs/operators/flow.md#the-model-contract).
   struct Face {
     real n[3];
     index_t f;

@@ -1,5 +1,5 @@
 #pragma once
-// The compressible model's convection operator (docs/physics.md#the-convection-operator):
+// The compressible model's convection operator (docs/operators/flow.md#the-convection-operator):
 //   rhs(c, :) -= (1/V_c) sum_f s_f F(U_L, U_R, n_f) A_f
 // with a numerical flux F of riemann_fluxes.hpp (operators.convection.flux), the face states
 //   order 1: U_L = U_P, U_R = U_N;
@@ -23,10 +23,10 @@
 #include <string>
 #include <vector>
 
-#include "core/config.hpp"
 #include "core/types.hpp"
 #include "mesh/mesh.hpp"
 #include "operators/operator_geometry.hpp"
+#include "operators/operator_options.hpp"
 #include "operators/part.hpp"
 #include "physics/euler_model.hpp"
 

@@ -1,5 +1,5 @@
 #pragma once
-// The compressible model's diffusion operator, the viscous terms (docs/physics.md#the-viscous-operator):
+// The compressible model's diffusion operator, the viscous terms (docs/operators/flow.md#the-viscous-operator):
 //   rhs(c, :) += (1/V_c) sum_f s_f F_v(f) A_f,   F_v . n = (0, tau n, (tau u) . n + k grad T . n)
 // (physics/viscous.hpp) from the face gradients of W = (u, v, w, T), corrected along the centroid
 // line as the scalar diffusion's are:
@@ -23,10 +23,10 @@
 #include <string>
 #include <vector>
 
-#include "core/config.hpp"
 #include "mesh/mesh.hpp"
 #include "operators/flow/flow_convection.hpp"
 #include "operators/operator_geometry.hpp"
+#include "operators/operator_options.hpp"
 #include "operators/part.hpp"
 #include "physics/viscous.hpp"
 

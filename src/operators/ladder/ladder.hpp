@@ -27,7 +27,6 @@
 #include <string>
 #include <vector>
 
-#include "core/config.hpp"
 #include "core/types.hpp"
 #include "mesh/mesh.hpp"
 #include "operators/convection/convection.hpp"
@@ -35,6 +34,8 @@
 #include "operators/muscl/gradient.hpp"
 #include "operators/muscl/limiter.hpp"
 #include "operators/operator_geometry.hpp"
+#include "operators/operator_options.hpp"
+#include "physics/physics_options.hpp"
 
 namespace fvproxy {
 

@@ -18,10 +18,10 @@
 #include <memory>
 #include <string>
 
-#include "core/config.hpp"
 #include "core/types.hpp"
 #include "mesh/mesh.hpp"
 #include "operators/operator_geometry.hpp"
+#include "operators/operator_options.hpp"
 #include "operators/part.hpp"
 
 namespace fvproxy {

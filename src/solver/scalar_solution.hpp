@@ -2,8 +2,8 @@
 // The scalar model's initial condition / exact solution built from a case (host side).
 #include <string>
 
-#include "core/config.hpp"
 #include "physics/scalar_profile.hpp"
+#include "solver/case_config.hpp"
 
 namespace fvproxy {
 

@@ -1,63 +1,23 @@
-// The solver sections of a case file (physics, initial, boundary, operators, time, output, run):
-// what `fvproxy run` reads. The contract is docs/inputs.md, which documents each key.
+// The `physics`, `initial` and `boundary` sections: what the model is, where it starts, what its
+// boundaries do (docs/inputs.md, docs/physics.md).
+#include "physics/physics_options.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <limits>
 #include <sstream>
-#include <type_traits>
 
 #include "core/config.hpp"
 #include "core/config_reader.hpp"
 #include "core/types.hpp"
 
-#ifndef FVPROXY_COMPONENT_LIST
-#define FVPROXY_COMPONENT_LIST 1, 2, 3, 4, 5, 8
-#endif
-
 namespace fvproxy {
 
+using detail::flow_style;
+using detail::join_list;
 using detail::Reader;
 
-namespace {
-std::string format_number(double v) {
-  std::ostringstream s;
-  s << v;
-  return s.str();
-}
-} // namespace
-
-const char* to_string(HaloVariant v) {
-  return v == HaloVariant::naive ? "naive" : "optimized";
-}
-
-const char* to_string(HaloTransport t) {
-  switch (t) {
-  case HaloTransport::automatic: return "auto";
-  case HaloTransport::ipc: return "ipc";
-  case HaloTransport::mpi: return "mpi";
-  case HaloTransport::staged: return "staged";
-  }
-  return "?";
-}
-const char* to_string(Variant v) {
-  return v == Variant::naive ? "naive" : "optimized";
-}
-const char* to_string(Gradient g) {
-  return g == Gradient::green_gauss ? "green-gauss" : "least-squares";
-}
-const char* to_string(Limiter l) {
-  return l == Limiter::none ? "none" : l == Limiter::barth_jespersen ? "barth-jespersen" : "venkatakrishnan";
-}
-const char* to_string(Scatter s) {
-  return s == Scatter::atomic ? "atomic" : "gather";
-}
-const char* to_string(Policy p) {
-  return p == Policy::range ? "range" : "team";
-}
-const char* to_string(Integrator i) {
-  return i == Integrator::euler ? "euler" : i == Integrator::ssprk2 ? "ssprk2" : "ssprk3";
-}
 const char* to_string(VelocityType v) {
   return v == VelocityType::uniform ? "uniform" : "rotation";
 }
@@ -73,7 +33,6 @@ const char* to_string(InitialType t) {
 const char* to_string(BoundaryType t) {
   return t == BoundaryType::dirichlet ? "dirichlet" : t == BoundaryType::outflow ? "outflow" : "inflow";
 }
-
 const char* to_string(PhysicsModel m) {
   return m == PhysicsModel::scalar ? "scalar" : m == PhysicsModel::euler ? "euler" : "navier-stokes";
 }
@@ -99,12 +58,6 @@ const char* to_string(FlowBoundaryKind k) {
   }
   return "?";
 }
-const char* to_string(FlowFlux f) {
-  return f == FlowFlux::rusanov ? "rusanov" : f == FlowFlux::hllc ? "hllc" : "roe";
-}
-const char* to_string(FlowVariables v) {
-  return v == FlowVariables::conservative ? "conservative" : "primitive";
-}
 
 std::vector<FieldLayout> output_field_layout(const PhysicsConfig& p) {
   if (p.is_flow())
@@ -120,18 +73,7 @@ std::vector<FieldLayout> checkpoint_field_layout(const PhysicsConfig& p) {
   return output_field_layout(p);
 }
 
-const std::vector<int>& component_list() {
-  static const std::vector<int> list{FVPROXY_COMPONENT_LIST};
-  return list;
-}
-
 namespace {
-
-std::string join(const std::vector<std::string>& v, const char* sep = ", ") {
-  std::string s;
-  for (const auto& x : v) s += (s.empty() ? "" : sep) + x;
-  return s;
-}
 
 /// physics.gamma, gas_constant (both flow models), viscosity and prandtl (navier-stokes).
 void parse_flow_physics(const Reader& r, const YAML::Node& n, PhysicsConfig& p) {
@@ -483,7 +425,7 @@ PhysicsConfig parse_physics(const Reader& r, const YAML::Node& root) {
       std::vector<std::string> names;
       for (int x : list) names.push_back(std::to_string(x));
       r.fail(n["components"], "physics.components",
-             std::to_string(c) + " is not among this build's component counts {" + join(names) + "}",
+             std::to_string(c) + " is not among this build's component counts {" + join_list(names) + "}",
              "(rebuild with -DFVPROXY_COMPONENTS=\"...;" + std::to_string(c) + "\" to add it)");
     }
     p.components = static_cast<int>(c);
@@ -590,379 +532,16 @@ std::vector<double> component_values(const Reader& r, const YAML::Node& v, const
   return std::vector<double>(n, r.real_value(v, path));
 }
 
-void parse_options(const Reader& r, const YAML::Node& n, const std::string& path, OperatorOptions& o,
-                   bool deterministic, const YAML::Node& det_node) {
-  if (n["variant"])
-    o.variant = r.enum_value(n["variant"], path + ".variant", std::vector<Variant>{Variant::naive, Variant::optimized});
-  for (const char* k : {"scatter", "policy", "team_size"})
-    if (n[k] && o.variant == Variant::naive)
-      r.fail(n[k], path + "." + k, std::string("'") + k + "' is an option of the optimized variant",
-             "the naive variant always scatters with atomics and launches an MDRangePolicy; remove it or use variant: "
-             "optimized");
-  if (n["scatter"]) {
-    o.scatter = r.enum_value(n["scatter"], path + ".scatter", std::vector<Scatter>{Scatter::atomic, Scatter::gather});
-    if (deterministic && o.scatter == Scatter::atomic)
-      r.fail(n["scatter"], path + ".scatter", "scatter: atomic contradicts run.deterministic: true",
-             "deterministic runs gather (no atomics); " + r.src().locate(det_node, "run.deterministic") + " sets it");
-  }
-  if (n["policy"])
-    o.policy = r.enum_value(n["policy"], path + ".policy", std::vector<Policy>{Policy::range, Policy::team});
-  if (n["team_size"]) {
-    const long long t = r.int_value(n["team_size"], path + ".team_size");
-    if (t < 32 || t > 1024 || t % 32 != 0)
-      r.fail(n["team_size"], path + ".team_size",
-             "value " + std::to_string(t) + " out of range: a multiple of 32 from 32 to 1024");
-    o.team_size = static_cast<int>(t);
-  }
-}
-
-/// The default scatter of the convection and diffusion face loops, from the benchmark harness
-/// (docs/performance.md). On CUDA the atomic face scatter beat the per-cell gather in every
-/// configuration measured (1.4-4.6x; the gather evaluates each interior face twice and is
-/// L2-bound). On the OpenMP backend the gather is faster on locality-preserving numberings (median
-/// 1.2x convection, 1.6x diffusion) and the atomic scatter only under random numberings. The
-/// gradients gather everywhere; deterministic runs always gather.
-Scatter default_face_scatter(bool deterministic) {
-  if (deterministic) return Scatter::gather;
-#if defined(KOKKOS_ENABLE_CUDA)
-  if (std::is_same<Kokkos::DefaultExecutionSpace, Kokkos::Cuda>::value) return Scatter::atomic;
-#endif
-  return Scatter::gather;
-}
-
-OperatorsConfig parse_operators(const Reader& r, const YAML::Node& root, bool deterministic, PhysicsModel model) {
-  OperatorsConfig ops;
-  ops.convection.scatter = ops.diffusion.scatter = default_face_scatter(deterministic);
-  const YAML::Node n = root["operators"];
-  if (!n) return ops;
-  r.check_keys(n, "operators", {"muscl", "convection", "diffusion"});
-  const YAML::Node det = root["run"] ? root["run"]["deterministic"] : YAML::Node();
-  if (const YAML::Node m = n["muscl"]) {
-    r.check_keys(m, "operators.muscl",
-                 {"variant", "gradient", "limiter", "venkatakrishnan_k", "fused", "scatter", "policy", "team_size"});
-    parse_options(r, m, "operators.muscl", ops.muscl, deterministic, det);
-    if (m["gradient"])
-      ops.muscl.gradient = r.enum_value(m["gradient"], "operators.muscl.gradient",
-                                        std::vector<Gradient>{Gradient::green_gauss, Gradient::least_squares});
-    if (m["limiter"])
-      ops.muscl.limiter =
-          r.enum_value(m["limiter"], "operators.muscl.limiter",
-                       std::vector<Limiter>{Limiter::none, Limiter::barth_jespersen, Limiter::venkatakrishnan});
-    if (m["venkatakrishnan_k"])
-      ops.muscl.venkatakrishnan_k = r.positive(m["venkatakrishnan_k"], "operators.muscl.venkatakrishnan_k");
-    if (m["fused"]) {
-      ops.muscl.fused = r.bool_value(m["fused"], "operators.muscl.fused");
-      if (ops.muscl.fused && ops.muscl.variant == Variant::naive)
-        r.fail(m["fused"], "operators.muscl.fused", "'fused' is an option of the optimized variant",
-               "the naive variant runs the gradient and the limiter as separate kernels; remove it or use variant: "
-               "optimized");
-      if (ops.muscl.fused && ops.muscl.scatter == Scatter::atomic)
-        r.fail(m["fused"], "operators.muscl.fused", "fused: true needs scatter: gather",
-               "the fused kernel gathers each cell's faces; an atomic scatter completes a cell's sums only after "
-               "every face, so there is nothing to fuse");
-    } else {
-      // the default: fused wherever it applies (docs/operators/muscl.md#fused)
-      ops.muscl.fused = ops.muscl.variant == Variant::optimized && ops.muscl.scatter == Scatter::gather;
-    }
-  }
-  if (const YAML::Node c = n["convection"]) {
-    std::vector<std::string> keys{"variant", "order", "scatter", "policy", "team_size"};
-    if (model != PhysicsModel::scalar) {
-      keys.insert(keys.end(), {"flux", "reconstruction", "entropy_fix"});
-    } else {
-      for (const char* k : {"flux", "reconstruction", "entropy_fix"})
-        if (c[k])
-          r.fail(c[k], std::string("operators.convection.") + k,
-                 std::string("'") + k + "' is an option of the flow models", "physics.model: euler | navier-stokes");
-    }
-    r.check_keys(c, "operators.convection", keys);
-    parse_options(r, c, "operators.convection", ops.convection, deterministic, det);
-    if (c["flux"])
-      ops.convection.flux = r.enum_value(c["flux"], "operators.convection.flux",
-                                         std::vector<FlowFlux>{FlowFlux::rusanov, FlowFlux::hllc, FlowFlux::roe});
-    if (c["reconstruction"])
-      ops.convection.variables =
-          r.enum_value(c["reconstruction"], "operators.convection.reconstruction",
-                       std::vector<FlowVariables>{FlowVariables::conservative, FlowVariables::primitive});
-    if (c["entropy_fix"]) {
-      ops.convection.entropy_fix = r.bool_value(c["entropy_fix"], "operators.convection.entropy_fix");
-      if (ops.convection.flux != FlowFlux::roe)
-        r.fail(c["entropy_fix"], "operators.convection.entropy_fix", "an option of flux: roe",
-               std::string("the ") + to_string(ops.convection.flux) + " flux needs no entropy fix");
-    }
-    if (c["order"]) {
-      const long long o = r.int_value(c["order"], "operators.convection.order");
-      if (o != 1 && o != 2) r.fail(c["order"], "operators.convection.order", "must be 1 (upwind) or 2 (MUSCL)");
-      ops.convection.order = static_cast<int>(o);
-    }
-  }
-  if (const YAML::Node d = n["diffusion"]) {
-    r.check_keys(d, "operators.diffusion", {"variant", "scatter", "policy", "team_size"});
-    parse_options(r, d, "operators.diffusion", ops.diffusion, deterministic, det);
-  }
-  return ops;
-}
-
-TimeConfig parse_time(const Reader& r, const YAML::Node& root, bool flow) {
-  TimeConfig t;
-  const YAML::Node n = root["time"];
-  if (!n) r.fail(root, "time", "required section missing", "give time.end_time or time.steps");
-  r.check_keys(n, "time", {"integrator", "cfl", "dt", "end_time", "steps", "residual_tolerance"});
-  if (n["residual_tolerance"]) {
-    if (!flow)
-      r.fail(n["residual_tolerance"], "time.residual_tolerance", "an option of the flow models",
-             "the residual monitor watches steady flows (physics.model: euler | navier-stokes)");
-    t.residual_tolerance = r.positive(n["residual_tolerance"], "time.residual_tolerance");
-  }
-  if (n["integrator"])
-    t.integrator = r.enum_value(n["integrator"], "time.integrator",
-                                std::vector<Integrator>{Integrator::euler, Integrator::ssprk2, Integrator::ssprk3});
-  if (n["cfl"] && n["dt"]) r.fail(n["dt"], "time.dt", "give either cfl or dt, not both");
-  if (n["cfl"]) {
-    t.cfl = r.positive(n["cfl"], "time.cfl");
-    const double limit = cfl_limit(t.integrator);
-    if (t.cfl > 2 * limit)
-      r.fail(n["cfl"], "time.cfl",
-             "CFL " + Reader::describe(n["cfl"]) + " is more than twice the stable limit " + format_number(limit) +
-                 " of " + to_string(t.integrator),
-             "the scheme is unstable there (a CFL above " + format_number(limit) +
-                 " is allowed with a warning); docs/inputs.md, \"The time step\"");
-  }
-  if (!n["cfl"]) t.cfl = default_cfl(flow, t.integrator);
-  if (n["dt"]) t.dt = r.positive(n["dt"], "time.dt");
-  if (bool(n["end_time"]) == bool(n["steps"]))
-    r.fail(n, "time",
-           n["end_time"] ? "give exactly one of end_time and steps, not both" : "one of end_time or steps is required");
-  if (n["end_time"]) t.end_time = r.positive(n["end_time"], "time.end_time");
-  if (n["steps"]) {
-    const long long s = r.int_value(n["steps"], "time.steps");
-    if (s < 1) r.fail(n["steps"], "time.steps", "must be >= 1");
-    if (s > kMaxSteps)
-      r.fail(n["steps"], "time.steps", "more than the " + std::to_string(kMaxSteps) + " steps a run may have");
-    t.steps = s;
-  }
-  if (t.dt && t.end_time && *t.end_time / *t.dt > double(kMaxSteps))
-    r.fail(n["dt"], "time.dt",
-           "end_time / dt = " + format_number(*t.end_time / *t.dt) + " steps, more than the " +
-               std::to_string(kMaxSteps) + " a run may have");
-  return t;
-}
-
-EveryConfig parse_every(const Reader& r, const YAML::Node& n, const std::string& path, bool wall) {
-  const std::vector<std::string> keys =
-      wall ? std::vector<std::string>{"steps", "time", "wall_seconds"} : std::vector<std::string>{"steps", "time"};
-  r.check_keys(n, path, keys);
-  if (n.size() != 1) r.fail(n, path, "give exactly one of " + join(keys), "got " + std::to_string(n.size()) + " keys");
-  EveryConfig e;
-  if (n["steps"]) {
-    const long long s = r.int_value(n["steps"], path + ".steps");
-    if (s < 1) r.fail(n["steps"], path + ".steps", "must be >= 1");
-    e.kind = EveryConfig::Kind::steps;
-    e.value = double(s);
-  } else if (n["time"]) {
-    e.kind = EveryConfig::Kind::time;
-    e.value = r.positive(n["time"], path + ".time");
-  } else {
-    e.kind = EveryConfig::Kind::wall_seconds;
-    e.value = r.positive(n["wall_seconds"], path + ".wall_seconds");
-  }
-  return e;
-}
-
-} // namespace
-
-CaseConfig parse_case(const ConfigSource& src) {
-  CaseConfig c = parse_case_mesh(src);
-  Reader r(src);
-  const YAML::Node& root = src.root();
-  c.has_solver = true;
-  // run first: deterministic changes what the operator options may say.
-  if (const YAML::Node n = root["run"]) {
-    r.check_keys(n, "run", {"progress_interval", "wall_limit", "profile", "deterministic", "bound_tolerance"});
-    if (n["progress_interval"]) c.run.progress_interval = r.positive(n["progress_interval"], "run.progress_interval");
-    if (n["wall_limit"]) c.run.wall_limit = r.positive(n["wall_limit"], "run.wall_limit");
-    if (n["profile"]) c.run.profile = r.bool_value(n["profile"], "run.profile");
-    if (n["deterministic"]) c.run.deterministic = r.bool_value(n["deterministic"], "run.deterministic");
-    if (const YAML::Node b = n["bound_tolerance"]) {
-      if (b.IsScalar() && b.Scalar() == "none")
-        c.run.bound_tolerance.reset();
-      else
-        c.run.bound_tolerance = r.positive(b, "run.bound_tolerance", true);
-    }
-  }
-  c.physics = parse_physics(r, root);
-  if (c.physics.is_flow()) {
-    const YAML::Node b = root["run"] ? root["run"]["bound_tolerance"] : YAML::Node(YAML::NodeType::Undefined);
-    if (b)
-      r.fail(b, "run.bound_tolerance", "an option of the scalar model (its max-principle monitor)",
-             "the flow models stop on a negative density or pressure instead");
-    c.run.bound_tolerance.reset();
-  }
-  const int nc = c.physics.components;
-  const std::string components_at =
-      r.given_at(root["physics"] ? root["physics"]["components"] : YAML::Node(YAML::NodeType::Undefined),
-                 "physics.components", std::to_string(nc));
-  const YAML::Node init = root["initial"];
-  if (!init) r.fail(root, "initial", "required section missing", "give one initial condition, or one per component");
-  const bool flow_model = c.physics.is_flow();
-  if (flow_model) {
-    c.flow_initial = parse_flow_initial(r, init, bool(c.mesh.generate));
-    const YAML::Node physics = root["physics"];
-    check_flow_initial(r, init, c.flow_initial, c.physics.flow,
-                       physics && physics.IsMap() ? physics["viscosity"] : YAML::Node(YAML::NodeType::Undefined));
-  }
-  if (!flow_model && (!init.IsSequence() || (int(init.size()) != 1 && int(init.size()) != nc)))
-    r.fail(init, "initial",
-           nc == 1 ? std::string("expected a list of 1 entry")
-                   : "expected a list of 1 or " + std::to_string(nc) + " entries (one for all components, or one each)",
-           "got " + Reader::describe(init) + (init.IsSequence() ? " of " + std::to_string(init.size()) : "") + "; " +
-               components_at);
-  for (int k = 0; k < nc && !flow_model; ++k) {
-    const int e = int(init.size()) == 1 ? 0 : k;
-    if (int(c.initial.size()) <= k)
-      c.initial.push_back(parse_initial_entry(r, init[e], "initial[" + std::to_string(e) + "]", bool(c.mesh.generate)));
-  }
-  c.boundary_where = src.locate(root["boundary"], "boundary");
-  c.initial_where = src.locate(init, "initial");
-  if (const YAML::Node b = root["boundary"]) {
-    r.require_map(b, "boundary");
-    for (const auto& kv : b) {
-      const std::string name = kv.first.as<std::string>();
-      const std::string path = "boundary." + name;
-      const YAML::Node& e = kv.second;
-      BoundaryConfig bc;
-      bc.where = src.locate(kv.first, path);
-      r.require_map(e, path);
-      if (flow_model) {
-        c.flow_boundary.push_back(parse_flow_boundary(r, e, path, c.physics.model, c.physics.flow.gamma));
-        c.boundary.emplace_back(name, bc);
-        continue;
-      }
-      if (!e["type"]) r.fail(e, path + ".type", "required key missing", "dirichlet | outflow | inflow");
-      bc.type =
-          r.enum_value(e["type"], path + ".type",
-                       std::vector<BoundaryType>{BoundaryType::dirichlet, BoundaryType::outflow, BoundaryType::inflow});
-      if (bc.type == BoundaryType::outflow) {
-        r.check_keys(e, path, {"type"});
-      } else {
-        r.check_keys(e, path, {"type", "value"});
-        if (!e["value"]) r.fail(e, path + ".value", "required key missing");
-        if (bc.type == BoundaryType::dirichlet && e["value"].IsScalar() && e["value"].Scalar() == "exact")
-          bc.exact = true;
-        else
-          bc.value = component_values(r, e["value"], path + ".value", nc, components_at);
-      }
-      c.boundary.emplace_back(name, bc);
-    }
-  }
-  c.operators = parse_operators(r, root, c.run.deterministic, c.physics.model);
-  // Ghost layers by default: the flow models' halo is their gradients (20 or 32 values per ghost
-  // against 5), so two layers send a third of the bytes (measured: as fast over NVLink, 13 % shorter steps
-  // staged through the host); the scalar model's is small either way (docs/parallel.md#two-ghost-layers).
-  c.parallel.halo.layers = flow_model ? 2 : 1;
-  if (const YAML::Node p = root["parallel"]) {
-    r.check_keys(p, "parallel", {"halo"});
-    if (const YAML::Node h = p["halo"]) {
-      r.check_keys(h, "parallel.halo", {"variant", "transport", "layers"});
-      if (h["variant"])
-        c.parallel.halo.variant = r.enum_value(h["variant"], "parallel.halo.variant",
-                                               std::vector<HaloVariant>{HaloVariant::naive, HaloVariant::optimized});
-      if (h["transport"])
-        c.parallel.halo.transport =
-            r.enum_value(h["transport"], "parallel.halo.transport",
-                         std::vector<HaloTransport>{HaloTransport::automatic, HaloTransport::ipc, HaloTransport::mpi,
-                                                    HaloTransport::staged});
-      if (h["layers"]) {
-        const long long v = r.int_value(h["layers"], "parallel.halo.layers");
-        if (v != 1 && v != 2)
-          r.fail(h["layers"], "parallel.halo.layers", "must be 1 or 2, not " + std::to_string(v),
-                 "1: the gradients and limiter values exchanged after the state; 2: the state of two ghost layers, "
-                 "the first layer's gradients computed locally (docs/parallel.md#two-ghost-layers)");
-        c.parallel.halo.layers = static_cast<int>(v);
-      }
-    }
-  }
-  c.time = parse_time(r, root, flow_model);
-  if (c.time.integrator == Integrator::euler && c.operators.convection.order == 2 &&
-      c.operators.muscl.limiter == Limiter::none) {
-    const YAML::Node n = root["time"]["integrator"] ? root["time"]["integrator"] : root["time"];
-    r.fail(n, "time.integrator",
-           "forward Euler with unlimited second-order convection is unstable (its amplification factor exceeds 1 for "
-           "every dt)",
-           "use integrator: ssprk2 or ssprk3, a limiter (operators.muscl.limiter), or operators.convection.order: 1");
-  }
-  c.output_dir = "out/" + c.name;
-  if (const YAML::Node o = root["output"]) {
-    r.check_keys(o, "output", {"dir", "every", "fields", "integrals"});
-    if (o["dir"]) c.output_dir = r.string_value(o["dir"], "output.dir");
-    if (c.output_dir.empty()) r.fail(o["dir"], "output.dir", "empty path");
-    if (o["every"]) c.output.every = parse_every(r, o["every"], "output.every", false);
-    if (o["integrals"]) {
-      if (!flow_model)
-        r.fail(o["integrals"], "output.integrals", "an option of the flow models",
-               "integrals.csv holds the flow's kinetic energy and its dissipation rate");
-      c.output.integrals = parse_every(r, o["integrals"], "output.integrals", false);
-    }
-    if (const YAML::Node f = o["fields"]) {
-      if (!f.IsSequence() || f.size() == 0)
-        r.fail(f, "output.fields", "expected a non-empty list of field names", "got " + Reader::describe(f));
-      for (std::size_t i = 0; i < f.size(); ++i) {
-        const std::string path = "output.fields[" + std::to_string(i) + "]";
-        const std::string name = r.string_value(f[i], path);
-        std::vector<std::string> valid;
-        for (const FieldLayout& l : output_field_layout(c.physics)) valid.push_back(l.name);
-        valid.push_back(kRankField); // the owning MPI rank of each cell
-        if (std::find(valid.begin(), valid.end(), name) == valid.end()) {
-          const std::string best = closest_key(name, valid);
-          r.fail(f[i], path, "unknown field '" + name + "'" + (best.empty() ? "" : "; did you mean '" + best + "'?"),
-                 "fields of this case: " + join(valid));
-        }
-        if (std::find(c.output.fields.begin(), c.output.fields.end(), name) != c.output.fields.end())
-          r.fail(f[i], path, "field '" + name + "' is listed twice");
-        c.output.fields.push_back(name);
-      }
-    }
-  }
-  if (const YAML::Node k = root["checkpoint"]) {
-    r.check_keys(k, "checkpoint", {"every", "keep"});
-    if (k["every"]) c.checkpoint.every = parse_every(r, k["every"], "checkpoint.every", true);
-    if (k["keep"]) {
-      const long long keep = r.int_value(k["keep"], "checkpoint.keep");
-      if (keep < 1 || keep > 1000) r.fail(k["keep"], "checkpoint.keep", "must be between 1 and 1000");
-      c.checkpoint.keep = static_cast<int>(keep);
-    }
-  }
-  return c;
-}
-
-namespace {
-template <class A> YAML::Node flow(const A& a) {
-  YAML::Node n;
-  for (const auto& x : a) n.push_back(x);
-  n.SetStyle(YAML::EmitterStyle::Flow);
-  return n;
-}
-void emit_options(YAML::Node n, const OperatorOptions& o) { // Node is a handle: writes go to the tree
-  n["variant"] = to_string(o.variant);
-  if (o.variant == Variant::optimized) {
-    n["scatter"] = to_string(o.scatter);
-    n["policy"] = to_string(o.policy);
-    n["team_size"] = o.team_size;
-  }
-}
-} // namespace
-
-namespace {
 YAML::Node emit_state(const FlowStateConfig& s) {
   YAML::Node e;
   e["density"] = s.density;
-  e["velocity"] = flow(s.velocity);
+  e["velocity"] = flow_style(s.velocity);
   e["pressure"] = s.pressure;
   return e;
 }
 
 /// physics, initial and boundary of the flow models.
-void add_flow_sections(const CaseConfig& c, YAML::Node& n) {
+void add_flow_sections(const ModelOptions& c, YAML::Node& n) {
   const FlowPhysicsConfig& f = c.physics.flow;
   YAML::Node p;
   p["model"] = to_string(c.physics.model);
@@ -986,14 +565,14 @@ void add_flow_sections(const CaseConfig& c, YAML::Node& n) {
   e["type"] = to_string(ic.type);
   switch (ic.type) {
   case FlowInitialType::uniform:
-    e["density"] = ic.state.density, e["velocity"] = flow(ic.state.velocity), e["pressure"] = ic.state.pressure;
+    e["density"] = ic.state.density, e["velocity"] = flow_style(ic.state.velocity), e["pressure"] = ic.state.pressure;
     break;
   case FlowInitialType::riemann:
-    e["normal"] = flow(ic.normal), e["position"] = ic.position, e["left"] = emit_state(ic.left),
+    e["normal"] = flow_style(ic.normal), e["position"] = ic.position, e["left"] = emit_state(ic.left),
     e["right"] = emit_state(ic.right);
     break;
   case FlowInitialType::isentropic_vortex:
-    e["center"] = flow(ic.center), e["beta"] = ic.beta, e["velocity"] = flow(ic.velocity);
+    e["center"] = flow_style(ic.center), e["beta"] = ic.beta, e["velocity"] = flow_style(ic.velocity);
     break;
   case FlowInitialType::taylor_green:
     e["length"] = ic.length, e["speed"] = ic.speed, e["density"] = ic.density, e["pressure"] = ic.pressure;
@@ -1005,22 +584,104 @@ void add_flow_sections(const CaseConfig& c, YAML::Node& n) {
     YAML::Node x;
     x["type"] = to_string(b.kind);
     if (b.kind == FlowBoundaryKind::supersonic_inflow || b.kind == FlowBoundaryKind::farfield) {
-      x["density"] = b.state.density, x["velocity"] = flow(b.state.velocity), x["pressure"] = b.state.pressure;
+      x["density"] = b.state.density, x["velocity"] = flow_style(b.state.velocity), x["pressure"] = b.state.pressure;
     } else if (b.kind == FlowBoundaryKind::no_slip_wall) {
-      x["velocity"] = flow(b.wall_velocity);
+      x["velocity"] = flow_style(b.wall_velocity);
       if (b.wall_temperature) x["temperature"] = *b.wall_temperature; // none: adiabatic
     } else if (b.kind == FlowBoundaryKind::subsonic_inflow) {
       x["total_pressure"] = b.total_pressure, x["total_temperature"] = b.total_temperature;
-      if (b.direction) x["direction"] = flow(*b.direction); // none: normal to each face
+      if (b.direction) x["direction"] = flow_style(*b.direction); // none: normal to each face
     } else if (b.kind == FlowBoundaryKind::subsonic_outflow) {
       x["pressure"] = b.pressure;
     }
     n["boundary"][c.boundary[i].first] = x;
   }
 }
+
 } // namespace
 
-void add_solver_sections(const CaseConfig& c, YAML::Node& n) {
+PhysicsConfig read_physics_options(const Reader& r, const YAML::Node& root) {
+  return parse_physics(r, root);
+}
+
+void read_initial_options(const Reader& r, const YAML::Node& root, bool box, ModelOptions& c) {
+  const int nc = c.physics.components;
+  const std::string components_at =
+      r.given_at(root["physics"] ? root["physics"]["components"] : YAML::Node(YAML::NodeType::Undefined),
+                 "physics.components", std::to_string(nc));
+  const YAML::Node init = root["initial"];
+  if (!init) r.fail(root, "initial", "required section missing", "give one initial condition, or one per component");
+  c.initial_where = r.src().locate(init, "initial");
+  const bool flow_model = c.physics.is_flow();
+  if (flow_model) {
+    c.flow_initial = parse_flow_initial(r, init, box);
+    const YAML::Node physics = root["physics"];
+    check_flow_initial(r, init, c.flow_initial, c.physics.flow,
+                       physics && physics.IsMap() ? physics["viscosity"] : YAML::Node(YAML::NodeType::Undefined));
+    return;
+  }
+  if (!init.IsSequence() || (int(init.size()) != 1 && int(init.size()) != nc))
+    r.fail(init, "initial",
+           nc == 1 ? std::string("expected a list of 1 entry")
+                   : "expected a list of 1 or " + std::to_string(nc) + " entries (one for all components, or one each)",
+           "got " + Reader::describe(init) + (init.IsSequence() ? " of " + std::to_string(init.size()) : "") + "; " +
+               components_at);
+  for (int k = 0; k < nc; ++k) {
+    const int e = int(init.size()) == 1 ? 0 : k;
+    if (int(c.initial.size()) <= k)
+      c.initial.push_back(parse_initial_entry(r, init[e], "initial[" + std::to_string(e) + "]", box));
+  }
+}
+
+namespace {
+
+/// boundary.NAME of the scalar model: dirichlet (a value, or the exact solution), outflow, inflow.
+BoundaryConfig parse_scalar_boundary(const Reader& r, const YAML::Node& e, const std::string& path, int nc,
+                                     const std::string& components_at, BoundaryConfig bc) {
+  if (!e["type"]) r.fail(e, path + ".type", "required key missing", "dirichlet | outflow | inflow");
+  bc.type = r.enum_value(e["type"], path + ".type",
+                         std::vector<BoundaryType>{BoundaryType::dirichlet, BoundaryType::outflow, BoundaryType::inflow});
+  if (bc.type == BoundaryType::outflow) {
+    r.check_keys(e, path, {"type"});
+  } else {
+    r.check_keys(e, path, {"type", "value"});
+    if (!e["value"]) r.fail(e, path + ".value", "required key missing");
+    if (bc.type == BoundaryType::dirichlet && e["value"].IsScalar() && e["value"].Scalar() == "exact")
+      bc.exact = true;
+    else
+      bc.value = component_values(r, e["value"], path + ".value", nc, components_at);
+  }
+  return bc;
+}
+
+} // namespace
+
+void read_boundary_options(const Reader& r, const YAML::Node& root, ModelOptions& c) {
+  const int nc = c.physics.components;
+  const std::string components_at =
+      r.given_at(root["physics"] ? root["physics"]["components"] : YAML::Node(YAML::NodeType::Undefined),
+                 "physics.components", std::to_string(nc));
+  c.boundary_where = r.src().locate(root["boundary"], "boundary");
+  const YAML::Node b = root["boundary"];
+  if (!b) return;
+  r.require_map(b, "boundary");
+  for (const auto& kv : b) {
+    const std::string name = kv.first.as<std::string>();
+    const std::string path = "boundary." + name;
+    const YAML::Node& e = kv.second;
+    BoundaryConfig bc;
+    bc.where = r.src().locate(kv.first, path);
+    r.require_map(e, path);
+    if (c.physics.is_flow()) {
+      c.flow_boundary.push_back(parse_flow_boundary(r, e, path, c.physics.model, c.physics.flow.gamma));
+      c.boundary.emplace_back(name, bc);
+      continue;
+    }
+    c.boundary.emplace_back(name, parse_scalar_boundary(r, e, path, nc, components_at, bc));
+  }
+}
+
+void add_model_options_yaml(const ModelOptions& c, YAML::Node& n) {
   if (c.physics.is_flow()) add_flow_sections(c, n);
   YAML::Node p;
   p["model"] = "scalar";
@@ -1028,14 +689,14 @@ void add_solver_sections(const CaseConfig& c, YAML::Node& n) {
   YAML::Node v;
   v["type"] = to_string(c.physics.velocity.type);
   if (c.physics.velocity.type == VelocityType::uniform) {
-    v["value"] = flow(c.physics.velocity.value);
+    v["value"] = flow_style(c.physics.velocity.value);
   } else {
-    v["axis"] = flow(c.physics.velocity.axis);
-    v["center"] = flow(c.physics.velocity.center);
+    v["axis"] = flow_style(c.physics.velocity.axis);
+    v["center"] = flow_style(c.physics.velocity.center);
     v["omega"] = c.physics.velocity.omega;
   }
   p["velocity"] = v;
-  p["diffusivity"] = flow(c.physics.diffusivity);
+  p["diffusivity"] = flow_style(c.physics.diffusivity);
   if (!c.physics.is_flow()) n["physics"] = p;
   for (const auto& ic : c.initial) {
     YAML::Node e;
@@ -1043,14 +704,14 @@ void add_solver_sections(const CaseConfig& c, YAML::Node& n) {
     switch (ic.type) {
     case InitialType::constant: e["value"] = ic.value; break;
     case InitialType::gaussian:
-      e["center"] = flow(ic.center), e["width"] = ic.width, e["amplitude"] = ic.amplitude,
+      e["center"] = flow_style(ic.center), e["width"] = ic.width, e["amplitude"] = ic.amplitude,
       e["background"] = ic.background;
       break;
     case InitialType::sine:
-      e["wavenumber"] = flow(ic.wavenumber), e["amplitude"] = ic.amplitude, e["phase"] = ic.phase;
+      e["wavenumber"] = flow_style(ic.wavenumber), e["amplitude"] = ic.amplitude, e["phase"] = ic.phase;
       break;
     case InitialType::sphere:
-      e["center"] = flow(ic.center), e["radius"] = ic.radius, e["inside"] = ic.inside, e["outside"] = ic.outside;
+      e["center"] = flow_style(ic.center), e["radius"] = ic.radius, e["inside"] = ic.inside, e["outside"] = ic.outside;
       break;
     }
     n["initial"].push_back(e);
@@ -1062,85 +723,9 @@ void add_solver_sections(const CaseConfig& c, YAML::Node& n) {
     if (bc.exact)
       e["value"] = "exact";
     else if (bc.type != BoundaryType::outflow)
-      e["value"] = flow(bc.value);
+      e["value"] = flow_style(bc.value);
     n["boundary"][name] = e;
   }
-  YAML::Node ops;
-  emit_options(ops["muscl"], c.operators.muscl);
-  ops["muscl"]["gradient"] = to_string(c.operators.muscl.gradient);
-  ops["muscl"]["limiter"] = to_string(c.operators.muscl.limiter);
-  ops["muscl"]["venkatakrishnan_k"] = c.operators.muscl.venkatakrishnan_k;
-  if (c.operators.muscl.variant == Variant::optimized)
-    ops["muscl"]["fused"] = c.operators.muscl.fused && c.operators.muscl.scatter == Scatter::gather;
-  emit_options(ops["convection"], c.operators.convection);
-  ops["convection"]["order"] = c.operators.convection.order;
-  if (c.physics.is_flow()) {
-    ops["convection"]["flux"] = to_string(c.operators.convection.flux);
-    ops["convection"]["reconstruction"] = to_string(c.operators.convection.variables);
-    if (c.operators.convection.flux == FlowFlux::roe)
-      ops["convection"]["entropy_fix"] = c.operators.convection.entropy_fix;
-  }
-  emit_options(ops["diffusion"], c.operators.diffusion);
-  n["operators"] = ops;
-  n["parallel"]["halo"]["variant"] = to_string(c.parallel.halo.variant);
-  n["parallel"]["halo"]["transport"] = to_string(c.parallel.halo.transport);
-  n["parallel"]["halo"]["layers"] = c.parallel.halo.layers;
-  YAML::Node t;
-  t["integrator"] = to_string(c.time.integrator);
-  if (c.time.dt)
-    t["dt"] = *c.time.dt;
-  else
-    t["cfl"] = c.time.cfl;
-  if (c.time.end_time) t["end_time"] = *c.time.end_time;
-  if (c.time.steps) t["steps"] = *c.time.steps;
-  if (c.time.residual_tolerance) t["residual_tolerance"] = *c.time.residual_tolerance;
-  n["time"] = t;
-  n["output"]["dir"] = c.output_dir;
-  auto every = [](const EveryConfig& e) {
-    YAML::Node m;
-    if (e.kind == EveryConfig::Kind::steps) m["steps"] = static_cast<long long>(e.value);
-    if (e.kind == EveryConfig::Kind::time) m["time"] = e.value;
-    if (e.kind == EveryConfig::Kind::wall_seconds) m["wall_seconds"] = e.value;
-    return m;
-  };
-  if (c.output.every.kind != EveryConfig::Kind::none) n["output"]["every"] = every(c.output.every);
-  if (c.output.integrals.kind != EveryConfig::Kind::none) n["output"]["integrals"] = every(c.output.integrals);
-  for (const auto& f : c.output.fields) n["output"]["fields"].push_back(f);
-  if (c.checkpoint.every.kind != EveryConfig::Kind::none) n["checkpoint"]["every"] = every(c.checkpoint.every);
-  n["checkpoint"]["keep"] = c.checkpoint.keep;
-  if (c.run.wall_limit) n["run"]["wall_limit"] = *c.run.wall_limit;
-  n["run"]["progress_interval"] = c.run.progress_interval;
-  n["run"]["profile"] = c.run.profile;
-  n["run"]["deterministic"] = c.run.deterministic;
-  if (c.run.bound_tolerance)
-    n["run"]["bound_tolerance"] = *c.run.bound_tolerance;
-  else if (!c.physics.is_flow())
-    n["run"]["bound_tolerance"] = "none";
-}
-
-void check_boundaries(const CaseConfig& c, const std::vector<std::string>& mesh_patches) {
-  for (const auto& [name, bc] : c.boundary)
-    if (std::find(mesh_patches.begin(), mesh_patches.end(), name) == mesh_patches.end()) {
-      const std::string best = closest_key(name, mesh_patches);
-      throw InputError(bc.where,
-                       "boundary." + name + ": the mesh has no patch '" + name + "'" +
-                           (best.empty() ? "" : "; did you mean '" + best + "'?"),
-                       "the mesh's patches: " +
-                           (mesh_patches.empty() ? std::string("none (fully periodic)") : join(mesh_patches)));
-    }
-  std::vector<std::string> missing;
-  for (const auto& p : mesh_patches)
-    if (std::none_of(c.boundary.begin(), c.boundary.end(), [&](const auto& e) { return e.first == p; }))
-      missing.push_back(p);
-  if (!missing.empty())
-    throw InputError(c.boundary_where.empty() ? c.source_file : c.boundary_where,
-                     "boundary: no condition for patch" + std::string(missing.size() > 1 ? "es " : " ") + join(missing),
-                     c.physics.is_flow()
-                         ? "every non-periodic patch must be named in the boundary section (slip-wall | "
-                           "symmetry | no-slip-wall | supersonic-inflow | supersonic-outflow | farfield | "
-                           "subsonic-inflow | subsonic-outflow)"
-                         : "every non-periodic patch must be named in the boundary section (dirichlet | "
-                           "outflow | inflow)");
 }
 
 } // namespace fvproxy

@@ -1,4 +1,4 @@
-#include "physics/scalar_solution.hpp"
+#include "solver/scalar_solution.hpp"
 
 #include <cmath>
 

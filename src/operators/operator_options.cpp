@@ -1,0 +1,186 @@
+// The `operators` section: each operator's variant and the optimized variant's options
+// (docs/inputs.md#operators).
+#include "operators/operator_options.hpp"
+
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include <Kokkos_Core.hpp>
+
+#include "core/config_reader.hpp"
+
+namespace fvproxy {
+
+using detail::Reader;
+
+const char* to_string(Variant v) {
+  return v == Variant::naive ? "naive" : "optimized";
+}
+const char* to_string(Gradient g) {
+  return g == Gradient::green_gauss ? "green-gauss" : "least-squares";
+}
+const char* to_string(Limiter l) {
+  return l == Limiter::none ? "none" : l == Limiter::barth_jespersen ? "barth-jespersen" : "venkatakrishnan";
+}
+const char* to_string(Scatter s) {
+  return s == Scatter::atomic ? "atomic" : "gather";
+}
+const char* to_string(Policy p) {
+  return p == Policy::range ? "range" : "team";
+}
+const char* to_string(FlowFlux f) {
+  return f == FlowFlux::rusanov ? "rusanov" : f == FlowFlux::hllc ? "hllc" : "roe";
+}
+const char* to_string(FlowVariables v) {
+  return v == FlowVariables::conservative ? "conservative" : "primitive";
+}
+
+namespace {
+
+void parse_options(const Reader& r, const YAML::Node& n, const std::string& path, OperatorOptions& o,
+                   bool deterministic, const YAML::Node& det_node) {
+  if (n["variant"])
+    o.variant = r.enum_value(n["variant"], path + ".variant", std::vector<Variant>{Variant::naive, Variant::optimized});
+  for (const char* k : {"scatter", "policy", "team_size"})
+    if (n[k] && o.variant == Variant::naive)
+      r.fail(n[k], path + "." + k, std::string("'") + k + "' is an option of the optimized variant",
+             "the naive variant always scatters with atomics and launches an MDRangePolicy; remove it or use variant: "
+             "optimized");
+  if (n["scatter"]) {
+    o.scatter = r.enum_value(n["scatter"], path + ".scatter", std::vector<Scatter>{Scatter::atomic, Scatter::gather});
+    if (deterministic && o.scatter == Scatter::atomic)
+      r.fail(n["scatter"], path + ".scatter", "scatter: atomic contradicts run.deterministic: true",
+             "deterministic runs gather (no atomics); " + r.src().locate(det_node, "run.deterministic") + " sets it");
+  }
+  if (n["policy"])
+    o.policy = r.enum_value(n["policy"], path + ".policy", std::vector<Policy>{Policy::range, Policy::team});
+  if (n["team_size"]) {
+    const long long t = r.int_value(n["team_size"], path + ".team_size");
+    if (t < 32 || t > 1024 || t % 32 != 0)
+      r.fail(n["team_size"], path + ".team_size",
+             "value " + std::to_string(t) + " out of range: a multiple of 32 from 32 to 1024");
+    o.team_size = static_cast<int>(t);
+  }
+}
+
+/// The default scatter of the convection and diffusion face loops, from the benchmark harness
+/// (docs/performance.md). On CUDA the atomic face scatter beat the per-cell gather in every
+/// configuration measured (1.4-4.6x; the gather evaluates each interior face twice and is
+/// L2-bound). On the OpenMP backend the gather is faster on locality-preserving numberings (median
+/// 1.2x convection, 1.6x diffusion) and the atomic scatter only under random numberings. The
+/// gradients gather everywhere; deterministic runs always gather.
+Scatter default_face_scatter(bool deterministic) {
+  if (deterministic) return Scatter::gather;
+#if defined(KOKKOS_ENABLE_CUDA)
+  if (std::is_same<Kokkos::DefaultExecutionSpace, Kokkos::Cuda>::value) return Scatter::atomic;
+#endif
+  return Scatter::gather;
+}
+
+void emit_options(YAML::Node n, const OperatorOptions& o) { // Node is a handle: writes go to the tree
+  n["variant"] = to_string(o.variant);
+  if (o.variant == Variant::optimized) {
+    n["scatter"] = to_string(o.scatter);
+    n["policy"] = to_string(o.policy);
+    n["team_size"] = o.team_size;
+  }
+}
+
+} // namespace
+
+OperatorsConfig read_operator_options(const Reader& r, const YAML::Node& root, bool deterministic,
+                                      PhysicsModel model) {
+  OperatorsConfig ops;
+  ops.convection.scatter = ops.diffusion.scatter = default_face_scatter(deterministic);
+  const YAML::Node n = root["operators"];
+  if (!n) return ops;
+  r.check_keys(n, "operators", {"muscl", "convection", "diffusion"});
+  const YAML::Node det = root["run"] ? root["run"]["deterministic"] : YAML::Node();
+  if (const YAML::Node m = n["muscl"]) {
+    r.check_keys(m, "operators.muscl",
+                 {"variant", "gradient", "limiter", "venkatakrishnan_k", "fused", "scatter", "policy", "team_size"});
+    parse_options(r, m, "operators.muscl", ops.muscl, deterministic, det);
+    if (m["gradient"])
+      ops.muscl.gradient = r.enum_value(m["gradient"], "operators.muscl.gradient",
+                                        std::vector<Gradient>{Gradient::green_gauss, Gradient::least_squares});
+    if (m["limiter"])
+      ops.muscl.limiter =
+          r.enum_value(m["limiter"], "operators.muscl.limiter",
+                       std::vector<Limiter>{Limiter::none, Limiter::barth_jespersen, Limiter::venkatakrishnan});
+    if (m["venkatakrishnan_k"])
+      ops.muscl.venkatakrishnan_k = r.positive(m["venkatakrishnan_k"], "operators.muscl.venkatakrishnan_k");
+    if (m["fused"]) {
+      ops.muscl.fused = r.bool_value(m["fused"], "operators.muscl.fused");
+      if (ops.muscl.fused && ops.muscl.variant == Variant::naive)
+        r.fail(m["fused"], "operators.muscl.fused", "'fused' is an option of the optimized variant",
+               "the naive variant runs the gradient and the limiter as separate kernels; remove it or use variant: "
+               "optimized");
+      if (ops.muscl.fused && ops.muscl.scatter == Scatter::atomic)
+        r.fail(m["fused"], "operators.muscl.fused", "fused: true needs scatter: gather",
+               "the fused kernel gathers each cell's faces; an atomic scatter completes a cell's sums only after "
+               "every face, so there is nothing to fuse");
+    } else {
+      // the default: fused wherever it applies (docs/operators/muscl.md#fused)
+      ops.muscl.fused = ops.muscl.variant == Variant::optimized && ops.muscl.scatter == Scatter::gather;
+    }
+  }
+  if (const YAML::Node c = n["convection"]) {
+    std::vector<std::string> keys{"variant", "order", "scatter", "policy", "team_size"};
+    if (model != PhysicsModel::scalar) {
+      keys.insert(keys.end(), {"flux", "reconstruction", "entropy_fix"});
+    } else {
+      for (const char* k : {"flux", "reconstruction", "entropy_fix"})
+        if (c[k])
+          r.fail(c[k], std::string("operators.convection.") + k,
+                 std::string("'") + k + "' is an option of the flow models", "physics.model: euler | navier-stokes");
+    }
+    r.check_keys(c, "operators.convection", keys);
+    parse_options(r, c, "operators.convection", ops.convection, deterministic, det);
+    if (c["flux"])
+      ops.convection.flux = r.enum_value(c["flux"], "operators.convection.flux",
+                                         std::vector<FlowFlux>{FlowFlux::rusanov, FlowFlux::hllc, FlowFlux::roe});
+    if (c["reconstruction"])
+      ops.convection.variables =
+          r.enum_value(c["reconstruction"], "operators.convection.reconstruction",
+                       std::vector<FlowVariables>{FlowVariables::conservative, FlowVariables::primitive});
+    if (c["entropy_fix"]) {
+      ops.convection.entropy_fix = r.bool_value(c["entropy_fix"], "operators.convection.entropy_fix");
+      if (ops.convection.flux != FlowFlux::roe)
+        r.fail(c["entropy_fix"], "operators.convection.entropy_fix", "an option of flux: roe",
+               std::string("the ") + to_string(ops.convection.flux) + " flux needs no entropy fix");
+    }
+    if (c["order"]) {
+      const long long o = r.int_value(c["order"], "operators.convection.order");
+      if (o != 1 && o != 2) r.fail(c["order"], "operators.convection.order", "must be 1 (upwind) or 2 (MUSCL)");
+      ops.convection.order = static_cast<int>(o);
+    }
+  }
+  if (const YAML::Node d = n["diffusion"]) {
+    r.check_keys(d, "operators.diffusion", {"variant", "scatter", "policy", "team_size"});
+    parse_options(r, d, "operators.diffusion", ops.diffusion, deterministic, det);
+  }
+  return ops;
+}
+
+YAML::Node operator_options_yaml(const OperatorsConfig& o, bool flow) {
+  YAML::Node ops;
+  emit_options(ops["muscl"], o.muscl);
+  ops["muscl"]["gradient"] = to_string(o.muscl.gradient);
+  ops["muscl"]["limiter"] = to_string(o.muscl.limiter);
+  ops["muscl"]["venkatakrishnan_k"] = o.muscl.venkatakrishnan_k;
+  if (o.muscl.variant == Variant::optimized)
+    ops["muscl"]["fused"] = o.muscl.fused && o.muscl.scatter == Scatter::gather;
+  emit_options(ops["convection"], o.convection);
+  ops["convection"]["order"] = o.convection.order;
+  if (flow) {
+    ops["convection"]["flux"] = to_string(o.convection.flux);
+    ops["convection"]["reconstruction"] = to_string(o.convection.variables);
+    if (o.convection.flux == FlowFlux::roe)
+      ops["convection"]["entropy_fix"] = o.convection.entropy_fix;
+  }
+  emit_options(ops["diffusion"], o.diffusion);
+  return ops;
+}
+
+} // namespace fvproxy

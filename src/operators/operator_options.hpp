@@ -1,0 +1,66 @@
+#pragma once
+// The case file's `operators` section (docs/inputs.md#operators): each operator's variant and the
+// optimized variant's options. The case assembles the sections (solver/case_config.hpp).
+#include <yaml-cpp/yaml.h>
+
+#include "physics/physics_options.hpp"
+
+namespace fvproxy {
+
+enum class Variant { naive, optimized };
+enum class Gradient { green_gauss, least_squares };
+enum class Limiter { none, barth_jespersen, venkatakrishnan };
+enum class Scatter { atomic, gather };
+enum class Policy { range, team };
+const char* to_string(Variant v);
+const char* to_string(Gradient g);
+const char* to_string(Limiter l);
+const char* to_string(Scatter s);
+const char* to_string(Policy p);
+
+/// Options every operator has; scatter/policy/team_size belong to the optimized variant.
+struct OperatorOptions {
+  Variant variant = Variant::optimized;
+  Scatter scatter = Scatter::gather;
+  Policy policy = Policy::range;
+  int team_size = 128;
+};
+struct MusclConfig : OperatorOptions {
+  Gradient gradient = Gradient::least_squares;
+  Limiter limiter = Limiter::venkatakrishnan;
+  double venkatakrishnan_k = 5.0;
+  /// Gradient and limiter in one kernel (optimized variant, gather; docs/operators/muscl.md#fused).
+  /// The default since it was measured faster everywhere (1.3-1.6x on an H100, 1.0-1.3x on CPU);
+  /// where it does not apply (naive variant, atomic scatter, no limiter) the two passes run.
+  bool fused = true;
+};
+/// operators.convection.flux of the flow models (physics/euler_model.hpp's FluxType by name).
+enum class FlowFlux { rusanov, hllc, roe };
+/// operators.muscl.variables of the flow models: what MUSCL extrapolates to the faces.
+enum class FlowVariables { conservative, primitive };
+const char* to_string(FlowFlux f);
+const char* to_string(FlowVariables v);
+struct ConvectionConfig : OperatorOptions {
+  int order = 2;
+  FlowFlux flux = FlowFlux::hllc;                     ///< flow models
+  FlowVariables variables = FlowVariables::primitive; ///< flow models (docs/physics.md#the-flow-defaults)
+  bool entropy_fix = true;                            ///< flow models, flux: roe
+};
+struct DiffusionConfig : OperatorOptions {};
+struct OperatorsConfig {
+  MusclConfig muscl;
+  ConvectionConfig convection;
+  DiffusionConfig diffusion;
+};
+
+namespace detail {
+class Reader;
+}
+
+/// `operators` of the case root; `deterministic` (run.deterministic) forbids atomic scatters.
+OperatorsConfig read_operator_options(const detail::Reader& r, const YAML::Node& root, bool deterministic,
+                                      PhysicsModel model);
+/// The section as resolved (the flow models' convection keys only for them).
+YAML::Node operator_options_yaml(const OperatorsConfig& o, bool flow);
+
+} // namespace fvproxy

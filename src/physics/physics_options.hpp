@@ -1,0 +1,154 @@
+#pragma once
+// The case file's `physics`, `initial` and `boundary` sections (docs/inputs.md#solver-sections,
+// docs/physics.md): the model, its properties, its initial condition and its boundary conditions.
+// The case assembles the sections (solver/case_config.hpp).
+#include <array>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <yaml-cpp/yaml.h>
+
+namespace fvproxy {
+
+enum class VelocityType { uniform, rotation };
+struct VelocityConfig {
+  VelocityType type = VelocityType::uniform;
+  std::array<double, 3> value{0.0, 0.0, 0.0}; ///< uniform
+  std::array<double, 3> axis{0.0, 0.0, 1.0};  ///< rotation (normalized when parsed)
+  std::array<double, 3> center{0.0, 0.0, 0.0};
+  double omega = 0.0; ///< angular velocity (rad per unit time, right-handed about axis)
+};
+
+/// physics.model: the scalar transport model, or the compressible flow models (docs/physics.md).
+enum class PhysicsModel { scalar, euler, navier_stokes };
+const char* to_string(PhysicsModel m);
+
+/// The compressible models' gas and transport properties (physics.gamma, ...).
+struct FlowPhysicsConfig {
+  double gamma = 1.4;
+  double gas_constant = 287.05; ///< J / (kg K)
+  enum class Viscosity { constant, sutherland } viscosity = Viscosity::constant;
+  double mu = 0;                                       ///< constant viscosity (navier-stokes: required)
+  double mu_ref = 1.716e-5, t_ref = 273.15, s = 110.4; ///< Sutherland's law
+  double prandtl = 0.72;
+};
+
+struct PhysicsConfig {
+  PhysicsModel model = PhysicsModel::scalar;
+  int components = 1; ///< the scalar model's; 5 for the flow models
+  VelocityConfig velocity;
+  std::vector<double> diffusivity; ///< one per component (scalar model)
+  FlowPhysicsConfig flow;          ///< euler | navier-stokes
+  bool is_flow() const { return model != PhysicsModel::scalar; }
+};
+
+/// A primitive state of the flow models' inputs (initial conditions, inflow and far-field states).
+struct FlowStateConfig {
+  double density = 1;
+  std::array<double, 3> velocity{0.0, 0.0, 0.0};
+  double pressure = 1;
+};
+
+/// The flow models' initial condition (`initial:` one mapping).
+enum class FlowInitialType { uniform, riemann, isentropic_vortex, taylor_green };
+const char* to_string(FlowInitialType t);
+struct FlowInitialConfig {
+  FlowInitialType type = FlowInitialType::uniform;
+  FlowStateConfig state;                                   ///< uniform
+  FlowStateConfig left, right;                             ///< riemann: n.x < position is left
+  std::array<double, 3> normal{1.0, 0.0, 0.0};             ///< riemann (normalized when parsed)
+  double position = 0;                                     ///< riemann
+  double beta = 5;                                         ///< isentropic-vortex: strength
+  std::array<double, 3> center{0.0, 0.0, 0.0};             ///< isentropic-vortex: (x, y) at t = 0
+  std::array<double, 3> velocity{1.0, 1.0, 0.0};           ///< isentropic-vortex: the stream
+  double length = 1, speed = 1, density = 1, pressure = 1; ///< taylor-green: L, V0, rho0, p0
+};
+
+/// boundary.PATCH of the flow models.
+enum class FlowBoundaryKind {
+  slip_wall,
+  symmetry,
+  supersonic_inflow,
+  supersonic_outflow,
+  farfield,
+  no_slip_wall,
+  subsonic_inflow,
+  subsonic_outflow
+};
+const char* to_string(FlowBoundaryKind k);
+struct FlowBoundaryConfig {
+  FlowBoundaryKind kind = FlowBoundaryKind::slip_wall;
+  FlowStateConfig state;                              ///< supersonic-inflow, farfield
+  std::array<double, 3> wall_velocity{0.0, 0.0, 0.0}; ///< no-slip-wall (tangential: a moving wall)
+  std::optional<double> wall_temperature;             ///< no-slip-wall: isothermal; none: adiabatic
+  std::string velocity_where;                         ///< no-slip-wall: where `velocity` was given
+  double total_pressure = 1, total_temperature = 1;   ///< subsonic-inflow
+  std::optional<std::array<double, 3>> direction;     ///< subsonic-inflow (normalized); none: along -n
+  double pressure = 1;                                ///< subsonic-outflow: the static pressure
+};
+
+enum class InitialType { constant, gaussian, sine, sphere };
+struct InitialConfig {
+  InitialType type = InitialType::constant;
+  double value = 0.0;                                    ///< constant
+  std::array<double, 3> center{0.0, 0.0, 0.0};           ///< gaussian, sphere
+  double width = 0.0, amplitude = 0.0, background = 0.0; ///< gaussian: A exp(-|x-c|^2 / w^2) + B
+  std::array<int, 3> wavenumber{0, 0, 0};                ///< sine: A sin(2 pi k.(x - origin)/L + phase)
+  double phase = 0.0;
+  double radius = 0.0, inside = 0.0, outside = 0.0; ///< sphere
+};
+
+enum class BoundaryType { dirichlet, outflow, inflow };
+struct BoundaryConfig {
+  BoundaryType type = BoundaryType::outflow;
+  bool exact = false;        ///< dirichlet: the exact solution
+  std::vector<double> value; ///< one per component (dirichlet, inflow)
+  std::string where;         ///< file:line of the entry (for checks against the mesh's patches)
+};
+const char* to_string(VelocityType v);
+const char* to_string(InitialType t);
+const char* to_string(BoundaryType t);
+
+/// A cell field of the output files: `width` (1, or 3 for a vector) columns of a state array from
+/// `column` on.
+struct FieldLayout {
+  std::string name;
+  int column = 0, width = 1;
+};
+/// The fields `fvproxy run` can write for a model (output.fields), over the columns of the array the
+/// solver hands to the output (scalar: u0, u1, ...; flow: density, momentum, total_energy, velocity,
+/// pressure, temperature over 10 columns). kRankField is not among them.
+std::vector<FieldLayout> output_field_layout(const PhysicsConfig& p);
+/// The fields of a checkpoint (the state itself: scalar u0...; flow density, momentum, total_energy).
+std::vector<FieldLayout> checkpoint_field_layout(const PhysicsConfig& p);
+
+/// The sections as read: `initial` one per component (scalar model) or the flow models' one, and
+/// `boundary` in file order (a flow model's conditions in flow_boundary, one per entry).
+struct ModelOptions {
+  PhysicsConfig physics;
+  std::vector<InitialConfig> initial;                           ///< one per component (scalar model)
+  FlowInitialConfig flow_initial;                               ///< the flow models'
+  std::vector<std::pair<std::string, BoundaryConfig>> boundary; ///< patch name, in file order
+  std::vector<FlowBoundaryConfig> flow_boundary;                ///< the flow models': one per boundary entry
+  std::string boundary_where; ///< where the boundary section is (file:line, or the --set that gave it)
+  std::string initial_where;  ///< where the initial section is (file:line, or the --set that gave it)
+};
+
+namespace detail {
+class Reader;
+}
+
+/// `physics` of the case root (default: the scalar model without velocity or diffusion).
+PhysicsConfig read_physics_options(const detail::Reader& r, const YAML::Node& root);
+/// `initial` of the case root (required) for the model in m.physics; `box`: the mesh is a generated
+/// box (some initial conditions need one).
+void read_initial_options(const detail::Reader& r, const YAML::Node& root, bool box, ModelOptions& m);
+/// `boundary` of the case root. Names are checked against the mesh's patches later
+/// (solver/case_config.hpp: check_boundaries).
+void read_boundary_options(const detail::Reader& r, const YAML::Node& root, ModelOptions& m);
+/// The sections as resolved, added to `n` in the order the case file documents them.
+void add_model_options_yaml(const ModelOptions& m, YAML::Node& n);
+
+} // namespace fvproxy
