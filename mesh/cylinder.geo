@@ -5,7 +5,7 @@
 // Edge size h on the cylinder, growing linearly with the distance d to it, h (1 + 1.5 d), up to hf:
 //   gmsh -3 cylinder.geo -setnumber h 0.05 -format msh41 -bin -o cylinder_0.05.msh
 // (mesh/regenerate.sh makes the committed coarse one; perf/cylinder_meshes.sh the three of the
-// drag study, docs/physics.md#flow-past-a-cylinder).
+// drag study, docs/flow-cases.md#flow-past-a-cylinder).
 DefineConstant[ h = 0.1, hf = 4, t = 0.5 ];
 SetFactory("OpenCASCADE");
 Rectangle(1) = {-40, -40, 0, 120, 80};

@@ -3,7 +3,7 @@
 # bundle: inputs/cylinder.yaml (Re = 20, Mach 0.2) on MESH_DIR/cylinder_H.msh (perf/cylinder_meshes.sh;
 # default H = 0.1 0.05 0.025) to t = 80, each stopped cleanly at LIMIT wall seconds (env, default
 # 170: run.wall_limit, the summary and the history kept); OUT/H/ gets summary.json (the force on
-# the cylinder) and integrals.csv (its history). docs/physics.md#flow-past-a-cylinder.
+# the cylinder) and integrals.csv (its history). docs/flow-cases.md#flow-past-a-cylinder.
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 meshes="$(cd "${1:?usage: perf/cylinder_gpu.sh MESH_DIR OUT}" && pwd)"

@@ -2,7 +2,7 @@
 # perf/cylinder_meshes.sh [OUT_DIR]: the three meshes of the cylinder drag study (mesh/cylinder.geo
 # with Debian's gmsh: edge h = 0.1, 0.05, 0.025 on the cylinder; 3.7k, 11k, 44k nodes per the two
 # layers) as OUT_DIR/cylinder_H.msh (MSH 4.1 binary; default OUT_DIR build/gmsh). mesh/cylinder.msh is
-# the h = 0.1 one. docs/physics.md#flow-past-a-cylinder.
+# the h = 0.1 one. docs/flow-cases.md#flow-past-a-cylinder.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 out="${1:-$root/build/gmsh}"

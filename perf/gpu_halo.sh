@@ -10,7 +10,7 @@
 #           models' default ghost layers: 2 since perf/results/2026-11-26-h200x2-layers; 1 before)
 #   scalar  the default scalar case at 16.9M tets (112 x 112 x 224 hexes): the same
 #   weak    8.45M tets (112^3): 1 GPU and 2 GPUs (weak scaling: 16.9M on 2 GPUs is `scalar`'s)
-#   layers  parallel.halo.layers 1 vs 2 (docs/parallel.md#two-ghost-layers), the default transport:
+#   layers  parallel.halo.layers 1 vs 2 (docs/halo.md#two-ghost-layers), the default transport:
 #           Taylor-Green 192^3 and the scalar case at 16.9M tets, 1 GPU and 2 GPUs with each count
 #   layers-staged  the same two-GPU runs with the staged transport (not in the default list)
 # Each run is made twice, with two step counts, so that set-up and first-step costs cancel: the

@@ -8,7 +8,7 @@ memory given), per element type, found by bisection on the cells per axis.
 
 For each element type, on an n x n x n box of the case (its physics and operators):
   1. the memory estimate alone (`fvproxy run` refuses a case that cannot fit before building
-     anything: docs/inputs.md#memory; asked with FVPROXY_AVAILABLE_MEMORY=1, it prints the bytes the
+     anything: docs/running.md#memory; asked with FVPROXY_AVAILABLE_MEMORY=1, it prints the bytes the
      case needs in well under a second): the largest n whose estimate fits the available memory
      and whose counts fit 32-bit local indices, by bisection;
   2. an actual run of that box (`fvproxy run`, a couple of steps): it must complete; if it does not

@@ -5,7 +5,7 @@ Runs `fvproxy run` of one case (default: inputs/default.yaml at 36 x 36 x 40 x 6
 jittered tets, SSP-RK3, second-order limited convection + diffusion) on 1 rank, then on each rank
 count of --ranks with each halo variant (parallel.halo.variant), one OpenMP thread per rank, and
 reports the time per step (the run's compute time: wall - output, over the steps), the speedup
-over one rank, and, where summary.json has them, the halo figures (docs/parallel.md#halo-statistics):
+over one rank, and, where summary.json has them, the halo figures (docs/halo.md#halo-statistics):
 per Runge-Kutta stage and kind of exchange (the state; the gradients and limiter values) the
 messages and kB a rank sends, the whole run's pack / exposed wait / unpack / in-flight seconds
 (the slowest rank's) and the fraction of the in-flight time hidden behind other work (mean over

@@ -9,7 +9,7 @@ For the whole build: `fvproxy mesh CASE --json` (one process, OMP_NUM_THREADS=--
 build and reorder seconds. For each P: `mpirun -np P fvproxy mesh CASE --in-parts --json`: the
 slowest rank's seconds (slab sort, piece, device copy per rank) and its peak host memory. Writes
 DIR/results.csv (first line: machine, backend, Kokkos version, git revision) and DIR/results.json.
-Cells per second = the whole mesh's cells over the slowest rank's time (docs/parallel.md#built-in-parts).
+Cells per second = the whole mesh's cells over the slowest rank's time (docs/decomposition.md#built-in-parts).
 """
 import argparse
 import csv

@@ -635,7 +635,7 @@ def cmd_model(args):
     if os.path.exists(os.path.join(ROOT, folder, "steps.csv")):
         pts = load_two_gpu(folder)
         md.append("### Validation: one or two ghost layers (%s, `%s`)\n" % (label, folder))
-        md.append("`parallel.halo.layers` 1 against 2 (docs/parallel.md#two-ghost-layers) on two GPUs: c of each "
+        md.append("`parallel.halo.layers` 1 against 2 (docs/halo.md#two-ghost-layers) on two GPUs: c of each "
                   "case from its one-GPU time (L folded in), two layers one exchange per stage of the state "
                   "(twice the ghosts: the partition from summary.json) beside the inner cells' gradients only. "
                   "Error = model / measured - 1.")
