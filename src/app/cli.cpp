@@ -349,11 +349,14 @@ void CliParser::tolerance_or_time(const std::string& a) {
 void CliParser::repeat() {
   allowed("--repeat", {"bench"});
   const std::string v = value("--repeat");
+  std::size_t used = 0;
   try {
-    c.repeat = std::stoi(v);
+    c.repeat = std::stoi(v, &used);
   } catch (const std::exception&) {
-    throw InputError("--repeat", "expected an integer, got '" + v + "'");
+    used = 0;
   }
+  // All of it: "3x" or "2.5" is not 3 or 2.
+  if (used == 0 || used != v.size()) throw InputError("--repeat", "expected an integer, got '" + v + "'");
 }
 
 // What the options and files given together must satisfy, once all are read.
