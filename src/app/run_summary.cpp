@@ -158,7 +158,6 @@ nlohmann::json summary_json(const RunSummary& r, const CaseConfig& cfg, const nl
   return j;
 }
 
-
 nlohmann::json to_json(const YAML::Node& n) {
   switch (n.Type()) {
   case YAML::NodeType::Map: {
@@ -251,8 +250,8 @@ std::string failure_message(const RunSummary& r, const CaseConfig& cfg, const st
   else
     s << "fvproxy run: error: u" << f.component << " left the admissible interval [" << f.admissible[0] << ", "
       << f.admissible[1] << "]";
-  s << " at step " << f.step << " (t = " << r.time << "): cell " << f.cell_gid << " (global id) at (" << f.x[0]
-    << ", " << f.x[1] << ", " << f.x[2] << ")\n";
+  s << " at step " << f.step << " (t = " << r.time << "): cell " << f.cell_gid << " (global id) at (" << f.x[0] << ", "
+    << f.x[1] << ", " << f.x[2] << ")\n";
   if (!f.state.empty()) {
     s << "  its state:";
     for (std::size_t k = 0; k < f.state.size(); ++k) s << " " << column_name(r, int(k)) << " = " << f.state[k];

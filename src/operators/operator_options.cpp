@@ -89,8 +89,7 @@ void emit_options(YAML::Node n, const OperatorOptions& o) { // Node is a handle:
 
 } // namespace
 
-OperatorsConfig read_operator_options(const Reader& r, const YAML::Node& root, bool deterministic,
-                                      PhysicsModel model) {
+OperatorsConfig read_operator_options(const Reader& r, const YAML::Node& root, bool deterministic, PhysicsModel model) {
   OperatorsConfig ops;
   ops.convection.scatter = ops.diffusion.scatter = default_face_scatter(deterministic);
   const YAML::Node n = root["operators"];
@@ -176,8 +175,7 @@ YAML::Node operator_options_yaml(const OperatorsConfig& o, bool flow) {
   if (flow) {
     ops["convection"]["flux"] = to_string(o.convection.flux);
     ops["convection"]["reconstruction"] = to_string(o.convection.variables);
-    if (o.convection.flux == FlowFlux::roe)
-      ops["convection"]["entropy_fix"] = o.convection.entropy_fix;
+    if (o.convection.flux == FlowFlux::roe) ops["convection"]["entropy_fix"] = o.convection.entropy_fix;
   }
   emit_options(ops["diffusion"], o.diffusion);
   return ops;

@@ -36,12 +36,11 @@ ParallelConfig read_parallel_options(const Reader& r, const YAML::Node& root, bo
       r.check_keys(h, "parallel.halo", {"variant", "transport", "layers"});
       if (h["variant"])
         c.halo.variant = r.enum_value(h["variant"], "parallel.halo.variant",
-                                               std::vector<HaloVariant>{HaloVariant::naive, HaloVariant::optimized});
+                                      std::vector<HaloVariant>{HaloVariant::naive, HaloVariant::optimized});
       if (h["transport"])
-        c.halo.transport =
-            r.enum_value(h["transport"], "parallel.halo.transport",
-                         std::vector<HaloTransport>{HaloTransport::automatic, HaloTransport::ipc, HaloTransport::mpi,
-                                                    HaloTransport::staged});
+        c.halo.transport = r.enum_value(h["transport"], "parallel.halo.transport",
+                                        std::vector<HaloTransport>{HaloTransport::automatic, HaloTransport::ipc,
+                                                                   HaloTransport::mpi, HaloTransport::staged});
       if (h["layers"]) {
         const long long v = r.int_value(h["layers"], "parallel.halo.layers");
         if (v != 1 && v != 2)

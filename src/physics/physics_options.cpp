@@ -639,8 +639,9 @@ namespace {
 BoundaryConfig parse_scalar_boundary(const Reader& r, const YAML::Node& e, const std::string& path, int nc,
                                      const std::string& components_at, BoundaryConfig bc) {
   if (!e["type"]) r.fail(e, path + ".type", "required key missing", "dirichlet | outflow | inflow");
-  bc.type = r.enum_value(e["type"], path + ".type",
-                         std::vector<BoundaryType>{BoundaryType::dirichlet, BoundaryType::outflow, BoundaryType::inflow});
+  bc.type =
+      r.enum_value(e["type"], path + ".type",
+                   std::vector<BoundaryType>{BoundaryType::dirichlet, BoundaryType::outflow, BoundaryType::inflow});
   if (bc.type == BoundaryType::outflow) {
     r.check_keys(e, path, {"type"});
   } else {

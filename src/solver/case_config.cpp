@@ -108,14 +108,14 @@ void check_boundaries(const CaseConfig& c, const std::vector<std::string>& mesh_
     if (std::none_of(c.boundary.begin(), c.boundary.end(), [&](const auto& e) { return e.first == p; }))
       missing.push_back(p);
   if (!missing.empty())
-    throw InputError(c.boundary_where.empty() ? c.source_file : c.boundary_where,
-                     "boundary: no condition for patch" + std::string(missing.size() > 1 ? "es " : " ") + join_list(missing),
-                     c.physics.is_flow()
-                         ? "every non-periodic patch must be named in the boundary section (slip-wall | "
-                           "symmetry | no-slip-wall | supersonic-inflow | supersonic-outflow | farfield | "
-                           "subsonic-inflow | subsonic-outflow)"
-                         : "every non-periodic patch must be named in the boundary section (dirichlet | "
-                           "outflow | inflow)");
+    throw InputError(
+        c.boundary_where.empty() ? c.source_file : c.boundary_where,
+        "boundary: no condition for patch" + std::string(missing.size() > 1 ? "es " : " ") + join_list(missing),
+        c.physics.is_flow() ? "every non-periodic patch must be named in the boundary section (slip-wall | "
+                              "symmetry | no-slip-wall | supersonic-inflow | supersonic-outflow | farfield | "
+                              "subsonic-inflow | subsonic-outflow)"
+                            : "every non-periodic patch must be named in the boundary section (dirichlet | "
+                              "outflow | inflow)");
 }
 
 } // namespace fvproxy

@@ -26,7 +26,8 @@ EveryConfig parse_every(const Reader& r, const YAML::Node& n, const std::string&
   const std::vector<std::string> keys =
       wall ? std::vector<std::string>{"steps", "time", "wall_seconds"} : std::vector<std::string>{"steps", "time"};
   r.check_keys(n, path, keys);
-  if (n.size() != 1) r.fail(n, path, "give exactly one of " + join_list(keys), "got " + std::to_string(n.size()) + " keys");
+  if (n.size() != 1)
+    r.fail(n, path, "give exactly one of " + join_list(keys), "got " + std::to_string(n.size()) + " keys");
   EveryConfig e;
   if (n["steps"]) {
     const long long s = r.int_value(n["steps"], path + ".steps");

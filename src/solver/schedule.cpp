@@ -34,8 +34,8 @@ void check_end_time_ahead(const TimeConfig& time, const RestartPoint& rp) {
 
 void check_steps_ahead(const RestartPoint& rp, long long total_steps) {
   if (total_steps <= rp.step)
-    nothing_left(rp.file, "the checkpoint is at step " + std::to_string(rp.step) + ", the case's time.steps = " +
-                              std::to_string(total_steps));
+    nothing_left(rp.file, "the checkpoint is at step " + std::to_string(rp.step) +
+                              ", the case's time.steps = " + std::to_string(total_steps));
 }
 
 /// A fixed schedule continued from a checkpoint: with the checkpoint's own steps when the case

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "solver/run_options.hpp"
 #include "core/types.hpp"
+#include "solver/run_options.hpp"
 
 namespace fvproxy {
 
