@@ -115,7 +115,11 @@ AvailableMemory available_memory() {
 /// InputError when the case's peak `need` exceeds the memory available; `line` is the estimate.
 void refuse_if_too_large(const CaseConfig& cfg, MemoryUse use, const std::string& where, const MemoryNeed& need,
                          const AvailableMemory& available, const std::string& line) {
-  const auto& [shared, overridden, device_avail, host_avail, avail_source] = available;
+  // Named references, not a structured binding: a lambda may not capture one in C++17 (nvcc
+  // refuses it; g++ accepts it as an extension).
+  const bool shared = available.shared, overridden = available.overridden;
+  const double device_avail = available.device_avail, host_avail = available.host_avail;
+  const std::string& avail_source = available.avail_source;
   auto refuse = [&](double needed, double avail, const std::string& kind) {
     throw InputError(where,
                      "the case needs about " + bytes_text(needed) + " of " + kind + "memory, and " + bytes_text(avail) +
