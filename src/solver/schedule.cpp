@@ -41,7 +41,7 @@ void check_steps_ahead(const RestartPoint& rp, long long total_steps) {
 /// A fixed schedule continued from a checkpoint: with the checkpoint's own steps when the case
 /// still gives them (bitwise the same run), else the rest of the way to end_time split again.
 void continue_fixed(Schedule& s, const TimeConfig& time, double cfl_dt, const RestartPoint& rp,
-                    const std::function<void(const std::string&)>& log) {
+                    const std::string& source_file, const std::function<void(const std::string&)>& log) {
   const long long s0 = rp.step;
   if (rp.dt == s.dt && rp.total_steps == s.total_steps) {
     if (s0 >= s.total_steps)
@@ -53,7 +53,7 @@ void continue_fixed(Schedule& s, const TimeConfig& time, double cfl_dt, const Re
     const double T = *time.end_time;
     check_end_time_ahead(time, rp);
     const double step_limit = time.dt ? *time.dt : cfl_dt; // fixed or CFL step
-    const long long n = count_steps(T - rp.time, step_limit, time.dt ? "time.dt" : "time.cfl", rp.file);
+    const long long n = count_steps(T - rp.time, step_limit, time.dt ? "time.dt" : "time.cfl", source_file);
     s.dt = (T - rp.time) / double(n);
     s.base_step = s0, s.base_time = rp.time, s.total_steps = s0 + n;
     if (log)
@@ -96,7 +96,7 @@ Schedule make_schedule(const TimeConfig& time, bool variable, double dt, double 
     if (time.steps) check_steps_ahead(*restart, s.total_steps);
     s.base_step = restart->step, s.base_time = restart->time;
   } else {
-    continue_fixed(s, time, cfl_dt, *restart, log);
+    continue_fixed(s, time, cfl_dt, *restart, source_file, log);
   }
   s.first_step = restart->step + 1;
   return s;

@@ -72,6 +72,8 @@ public:
 
   RunSummary run(bool keep_final_state) {
     set_up();
+    // Per-kernel timers (with `profile`) over the steps and the final diagnostics, not the set-up.
+    ScopedKernelProfiler profiler(hooks_.profile);
     steps();
     finish(keep_final_state);
     return std::move(r_);
@@ -269,7 +271,6 @@ void TimeLoop::write_start() {
 }
 
 void TimeLoop::steps() {
-  ScopedKernelProfiler profiler(hooks_.profile);
   wall_.reset();
   io_seconds_ = 0;
   done_ = sched_.first_step - 1;
