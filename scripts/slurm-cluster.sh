@@ -10,14 +10,17 @@
 # The configuration: SlurmUser=root, proctrack/linuxproc, task/none, jobacct_gather/none, no
 # accounting database, the node's real name and CPU count, MpiDefault=pmix (Debian's Open MPI
 # ranks start under srun with pmix; pmi2 and none abort in MPI_Init). munged runs as the munge
-# user (it refuses root with its default log file) on a socket in DIR.
+# user (it refuses root with its default log file) on a socket in DIR/munge, or, when the munge user
+# cannot reach DIR (a parent folder of mode 0700, e.g. from mktemp -d), in a folder of its own
+# under /tmp (named in DIR/munge.dir, removed by `stop`).
 set -euo pipefail
 cmd="${1:-}"; dir="${2:-}"
 [[ ( $cmd == start || $cmd == stop ) && -n $dir ]] || { echo "usage: slurm-cluster.sh start|stop DIR" >&2; exit 2; }
 mkdir -p "$dir"
 dir="$(cd "$dir" && pwd)"
 conf="$dir/slurm.conf"
-socket="$dir/munge/munge.socket"
+mdir="$dir/munge"
+[[ -f $dir/munge.dir ]] && mdir=$(cat "$dir/munge.dir")
 
 stop_one() { # NAME
   local pidfile="$dir/$1.pid"
@@ -38,6 +41,7 @@ if [[ $cmd == stop ]]; then
   stop_one slurmd
   stop_one slurmctld
   stop_one munged
+  [[ -f $dir/munge.dir ]] && rm -rf "$(cat "$dir/munge.dir")" "$dir/munge.dir"
   echo "slurm-cluster: stopped (slurmd, slurmctld, munged of $dir)"
   exit 0
 fi
@@ -48,14 +52,21 @@ done
 host=$(hostname -s)
 cpus=$(getconf _NPROCESSORS_ONLN) # (nproc would follow OMP_NUM_THREADS)
 mem=$(( $(awk '/MemTotal/ {print $2}' /proc/meminfo) / 1024 * 9 / 10 ))
-mkdir -p "$dir/munge" "$dir/ctld" "$dir/d" "$dir/log"
-chown munge:munge "$dir/munge" 2>/dev/null || true
-chmod 755 "$dir/munge" # the socket's folder: searchable by every user
-# munge: its own key (the cluster is this machine), its socket and files in DIR.
-if [[ ! -f $dir/munge/munge.key ]]; then
-  dd if=/dev/urandom of="$dir/munge/munge.key" bs=1024 count=1 status=none
-  chown munge:munge "$dir/munge/munge.key" 2>/dev/null || true
-  chmod 400 "$dir/munge/munge.key"
+mkdir -p "$mdir" "$dir/ctld" "$dir/d" "$dir/log"
+chown munge:munge "$mdir" 2>/dev/null || true
+chmod 755 "$mdir" # the socket's folder: searchable by every user
+if ! runuser -u munge -- test -x "$mdir"; then # a parent folder the munge user cannot search
+  mdir=$(mktemp -d /tmp/fvproxy-munge.XXXXXX)
+  echo "$mdir" >"$dir/munge.dir"
+  chown munge:munge "$mdir" 2>/dev/null || true
+  chmod 755 "$mdir"
+fi
+socket="$mdir/munge.socket"
+# munge: its own key (the cluster is this machine), its socket and files in $mdir.
+if [[ ! -f $mdir/munge.key ]]; then
+  dd if=/dev/urandom of="$mdir/munge.key" bs=1024 count=1 status=none
+  chown munge:munge "$mdir/munge.key" 2>/dev/null || true
+  chmod 400 "$mdir/munge.key"
 fi
 cat >"$conf" <<CONF
 # Written by scripts/slurm-cluster.sh: a one-node cluster in $dir
@@ -88,11 +99,11 @@ PartitionName=debug Nodes=$host Default=YES MaxTime=INFINITE State=UP OverSubscr
 CONF
 export SLURM_CONF="$conf"
 # munged as the munge user (as root it refuses its default log file); a pid file we can stop.
-runuser -u munge -- munged --socket="$socket" --key-file="$dir/munge/munge.key" \
-  --pid-file="$dir/munge/munged.pid" --log-file="$dir/munge/munged.log" --seed-file="$dir/munge/munge.seed" \
-  || { echo "slurm-cluster: munged did not start: $(tail -n 3 "$dir/munge/munged.log" 2>/dev/null)" >&2; exit 1; }
-for _ in $(seq 1 50); do [[ -S $socket && -f $dir/munge/munged.pid ]] && break; sleep 0.1; done
-cp "$dir/munge/munged.pid" "$dir/munged.pid"
+runuser -u munge -- munged --socket="$socket" --key-file="$mdir/munge.key" \
+  --pid-file="$mdir/munged.pid" --log-file="$mdir/munged.log" --seed-file="$mdir/munge.seed" \
+  || { echo "slurm-cluster: munged did not start: $(tail -n 3 "$mdir/munged.log" 2>/dev/null)" >&2; exit 1; }
+for _ in $(seq 1 50); do [[ -S $socket && -f $mdir/munged.pid ]] && break; sleep 0.1; done
+cp "$mdir/munged.pid" "$dir/munged.pid"
 slurmctld -D >"$dir/log/slurmctld.out" 2>&1 &
 echo $! >"$dir/slurmctld.pid"
 for _ in $(seq 1 100); do scontrol ping 2>/dev/null | grep -q UP && break; sleep 0.1; done
