@@ -604,11 +604,19 @@ PhysicsConfig read_physics_options(const Reader& r, const YAML::Node& root) {
   return parse_physics(r, root);
 }
 
+namespace {
+
+/// Where physics.components was given (or that it took its default), for messages about counts.
+std::string components_given_at(const Reader& r, const YAML::Node& root, int nc) {
+  return r.given_at(root["physics"] ? root["physics"]["components"] : YAML::Node(YAML::NodeType::Undefined),
+                    "physics.components", std::to_string(nc));
+}
+
+} // namespace
+
 void read_initial_options(const Reader& r, const YAML::Node& root, bool box, ModelOptions& c) {
   const int nc = c.physics.components;
-  const std::string components_at =
-      r.given_at(root["physics"] ? root["physics"]["components"] : YAML::Node(YAML::NodeType::Undefined),
-                 "physics.components", std::to_string(nc));
+  const std::string components_at = components_given_at(r, root, nc);
   const YAML::Node init = root["initial"];
   if (!init) r.fail(root, "initial", "required section missing", "give one initial condition, or one per component");
   c.initial_where = r.src().locate(init, "initial");
@@ -659,9 +667,7 @@ BoundaryConfig parse_scalar_boundary(const Reader& r, const YAML::Node& e, const
 
 void read_boundary_options(const Reader& r, const YAML::Node& root, ModelOptions& c) {
   const int nc = c.physics.components;
-  const std::string components_at =
-      r.given_at(root["physics"] ? root["physics"]["components"] : YAML::Node(YAML::NodeType::Undefined),
-                 "physics.components", std::to_string(nc));
+  const std::string components_at = components_given_at(r, root, nc);
   c.boundary_where = r.src().locate(root["boundary"], "boundary");
   const YAML::Node b = root["boundary"];
   if (!b) return;

@@ -108,7 +108,7 @@ bool crosses(const EveryConfig& e, long long s, double t0, double t1) {
   return false;
 }
 
-double span_end(double t0, double stable_dt, const std::vector<const EveryConfig*>& every,
+double span_end(double t0, double stable_dt, std::initializer_list<const EveryConfig*> every,
                 const std::optional<double>& end_time, bool& reaches_end) {
   double t1 = t0 + stable_dt;
   auto land = [&](double target) {

@@ -7,6 +7,7 @@
 // time.cfl): each step is the current stable step, shortened to land exactly on time.end_time and
 // on every output and checkpoint time (span_end).
 #include <functional>
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <vector>
@@ -52,7 +53,7 @@ bool crosses(const EveryConfig& e, long long s, double t0, double t1);
 /// exactly on every time-kind interval of `every` and on `end_time`: a target within one stable
 /// step is reached by this step, one within two by two equal steps (no sliver step). Sets
 /// `reaches_end` when the step ends at end_time.
-double span_end(double t0, double stable_dt, const std::vector<const EveryConfig*>& every,
+double span_end(double t0, double stable_dt, std::initializer_list<const EveryConfig*> every,
                 const std::optional<double>& end_time, bool& reaches_end);
 
 } // namespace fvproxy

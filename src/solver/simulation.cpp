@@ -80,6 +80,8 @@ public:
   }
 
 private:
+  /// What the run starts from, as messages name it.
+  std::string start_state_name() const { return restart_ ? "the checkpoint's state" : "initial: the initial state"; }
   void log(const std::string& s) const {
     if (hooks_.log) hooks_.log(s);
   }
@@ -182,10 +184,9 @@ void TimeLoop::start_state() {
     r_.conservation_initial = solver_->conserved_totals();
   }
   if (const std::optional<StateFailure> f = solver_->state_failure()) {
-    const std::string start = restart_ ? "the checkpoint's state" : "initial: the initial state";
     MpiEnvironment::set_collective_exit();
     throw InputError(restart_ ? restart_->file : cfg_.initial_where,
-                     describe_start_failure(start, *f, r_.conserved_names),
+                     describe_start_failure(start_state_name(), *f, r_.conserved_names),
                      restart_ ? "the checkpoint was not written by a run of this case"
                               : "the initial condition's parameters give a state the model cannot start from "
                                 "(docs/flow-cases.md)");
@@ -210,7 +211,7 @@ double TimeLoop::first_step_size() {
     MpiEnvironment::set_collective_exit(); // r_.cfl is reduced over ranks: every rank throws this
     if (cfg_.physics.is_flow())
       throw InputError(restart_ ? restart_->file : cfg_.initial_where,
-                       std::string(restart_ ? "the checkpoint's state" : "initial: the initial state") +
+                       start_state_name() +
                            " gives no stable time step: its largest wave speed is zero or not finite (cell " +
                            std::to_string(r_.cfl.limiting_cell) + ")",
                        "check the initial condition's values, or give a fixed step with time.dt");
@@ -221,11 +222,11 @@ double TimeLoop::first_step_size() {
 }
 
 void TimeLoop::plan() {
-  sched_.variable = solver_->variable_step() && !cfg_.time.dt;
-  r_.variable_dt = sched_.variable;
+  const bool variable = solver_->variable_step() && !cfg_.time.dt;
+  r_.variable_dt = variable;
   r_.cfl = solver_->stable_step(cfg_.time.cfl);
   const double dt = first_step_size();
-  sched_ = make_schedule(cfg_.time, sched_.variable, dt, r_.cfl.dt, restart_, cfg_.source_file,
+  sched_ = make_schedule(cfg_.time, variable, dt, r_.cfl.dt, restart_, cfg_.source_file,
                          [this](const std::string& s) { log(s); });
   r_.first_step = sched_.first_step;
   r_.dt = sched_.dt;
