@@ -27,13 +27,35 @@ endif()
 # CUDA builds: ptxas' per-kernel resource report (registers, stack frame, spills, -Xptxas -v) is
 # kept per object under FVPROXY_PTXAS_DIR by the compiler launcher scripts/ptxas-log.sh, and
 # gathered into ptxas.log in the build folder after every build (target ptxas_log).
+# Compiler cache (docs/development.md#compiler-cache): every compilation goes through ccache when it
+# is installed (scripts/setup-deps.sh installs it) and FVPROXY_CCACHE is ON. Paths under the source
+# tree are hashed relative to it (CCACHE_BASEDIR) and the working folder is left out of the hash
+# (CCACHE_NOHASHDIR), so a fresh clone elsewhere, or another preset's folder, reuses the objects
+# of an earlier build; the cache itself is ccache's own (CCACHE_DIR, default ~/.cache/ccache),
+# outside the checkout. A user's CMAKE_CXX_COMPILER_LAUNCHER is kept.
+option(FVPROXY_CCACHE "Compile through ccache when it is installed" ON)
+set(FVPROXY_LAUNCHER "")
+if(FVPROXY_CCACHE AND NOT CMAKE_CXX_COMPILER_LAUNCHER)
+  find_program(FVPROXY_CCACHE_PROGRAM ccache)
+  find_program(FVPROXY_ENV_PROGRAM env)
+  if(FVPROXY_CCACHE_PROGRAM AND FVPROXY_ENV_PROGRAM)
+    set(FVPROXY_LAUNCHER ${FVPROXY_ENV_PROGRAM} CCACHE_BASEDIR=${PROJECT_SOURCE_DIR} CCACHE_NOHASHDIR=1
+                         CCACHE_COMPILERCHECK=content ${FVPROXY_CCACHE_PROGRAM})
+    message(STATUS "Compiler cache: ${FVPROXY_CCACHE_PROGRAM} (FVPROXY_CCACHE=OFF builds without it)")
+  endif()
+endif()
 if(Kokkos_DEVICES MATCHES "CUDA")
   set(FVPROXY_CUDA ON)
   set(FVPROXY_PTXAS_DIR ${CMAKE_BINARY_DIR}/ptxas)
   target_compile_options(fvproxy_options INTERFACE -Xptxas=-v)
-  set(CMAKE_CXX_COMPILER_LAUNCHER bash ${PROJECT_SOURCE_DIR}/scripts/ptxas-log.sh ${FVPROXY_PTXAS_DIR})
+  # ptxas-log.sh keeps ptxas' report per object; under ccache a cached object's report is replayed.
+  set(CMAKE_CXX_COMPILER_LAUNCHER bash ${PROJECT_SOURCE_DIR}/scripts/ptxas-log.sh ${FVPROXY_PTXAS_DIR}
+                                  ${FVPROXY_LAUNCHER})
 else()
   set(FVPROXY_CUDA OFF)
+  if(FVPROXY_LAUNCHER)
+    set(CMAKE_CXX_COMPILER_LAUNCHER ${FVPROXY_LAUNCHER})
+  endif()
 endif()
 
 # Version header, regenerated at every build so the git revision is never stale.

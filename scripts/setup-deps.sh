@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs everything fvproxy needs on Debian bookworm, idempotently:
 #   1. apt packages (compiler, CMake, Ninja, OpenMPI, parallel HDF5, yaml-cpp, GoogleTest, METIS, PT-Scotch,
-#      Slurm and munge for the batch-job test, universal-ctags for the function-length check, ...)
+#      Slurm and munge for the batch-job test, universal-ctags for the function-length check, ccache for
+#      the compiler cache, ...)
 #   2. Kokkos 3.4.01 (Serial + OpenMP), built from Debian's `trilinos` source package and installed
 #      into a cache outside the repository, keyed by its configuration; or, with
 #      FVPROXY_KOKKOS_ARCHIVE=/path/to/kokkos-X.Y.Z.tar.gz, that Kokkos release, built the same way
@@ -35,6 +36,7 @@ APT_PACKAGES=(
   python3 python3-h5py python3-meshio python3-matplotlib python3-numpy
   slurm-wlm munge
   universal-ctags
+  ccache
 )
 
 need_apt=()

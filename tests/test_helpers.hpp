@@ -27,8 +27,6 @@ inline void expect_input_error(const std::function<void()>& f, std::initializer_
   }
 }
 
-/// A file of the source tree (mesh/, tests/data/). The environment variable FVPROXY_SOURCE_DIR
-/// overrides the configure-time path, so the tests also run from the GPU bundle.
 /// A double-precision tolerance for this build's `real` (docs/output.md#tolerances: in single precision,
 /// 1e-12 becomes 1e-5): unchanged in double builds, scaled by 1e7 but at least 1e-5 in float ones.
 inline double tol(double t) {
@@ -48,9 +46,15 @@ inline std::string num(double x) {
   return b;
 }
 
+/// The source tree's path at configure time (tests/source_dir.cpp.in: one small generated file,
+/// so that no other object depends on where the checkout lies and a compiler cache serves clones).
+const char* configured_source_dir();
+
+/// A file of the source tree (mesh/, tests/data/). The environment variable FVPROXY_SOURCE_DIR
+/// overrides the configure-time path, so the tests also run from the GPU bundle.
 inline std::string source_path(const std::string& rel) {
   const char* env = std::getenv("FVPROXY_SOURCE_DIR");
-  return std::string(env && *env ? env : FVPROXY_SOURCE_DIR) + "/" + rel;
+  return std::string(env && *env ? env : configured_source_dir()) + "/" + rel;
 }
 
 /// A case from YAML text with `--set` style overrides, validated like a case file.
