@@ -270,7 +270,12 @@ TEST(CaseConfig, Errors) {
   expect_input_error([] { parse(kBase + "physics: {diffusivity: -1}\n"); }, {"physics.diffusivity: must be >= 0"});
   expect_input_error(
       [] { parse(kBase + "physics: {velocity: {type: rotation, axis: [0, 0, 0], center: [0, 0, 0], omega: 1}}\n"); },
-      {"the rotation axis must not be zero"});
+      {"physics.velocity.axis: must not be the zero vector", "it gives the rotation axis"});
+  // Tiny and huge vectors are directions like any other (issue 37: they were called zero).
+  EXPECT_NO_THROW(
+      parse(kBase + "physics: {velocity: {type: rotation, axis: [0, 0, 1e-200], center: [0, 0, 0], omega: 1}}\n"));
+  EXPECT_NO_THROW(
+      parse(kBase + "physics: {velocity: {type: rotation, axis: [1e300, 1e300, 0], center: [0, 0, 0], omega: 1}}\n"));
   expect_input_error(
       [] {
         const std::string msh = test::source_path("mesh/hybrid_channel.msh");
@@ -397,7 +402,7 @@ TEST(CaseConfig, FlowModelErrors) {
         parse(kFlow + "boundary:\n  ymin: {type: subsonic-inflow, total_pressure: 2, total_temperature: 3, "
                       "direction: [0, 0, 0]}\n");
       },
-      {"boundary.ymin.direction", "non-zero"});
+      {"boundary.ymin.direction", "must not be the zero vector"});
   expect_input_error([] { parse(kFlow + "boundary:\n  ymin: {type: subsonic-outflow, pressure: -1}\n"); },
                      {"boundary.ymin.pressure"});
   expect_input_error([] { parse(kFlow + "boundary:\n  ymin: {type: subsonic-outflow, total_pressure: 1}\n"); },

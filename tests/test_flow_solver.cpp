@@ -552,7 +552,7 @@ TEST(FlowSolver, NoSlipWallVelocityMustLieInTheWall) {
   auto check = [](const std::string& velocity) {
     const CaseConfig cfg = input_case("couette", {"boundary.ymax.velocity=" + velocity});
     const BuiltMesh b = build_mesh(cfg.mesh);
-    check_wall_velocities(cfg, b.device, Communicator::world());
+    check_boundary_directions(cfg, b.device, Communicator::world());
   };
   EXPECT_NO_THROW(check("[0.5, 0, 0.2]"));
   EXPECT_NO_THROW(check("[1, 0.0087, 0]")); // 0.5 degree
@@ -565,7 +565,7 @@ TEST(FlowSolver, NoSlipWallVelocityMustLieInTheWall) {
     const CaseConfig cfg =
         input_case("cylinder", {"boundary.cylinder={type: no-slip-wall, velocity: " + velocity + "}"});
     const BuiltMesh b = build_mesh(cfg.mesh);
-    check_wall_velocities(cfg, b.device, Communicator::world());
+    check_boundary_directions(cfg, b.device, Communicator::world());
   };
   EXPECT_NO_THROW(cylinder("[0, 0, 0.3]"));
   test::expect_input_error([&] { cylinder("[0.3, 0, 0]"); },

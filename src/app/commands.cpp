@@ -138,6 +138,9 @@ PartitionResults compute_partitions(const CliArgs& cli, const CaseConfig& cfg, c
   const BoxConfig* box = cfg.mesh.generate ? &*cfg.mesh.generate : nullptr;
   std::vector<PartitionMethod> methods{cfg.mesh.partition};
   if (cli.compare_partitions) methods = all_partition_methods();
+  // More parts than cells is this mesh's limit, not a method's: an error with or without
+  // --compare-partitions (every method would be n/a).
+  check_parts_fit("--partition", cli.partition, b.host.n_cells());
   PartitionResults results;
   for (PartitionMethod m : methods) {
     if (m == PartitionMethod::blocks && !box) {

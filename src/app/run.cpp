@@ -201,12 +201,12 @@ std::optional<RestartPoint> read_restart_point(const CliArgs& cli, const CaseCon
 
 /// The boundary section against the mesh's patches before anything is written (the solvers rely
 /// on it): a refused case leaves no mesh.h5 behind. Collective (every rank's boundary faces): a
-/// no-slip wall's velocity in the wall's plane.
+/// no-slip wall's velocity in the wall's plane, a subsonic inflow's direction into the domain.
 void check_case_on_mesh(const CaseConfig& cfg, const Mesh& mesh, const Communicator& comm) {
   std::vector<std::string> names;
   for (const Patch& p : mesh.patches) names.push_back(p.name);
   check_boundaries(cfg, names);
-  if (cfg.physics.is_flow()) check_wall_velocities(cfg, mesh, comm);
+  if (cfg.physics.is_flow()) check_boundary_directions(cfg, mesh, comm);
 }
 
 OutputSeries make_series(const CaseConfig& cfg, const RunMesh& m, const Communicator& comm) {

@@ -125,16 +125,20 @@ std::array<int, 3> block_factors(int parts, const std::array<int, 3>& cells, con
   return best;
 }
 
+void check_parts_fit(const std::string& where, long long parts, long long cells) {
+  if (parts < 1) throw InputError(where, "the number of parts must be >= 1, got " + std::to_string(parts));
+  if (parts > cells)
+    throw InputError(where, std::to_string(parts) + " parts for " + std::to_string(cells) + " cells",
+                     "every rank needs at least one cell: use fewer ranks or a finer mesh");
+}
+
 Partition partition_cells(const HostMesh& host, const Mesh& device, PartitionMethod method, int parts,
                           const BoxConfig* box, const std::string& where, MPI_Comm comm) {
   Partition p;
   p.method = method;
   p.parts = parts;
   const index_t n = host.n_cells();
-  if (parts < 1) throw InputError(where, "the number of parts must be >= 1, got " + std::to_string(parts));
-  if (parts > n)
-    throw InputError(where, std::to_string(parts) + " parts for " + std::to_string(n) + " cells",
-                     "every rank needs at least one cell: use fewer ranks or a finer mesh");
+  check_parts_fit(where, parts, n);
   if (method == PartitionMethod::blocks && !box)
     throw InputError(where, "mesh.partition 'blocks' divides a generated box; this mesh is read from a file",
                      "use metis, hilbert or zorder");

@@ -34,6 +34,10 @@ struct Partition {
   int refilled = 0;                   ///< parts the method left empty, each then given one cell of the largest part
 };
 
+/// InputError naming `where` when `parts` is below 1 or above `cells`: every part (rank) needs a
+/// cell, whatever the method.
+void check_parts_fit(const std::string& where, long long parts, long long cells);
+
 /// Partitions `host` (whose device copy is `device`, for the curves' centroids) into `parts`.
 /// `box` is the generator's configuration of a generated mesh (nullptr for a file): `blocks` needs
 /// it. InputError (naming `where`) for more parts than cells, or `blocks` that cannot divide the

@@ -7,6 +7,7 @@
 
 #include "core/error.hpp"
 #include "core/exact_sum.hpp"
+#include "mesh/partition.hpp"
 #include "mesh/ptscotch.hpp"
 #include "parallel/parts.hpp"
 
@@ -180,9 +181,7 @@ struct FromRoot {
       b = build_mesh(cfg);
       const BoxConfig* box = cfg.generate ? &*cfg.generate : nullptr;
       if (distributed) { // partitioned below by every rank; the checks partition_cells makes first
-        if (P > b.host.n_cells())
-          throw InputError(w, std::to_string(P) + " parts for " + std::to_string(b.host.n_cells()) + " cells",
-                           "every rank needs at least one cell: use fewer ranks or a finer mesh");
+        check_parts_fit(w, P, b.host.n_cells());
       } else {
         d.partition = partition_cells(b.host, b.device, cfg.partition, P, box, w);
       }

@@ -243,9 +243,7 @@ struct BoxInParts {
     out.n_global_cells = n;
     out.partition.method = cfg.partition;
     out.partition.parts = P;
-    if (P > n)
-      throw InputError(where, std::to_string(P) + " parts for " + std::to_string(n) + " cells",
-                       "every rank needs at least one cell: use fewer ranks or a finer mesh");
+    check_parts_fit(where, P, n);
     if (cfg.partition == PartitionMethod::blocks) {
       std::array<bool, 3> periodic{box.periodic[0], box.periodic[1], box.periodic[2]};
       out.partition.blocks = block_factors(P, box.cells, periodic);

@@ -75,6 +75,34 @@ std::vector<FieldLayout> checkpoint_field_layout(const PhysicsConfig& p) {
 
 namespace {
 
+std::string g(double v) {
+  std::ostringstream o;
+  o.precision(6);
+  o << v;
+  return o.str();
+}
+
+/// The range of kStateMin..kStateMax in words, for messages.
+std::string state_range_text() {
+  return "(" + g(kStateMin) + " to " + g(kStateMax) + " in this build's " + (sizeof(real) == 8 ? "double" : "float") +
+         " arithmetic)";
+}
+
+/// A positive value of a state (a density, pressure, temperature, the gas constant) at `n` within
+/// kStateMin..kStateMax; else refused naming `path`.
+void check_value_range(const Reader& r, const YAML::Node& n, const std::string& path, double v) {
+  if (!(v >= kStateMin && v <= kStateMax))
+    r.fail(n, path, g(v) + " is outside the range a state's values may take", state_range_text());
+}
+
+/// A quantity `what` = `v` computed from the value at `n` (path) within kStateMin..kStateMax; else
+/// refused naming `path` and the formula.
+void check_derived_range(const Reader& r, const YAML::Node& n, const std::string& path, const std::string& what,
+                         double v) {
+  if (!(v >= kStateMin && v <= kStateMax))
+    r.fail(n, path, what + " = " + g(v) + " is outside the range a state's values may take", state_range_text());
+}
+
 /// physics.gamma, gas_constant (both flow models), viscosity and prandtl (navier-stokes).
 void parse_flow_physics(const Reader& r, const YAML::Node& n, PhysicsConfig& p) {
   const bool ns = p.model == PhysicsModel::navier_stokes;
@@ -97,7 +125,10 @@ void parse_flow_physics(const Reader& r, const YAML::Node& n, PhysicsConfig& p) 
     f.gamma = r.positive(n["gamma"], "physics.gamma");
     if (!(f.gamma > 1)) r.fail(n["gamma"], "physics.gamma", "must be > 1 (the ratio of specific heats)");
   }
-  if (n["gas_constant"]) f.gas_constant = r.positive(n["gas_constant"], "physics.gas_constant");
+  if (n["gas_constant"]) {
+    f.gas_constant = r.positive(n["gas_constant"], "physics.gas_constant");
+    check_value_range(r, n["gas_constant"], "physics.gas_constant", f.gas_constant);
+  }
   if (!ns) return;
   if (n["prandtl"]) f.prandtl = r.positive(n["prandtl"], "physics.prandtl");
   const YAML::Node v = n["viscosity"];
@@ -126,6 +157,18 @@ void parse_flow_physics(const Reader& r, const YAML::Node& n, PhysicsConfig& p) 
   }
 }
 
+/// The vector at `n` scaled to unit length: any finite non-zero vector, however small or large its
+/// components (scaled by the largest first, so that the length neither underflows nor overflows).
+std::array<double, 3> unit_vector(const Reader& r, const YAML::Node& n, const std::string& path, const char* what) {
+  std::array<double, 3> v = r.vec3(n, path);
+  const double m = std::max({std::abs(v[0]), std::abs(v[1]), std::abs(v[2])});
+  if (!(m > 0)) r.fail(n, path, "must not be the zero vector", std::string("it gives ") + what);
+  for (double& x : v) x /= m;
+  const double len = std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+  for (double& x : v) x /= len;
+  return v;
+}
+
 FlowStateConfig parse_flow_state(const Reader& r, const YAML::Node& n, const std::string& path) {
   r.check_keys(n, path, {"density", "velocity", "pressure"});
   for (const char* k : {"density", "velocity", "pressure"})
@@ -137,36 +180,21 @@ FlowStateConfig parse_flow_state(const Reader& r, const YAML::Node& n, const std
   return s;
 }
 
-/// The range a flow state's values may take: each value and what the fluxes compute from it (the
-/// total energy, rho |u|^2, the sound speed squared, the energy flux) within the build's `real`, with
-/// a margin of 1 / epsilon for the arithmetic around them (double: about 1e-292 to 8e291).
-constexpr double kStateMin = double(std::numeric_limits<real>::min()) / std::numeric_limits<real>::epsilon();
-constexpr double kStateMax = double(std::numeric_limits<real>::max()) * std::numeric_limits<real>::epsilon();
-
-std::string g(double v) {
-  std::ostringstream o;
-  o.precision(6);
-  o << v;
-  return o.str();
-}
-
 /// Extreme but finite values of a flow state `n` (density, velocity, pressure at path) are refused
-/// naming the key that takes the state out of the range the solver computes in.
+/// naming the key that takes the state out of the range the solver computes in (`velocity_key`:
+/// the key the velocity comes from, e.g. a Taylor-Green vortex's `speed`).
 void check_flow_state_range(const Reader& r, const YAML::Node& n, const std::string& path, const FlowStateConfig& s,
-                            double gamma) {
-  const std::string range = "(" + g(kStateMin) + " to " + g(kStateMax) + " in this build's " +
-                            (sizeof(real) == 8 ? "double" : "float") + " arithmetic)";
-  for (const auto& [key, v] :
-       std::array<std::pair<const char*, double>, 2>{{{"density", s.density}, {"pressure", s.pressure}}})
-    if (!(v >= kStateMin && v <= kStateMax))
-      r.fail(n[key], path + "." + key, g(v) + " is outside the range a state's values may take", range);
+                            double gamma, const char* velocity_key = "velocity") {
+  const std::string range = state_range_text();
+  check_value_range(r, n["density"], path + ".density", s.density);
+  check_value_range(r, n["pressure"], path + ".pressure", s.pressure);
   const double uu = s.velocity[0] * s.velocity[0] + s.velocity[1] * s.velocity[1] + s.velocity[2] * s.velocity[2];
   const double speed = std::hypot(std::hypot(s.velocity[0], s.velocity[1]), s.velocity[2]);
   const double kinetic = 0.5 * s.density * uu, internal = s.pressure / (gamma - 1);
   const double c2 = gamma * s.pressure / s.density;
   const double energy_flux = (kinetic + internal + s.pressure) * std::sqrt(uu);
   if (!(kinetic <= kStateMax && s.density * uu <= kStateMax && energy_flux <= kStateMax && uu <= kStateMax))
-    r.fail(n["velocity"], path + ".velocity",
+    r.fail(n[velocity_key], path + "." + velocity_key,
            "|u| = " + g(speed) + " gives a kinetic energy or energy flux outside the range a state may take",
            "rho |u|^2 / 2 = " + g(kinetic) + " " + range);
   if (!(internal + kinetic <= kStateMax))
@@ -182,13 +210,10 @@ void check_flow_state_range(const Reader& r, const YAML::Node& n, const std::str
            range);
 }
 
-/// Sutherland's viscosity at the initial temperatures (T = p / (rho R)): a reference temperature
-/// or viscosity far out of scale makes mu overflow (named: t_ref or mu_ref).
-void check_sutherland_at_initial(const Reader& r, const FlowInitialConfig& ic, const FlowPhysicsConfig& f,
-                                 const YAML::Node& viscosity) {
-  if (!viscosity || f.viscosity != FlowPhysicsConfig::Viscosity::sutherland) return;
+/// The temperatures T = p / (rho R) of the initial condition's states (its reference states).
+std::vector<double> initial_temperatures(const FlowInitialConfig& ic, const FlowPhysicsConfig& f) {
   std::vector<double> temperatures;
-  auto add = [&](double p, double rho) { temperatures.push_back(p / (rho * f.gas_constant)); };
+  auto add = [&](double p, double rho) { temperatures.push_back(p / rho / f.gas_constant); };
   switch (ic.type) {
   case FlowInitialType::uniform: add(ic.state.pressure, ic.state.density); break;
   case FlowInitialType::riemann:
@@ -197,7 +222,15 @@ void check_sutherland_at_initial(const Reader& r, const FlowInitialConfig& ic, c
   case FlowInitialType::taylor_green: add(ic.pressure, ic.density); break;
   case FlowInitialType::isentropic_vortex: add(1, 1); break;
   }
-  for (double T : temperatures) {
+  return temperatures;
+}
+
+/// Sutherland's viscosity at the initial temperatures (T = p / (rho R)): a reference temperature
+/// or viscosity far out of scale makes mu overflow (named: t_ref or mu_ref).
+void check_sutherland_at_initial(const Reader& r, const FlowInitialConfig& ic, const FlowPhysicsConfig& f,
+                                 const YAML::Node& viscosity) {
+  if (!viscosity || f.viscosity != FlowPhysicsConfig::Viscosity::sutherland) return;
+  for (double T : initial_temperatures(ic, f)) {
     const double ratio = std::pow(T / f.t_ref, 1.5), mu = f.mu_ref * ratio * (f.t_ref + f.s) / (T + f.s);
     if (mu > 0 && mu <= kStateMax) continue;
     const bool t_ref = !(ratio > kStateMin && ratio < kStateMax);
@@ -215,11 +248,12 @@ void check_sutherland_at_initial(const Reader& r, const FlowInitialConfig& ic, c
 /// a Riemann pair that opens a vacuum, a Taylor-Green pressure or an isentropic vortex strength
 /// that makes the pressure or temperature negative somewhere, states out of range.
 void check_flow_initial(const Reader& r, const YAML::Node& init, const FlowInitialConfig& ic,
-                        const FlowPhysicsConfig& f, const YAML::Node& viscosity) {
+                        const FlowPhysicsConfig& f, const YAML::Node& physics) {
   const YAML::Node e = init.IsSequence() && init.size() == 1 ? init[0] : init;
   const std::string path = init.IsSequence() ? "initial[0]" : "initial";
   const double gamma = f.gamma;
-  check_sutherland_at_initial(r, ic, f, viscosity);
+  const YAML::Node none(YAML::NodeType::Undefined);
+  check_sutherland_at_initial(r, ic, f, physics ? physics["viscosity"] : none);
   switch (ic.type) {
   case FlowInitialType::uniform: check_flow_state_range(r, e, path, ic.state, gamma); break;
   case FlowInitialType::riemann: {
@@ -243,6 +277,9 @@ void check_flow_initial(const Reader& r, const YAML::Node& init, const FlowIniti
     break;
   }
   case FlowInitialType::taylor_green: {
+    // The fastest point's state first: a speed out of range is the speed's fault, not the pressure's.
+    FlowStateConfig peak{ic.density, {ic.speed, ic.speed, 0.0}, ic.pressure};
+    check_flow_state_range(r, e, path, peak, gamma, "speed");
     // p = p0 + rho0 V0^2 / 16 (cos 2x + cos 2y)(cos 2z + 2): at its lowest p0 - 3 rho0 V0^2 / 8.
     const double lowest = ic.pressure - 0.375 * ic.density * ic.speed * ic.speed;
     if (!(lowest > 0)) {
@@ -252,8 +289,6 @@ void check_flow_initial(const Reader& r, const YAML::Node& init, const FlowIniti
              "p0 must exceed " + g(0.375 * ic.density * ic.speed * ic.speed) + " (rho0 = " + g(ic.density) +
                  ", V0 = " + g(ic.speed) + "; the benchmark's Mach 0.1 is p0 = rho0 V0^2 / (gamma 0.01))");
     }
-    FlowStateConfig peak{ic.density, {ic.speed, ic.speed, 0.0}, ic.pressure};
-    check_flow_state_range(r, e, path, peak, gamma);
     break;
   }
   case FlowInitialType::isentropic_vortex: {
@@ -272,6 +307,17 @@ void check_flow_initial(const Reader& r, const YAML::Node& init, const FlowIniti
     break;
   }
   }
+}
+
+/// The initial states' temperatures T = p / (rho R) within range (after the states' own checks): a
+/// gas constant far out of scale makes them overflow or vanish. Named: physics.gas_constant where it
+/// was given, else the initial condition.
+void check_initial_temperatures(const Reader& r, const YAML::Node& init, const FlowInitialConfig& ic,
+                                const FlowPhysicsConfig& f, const YAML::Node& physics) {
+  const bool given = physics && physics["gas_constant"];
+  for (double T : initial_temperatures(ic, f))
+    check_derived_range(r, given ? physics["gas_constant"] : init, given ? "physics.gas_constant" : "initial",
+                        "the initial temperature p / (rho R) with R = " + g(f.gas_constant), T);
 }
 
 FlowInitialConfig parse_flow_initial(const Reader& r, const YAML::Node& init, bool box) {
@@ -303,11 +349,7 @@ FlowInitialConfig parse_flow_initial(const Reader& r, const YAML::Node& init, bo
   }
   case FlowInitialType::riemann: {
     r.check_keys(e, path, {"type", "normal", "position", "left", "right"});
-    auto a = r.vec3(need("normal"), path + ".normal");
-    const double norm = std::sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
-    if (!(norm > 0)) r.fail(e["normal"], path + ".normal", "the plane's normal must not be zero");
-    for (double& x : a) x /= norm;
-    ic.normal = a;
+    ic.normal = unit_vector(r, need("normal"), path + ".normal", "the normal of the plane between the states");
     ic.position = r.real_value(need("position"), path + ".position");
     ic.left = parse_flow_state(r, need("left"), path + ".left");
     ic.right = parse_flow_state(r, need("right"), path + ".right");
@@ -333,8 +375,62 @@ FlowInitialConfig parse_flow_initial(const Reader& r, const YAML::Node& init, bo
   return ic;
 }
 
+/// boundary.NAME of type subsonic-inflow: total pressure and temperature, optional direction.
+void parse_subsonic_inflow(const Reader& r, const YAML::Node& e, const std::string& path, const FlowPhysicsConfig& f,
+                           FlowBoundaryConfig& bc) {
+  r.check_keys(e, path, {"type", "total_pressure", "total_temperature", "direction"});
+  for (const char* k : {"total_pressure", "total_temperature"})
+    if (!e[k])
+      r.fail(e, path + "." + k, "required key missing",
+             "type: subsonic-inflow takes {total_pressure, total_temperature, direction (optional: normal to the "
+             "face)}");
+  bc.total_pressure = r.positive(e["total_pressure"], path + ".total_pressure");
+  bc.total_temperature = r.positive(e["total_temperature"], path + ".total_temperature");
+  check_value_range(r, e["total_pressure"], path + ".total_pressure", bc.total_pressure);
+  check_value_range(r, e["total_temperature"], path + ".total_temperature", bc.total_temperature);
+  // The stagnation sound speed squared and density the inflow computes with (physics.gas_constant R).
+  check_derived_range(r, e["total_temperature"], path + ".total_temperature",
+                      "the stagnation sound speed squared gamma R T0 (R = " + g(f.gas_constant) + ")",
+                      f.gamma * f.gas_constant * bc.total_temperature);
+  check_derived_range(r, e["total_pressure"], path + ".total_pressure",
+                      "the stagnation density p0 / (R T0) (R = " + g(f.gas_constant) + ")",
+                      bc.total_pressure / f.gas_constant / bc.total_temperature);
+  if (e["direction"]) {
+    bc.direction = unit_vector(r, e["direction"], path + ".direction", "the flow's direction into the domain");
+    bc.direction_where = r.src().locate(e["direction"], path + ".direction");
+  }
+}
+
+/// boundary.NAME of type no-slip-wall (navier-stokes only): optional velocity and temperature.
+void parse_no_slip_wall(const Reader& r, const YAML::Node& e, const std::string& path, PhysicsModel model,
+                        const FlowPhysicsConfig& f, FlowBoundaryConfig& bc) {
+  if (model != PhysicsModel::navier_stokes)
+    r.fail(e["type"], path + ".type", "a no-slip wall needs a viscous model",
+           "use slip-wall with model: euler, or model: navier-stokes");
+  r.check_keys(e, path, {"type", "velocity", "temperature"});
+  if (e["velocity"]) {
+    bc.wall_velocity = r.vec3(e["velocity"], path + ".velocity");
+    bc.velocity_where = r.src().locate(e["velocity"], path + ".velocity");
+    // |v|^2 (the wall's kinetic energy per unit density) within range, computed without overflow
+    const auto& v = bc.wall_velocity;
+    const double speed = std::hypot(std::hypot(v[0], v[1]), v[2]);
+    if (!(speed * speed <= kStateMax))
+      r.fail(e["velocity"], path + ".velocity",
+             "|v| = " + g(speed) + " gives a kinetic energy outside the range a state may take",
+             "|v|^2 must stay below " + g(kStateMax) + " " + state_range_text());
+  }
+  if (e["temperature"]) {
+    bc.wall_temperature = r.positive(e["temperature"], path + ".temperature");
+    check_value_range(r, e["temperature"], path + ".temperature", *bc.wall_temperature);
+    check_derived_range(r, e["temperature"], path + ".temperature",
+                        "R T (the pressure per unit density at the wall, R = " + g(f.gas_constant) + ")",
+                        f.gas_constant * *bc.wall_temperature);
+  }
+}
+
 FlowBoundaryConfig parse_flow_boundary(const Reader& r, const YAML::Node& e, const std::string& path,
-                                       PhysicsModel model, double gamma) {
+                                       PhysicsModel model, const FlowPhysicsConfig& f) {
+  const double gamma = f.gamma;
   FlowBoundaryConfig bc;
   if (!e["type"])
     r.fail(e, path + ".type", "required key missing",
@@ -347,31 +443,13 @@ FlowBoundaryConfig parse_flow_boundary(const Reader& r, const YAML::Node& e, con
                        FlowBoundaryKind::supersonic_outflow, FlowBoundaryKind::subsonic_inflow,
                        FlowBoundaryKind::subsonic_outflow, FlowBoundaryKind::farfield, FlowBoundaryKind::symmetry});
   switch (bc.kind) {
-  case FlowBoundaryKind::subsonic_inflow: {
-    r.check_keys(e, path, {"type", "total_pressure", "total_temperature", "direction"});
-    for (const char* k : {"total_pressure", "total_temperature"})
-      if (!e[k])
-        r.fail(e, path + "." + k, "required key missing",
-               "type: subsonic-inflow takes {total_pressure, total_temperature, direction (optional: normal to the "
-               "face)}");
-    bc.total_pressure = r.positive(e["total_pressure"], path + ".total_pressure");
-    bc.total_temperature = r.positive(e["total_temperature"], path + ".total_temperature");
-    if (e["direction"]) {
-      std::array<double, 3> d = r.vec3(e["direction"], path + ".direction");
-      const double len = std::sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
-      if (!(len > 0) || !std::isfinite(len))
-        r.fail(e["direction"], path + ".direction", "must be a non-zero vector",
-               "the flow's direction into the domain");
-      for (double& x : d) x /= len;
-      bc.direction = d;
-    }
-    break;
-  }
+  case FlowBoundaryKind::subsonic_inflow: parse_subsonic_inflow(r, e, path, f, bc); break;
   case FlowBoundaryKind::subsonic_outflow:
     r.check_keys(e, path, {"type", "pressure"});
     if (!e["pressure"])
       r.fail(e, path + ".pressure", "required key missing", "type: subsonic-outflow takes the static pressure");
     bc.pressure = r.positive(e["pressure"], path + ".pressure");
+    check_value_range(r, e["pressure"], path + ".pressure", bc.pressure);
     break;
   case FlowBoundaryKind::supersonic_inflow:
   case FlowBoundaryKind::farfield: {
@@ -386,17 +464,7 @@ FlowBoundaryConfig parse_flow_boundary(const Reader& r, const YAML::Node& e, con
     check_flow_state_range(r, e, path, bc.state, gamma);
     break;
   }
-  case FlowBoundaryKind::no_slip_wall:
-    if (model != PhysicsModel::navier_stokes)
-      r.fail(e["type"], path + ".type", "a no-slip wall needs a viscous model",
-             "use slip-wall with model: euler, or model: navier-stokes");
-    r.check_keys(e, path, {"type", "velocity", "temperature"});
-    if (e["velocity"]) {
-      bc.wall_velocity = r.vec3(e["velocity"], path + ".velocity");
-      bc.velocity_where = r.src().locate(e["velocity"], path + ".velocity");
-    }
-    if (e["temperature"]) bc.wall_temperature = r.positive(e["temperature"], path + ".temperature");
-    break;
+  case FlowBoundaryKind::no_slip_wall: parse_no_slip_wall(r, e, path, model, f, bc); break;
   default: r.check_keys(e, path, {"type"});
   }
   return bc;
@@ -444,11 +512,7 @@ PhysicsConfig parse_physics(const Reader& r, const YAML::Node& root) {
       r.check_keys(v, path, {"type", "axis", "center", "omega"});
       for (const char* k : {"axis", "center", "omega"})
         if (!v[k]) r.fail(v, path + "." + k, "required key missing");
-      auto a = r.vec3(v["axis"], path + ".axis");
-      const double norm = std::sqrt(a[0] * a[0] + a[1] * a[1] + a[2] * a[2]);
-      if (!(norm > 0)) r.fail(v["axis"], path + ".axis", "the rotation axis must not be zero");
-      for (double& x : a) x /= norm;
-      p.velocity.axis = a;
+      p.velocity.axis = unit_vector(r, v["axis"], path + ".axis", "the rotation axis");
       p.velocity.center = r.vec3(v["center"], path + ".center");
       p.velocity.omega = r.real_value(v["omega"], path + ".omega");
     }
@@ -624,8 +688,9 @@ void read_initial_options(const Reader& r, const YAML::Node& root, bool box, Mod
   if (flow_model) {
     c.flow_initial = parse_flow_initial(r, init, box);
     const YAML::Node physics = root["physics"];
-    check_flow_initial(r, init, c.flow_initial, c.physics.flow,
-                       physics && physics.IsMap() ? physics["viscosity"] : YAML::Node(YAML::NodeType::Undefined));
+    const YAML::Node physics_map = physics && physics.IsMap() ? physics : YAML::Node(YAML::NodeType::Undefined);
+    check_flow_initial(r, init, c.flow_initial, c.physics.flow, physics_map);
+    check_initial_temperatures(r, init, c.flow_initial, c.physics.flow, physics_map);
     return;
   }
   if (!init.IsSequence() || (int(init.size()) != 1 && int(init.size()) != nc))
@@ -680,7 +745,7 @@ void read_boundary_options(const Reader& r, const YAML::Node& root, ModelOptions
     bc.where = r.src().locate(kv.first, path);
     r.require_map(e, path);
     if (c.physics.is_flow()) {
-      c.flow_boundary.push_back(parse_flow_boundary(r, e, path, c.physics.model, c.physics.flow.gamma));
+      c.flow_boundary.push_back(parse_flow_boundary(r, e, path, c.physics.model, c.physics.flow));
       c.boundary.emplace_back(name, bc);
       continue;
     }

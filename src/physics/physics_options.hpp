@@ -8,9 +8,21 @@
 #include <utility>
 #include <vector>
 
+#include <limits>
+
 #include <yaml-cpp/yaml.h>
 
+#include "core/types.hpp"
+
 namespace fvproxy {
+
+/// The range a flow state's values may take: each value and what the fluxes compute from it (the
+/// total energy, rho |u|^2, the sound speed squared, the energy flux) within the build's `real`, with
+/// a margin of 1 / epsilon for the arithmetic around them (double: about 1e-292 to 4e292). The case's
+/// states and boundary values are checked against it when read, a start state (a checkpoint's) by
+/// the flow solver.
+inline constexpr double kStateMin = double(std::numeric_limits<real>::min()) / std::numeric_limits<real>::epsilon();
+inline constexpr double kStateMax = double(std::numeric_limits<real>::max()) * std::numeric_limits<real>::epsilon();
 
 enum class VelocityType { uniform, rotation };
 struct VelocityConfig {
@@ -86,6 +98,7 @@ struct FlowBoundaryConfig {
   std::string velocity_where;                         ///< no-slip-wall: where `velocity` was given
   double total_pressure = 1, total_temperature = 1;   ///< subsonic-inflow
   std::optional<std::array<double, 3>> direction;     ///< subsonic-inflow (normalized); none: along -n
+  std::string direction_where;                        ///< subsonic-inflow: where `direction` was given
   double pressure = 1;                                ///< subsonic-outflow: the static pressure
 };
 

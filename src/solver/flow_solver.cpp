@@ -127,6 +127,37 @@ struct PhysicalCheck {
   }
 };
 
+/// The start state (initial or a checkpoint's) within the range the model computes in, as the case
+/// reader checks the initial condition's parameters (physics/physics_options.hpp, kStateMin and
+/// kStateMax): density and pressure in range, and the kinetic energy, sound speed squared and
+/// total energy below its top. Records the first cell out of range in keys(1), component 0
+/// density, 1 kinetic energy, 2 sound speed squared, 3 total energy, 4 pressure.
+struct StartRangeCheck {
+  flow::IdealGas eos;
+  ConstView2<real> u;
+  Kokkos::View<unsigned long long[2], MemSpace> keys;
+  double lo, hi;
+  KOKKOS_FUNCTION void operator()(const index_t c) const {
+    const double rho = u(c, 0), m2 = double(u(c, 1)) * u(c, 1) + double(u(c, 2)) * u(c, 2) + double(u(c, 3)) * u(c, 3);
+    const double kinetic = 0.5 * m2 / rho, E = u(c, 4);
+    const double p = double(eos.gamma - 1) * (E - kinetic);
+    int bad = -1;
+    if (!(rho >= lo && rho <= hi))
+      bad = 0;
+    else if (!(p >= lo && p <= hi))
+      bad = 4;
+    else if (!(kinetic <= hi))
+      bad = 1;
+    else if (!(double(eos.gamma) * p / rho <= hi))
+      bad = 2;
+    else if (!(E <= hi))
+      bad = 3;
+    if (bad >= 0)
+      Kokkos::atomic_fetch_min(&keys(1),
+                               (static_cast<unsigned long long>(c) << 3) | static_cast<unsigned long long>(bad));
+  }
+};
+
 /// Sum over the cells of V ((u - un) / dt)^2 over the variables [first, last) (a residual's sum).
 struct ResidualSum {
   ConstView2<real> u, un;
@@ -196,63 +227,94 @@ bool viscous(const CaseConfig& c) {
 
 } // namespace
 
-void check_wall_velocities(const CaseConfig& cfg, const Mesh& mesh, const Communicator& comm) {
-  // Per moving no-slip wall, the largest |v.n| / |v| over this rank's faces of its patch, then over ranks.
-  std::vector<std::size_t> walls;
-  for (std::size_t i = 0; i < cfg.flow_boundary.size() && i < cfg.boundary.size(); ++i) {
-    const auto& v = cfg.flow_boundary[i].wall_velocity;
-    if (cfg.flow_boundary[i].kind == FlowBoundaryKind::no_slip_wall && (v[0] != 0 || v[1] != 0 || v[2] != 0))
-      walls.push_back(i);
-  }
-  if (walls.empty()) return;
+namespace {
+
+/// Over every rank's faces of patch `name`, the largest score(unit normal) and, from the lowest
+/// rank holding that face, its description (centroid and unit normal). Collective.
+template <class Score> std::pair<double, std::string> worst_face(const Mesh& mesh, const std::string& name,
+                                                                 const Communicator& comm, Score score) {
   const auto area = Kokkos::create_mirror_view_and_copy(HostSpace(), mesh.face_area);
   const auto centroid = Kokkos::create_mirror_view_and_copy(HostSpace(), mesh.face_centroid);
-  std::vector<double> worst(walls.size(), 0.0);
-  std::vector<index_t> worst_face(walls.size(), -1);
-  for (std::size_t w = 0; w < walls.size(); ++w) {
-    const std::string& name = cfg.boundary[walls[w]].first;
-    const auto& v = cfg.flow_boundary[walls[w]].wall_velocity;
-    const double vv = std::sqrt(v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-    for (const Patch& p : mesh.patches) {
-      if (p.name != name) continue;
+  auto unit_normal = [&](index_t f) {
+    const double S[3] = {double(area(f, 0)), double(area(f, 1)), double(area(f, 2))};
+    const double a = std::sqrt(S[0] * S[0] + S[1] * S[1] + S[2] * S[2]);
+    return std::array<double, 3>{S[0] / a, S[1] / a, S[2] / a};
+  };
+  double worst = -std::numeric_limits<double>::infinity();
+  index_t worst_at = -1;
+  for (const Patch& p : mesh.patches)
+    if (p.name == name)
       for (index_t f = p.begin; f < p.end; ++f) {
-        const double S[3] = {double(area(f, 0)), double(area(f, 1)), double(area(f, 2))};
-        const double s = std::abs(v[0] * S[0] + v[1] * S[1] + v[2] * S[2]) /
-                         (vv * std::sqrt(S[0] * S[0] + S[1] * S[1] + S[2] * S[2]));
-        if (s > worst[w]) worst[w] = s, worst_face[w] = f;
+        const double s = score(unit_normal(f));
+        if (s > worst) worst = s, worst_at = f;
       }
-    }
+  const double global = comm.max(worst);
+  const bool here = worst == global && worst_at >= 0;
+  const int from = static_cast<int>(comm.min(std::int64_t(here ? comm.rank() : comm.size())));
+  std::string face;
+  if (here && from == comm.rank()) {
+    const std::array<double, 3> n = unit_normal(worst_at);
+    std::ostringstream o;
+    o.precision(4);
+    o << "on the face at (" << centroid(worst_at, 0) << ", " << centroid(worst_at, 1) << ", " << centroid(worst_at, 2)
+      << ") with outward unit normal (" << n[0] << ", " << n[1] << ", " << n[2] << ")";
+    face = o.str();
   }
-  std::vector<double> global = worst;
-  comm.max(global);
-  for (std::size_t w = 0; w < walls.size(); ++w) {
-    if (!(global[w] > kWallVelocityTolerance)) continue;
-    // The face's description from the lowest rank holding the worst face.
-    const bool here = worst[w] == global[w] && worst_face[w] >= 0;
-    const int from = static_cast<int>(comm.min(std::int64_t(here ? comm.rank() : comm.size())));
-    std::string face;
-    if (here && from == comm.rank()) {
-      const index_t f = worst_face[w];
-      const double S[3] = {double(area(f, 0)), double(area(f, 1)), double(area(f, 2))};
-      const double a = std::sqrt(S[0] * S[0] + S[1] * S[1] + S[2] * S[2]);
-      std::ostringstream o;
-      o.precision(4);
-      o << "on the face at (" << centroid(f, 0) << ", " << centroid(f, 1) << ", " << centroid(f, 2)
-        << ") with unit normal (" << S[0] / a << ", " << S[1] / a << ", " << S[2] / a << ")";
-      face = o.str();
+  return {global, comm.broadcast(face, from < comm.size() ? from : 0)};
+}
+
+std::string number_text(double x) {
+  std::ostringstream o;
+  o.precision(6);
+  o << x;
+  return o.str();
+}
+
+std::string vector_text(const std::array<double, 3>& v) {
+  return "(" + number_text(v[0]) + ", " + number_text(v[1]) + ", " + number_text(v[2]) + ")";
+}
+
+[[noreturn]] void refuse_on_every_rank(const std::string& where, const std::string& what, const std::string& hint) {
+  MpiEnvironment::set_collective_exit(); // every rank throws this error: rank 0 says it, all exit 2
+  throw InputError(where, what, hint);
+}
+
+} // namespace
+
+void check_boundary_directions(const CaseConfig& cfg, const Mesh& mesh, const Communicator& comm) {
+  for (std::size_t i = 0; i < cfg.flow_boundary.size() && i < cfg.boundary.size(); ++i) {
+    const FlowBoundaryConfig& b = cfg.flow_boundary[i];
+    const std::string& name = cfg.boundary[i].first;
+    const std::array<double, 3>& v = b.wall_velocity;
+    if (b.kind == FlowBoundaryKind::no_slip_wall && (v[0] != 0 || v[1] != 0 || v[2] != 0)) {
+      // |v.n| / |v| (v scaled by its largest component first: no overflow or underflow)
+      const double m = std::max({std::abs(v[0]), std::abs(v[1]), std::abs(v[2])});
+      const std::array<double, 3> u{v[0] / m, v[1] / m, v[2] / m};
+      const double uu = std::sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+      const auto [normal, face] = worst_face(mesh, name, comm, [&](const std::array<double, 3>& n) {
+        return std::abs(u[0] * n[0] + u[1] * n[1] + u[2] * n[2]) / uu;
+      });
+      if (normal > kWallVelocityTolerance)
+        refuse_on_every_rank(b.velocity_where.empty() ? cfg.source_file : b.velocity_where,
+                             "boundary." + name + ".velocity: a no-slip wall moves along itself, but " +
+                                 vector_text(v) + " has a normal component of " + number_text(100 * normal) +
+                                 " % of its magnitude " + face,
+                             "give a velocity in the wall's plane (on a curved patch, tangent to every face within 1 "
+                             "degree: docs/physics.md#boundary-conditions)");
     }
-    face = comm.broadcast(face, from);
-    const FlowBoundaryConfig& b = cfg.flow_boundary[walls[w]];
-    const std::string name = cfg.boundary[walls[w]].first;
-    std::ostringstream what;
-    what.precision(6);
-    what << "boundary." << name << ".velocity: a no-slip wall moves along itself, but (" << b.wall_velocity[0] << ", "
-         << b.wall_velocity[1] << ", " << b.wall_velocity[2] << ") has a normal component of " << 100 * global[w]
-         << " % of its magnitude " << face;
-    MpiEnvironment::set_collective_exit(); // every rank throws this error: rank 0 says it, all exit 2
-    throw InputError(b.velocity_where.empty() ? cfg.source_file : b.velocity_where, what.str(),
-                     "give a velocity in the wall's plane (on a curved patch, tangent to every face within 1 degree: "
-                     "docs/physics.md#boundary-conditions)");
+    if (b.kind == FlowBoundaryKind::subsonic_inflow && b.direction) {
+      // The flow's direction into the domain on every face: its component along the outward normal
+      // at most -kWallVelocityTolerance (at least 1 degree into the domain).
+      const std::array<double, 3>& d = *b.direction;
+      const auto [outward, face] = worst_face(
+          mesh, name, comm, [&](const std::array<double, 3>& n) { return d[0] * n[0] + d[1] * n[1] + d[2] * n[2]; });
+      if (outward > -kWallVelocityTolerance)
+        refuse_on_every_rank(b.direction_where.empty() ? cfg.source_file : b.direction_where,
+                             "boundary." + name + ".direction: the inflow's direction " + vector_text(d) +
+                                 (outward > 0 ? " points out of the domain " : " runs along the patch ") + face,
+                             "give a direction that enters the domain through every face of the patch (at least 1 "
+                             "degree from the face), or leave it out for the flow normal to each face");
+    }
   }
 }
 
@@ -583,7 +645,12 @@ void FlowSolver::physical_check(long long step) {
 
 std::optional<StateFailure> FlowSolver::state_failure() {
   physical_check(0); // the state the run starts from, as "step 0"
-  return first_failure();
+  if (std::optional<StateFailure> f = first_failure()) return f;
+  // Finite and physical, but within the range the fluxes compute in? (A checkpoint's values come
+  // from no case reader: 1e308 passes the physical check and overflows in the first flux.)
+  Kokkos::parallel_for("fvproxy::flow::start_range_check", Kokkos::RangePolicy<ExecSpace>(0, mesh_.n_cells),
+                       StartRangeCheck{gas_, u_, check_.keys, kStateMin, kStateMax});
+  return locate_failure(mesh_, comm_, check_.keys, u_, StateFailure::Kind::out_of_range);
 }
 
 std::optional<StateFailure> FlowSolver::first_failure() const {

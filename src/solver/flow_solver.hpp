@@ -30,10 +30,12 @@ namespace fvproxy {
 /// cylinder's axis) meets faces whose normals carry the mesh's rounding.
 constexpr double kWallVelocityTolerance = 0.0174524064372835; // sin(1 degree)
 
-/// Collective: every no-slip wall's velocity is tangent to each face of its patch in `mesh` (this
-/// rank's part) within kWallVelocityTolerance. Otherwise every rank throws the same InputError
-/// naming boundary.<patch>.velocity where it was given, the face and its normal component.
-void check_wall_velocities(const CaseConfig& cfg, const Mesh& mesh, const Communicator& comm);
+/// Collective, over each rank's part of `mesh`: every no-slip wall's velocity is tangent to each
+/// face of its patch within kWallVelocityTolerance, and every subsonic inflow's direction enters
+/// the domain through each face of its patch by at least as much (sin 1 degree along the inward
+/// normal). Otherwise every rank throws the same InputError naming boundary.<patch>.velocity or
+/// .direction where it was given, and the worst face.
+void check_boundary_directions(const CaseConfig& cfg, const Mesh& mesh, const Communicator& comm);
 
 class FlowSolver final : public Solver {
 public:

@@ -51,12 +51,18 @@ std::string describe_start_failure(const std::string& start_state, const StateFa
                                    const std::vector<std::string>& names) {
   std::ostringstream s;
   s.precision(6);
-  s << start_state << " is "
-    << (f.kind == StateFailure::Kind::non_finite ? "not finite"
-        : f.kind == StateFailure::Kind::non_physical
-            ? (f.component == 0 ? "non-physical: density <= 0" : "non-physical: pressure <= 0")
-            : "outside its admissible interval")
-    << " at cell " << f.cell_gid << " (global id) at (" << f.x[0] << ", " << f.x[1] << ", " << f.x[2] << ")";
+  static const char* const out_of_range[] = {"density", "kinetic energy", "sound speed squared", "total energy",
+                                             "pressure"};
+  s << start_state << " is ";
+  if (f.kind == StateFailure::Kind::out_of_range)
+    s << "outside the range a state's values may take (" << kStateMin << " to " << kStateMax
+      << " in this build's arithmetic): its " << out_of_range[f.component < 5 ? f.component : 0];
+  else
+    s << (f.kind == StateFailure::Kind::non_finite ? "not finite"
+          : f.kind == StateFailure::Kind::non_physical
+              ? (f.component == 0 ? "non-physical: density <= 0" : "non-physical: pressure <= 0")
+              : "outside its admissible interval");
+  s << " at cell " << f.cell_gid << " (global id) at (" << f.x[0] << ", " << f.x[1] << ", " << f.x[2] << ")";
   for (std::size_t k = 0; k < f.state.size(); ++k)
     s << (k ? ", " : ": ") << (k < names.size() ? names[k] : "u" + std::to_string(k)) << " = " << f.state[k];
   return s.str();

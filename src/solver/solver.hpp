@@ -26,9 +26,9 @@ namespace fvproxy {
 ///                  (run.bound_tolerance);
 ///   non_physical   the flow models: a density or pressure <= 0.
 struct StateFailure {
-  enum class Kind { non_finite, out_of_bounds, non_physical } kind = Kind::non_finite;
+  enum class Kind { non_finite, out_of_bounds, non_physical, out_of_range } kind = Kind::non_finite;
   long long step = -1; ///< the step whose result it is (1-based)
-  int component = 0;   ///< the state column (non_physical: 0 density, 4 pressure)
+  int component = 0;   ///< the state column (non_physical: 0 density, 4 pressure; out_of_range: FlowSolver's codes)
   gid_t cell_gid = -1;
   double x[3] = {0, 0, 0};       ///< the cell centroid
   double admissible[2] = {0, 0}; ///< out_of_bounds: the interval it left

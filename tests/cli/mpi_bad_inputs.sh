@@ -38,6 +38,14 @@ done
   fail "mesh --compare-partitions on 4 cells"
 grep -q "^  metis .*(1 empty parts refilled)" "$out/refill.txt" ||
   fail "METIS' empty part is not reported as refilled: $(grep metis "$out/refill.txt")"
+# More parts than cells: an error of the mesh, not of a method, with --compare-partitions too (issue 37).
+for np in 1 2; do
+  mpi "$np" "$fv" mesh "$few" --set "mesh.generate.cells=[2,1,1]" --partition 3 --compare-partitions \
+    >"$out/too_many.txt" 2>&1
+  rc=$?
+  [[ $rc == 2 ]] && grep -q -- "^--partition: error: 3 parts for 2 cells" "$out/too_many.txt" ||
+    fail "mesh --partition 3 --compare-partitions on 2 cells, $np rank(s): exit $rc: $(tail -n 3 "$out/too_many.txt")"
+done
 echo "1. every method on 3 and 4 ranks with 3 to 6 cells: every rank owns cells, bitwise one rank"
 
 # 2. ranks that disagree. wrap.sh RANK ARGS... -- REST: the rank given gets ARGS added (or, with
