@@ -15,8 +15,9 @@ void check_same_mesh(const FieldFile& a, const std::string& a_name, const FieldF
   if (a.cell_gid.size() != b.cell_gid.size())
     throw InputError(both, "different meshes: " + std::to_string(a.cell_gid.size()) + " cells in " + a_name + ", " +
                                std::to_string(b.cell_gid.size()) + " in " + b_name);
-  // Checkpoints carry the mesh's fingerprint (order-independent: the same on any rank count and
-  // numbering): two meshes of one cell count with different geometry differ there.
+  // Checkpoints and fields files carry the mesh's fingerprint (order-independent: the same on any
+  // rank count and numbering): two meshes of one cell count with different geometry differ there.
+  // Files of earlier versions (fields files before issue 37) have none: then the ids must do.
   const auto fa = a.strings.find("mesh_fingerprint"), fb = b.strings.find("mesh_fingerprint");
   if (fa != a.strings.end() && fb != b.strings.end() && fa->second != fb->second)
     throw InputError(both,

@@ -468,10 +468,18 @@ std::string OutputSeries::write_step_file(FieldFile header, const std::string& p
   return path;
 }
 
+const std::string& OutputSeries::fingerprint() {
+  if (fingerprint_.empty()) // once: O(cells); collective on a mesh in parts
+    fingerprint_ = local_ ? mesh_fingerprint_of_parts(mesh_, local_->n_owned, local_->n_global_nodes, *comm_)
+                          : mesh_fingerprint(mesh_);
+  return fingerprint_;
+}
+
 std::string OutputSeries::write_fields(long long step, double time, ConstView2<real> u) {
   const kc::ProfileRegion region("fvproxy::io::write_fields");
   FieldFile header;
   header.kind = "fields";
+  header.strings["mesh_fingerprint"] = fingerprint(); // compare tells meshes of one cell count apart
   const std::string path = write_step_file(header, "fields", step, time, u, fields_, output_layout_);
   steps_.erase(std::remove_if(steps_.begin(), steps_.end(), [&](const XdmfStep& s) { return s.step >= step; }),
                steps_.end());
@@ -496,10 +504,7 @@ std::string OutputSeries::write_checkpoint(long long step, double time, ConstVie
   header.numbers["components"] = cfg_.physics.components;
   header.vectors["conservation_initial"] = info.conservation_initial;
   if (!info.residual_reference.empty()) header.vectors["residual_reference"] = info.residual_reference;
-  if (fingerprint_.empty()) // once: O(cells)
-    fingerprint_ = local_ ? mesh_fingerprint_of_parts(mesh_, local_->n_owned, local_->n_global_nodes, *comm_)
-                          : mesh_fingerprint(mesh_);
-  header.strings["mesh_fingerprint"] = fingerprint_;
+  header.strings["mesh_fingerprint"] = fingerprint();
   header.strings["case"] = cfg_.name;
   std::vector<std::string> names;
   for (const FieldLayout& l : checkpoint_layout_) names.push_back(l.name);

@@ -66,6 +66,8 @@ public:
   std::string mesh_path() const;
 
 private:
+  /// The mesh's fingerprint (io/checkpoint.hpp), computed once; collective on a mesh in parts.
+  const std::string& fingerprint();
   void write_xdmf() const;
   /// `header` (kind and extra attributes) completed with time, step, `names` and the metadata,
   /// written as <prefix>_<step>.h5 with the columns of `u` the names select (u<k>: column k).
@@ -82,7 +84,7 @@ private:
   std::vector<FieldLayout> checkpoint_layout_; ///< the fields over the state (checkpoints)
   std::vector<std::string> fields_;            ///< output.fields (fields files)
   std::vector<XdmfStep> steps_;
-  std::string fingerprint_;              ///< of the mesh, computed at the first checkpoint
+  std::string fingerprint_;              ///< of the mesh, computed at the first fields file or checkpoint
   std::optional<Communicator> comm_;     ///< set on a decomposed run
   index_t row_begin_ = 0, row_end_ = -1; ///< this rank's rows of every file (-1: all cells)
   // The redistribution of owned rows into file rows (decomposed runs):
