@@ -13,6 +13,7 @@
 #include "app/cli.hpp"
 #include "app/commands.hpp"
 #include "app/run.hpp"
+#include "app/tool_libraries.hpp"
 #include "core/error.hpp"
 #include "parallel/mpi_environment.hpp"
 
@@ -117,6 +118,7 @@ int main(int argc, char** argv) {
   try {
     cli = parse_cli(ours);
     kokkos_args = check_kokkos_args(kokkos_args);
+    check_tool_libraries(kokkos_args);
   } catch (const InputError& e) {
     std::cerr << e.what() << '\n';
     return 2;

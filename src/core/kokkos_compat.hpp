@@ -53,6 +53,14 @@ inline void fence([[maybe_unused]] const std::string& label) {
 /// warns on the old names. Kokkos 3.4 reads only the old ones and ignores the rest silently.
 constexpr bool kNewCommandLine = KOKKOS_VERSION >= 30700;
 
+/// The environment variables naming Kokkos Tools libraries that this Kokkos reads: 3.4 reads
+/// KOKKOS_PROFILE_LIBRARY only; from 3.7 KOKKOS_TOOLS_LIBS too (the old one deprecated).
+inline constexpr const char* kToolsLibraryVariables[] = {
+#if KOKKOS_VERSION >= 30700
+    "KOKKOS_TOOLS_LIBS",
+#endif
+    "KOKKOS_PROFILE_LIBRARY"};
+
 /// Kokkos version as "major.minor.patch".
 inline std::string kokkos_version_string() {
   const int v = KOKKOS_VERSION;

@@ -7,7 +7,10 @@
 #     inside the stages, with their labels; every region popped;
 #  2. loaded with --kokkos-tools-libs (both versions), a flow run on 2 ranks: the halo's regions
 #     inside the stages on each rank;
-#  3. with --profile as well: the tool still sees every kernel (chained), and the table is printed.
+#  3. with --profile as well: the tool still sees every kernel (chained), and the table is printed;
+#  4. a library that cannot be a tool (missing, a folder, a text or empty file, a truncated copy of
+#     the tool, a missing second library of an A;B list), through the variable and the option:
+#     exit 2 before Kokkos starts, naming the variable or option and the library, nothing written.
 set -u
 fv="$1"; tool="$2"; major="$3"; mpiexec="$4"; td="$5"; out="$6"
 fail() { echo "FAIL: $*"; exit 1; }
@@ -71,4 +74,34 @@ n_tool=$(grep -c "^kernel .* fvproxy::convection::" "$out"/prof.*)
 n_none=$(grep -c "^kernel .* fvproxy::convection::" "$out"/env.*)
 [[ $n_tool == "$n_none" && $n_tool -gt 0 ]] ||
   fail "--profile with a tool: the tool saw $n_tool convection kernels, $n_none without --profile"
-echo "OK: Kokkos tool ($var, --kokkos-tools-libs, --profile chained)"
+# 4. libraries that cannot be tools are refused before Kokkos loads them (issue 37)
+mkdir -p "$out/bad"
+: >"$out/bad/empty.so"
+echo "not a library" >"$out/bad/text.so"
+head -c 20000 "$tool" >"$out/bad/truncated.so" # the ELF header and program headers, not the segments
+refused() { # EXPECTED-FIRST-LINE-REGEX COMMAND...: exit 2, that first line, no output folder
+  local want=$1; shift
+  rm -rf "$out/refused"
+  "$@" --output-dir "$out/refused" >"$out/bad.log" 2>&1
+  local rc=$?
+  [[ $rc == 2 ]] || fail "$*: exit $rc, expected 2: $(tail -n 3 "$out/bad.log")"
+  grep -v -E "OMP_PROC_BIND|^ *(In general|For best)" "$out/bad.log" | head -n 1 | grep -q -E "$want" ||
+    fail "$*: first line '$(head -n 1 "$out/bad.log")' does not match /$want/"
+  [[ ! -e $out/refused ]] || fail "$*: left $out/refused behind"
+}
+tiny=(run "$td/bad/tiny.yaml")
+refused "^$var: error: the Kokkos tool library '$out/bad/missing.so' does not exist" \
+  env "$var=$out/bad/missing.so" "$fv" "${tiny[@]}"
+refused "^$var: error: the Kokkos tool library '$out/bad' is a folder" env "$var=$out/bad" "$fv" "${tiny[@]}"
+refused "^$var: error: the Kokkos tool library '$out/bad/empty.so' is empty" env "$var=$out/bad/empty.so" "$fv" "${tiny[@]}"
+refused "^$var: error: the Kokkos tool library '$out/bad/text.so' is not a shared library \\(no ELF header" \
+  env "$var=$out/bad/text.so" "$fv" "${tiny[@]}"
+refused "^$var: error: the Kokkos tool library '$out/bad/truncated.so' is truncated: its (section headers|loaded segments) end at byte" \
+  env "$var=$out/bad/truncated.so" "$fv" "${tiny[@]}"
+refused "^$var: error: the Kokkos tool library '$out/bad/missing.so' \\(the second library of '$tool;$out/bad/missing.so'\\) does not exist" \
+  env "$var=$tool;$out/bad/missing.so" "$fv" "${tiny[@]}"
+refused "^--kokkos-tools-(libs|library)=$out/bad/truncated.so: error: the Kokkos tool library '$out/bad/truncated.so' is truncated" \
+  "$fv" "${tiny[@]}" "--kokkos-tools-libs=$out/bad/truncated.so"
+refused "^--kokkos-tools-(libs|library)=no_such_tool.so: error: the Kokkos tool library 'no_such_tool.so' is not in LD_LIBRARY_PATH" \
+  "$fv" "${tiny[@]}" "--kokkos-tools-libs=no_such_tool.so"
+echo "OK: Kokkos tool ($var, --kokkos-tools-libs, --profile chained; 8 unusable libraries refused)"
