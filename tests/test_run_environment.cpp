@@ -10,6 +10,7 @@
 #include <fstream>
 #include <set>
 
+#include "app/bench_common.hpp"
 #include "app/cli.hpp"
 #include "app/memory_check.hpp"
 #include "core/kokkos_compat.hpp"
@@ -225,6 +226,28 @@ TEST(MemoryEstimate, ATooLargeCaseIsRefusedWithTheEstimate) {
       [&] { check_case_fits(big("[640, 640, 640]"), MemoryUse::mesh); },
       {"mesh.generate.cells: error: the mesh is too large for 32-bit local indices", "face-node entries"});
   EXPECT_NE(check_case_fits(big("[8, 8, 8]"), MemoryUse::mesh).find("512 hex cells"), std::string::npos);
+}
+
+TEST(Bench, ALongTimingReportsItsProgressOnStderr) {
+  // fvproxy bench --repeat N: every RepeatProgress::kProgressSeconds, the runs done and the time left
+  // (issue 37: a large --repeat ran silently). Due at once here (next = 0); nothing without a label
+  // or off rank 0.
+  RepeatProgress p("convection optimized", true);
+  p.next = 0;
+  testing::internal::CaptureStderr();
+  p.tick(250, 1000);
+  p.tick(251, 1000); // not due again before kProgressSeconds
+  const std::string err = testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find("fvproxy bench: convection optimized: 250 of 1000 runs, "), std::string::npos) << err;
+  EXPECT_NE(err.find(" s left\n"), std::string::npos) << err;
+  EXPECT_EQ(err.find("251 of"), std::string::npos) << err;
+  for (const auto& [what, root] : {std::pair<const char*, bool>{"", true}, {"muscl naive", false}}) {
+    RepeatProgress q(what, root);
+    q.next = 0;
+    testing::internal::CaptureStderr();
+    q.tick(1, 2);
+    EXPECT_EQ(testing::internal::GetCapturedStderr(), "");
+  }
 }
 
 } // namespace

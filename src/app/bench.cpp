@@ -223,7 +223,7 @@ Row OperatorBench::time_halo(const std::string& op, const std::string& v) {
         h.exchange(u);
         if (!reconstruction.empty()) h.exchange(reconstruction);
       },
-      sync);
+      sync, op + " " + v);
   const std::string what =
       std::string("u") + (halo_grad ? "+grad" : "") + (halo_lim ? "+lim" : "") + " per stage"; // one stage's
   return {op, v, what, ms, 0, {}};
@@ -246,7 +246,7 @@ Row OperatorBench::time_operator(const std::string& op, const std::string& v) {
     }
     what = mu->description();
     ms = median_ms(
-        cli.repeat, 2, [&](int) { mu->compute(u, ub, grad, lim); }, sync);
+        cli.repeat, 2, [&](int) { mu->compute(u, ub, grad, lim); }, sync, op + " " + v);
     bytes = model.muscl.bytes;
   } else if (op == "convection") {
     auto c = step >= 0
@@ -254,7 +254,7 @@ Row OperatorBench::time_operator(const std::string& op, const std::string& v) {
                  : make_convection(m, geom, oc.convection, setup.phi, n, setup.patch_types, cfg.run.deterministic);
     what = c->description();
     ms = median_ms(
-        cli.repeat, 2, [&](int) { c->apply(u, ub, grad, lim, rhs); }, sync);
+        cli.repeat, 2, [&](int) { c->apply(u, ub, grad, lim, rhs); }, sync, op + " " + v);
     bytes = model.convection.bytes;
   } else {
     auto d = step >= 0 ? make_ladder_diffusion(step, m, geom, oc.diffusion, cfg.physics.diffusivity, setup.patch_types)
@@ -262,7 +262,7 @@ Row OperatorBench::time_operator(const std::string& op, const std::string& v) {
                                         cfg.run.deterministic);
     what = d->description();
     ms = median_ms(
-        cli.repeat, 2, [&](int) { d->apply(u, ub, grad, rhs); }, sync);
+        cli.repeat, 2, [&](int) { d->apply(u, ub, grad, rhs); }, sync, op + " " + v);
     bytes = model.diffusion.bytes;
   }
   return {op, v, what, ms, bytes, {}};

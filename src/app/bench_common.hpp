@@ -3,6 +3,7 @@
 // set-up on a mesh (geometry, face fluxes, exact solution, boundary conditions and patch types),
 // and on several MPI ranks the timing of every rank together (docs/performance.md#on-several-ranks).
 #include <algorithm>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -19,21 +20,43 @@
 
 namespace fvproxy {
 
+/// A long timing's progress on stderr (rank 0): every kProgressSeconds, the runs done and the time left.
+struct RepeatProgress {
+  static constexpr double kProgressSeconds = 5;
+  RepeatProgress(std::string what, bool root) : what(std::move(what)), root(root) {}
+  std::string what; ///< "" prints nothing
+  bool root = true;
+  Kokkos::Timer since;
+  double next = kProgressSeconds;
+  void tick(int done, int repeat) {
+    if (what.empty() || !root || since.seconds() < next) return;
+    const double each = since.seconds() / done, left = each * (repeat - done);
+    std::fprintf(stderr, "fvproxy bench: %s: %d of %d runs, %.3g s each, about %.0f s left\n", what.c_str(), done,
+                 repeat, each, left);
+    next = since.seconds() + kProgressSeconds;
+  }
+};
+
 /// Median milliseconds of `repeat` calls f(i), each between fences, after `warmup` calls; i
 /// counts every call (warm-up included), for rotating inputs. With `comm` of several ranks every
 /// call starts on every rank together (a barrier before it): each rank times its own part, and the
-/// slowest rank's time is what bounds a step.
-template <class F> double median_ms(int repeat, int warmup, const F& f, const Communicator* comm = nullptr) {
+/// slowest rank's time is what bounds a step. `what` (e.g. "convection optimized"): progress on
+/// stderr while it takes long (RepeatProgress).
+template <class F>
+double median_ms(int repeat, int warmup, const F& f, const Communicator* comm = nullptr, const std::string& what = "") {
   int i = 0;
   for (; i < warmup; ++i) f(i);
   kc::fence("fvproxy::bench::warmup");
   std::vector<double> t;
+  t.reserve(std::size_t(repeat));
+  RepeatProgress progress{what, !comm || comm->rank() == 0};
   for (int k = 0; k < repeat; ++k, ++i) {
     if (comm) comm->barrier();
     Kokkos::Timer timer;
     f(i);
     kc::fence("fvproxy::bench::timed");
     t.push_back(timer.seconds() * 1e3);
+    progress.tick(k + 1, repeat);
   }
   std::sort(t.begin(), t.end());
   return t.size() % 2 ? t[t.size() / 2] : 0.5 * (t[t.size() / 2 - 1] + t[t.size() / 2]);

@@ -357,6 +357,12 @@ void CliParser::repeat() {
   }
   // All of it: "3x" or "2.5" is not 3 or 2.
   if (used == 0 || used != v.size()) throw InputError("--repeat", "expected an integer, got '" + v + "'");
+  // bench keeps each run's time for the median: a count of a billion runs silently until killed
+  if (c.repeat > kMaxRepeat)
+    throw InputError("--repeat",
+                     std::to_string(c.repeat) + " is more than the " + std::to_string(kMaxRepeat) +
+                         " runs a timing may repeat",
+                     "each run's time is kept for the median; a long timing prints its progress every 5 s");
 }
 
 // What the options and files given together must satisfy, once all are read.

@@ -6,6 +6,9 @@
 
 namespace fvproxy {
 
+/// The most runs `fvproxy bench --repeat` may time per row: each run's time is kept for the median.
+constexpr int kMaxRepeat = 1000000;
+
 struct CliArgs {
   std::string command; ///< info | mesh | run | bench
   std::vector<std::string> positional;
