@@ -88,8 +88,11 @@ public:
   /// Collective: whether the folder exists is agreed before any rank creates it.
   RemoveIfLeftEmpty(std::string dir, const Communicator& comm) : dir_(std::move(dir)) {
     std::error_code ec;
-    created_ = !comm.any(fs::exists(dir_, ec)) && comm.rank() == 0;
+    created_here_ = !fs::exists(dir_, ec);
+    created_ = !comm.any(!created_here_) && comm.rank() == 0;
   }
+  /// The ranks turned out not to share the folder (check_one_output_folder): each removes its own.
+  void on_every_rank() { created_ = created_here_; }
   ~RemoveIfLeftEmpty() {
     std::error_code ec;
     if (created_ && fs::is_empty(dir_, ec) && !ec) fs::remove(dir_, ec); // never a folder with files
@@ -99,8 +102,35 @@ public:
 
 private:
   std::string dir_;
-  bool created_ = false;
+  bool created_ = false, created_here_ = false;
 };
+
+/// Collective: every rank sees the folder rank 0 locked (the lock file holds rank 0's text). Ranks
+/// started in different working folders with a relative output folder, or on hosts that share no
+/// file system, would each write into a folder of their own (issue 37: "writing out/mesh.h5
+/// failed", an empty folder left on one rank). InputError naming `key` and where each rank looked.
+void check_one_output_folder(const std::string& dir, const std::string& key, const OutputLock& lock,
+                             const Communicator& comm, RemoveIfLeftEmpty& cleanup) {
+  if (comm.size() == 1) return;
+  const std::string text = comm.broadcast(lock.text());
+  std::ifstream in(lock.path());
+  const std::string seen((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const bool mine = !text.empty() && seen == text;
+  if (!comm.any(!mine)) return;
+  std::error_code ec;
+  const std::string where = "rank " + std::to_string(comm.rank()) + " (" + host_name() + ", working folder " +
+                            fs::current_path(ec).string() + ") looks in " + fs::absolute(dir, ec).string() +
+                            (mine ? "" : ": not rank 0's folder");
+  std::string all;
+  for (const std::string& w : comm.gather(where)) all += "\n  " + w;
+  cleanup.on_every_rank();
+  MpiEnvironment::set_collective_exit(); // every rank throws this error: rank 0 says it, all exit 2
+  throw InputError(key,
+                   "the ranks do not see one output folder '" + dir + "': the file rank 0 locked in it (" +
+                       OutputLock::kFileName + ") is not there for every rank" + all,
+                   "start every rank in one working folder, or give an absolute path on a file system that every "
+                   "rank's host shares");
+}
 
 /// The mesh of a run: the whole mesh on one rank, else this rank's part.
 struct RunMesh {
@@ -424,11 +454,13 @@ int cmd_run(const CliArgs& cli) {
   if (stopped_in_setup(comm)) return kStoppedInSetup;
   // Kokkos Tools region of the set-up here (mesh, partition, restart); run_simulation has its own.
   std::optional<kc::ProfileRegion> setup_region(std::in_place, "fvproxy::run::setup");
-  const RemoveIfLeftEmpty remove_if_empty(cfg.output_dir, comm);
-  // Both collective: rank 0 creates and locks the folder, every rank learns the outcome.
+  RemoveIfLeftEmpty remove_if_empty(cfg.output_dir, comm);
+  // Collective: every rank creates the folder, rank 0 locks it, every rank learns the outcome and
+  // that it sees rank 0's folder.
   const std::string key = cli.output_dir.empty() ? "output.dir" : "--output-dir";
   prepare_output_dir(cfg.output_dir, key);
   const OutputLock lock(cfg.output_dir, key); // a second run into this folder is refused until this one ends
+  check_one_output_folder(cfg.output_dir, key, lock, comm, remove_if_empty);
   const std::string summary_path = (fs::path(cfg.output_dir) / "summary.json").string();
   if (talk) print_banner(cfg);
   std::fflush(stdout);

@@ -82,13 +82,13 @@ void write_atomically(const fs::path& path, const std::string& text, const std::
   }
 }
 
-namespace {
-
 std::string host_name() {
   char buf[256] = {};
   if (::gethostname(buf, sizeof buf - 1) != 0) return "?";
   return buf;
 }
+
+namespace {
 
 std::string now_text() {
   const std::time_t t = std::time(nullptr);
@@ -155,6 +155,8 @@ OutputLock::OutputLock(const std::string& dir, const std::string& key) : path_((
                              " since " + now_text() + "\n";
       if (::ftruncate(fd_, 0) != 0 || ::pwrite(fd_, me.data(), me.size(), 0) != static_cast<ssize_t>(me.size())) {
         // Only the holder's description is lost: the lock itself holds.
+      } else {
+        text_ = me;
       }
       remove_stale_temporaries(dir);
     }

@@ -23,6 +23,9 @@ void write_atomically(const std::filesystem::path& path, const std::string& text
 /// process): the temporary name for a file to be renamed to `path`. -1 and errno when it fails.
 int make_temporary(const std::filesystem::path& path, std::string& tmp);
 
+/// This host's name ("?" when unknown), for messages.
+std::string host_name();
+
 /// An exclusive lock on an output folder, held while the object lives: `DIR/.fvproxy.lock`,
 /// flock()ed and holding "pid P on host H since T". The kernel drops the lock when the process
 /// dies, so the file a killed run leaves behind blocks nobody; a run that ends removes it. With
@@ -39,9 +42,13 @@ public:
 
   static constexpr const char* kFileName = ".fvproxy.lock";
 
+  /// The lock file's path, and on rank 0 the text written into it (empty elsewhere).
+  const std::string& path() const { return path_; }
+  const std::string& text() const { return text_; }
+
 private:
   int fd_ = -1;
-  std::string path_;
+  std::string path_, text_;
 };
 
 } // namespace fvproxy

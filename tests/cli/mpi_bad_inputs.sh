@@ -7,7 +7,8 @@
 #  2. ranks started with different cases (a --set on one rank, another case file, another component
 #     count, another option) exit 2 at once on every rank, rank 0 naming the first difference, once;
 #  3. SIGUSR1 to mpirun during set-up (the mesh being built): every rank exits 4, one message saying
-#     nothing was written, no output folder left; the same with SIGTERM on one rank without mpirun.
+#     nothing was written, no output folder left; the same with SIGTERM on one rank without mpirun;
+#  4. ranks started in different working folders sharing a relative --output-dir: exit 2, said once.
 set -u
 mpiexec="$1"; fv="$2"; td="$3"; out="$4"
 fail() { echo "FAIL: $*"; exit 1; }
@@ -121,4 +122,22 @@ setup_stop() { # NP SIGNAL
 setup_stop 2 USR1
 setup_stop 1 TERM
 echo "3. a stop signal during set-up: exit 4 on every rank, one message, nothing written"
+
+# 4. ranks started in different working folders with a relative --output-dir (issue 37): exit 2 on
+#    every rank, one message naming where each rank looked, no folder left in either.
+mkdir -p "$out/cwd_a" "$out/cwd_b"
+cat >"$out/cd.sh" <<SH
+#!/usr/bin/env bash
+if [[ \${OMPI_COMM_WORLD_RANK:-0} == 0 ]]; then cd "$out/cwd_a"; else cd "$out/cwd_b"; fi && exec "\$@"
+SH
+chmod +x "$out/cd.sh"
+mpi 2 "$out/cd.sh" "$fv" run "$few" --output-dir o >"$out/cwd.log" 2>&1
+rc=$?
+[[ $rc == 2 ]] || fail "ranks in two working folders: exit $rc, expected 2: $(grep -v OMP_ "$out/cwd.log" | tail -n 5)"
+[[ $(grep -c "^--output-dir: error: the ranks do not see one output folder 'o'" "$out/cwd.log") == 1 ]] ||
+  fail "ranks in two working folders: not said once: $(grep -v OMP_ "$out/cwd.log" | head -n 5)"
+grep -q "^  rank 1 (.*working folder .*/cwd_b) looks in .*/cwd_b/o: not rank 0's folder" "$out/cwd.log" ||
+  fail "ranks in two working folders: rank 1's folder not named: $(grep -v OMP_ "$out/cwd.log" | head -n 5)"
+[[ ! -e $out/cwd_a/o && ! -e $out/cwd_b/o ]] || fail "ranks in two working folders: left $(ls -d "$out"/cwd_*/o)"
+echo "4. ranks in different working folders with a relative --output-dir: exit 2, each rank's folder named, none left"
 echo "OK: bad inputs on several ranks"
