@@ -6,7 +6,10 @@
 #  2. submits a longer run and, once it has printed its first progress line, stops it the
 #     documented way, scancel --signal=USR1 JOBID: every rank gets one USR1, writes its share of
 #     the checkpoint, and the job ends with exit 3 (one stop message, summary "stopped");
-#  3. resubmits from that checkpoint on 1 task: the end equals the uninterrupted run bitwise.
+#  3. resubmits from that checkpoint on 1 task: the end equals the uninterrupted run bitwise;
+#  4. a job that stops during set-up (exit 4; an fvproxy that exits 4 once stands in for the
+#     signal) submitted with RESUBMIT=1: the script says where to continue (from the start: no
+#     checkpoint) and submits it itself; that job's fields equal a one-rank run's bitwise.
 # Without Slurm (slurm-wlm, munge: scripts/setup-deps.sh) it fails, unless FVPROXY_SKIP_SLURM says
 # why it may be skipped here (exit 77: skipped).
 set -u
@@ -100,4 +103,28 @@ timeout 150 sbatch --wait --ntasks=1 --export=ALL,FVPROXY="$fv",CASE=long.yaml,O
 "$fv" compare long_one stopped --rtol 0 --atol 0 >compare3.log 2>&1 ||
   fail "the restarted job differs from the uninterrupted run: $(cat compare3.log)"
 echo "3. resubmitted from $(basename "$ck") on 1 task: bitwise the uninterrupted run ($((SECONDS - start)) s)"
+# 4. exit 4 (a stop during set-up, nothing written): the script resubmits itself from the start
+start=$SECONDS
+rm -f fvproxy-*.out
+cat >setup_stop.sh <<SH
+#!/usr/bin/env bash
+# The first job's tasks exit 4 as fvproxy does when stopped during set-up; later jobs run fvproxy.
+[[ -e "$out/first_job" ]] || echo "\$SLURM_JOB_ID" >"$out/first_job"
+[[ \$(cat "$out/first_job") == "\$SLURM_JOB_ID" ]] && exit 4
+exec "$fv" "\$@"
+SH
+chmod +x setup_stop.sh
+timeout 150 sbatch --wait --export=ALL,FVPROXY="$out/setup_stop.sh",CASE=case.yaml,OUT=setup4,RESUBMIT=1 \
+  "$sbatch_file" >submit4.log 2>&1
+rc=$?
+[[ $rc == 4 ]] || fail "a set-up stop: the job ended with exit $rc, expected 4: $(cat submit4.log fvproxy-*.out)"
+first=$(cat first_job)
+grep -q "^fvproxy.sbatch: stopped (exit 4); continue with RESTART=(none: from the start)" "fvproxy-$first.out" ||
+  fail "a set-up stop: no resubmission line: $(cat "fvproxy-$first.out")"
+for _ in $(seq 1 1200); do [[ -z $(squeue -h 2>/dev/null) ]] && break; sleep 0.1; done
+[[ -z $(squeue -h) ]] || fail "the resubmitted job did not end within 120 s: $(squeue)"
+[[ $(ls fvproxy-*.out | wc -l) == 2 ]] || fail "a set-up stop with RESUBMIT=1: $(ls fvproxy-*.out | wc -l) jobs, expected 2"
+"$fv" compare one setup4 --rtol 0 --atol 0 >compare4.log 2>&1 ||
+  fail "the job the script resubmitted after a set-up stop: $(cat compare4.log; tail -n 5 fvproxy-*.out)"
+echo "4. a set-up stop (exit 4) with RESUBMIT=1: resubmitted from the start by the script, bitwise one rank ($((SECONDS - start)) s)"
 echo "OK: Slurm jobs"
