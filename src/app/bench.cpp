@@ -338,8 +338,8 @@ void BenchReport::print_text() const {
   const int n = cfg.physics.components;
   const bool several = comm.size() > 1;
   const BuildInfo info = build_info();
-  std::printf("fvproxy bench: case %s, %d cells, %d component(s), median of %d, %s on %s, Kokkos %s\n",
-              cfg.name.c_str(), static_cast<int>(counts.n_global_cells), n, cli.repeat,
+  std::printf("fvproxy bench: case %s, %lld cells, %d component(s), median of %d, %s on %s, Kokkos %s\n",
+              cfg.name.c_str(), static_cast<long long>(counts.n_global_cells), n, cli.repeat,
               info.default_execution_space.c_str(), info.device.c_str(), info.kokkos_version.c_str());
   std::printf("  mesh %s in %.2f s (slowest rank)\n",
               mesh.in_parts ? "built in parts"

@@ -57,7 +57,8 @@ CellType cell_type_of(int type) {
 }
 
 struct SurfaceElement {
-  index_t nodes[kMaxFaceNodes]; // file node tags, then mesh node indices
+  long long tags[kMaxFaceNodes]; // file node tags (64-bit, as the volume elements' are)
+  index_t nodes[kMaxFaceNodes];  // mesh node indices, once the used nodes are known
   int n;
   int physical;
   long long tag;
@@ -374,13 +375,10 @@ void Parser::add_element(int type, const long long* nodes, long long tag, int ph
     if (physical <= 0) return; // not in a physical group
     SurfaceElement s{};
     s.n = gmsh_nodes(type);
-    for (int i = 0; i < s.n; ++i) s.nodes[i] = static_cast<index_t>(nodes[i]);
+    std::copy(nodes, nodes + s.n, s.tags);
     s.physical = physical;
     s.tag = tag;
     s.offset = at;
-    // Tags may exceed 32 bits in principle; check they fit before storing.
-    for (int i = 0; i < s.n; ++i)
-      if (nodes[i] > std::numeric_limits<index_t>::max() || nodes[i] < 0) fail("node tag out of range", at);
     faces_.push_back(s);
   }
 }
@@ -562,10 +560,10 @@ std::vector<SurfaceElement> Parser::surface_elements(const std::vector<index_t>&
   for (SurfaceElement s : faces_) {
     bool on_cells = true;
     for (int i = 0; i < s.n && on_cells; ++i) {
-      const auto it = node_of_tag_.find(s.nodes[i]);
+      const auto it = node_of_tag_.find(s.tags[i]);
       if (it == node_of_tag_.end()) {
         section_ = "Elements";
-        fail("surface element " + std::to_string(s.tag) + " refers to undefined node tag " + std::to_string(s.nodes[i]),
+        fail("surface element " + std::to_string(s.tag) + " refers to undefined node tag " + std::to_string(s.tags[i]),
              s.offset);
       }
       on_cells = used[it->second] >= 0;

@@ -4,7 +4,9 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <limits>
+#include <optional>
 #include <string>
 
 // Debian's default Scotch headers (/usr/include/scotch, found by cmake/FindPTScotch.cmake): the
@@ -82,6 +84,28 @@ struct Strategy {
   Strategy& operator=(const Strategy&) = delete;
 };
 
+/// A Scotch graph, released however its scope ends (a throw between Init and Exit leaked it).
+struct Graph {
+  SCOTCH_Graph g;
+  Graph() {
+    if (SCOTCH_graphInit(&g) != 0) throw RunError("error: SCOTCH_graphInit failed");
+  }
+  ~Graph() { SCOTCH_graphExit(&g); }
+  Graph(const Graph&) = delete;
+  Graph& operator=(const Graph&) = delete;
+};
+
+/// A PT-Scotch distributed graph over `comm`, likewise.
+struct Dgraph {
+  SCOTCH_Dgraph g;
+  explicit Dgraph(MPI_Comm comm) {
+    if (SCOTCH_dgraphInit(&g, comm) != 0) throw RunError("error: SCOTCH_dgraphInit failed");
+  }
+  ~Dgraph() { SCOTCH_dgraphExit(&g); }
+  Dgraph(const Dgraph&) = delete;
+  Dgraph& operator=(const Dgraph&) = delete;
+};
+
 template <class To, class From> std::vector<To> narrow(const std::vector<From>& v) {
   return std::vector<To>(v.begin(), v.end());
 }
@@ -142,8 +166,8 @@ std::vector<int> ptscotch_parts_one_process(const DistGraph& g, int parts) {
   check_library();
   std::vector<SCOTCH_Num> verttab = narrow<SCOTCH_Num>(g.xadj), edgetab = narrow<SCOTCH_Num>(g.adjncy),
                           edlotab = narrow<SCOTCH_Num>(g.adjwgt), parttab(std::size_t(n), 0);
-  SCOTCH_Graph graph;
-  if (SCOTCH_graphInit(&graph) != 0) throw RunError("error: SCOTCH_graphInit failed");
+  Graph owned;
+  SCOTCH_Graph& graph = owned.g;
   Context ctx;
   Strategy strat;
   std::string failed;
@@ -166,7 +190,6 @@ std::vector<int> ptscotch_parts_one_process(const DistGraph& g, int parts) {
       SCOTCH_graphExit(&bound);
     }
   }
-  SCOTCH_graphExit(&graph);
   if (!failed.empty()) throw RunError("error: " + failed + " failed for " + counts(n, parts));
   return to_parts(parttab, parts, "SCOTCH_graphPart");
 }
@@ -255,16 +278,30 @@ struct DistributedPartition {
 
   /// The parts of this rank's vertices; RunError on every rank when a step failed on any.
   std::vector<int> partition(gid_t n_global) {
-    SCOTCH_Dgraph graph;
-    if (SCOTCH_dgraphInit(&graph, c) != 0) throw RunError("error: SCOTCH_dgraphInit failed");
-    Context ctx;
-    Strategy strat;
-    const std::string failed = run_steps(graph, ctx, strat);
-    SCOTCH_dgraphExit(&graph);
-    if (!none_failed(failed, c))
-      throw RunError("error: " + (failed.empty() ? std::string("PT-Scotch") : failed) + " failed for " +
-                     counts(n_global, parts) + " on " + std::to_string(P) + " ranks" +
-                     (failed.empty() ? " (on another rank)" : ""));
+    // The set-up may fail on one rank alone: every rank learns it before the first collective step
+    // (a rank that threw here while the others entered SCOTCH_dgraphBuild hung the job).
+    std::optional<Dgraph> graph;
+    std::optional<Context> ctx;
+    std::optional<Strategy> strat;
+    std::string failed;
+    const auto set_up = [&failed](const char* step, auto&& make) {
+      if (!failed.empty()) return;
+      try {
+        make();
+      } catch (const RunError&) {
+        failed = step;
+      }
+    };
+    set_up("SCOTCH_dgraphInit", [&] { graph.emplace(c); });
+    set_up("the one-thread, fixed-seed Scotch context", [&] { ctx.emplace(); });
+    set_up("SCOTCH_stratInit", [&] { strat.emplace(); });
+    // Fault injection for the tests (tests/cli/mpi_bad_inputs.sh): this set-up failing on one rank.
+    if (const char* r = std::getenv("FVPROXY_FAULT_PTSCOTCH_SETUP_RANK"); r && std::atoi(r) == comm_rank(c))
+      failed = "SCOTCH_dgraphInit (FVPROXY_FAULT_PTSCOTCH_SETUP_RANK)";
+    if (none_failed(failed, c)) failed = run_steps(graph->g, *ctx, *strat);
+    if (!none_failed(failed, c)) // the lowest failing rank's step, said by every rank
+      throw_lowest_problem(failed + " failed for " + counts(n_global, parts) + " on " + std::to_string(P) + " ranks",
+                           !failed.empty(), c);
     partloctab.resize(std::size_t(n));
     return to_parts(partloctab, parts, "SCOTCH_dgraphPart");
   }

@@ -8,7 +8,8 @@
 #     count, another option) exit 2 at once on every rank, rank 0 naming the first difference, once;
 #  3. SIGUSR1 to mpirun during set-up (the mesh being built): every rank exits 4, one message saying
 #     nothing was written, no output folder left; the same with SIGTERM on one rank without mpirun;
-#  4. ranks started in different working folders sharing a relative --output-dir: exit 2, said once.
+#  4. ranks started in different working folders sharing a relative --output-dir: exit 2, said once;
+#  5. PT-Scotch's set-up failing on one rank (FVPROXY_FAULT_PTSCOTCH_SETUP_RANK): exit 1, no hang.
 set -u
 mpiexec="$1"; fv="$2"; td="$3"; out="$4"
 fail() { echo "FAIL: $*"; exit 1; }
@@ -140,4 +141,15 @@ grep -q "^  rank 1 (.*working folder .*/cwd_b) looks in .*/cwd_b/o: not rank 0's
   fail "ranks in two working folders: rank 1's folder not named: $(grep -v OMP_ "$out/cwd.log" | head -n 5)"
 [[ ! -e $out/cwd_a/o && ! -e $out/cwd_b/o ]] || fail "ranks in two working folders: left $(ls -d "$out"/cwd_*/o)"
 echo "4. ranks in different working folders with a relative --output-dir: exit 2, each rank's folder named, none left"
+
+# 5. PT-Scotch's set-up failing on one rank alone (injected): every rank learns it before the first
+#    collective step and the job ends with exit 1 and the reason (it hung: the failing rank threw,
+#    the others waited in SCOTCH_dgraphBuild).
+FVPROXY_FAULT_PTSCOTCH_SETUP_RANK=1 mpi 2 -x FVPROXY_FAULT_PTSCOTCH_SETUP_RANK "$fv" mesh "$few" \
+  --set "mesh.generate.cells=[4,4,4]" --set mesh.partition=ptscotch --partition 2 >"$out/scotch.log" 2>&1
+rc=$?
+[[ $rc == 1 ]] || fail "PT-Scotch failing on rank 1: exit $rc, expected 1 (124: hung): $(grep -v OMP_ "$out/scotch.log" | tail -n 5)"
+grep -q "^error: ptscotch_parts: rank 1: SCOTCH_dgraphInit (FVPROXY_FAULT_PTSCOTCH_SETUP_RANK) failed for 64 vertices in 2 parts on 2 ranks" "$out/scotch.log" ||
+  fail "PT-Scotch failing on rank 1: the reason not said: $(grep -v OMP_ "$out/scotch.log" | tail -n 5)"
+echo "5. PT-Scotch's set-up failing on one rank: exit 1 on every rank with the reason, no hang"
 echo "OK: bad inputs on several ranks"
