@@ -16,7 +16,7 @@ namespace fvproxy {
 /// option or variable, the library and what is wrong with it.
 void check_tool_libraries(const std::vector<std::string>& kokkos_args);
 
-/// What is wrong with `path` as a shared library for this process ("" when nothing is): for tests.
+/// What is wrong with `path` as a shared library for this process ("" when nothing is).
 std::string shared_library_problem(const std::string& path);
 
 } // namespace fvproxy

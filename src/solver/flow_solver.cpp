@@ -229,12 +229,21 @@ bool viscous(const CaseConfig& c) {
 
 namespace {
 
+/// The faces' area vectors and centroids on the host, copied once for every patch checked.
+struct HostFaces {
+  explicit HostFaces(const Mesh& mesh)
+      : area(Kokkos::create_mirror_view_and_copy(HostSpace(), mesh.face_area)),
+        centroid(Kokkos::create_mirror_view_and_copy(HostSpace(), mesh.face_centroid)) {}
+  decltype(Kokkos::create_mirror_view_and_copy(HostSpace(), Mesh().face_area)) area;
+  decltype(Kokkos::create_mirror_view_and_copy(HostSpace(), Mesh().face_centroid)) centroid;
+};
+
 /// Over every rank's faces of patch `name`, the largest score(unit normal) and, from the lowest
 /// rank holding that face, its description (centroid and unit normal). Collective.
-template <class Score> std::pair<double, std::string> worst_face(const Mesh& mesh, const std::string& name,
-                                                                 const Communicator& comm, Score score) {
-  const auto area = Kokkos::create_mirror_view_and_copy(HostSpace(), mesh.face_area);
-  const auto centroid = Kokkos::create_mirror_view_and_copy(HostSpace(), mesh.face_centroid);
+template <class Score> std::pair<double, std::string>
+worst_face(const Mesh& mesh, const HostFaces& faces, const std::string& name, const Communicator& comm, Score score) {
+  const auto& area = faces.area;
+  const auto& centroid = faces.centroid;
   auto unit_normal = [&](index_t f) {
     const double S[3] = {double(area(f, 0)), double(area(f, 1)), double(area(f, 2))};
     const double a = std::sqrt(S[0] * S[0] + S[1] * S[1] + S[2] * S[2]);
@@ -282,6 +291,11 @@ std::string vector_text(const std::array<double, 3>& v) {
 } // namespace
 
 void check_boundary_directions(const CaseConfig& cfg, const Mesh& mesh, const Communicator& comm) {
+  std::optional<HostFaces> faces; // copied at the first patch to check
+  const auto host_faces = [&]() -> const HostFaces& {
+    if (!faces) faces.emplace(mesh);
+    return *faces;
+  };
   for (std::size_t i = 0; i < cfg.flow_boundary.size() && i < cfg.boundary.size(); ++i) {
     const FlowBoundaryConfig& b = cfg.flow_boundary[i];
     const std::string& name = cfg.boundary[i].first;
@@ -291,7 +305,7 @@ void check_boundary_directions(const CaseConfig& cfg, const Mesh& mesh, const Co
       const double m = std::max({std::abs(v[0]), std::abs(v[1]), std::abs(v[2])});
       const std::array<double, 3> u{v[0] / m, v[1] / m, v[2] / m};
       const double uu = std::sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
-      const auto [normal, face] = worst_face(mesh, name, comm, [&](const std::array<double, 3>& n) {
+      const auto [normal, face] = worst_face(mesh, host_faces(), name, comm, [&](const std::array<double, 3>& n) {
         return std::abs(u[0] * n[0] + u[1] * n[1] + u[2] * n[2]) / uu;
       });
       if (normal > kWallVelocityTolerance)
@@ -306,8 +320,9 @@ void check_boundary_directions(const CaseConfig& cfg, const Mesh& mesh, const Co
       // The flow's direction into the domain on every face: its component along the outward normal
       // at most -kWallVelocityTolerance (at least 1 degree into the domain).
       const std::array<double, 3>& d = *b.direction;
-      const auto [outward, face] = worst_face(
-          mesh, name, comm, [&](const std::array<double, 3>& n) { return d[0] * n[0] + d[1] * n[1] + d[2] * n[2]; });
+      const auto [outward, face] = worst_face(mesh, host_faces(), name, comm, [&](const std::array<double, 3>& n) {
+        return d[0] * n[0] + d[1] * n[1] + d[2] * n[2];
+      });
       if (outward > -kWallVelocityTolerance)
         refuse_on_every_rank(b.direction_where.empty() ? cfg.source_file : b.direction_where,
                              "boundary." + name + ".direction: the inflow's direction " + vector_text(d) +
