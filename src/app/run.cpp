@@ -158,18 +158,25 @@ RunMesh build_run_mesh(const CaseConfig& cfg, const CliArgs& cli, const Communic
                   static_cast<long long>(m.part->mesh.n_global_cells), to_string(cfg.mesh.reorder), comm.size(),
                   seconds);
   } else if (comm.size() > 1) {
-    BuiltMesh& b = m.whole;
-    m.part.emplace(decompose_from_root(cfg.mesh, comm, cfg.parallel.halo, "mpirun -np", &b));
+    // Rank 0's whole mesh: what the header says of it and, for a restart from an earlier version's
+    // checkpoint, its older fingerprint; rank 0 frees the mesh itself before uploading its part.
+    std::string source;
+    index_t n_faces = 0;
+    double seconds_build = 0, seconds_reorder = 0;
+    const bool legacy = !cli.restart.empty();
+    const auto on_root = [&](const BuiltMesh& b) {
+      source = b.source, n_faces = b.device.n_faces;
+      seconds_build = b.seconds_build, seconds_reorder = b.seconds_reorder;
+      if (legacy) m.legacy_fingerprint = mesh_fingerprint_sequential(b.host);
+    };
+    m.part.emplace(decompose_from_root(cfg.mesh, comm, cfg.parallel.halo, "mpirun -np", on_root));
     const double seconds = comm.max(build.seconds());
     if (talk)
       std::printf("  mesh: %s, %lld cells, %d faces, ordering %s, built on rank 0 and sent in parts to %d ranks "
                   "(%.2f s + %.2f s reorder there, %.2f s in all)\n",
-                  b.source.c_str(), static_cast<long long>(m.part->mesh.n_global_cells), b.device.n_faces,
-                  to_string(cfg.mesh.reorder), comm.size(), b.seconds_build, b.seconds_reorder, seconds);
-    // A restart from a checkpoint of an earlier version needs the whole mesh's older fingerprint.
-    if (!cli.restart.empty())
-      m.legacy_fingerprint = comm.broadcast(comm.rank() == 0 ? mesh_fingerprint_sequential(b.host) : "");
-    b = BuiltMesh{}; // rank 0 keeps nothing of the whole mesh either
+                  source.c_str(), static_cast<long long>(m.part->mesh.n_global_cells), n_faces,
+                  to_string(cfg.mesh.reorder), comm.size(), seconds_build, seconds_reorder, seconds);
+    if (legacy) m.legacy_fingerprint = comm.broadcast(m.legacy_fingerprint);
   } else {
     m.whole = build_mesh(cfg.mesh);
     const BuiltMesh& b = m.whole;

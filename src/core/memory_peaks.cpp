@@ -67,6 +67,12 @@ bool MemoryTracker::active() {
   return counts().active;
 }
 
+void MemoryTracker::reset_device_peak() {
+  Counts& c = counts();
+  std::lock_guard<std::mutex> g(c.lock);
+  c.device_peak = c.device;
+}
+
 MemoryPeaks MemoryTracker::now() {
   MemoryPeaks m;
   Counts& c = counts();

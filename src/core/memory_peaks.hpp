@@ -29,6 +29,8 @@ public:
   static bool active();
   /// What this process holds now and held at its peak.
   static MemoryPeaks now();
+  /// The device peak from here on: set to what is held now (one phase's peak; the tests').
+  static void reset_device_peak();
 };
 
 } // namespace fvproxy

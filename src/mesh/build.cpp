@@ -43,6 +43,7 @@ BuiltMesh build_mesh(const MeshConfig& cfg, UnorderedMesh* unordered) {
   if (cfg.reorder != Ordering::none) {
     timer.reset();
     const auto perm = ordering_permutation(b.host, b.device, cfg.reorder, cfg.reorder_seed);
+    if (!unordered) b.device = Mesh{}; // not beside the reordered copies: the build's peak is one device mesh
     HostMesh ordered = permute_cells(b.host, perm);
     if (unordered) *unordered = {std::move(b.host), std::move(b.device)};
     b.host = std::move(ordered);

@@ -152,16 +152,17 @@ struct FromRoot {
   const int P, me;
   const std::string w;
   Decomposition& d;
-  BuiltMesh b;
+  const std::function<void(const BuiltMesh&)>& on_root;
+  BuiltMesh b; ///< rank 0: the whole mesh, freed as soon as each half of it is no longer needed
   /// PT-Scotch partitions on every rank: rank 0 hands out slices of the cell graph.
   const bool distributed;
   std::int64_t totals[2] = {0, 0};
   double volume = 0;
 
   FromRoot(const MeshConfig& cfg, const Communicator& comm, const HaloSettings& halo, const std::string& where,
-           Decomposition& d)
+           Decomposition& d, const std::function<void(const BuiltMesh&)>& on_root)
       : cfg(cfg), comm(comm), halo(halo), P(comm.size()), me(comm.rank()),
-        w(where == "mpirun -np" ? where + " " + std::to_string(P) : where), d(d),
+        w(where == "mpirun -np" ? where + " " + std::to_string(P) : where), d(d), on_root(on_root),
         distributed(cfg.partition == PartitionMethod::ptscotch && P > 1) {}
 
   /// The whole mesh, its totals and (but for PT-Scotch) its partition on rank 0; every rank learns
@@ -188,6 +189,8 @@ struct FromRoot {
       totals[0] = b.device.n_cells;
       totals[1] = b.host.n_nodes();
       volume = b.device.global_volume;
+      if (on_root) on_root(b);
+      b.device = Mesh{}; // the parts are cut from the host mesh
     } catch (const InputError& e) {
       failure = "2" + e.where() + "\n" + e.what();
     } catch (const std::exception& e) {
@@ -260,6 +263,7 @@ struct FromRoot {
         send_bytes(pack(l), r, comm);
       }
       d.local = part_of(0, row_of);
+      b = BuiltMesh{}; // before this rank's part goes to the device
     } else {
       d.local = unpack(recv_bytes(0, comm));
     }
@@ -280,9 +284,9 @@ struct FromRoot {
 } // namespace
 
 Decomposition decompose_from_root(const MeshConfig& cfg, const Communicator& comm, const HaloSettings& halo,
-                                  const std::string& where, BuiltMesh* root_mesh) {
+                                  const std::string& where, const std::function<void(const BuiltMesh&)>& on_root) {
   Decomposition d;
-  FromRoot root(cfg, comm, halo, where, d);
+  FromRoot root(cfg, comm, halo, where, d, on_root);
   root.build();
   if (root.distributed) root.partition_distributed();
   root.hand_out_parts();
@@ -290,7 +294,6 @@ Decomposition decompose_from_root(const MeshConfig& cfg, const Communicator& com
   finish_part(d, comm, halo);
   d.mesh.n_global_cells = root.totals[0];
   d.mesh.global_volume = root.volume;
-  if (root_mesh && root.me == 0) *root_mesh = std::move(root.b);
   return d;
 }
 

@@ -8,6 +8,7 @@
 // fvproxy run and bench build a generated box with a curve or `blocks` partition in parts
 // (decompose_in_parts: no rank ever holds the whole mesh; parallel/parts.hpp) and any other mesh
 // on rank 0 alone (decompose_from_root). All three give the same local mesh, bitwise.
+#include <functional>
 #include <memory>
 
 #include "mesh/build.hpp"
@@ -34,13 +35,16 @@ struct Decomposition {
 Decomposition decompose(const BuiltMesh& global, const MeshConfig& cfg, const Communicator& comm,
                         const HaloSettings& halo = HaloSettings(), const std::string& where = "mpirun -np");
 
-/// The same part, the whole mesh built on rank 0 alone (`root_mesh`, there: kept for the caller),
-/// partitioned there (every method) and each rank's local mesh sent to it: no other rank holds the
-/// whole mesh (docs/decomposition.md#built-on-rank-0). local.node_row holds the mesh file's node rows.
-/// An error building or partitioning (InputError, RunError) is raised on every rank. Collective.
+/// The same part, the whole mesh built on rank 0 alone, partitioned there (every method) and each
+/// rank's local mesh sent to it: no other rank holds the whole mesh (docs/decomposition.md#built-on-rank-0).
+/// `on_root`, when given, sees the whole mesh on rank 0 once it is built and partitioned (its header
+/// figures, a fingerprint); rank 0 then frees the whole device mesh before cutting the parts and the
+/// whole host mesh before uploading its own part, so that its peak is the whole mesh's build, not
+/// that plus its part. local.node_row holds the mesh file's node rows. An error building or
+/// partitioning (InputError, RunError) is raised on every rank. Collective.
 Decomposition decompose_from_root(const MeshConfig& cfg, const Communicator& comm,
                                   const HaloSettings& halo = HaloSettings(), const std::string& where = "mpirun -np",
-                                  BuiltMesh* root_mesh = nullptr);
+                                  const std::function<void(const BuiltMesh&)>& on_root = {});
 
 /// A Mesh holding only the whole mesh's sizes (n_cells = n_global_cells, n_interior, n_faces, from
 /// every rank's part: a face between two ranks counted once), no arrays: for the cost models.
