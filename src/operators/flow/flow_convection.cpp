@@ -5,10 +5,8 @@
 #include <utility>
 
 #include "operators/boundary_patches.hpp"
-#include "operators/convection/convection_kernels.hpp"
-#include "operators/launch.hpp"
+#include "operators/flow/flow_convection_optimized.hpp"
 #include "operators/muscl/gradient_optimized.hpp"
-#include "physics/flow_boundary.hpp"
 
 namespace fvproxy {
 
@@ -35,6 +33,7 @@ std::vector<bool> mirror_patches(const std::vector<FlowPatchBC>& patches) {
 namespace {
 
 using flow::Primitive;
+using flow_detail::with_bc;
 constexpr int NV = flow::kVariables;
 
 // --- naive: MDRange (face | cell, variable); run-time variable count, flux and boundary types;
@@ -156,89 +155,6 @@ struct NaiveFlowGather {
   }
 };
 
-// --- optimized: the shared kernels of convection_kernels.hpp on the flow model. ----------------
-
-/// Whether a face state is physical: positive density and pressure (false for NaN).
-KOKKOS_INLINE_FUNCTION bool physical(const Primitive& w) {
-  return w.rho > 0 && w.p > 0;
-}
-
-/// The first-order face state of cell c: its own state (positivity's fallback).
-template <class Model>
-KOKKOS_INLINE_FUNCTION Primitive cell_state(const Model& m, const ConstView2<real>& u, index_t c) {
-  real U[NV];
-  for (int k = 0; k < NV; ++k) U[k] = u(c, k);
-  return m.primitive(U);
-}
-
-/// The face state of cell c at offset rc = x_f - x_c: first order (the cell's state), MUSCL on
-/// the conserved variables (grad, lim: theirs), or MUSCL on the primitive ones (rho, u, v, w, p;
-/// grad, lim: theirs, the caller's gradient operator having run on them). Positivity
-/// (docs/physics.md#positivity): a reconstructed state with a non-positive density or pressure is
-/// replaced by the cell's own (that side of the face falls back to first order).
-template <Reconstruction R, class Model>
-KOKKOS_INLINE_FUNCTION Primitive face_state(const Model& m, const ConstView2<real>& u, const ConstView2<real>& grad,
-                                            const ConstView2<real>& lim, index_t c, const real (&rc)[3]) {
-  real U[NV];
-  for (int k = 0; k < NV; ++k) U[k] = u(c, k);
-  if constexpr (R == Reconstruction::conservative)
-    for (int k = 0; k < NV; ++k)
-      U[k] += lim(c, k) * (grad(c, 3 * k) * rc[0] + grad(c, 3 * k + 1) * rc[1] + grad(c, 3 * k + 2) * rc[2]);
-  const Primitive w = m.primitive(U);
-  if constexpr (R == Reconstruction::first_order) {
-    return w;
-  } else if constexpr (R == Reconstruction::conservative) {
-    return physical(w) ? w : cell_state(m, u, c); // the cell's state read again: no registers held for it
-  } else {
-    real W[NV] = {w.rho, w.u[0], w.u[1], w.u[2], w.p};
-    for (int k = 0; k < NV; ++k)
-      W[k] += lim(c, k) * (grad(c, 3 * k) * rc[0] + grad(c, 3 * k + 1) * rc[1] + grad(c, 3 * k + 2) * rc[2]);
-    const Primitive r{W[0], {W[1], W[2], W[3]}, W[4]};
-    return physical(r) ? r : w;
-  }
-}
-
-/// The compressible flow as a convection model: EulerModel<Flux> (the numerical flux and the
-/// equation of state) with the faces' precomputed unit normals and areas; face states are
-/// primitive, from the conserved or the primitive MUSCL.
-template <class Model> struct FlowUpwind {
-  static constexpr int n_vars = Model::N;
-  using State = Primitive;
-  /// The unit normal, loaded with the face; the area is read when the flux is formed (the order
-  /// of loads of the flow's own kernels, which ptxas allocates best: docs/operators/flow.md#the-model-contract).
-  struct Face {
-    real n[3];
-    index_t f;
-  };
-  Model m;
-  ConstVec3View<real> normal;
-  ConstView1<real> area;
-  KOKKOS_INLINE_FUNCTION Face face(index_t f) const { return Face{{normal(f, 0), normal(f, 1), normal(f, 2)}, f}; }
-  template <Reconstruction R>
-  KOKKOS_INLINE_FUNCTION State state(const ConstView2<real>& u, const ConstView2<real>& grad,
-                                     const ConstView2<real>& lim, index_t c, const real (&rc)[3]) const {
-    return face_state<R>(m, u, grad, lim, c, rc);
-  }
-  KOKKOS_INLINE_FUNCTION void flux(const Face& f, const State& L, const State& R, real (&F)[n_vars]) const {
-    m.face_flux(L, R, f.n, area(f.f), F);
-  }
-};
-
-/// A flow boundary condition of physics/flow_boundary.hpp (a function of the inside state and the
-/// unit normal) as the shared kernels call it; one with a flux of its own (NoSlipWall::flux) gives
-/// the face's flux itself (convection_kernels.hpp: boundary_flux).
-template <class Face, class B> struct FlowBoundary {
-  B b;
-  KOKKOS_INLINE_FUNCTION Primitive operator()(index_t, const Face& f, const Primitive& L) const { return b(L, f.n); }
-  template <class M, class BB = B> // BB: a dependent type, so that B without a flux drops this overload
-  KOKKOS_INLINE_FUNCTION auto flux(const M& m, const Face& f, const Primitive& L, real (&F)[flow::kVariables]) const
-      -> decltype(std::declval<const BB&>().flux(L, f.n, m.m.eos), void()) {
-    const flow::Flux w = b.flux(L, f.n, m.m.eos);
-    const real a = m.area(f.f);
-    F[0] = w.rho * a, F[1] = w.m[0] * a, F[2] = w.m[1] * a, F[3] = w.m[2] * a, F[4] = w.E * a;
-  }
-};
-
 /// The conserved boundary state of the owner's state, per face of one patch.
 template <class BC> struct FlowBoundaryValues {
   flow::IdealGas eos;
@@ -258,25 +174,6 @@ template <class BC> struct FlowBoundaryValues {
     ub(b, 0) = B.rho, ub(b, 1) = B.m[0], ub(b, 2) = B.m[1], ub(b, 3) = B.m[2], ub(b, 4) = B.E;
   }
 };
-
-/// Calls f(bc) with the boundary-condition functor of a patch.
-template <class F> void with_bc(const FlowPatchBC& p, real gamma, real gas_constant, F&& f) {
-  switch (p.type) {
-  case FlowBoundaryType::slip_wall:
-  case FlowBoundaryType::symmetry: f(flow::SlipWall{}); return;
-  case FlowBoundaryType::supersonic_inflow: f(flow::SupersonicInflow{p.state}); return;
-  case FlowBoundaryType::supersonic_outflow: f(flow::SupersonicOutflow{}); return;
-  case FlowBoundaryType::farfield: f(flow::Farfield{p.state, gamma}); return;
-  case FlowBoundaryType::no_slip_wall:
-    f(flow::NoSlipWall{p.wall_temperature, {p.wall_velocity[0], p.wall_velocity[1], p.wall_velocity[2]}});
-    return;
-  case FlowBoundaryType::subsonic_inflow:
-    f(flow::SubsonicInflow{
-        p.total_pressure, p.total_temperature, {p.direction[0], p.direction[1], p.direction[2]}, gamma, gas_constant});
-    return;
-  case FlowBoundaryType::subsonic_outflow: f(flow::SubsonicOutflow{p.pressure, gamma}); return;
-  }
-}
 
 class NaiveFlowConvection final : public FlowConvectionOperator {
 public:
@@ -366,112 +263,6 @@ private:
   View2<real> bc_state_;
 };
 
-/// Unit normals and areas of the faces (the optimized kernels' precomputed geometry).
-struct NormalsAndAreas {
-  ConstVec3View<real> S;
-  Vec3View<real> n;
-  View1<real> a;
-  KOKKOS_FUNCTION void operator()(const index_t f) const {
-    const real area = kc::sqrt(S(f, 0) * S(f, 0) + S(f, 1) * S(f, 1) + S(f, 2) * S(f, 2));
-    const real inv = 1 / area;
-    for (int i = 0; i < 3; ++i) n(f, i) = S(f, i) * inv;
-    a(f) = area;
-  }
-};
-
-template <class Model, Reconstruction R> class OptimizedFlowConvection final : public FlowConvectionOperator {
-  using Flow = FlowUpwind<Model>;
-
-public:
-  OptimizedFlowConvection(const Mesh& m, const OperatorGeometry& og, const Model& model,
-                          const FlowConvectionConfig& cfg, const std::vector<FlowPatchBC>& patches, bool gather)
-      : g_(convection_geometry(m, og)), parts_(PartRanges::of(m)), launch_{cfg.policy, cfg.team_size}, gather_(gather),
-        gamma_(cfg.gas.gamma), gas_constant_(cfg.gas.gas_constant) {
-    Vec3View<real> normal("fvproxy::flow_convection::unit_normal", m.n_faces);
-    View1<real> area("fvproxy::flow_convection::area", m.n_faces);
-    Kokkos::parallel_for("fvproxy::flow_convection::normals", Kokkos::RangePolicy<ExecSpace>(0, m.n_faces),
-                         NormalsAndAreas{m.face_area, normal, area});
-    model_ = Flow{model, normal, area};
-    // patch_owner_runs needs a scalar type per patch: any value (only the runs are used here).
-    const std::vector<BoundaryType> any(m.patches.size(), BoundaryType::outflow);
-    for (const PatchRuns& r : patch_owner_runs(m, any, "fvproxy::flow_convection::patch_runs"))
-      patches_.push_back({r, patches.at(r.patch)});
-  }
-  void apply(ConstView2<real> u, ConstView2<real> grad, ConstView2<real> lim, View2<real> rhs,
-             Part part) const override {
-    using Face = typename Flow::Face;
-    if (gather_) {
-      launch("fvproxy::flow_convection::gather_interior", parts_.cells(part), launch_,
-             ConvectionGatherInterior<Flow, R>{model_, g_, u, grad, lim, rhs});
-      for (const auto& patch : patches_) {   // the runs of the part's own cells, after their interior faces
-        const PatchRuns& runs = patch.first; // (named: a structured binding cannot be captured in C++17)
-        with_bc(patch.second, gamma_, gas_constant_, [&](auto b) {
-          using BC = FlowBoundary<Face, decltype(b)>;
-          launch("fvproxy::flow_convection::gather_patch", runs.runs_of(part), launch_,
-                 ConvectionGatherPatch<Flow, R, BC>{model_, BC{b}, g_, u, grad, lim, rhs, runs.runs});
-        });
-      }
-      return;
-    }
-    launch("fvproxy::flow_convection::scatter_interior", parts_.owned_faces(part), launch_,
-           ConvectionScatterInterior<Flow, R>{model_, g_, u, grad, lim, rhs, parts_.n_cells});
-    launch("fvproxy::flow_convection::scatter_cross", parts_.cross_faces(part), launch_,
-           ConvectionScatterInterior<Flow, R, true>{model_, g_, u, grad, lim, rhs, parts_.n_cells});
-    if (!PartRanges::has_boundary(part)) return;
-    for (const auto& patch : patches_) {
-      const PatchRuns& runs = patch.first;
-      with_bc(patch.second, gamma_, gas_constant_, [&](auto b) {
-        using BC = FlowBoundary<Face, decltype(b)>;
-        launch("fvproxy::flow_convection::scatter_patch", IndexRange{runs.begin, runs.end}, launch_,
-               ConvectionScatterPatch<Flow, R, BC>{model_, BC{b}, g_, u, grad, lim, rhs});
-      });
-    }
-  }
-  void patch_fluxes(ConstView2<real> u, ConstView2<real> grad, ConstView2<real> lim, std::size_t patch,
-                    View2<real> out) const override {
-    using Face = typename Flow::Face;
-    for (const auto& p : patches_) {
-      if (p.first.patch != patch) continue;
-      const index_t first = p.first.begin;
-      with_bc(p.second, gamma_, gas_constant_, [&](auto b) {
-        using BC = FlowBoundary<Face, decltype(b)>;
-        Kokkos::parallel_for("fvproxy::flow_convection::patch_fluxes",
-                             Kokkos::RangePolicy<ExecSpace>(0, p.first.end - first),
-                             ConvectionPatchFlux<Flow, R, BC>{model_, BC{b}, g_, u, grad, lim, out, first});
-      });
-      return;
-    }
-  }
-  std::string description() const override {
-    return std::string("optimized/") + (gather_ ? "gather/" : "atomic/") + to_string(launch_.policy);
-  }
-
-private:
-  Flow model_;
-  ConvectionGeometry g_;
-  PartRanges parts_;
-  LaunchOptions launch_;
-  bool gather_;
-  real gamma_, gas_constant_;
-  std::vector<std::pair<PatchRuns, FlowPatchBC>> patches_;
-};
-
-template <class NumFlux>
-std::unique_ptr<FlowConvectionOperator> make_optimized(const Mesh& m, const OperatorGeometry& og, NumFlux flux,
-                                                       const FlowConvectionConfig& cfg,
-                                                       const std::vector<FlowPatchBC>& patches, bool gather) {
-  using Model = flow::EulerModel<NumFlux>;
-  const Model model{cfg.gas, flux};
-  if (cfg.order == 1)
-    return std::make_unique<OptimizedFlowConvection<Model, Reconstruction::first_order>>(m, og, model, cfg, patches,
-                                                                                         gather);
-  if (cfg.reconstruction == FlowReconstruction::primitive)
-    return std::make_unique<OptimizedFlowConvection<Model, Reconstruction::primitive>>(m, og, model, cfg, patches,
-                                                                                       gather);
-  return std::make_unique<OptimizedFlowConvection<Model, Reconstruction::conservative>>(m, og, model, cfg, patches,
-                                                                                        gather);
-}
-
 struct FlowCflRate {
   flow::IdealGas eos;
   ConstView1<index_t> off, faces;
@@ -505,11 +296,11 @@ std::unique_ptr<FlowConvectionOperator> make_flow_convection(const Mesh& mesh, c
   const bool gather = deterministic || cfg.scatter == Scatter::gather;
   if (cfg.variant == Variant::naive) return std::make_unique<NaiveFlowConvection>(mesh, cfg, patches, gather);
   switch (cfg.flux) {
-  case flow::FluxType::rusanov: return make_optimized(mesh, geom, flow::Rusanov{}, cfg, patches, gather);
-  case flow::FluxType::hllc: return make_optimized(mesh, geom, flow::Hllc{}, cfg, patches, gather);
+  case flow::FluxType::rusanov: return flow_detail::make_optimized_rusanov(mesh, geom, cfg, patches, gather);
+  case flow::FluxType::hllc: return flow_detail::make_optimized_hllc(mesh, geom, cfg, patches, gather);
   case flow::FluxType::roe: break;
   }
-  return make_optimized(mesh, geom, flow::Roe{cfg.roe_entropy_fix}, cfg, patches, gather);
+  return flow_detail::make_optimized_roe(mesh, geom, cfg, patches, gather);
 }
 
 void flow_boundary_values(const Mesh& mesh, const flow::IdealGas& gas, const std::vector<FlowPatchBC>& patches,

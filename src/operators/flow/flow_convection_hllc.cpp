@@ -1,0 +1,12 @@
+// The optimized compressible convection operator with the HLLC flux (flow_convection_optimized.hpp).
+#include "operators/flow/flow_convection_optimized.hpp"
+
+namespace fvproxy::flow_detail {
+
+std::unique_ptr<FlowConvectionOperator> make_optimized_hllc(const Mesh& m, const OperatorGeometry& og,
+                                                           const FlowConvectionConfig& cfg,
+                                                           const std::vector<FlowPatchBC>& patches, bool gather) {
+  return make_optimized(m, og, flow::Hllc{}, cfg, patches, gather);
+}
+
+} // namespace fvproxy::flow_detail
