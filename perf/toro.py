@@ -107,10 +107,20 @@ def run_one(fv, case, sets):
         return row
 
 
+def portable(path):
+    """A path as the record keeps it: relative to the repository when inside it, else its file name (no
+    machine's absolute paths in files the repository carries, e.g. tests/toro_errors.inc)."""
+    if not os.path.isabs(path):
+        return path
+    rel = os.path.relpath(path, ROOT)
+    return rel if not rel.startswith("..") else os.path.basename(path)
+
+
 def header(out, args):
     rev = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout
     out.write("# perf/toro.py %s; git %s; %s, %d cores; fvproxy %s\n" %
-              (" ".join(sys.argv[1:]), rev.strip(), platform.node(), os.cpu_count() or 0, args.fvproxy))
+              (" ".join(portable(a) for a in sys.argv[1:]), rev.strip(), platform.node(), os.cpu_count() or 0,
+               portable(args.fvproxy)))
 
 
 def matrix(args, time=""):

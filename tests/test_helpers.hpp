@@ -3,9 +3,12 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <functional>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 #include <gtest/gtest.h>
 
@@ -58,6 +61,15 @@ inline std::string source_path(const std::string& rel) {
 }
 
 /// A case from YAML text with `--set` style overrides, validated like a case file.
+/// A fresh folder for one test's files: <tmp>/fvproxy_<name>_<pid> (tests run as parallel processes).
+inline std::string temp_dir(const std::string& name) {
+  const std::filesystem::path p =
+      std::filesystem::temp_directory_path() / ("fvproxy_" + name + "_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(p);
+  std::filesystem::create_directories(p);
+  return p.string();
+}
+
 inline CaseConfig case_from(const std::string& yaml, const std::vector<std::string>& sets = {}) {
   ConfigSource src = ConfigSource::from_string(yaml, "test.yaml");
   for (const auto& s : sets) src.apply_set(s);

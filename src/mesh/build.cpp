@@ -10,6 +10,17 @@
 
 namespace fvproxy {
 
+void check_jitter(const BoxConfig& box, double min_volume, gid_t cell) {
+  if (min_volume > 0 || box.perturb == 0) return;
+  std::ostringstream os;
+  os << "jitter " << box.perturb << " of the spacing turns a " << to_string(box.element)
+     << " inside out: cell (global id) " << cell << " has volume " << min_volume;
+  throw InputError("mesh.generate.perturb", os.str(),
+                   "each node moves up to perturb x spacing along each axis: a tet of the hex's split stays valid for "
+                   "every draw only below 1/6, a prism's below 1/4 (docs/mesh.md#generators-meshgenerate); lower "
+                   "mesh.generate.perturb or try another mesh.generate.seed");
+}
+
 BuiltMesh build_mesh(const MeshConfig& cfg, UnorderedMesh* unordered) {
   BuiltMesh b;
   Kokkos::Timer timer;
@@ -27,6 +38,10 @@ BuiltMesh build_mesh(const MeshConfig& cfg, UnorderedMesh* unordered) {
     where = cfg.file;
   }
   b.device = upload(b.host);
+  if (cfg.generate) {
+    const GeometryChecks g = check_geometry(b.device);
+    check_jitter(*cfg.generate, g.min_volume, g.min_volume_cell);
+  }
   validate_geometry(b.device, where);
   if (cfg.generate) {
     const BoxConfig& g = *cfg.generate;

@@ -26,4 +26,10 @@ struct UnorderedMesh {
 /// then applies `cfg.reorder`. `unordered`, when given, receives the mesh before reordering.
 BuiltMesh build_mesh(const MeshConfig& cfg, UnorderedMesh* unordered = nullptr);
 
+/// A generated box's cells that jitter turned inside out: InputError naming mesh.generate.perturb
+/// with the real reason when `min_volume` (of cell `cell`, a global id) is not positive and the box
+/// is jittered (a tet of the hex's split is valid for every draw only below 1/6 of the spacing,
+/// docs/mesh.md); nothing otherwise.
+void check_jitter(const BoxConfig& box, double min_volume, gid_t cell);
+
 } // namespace fvproxy

@@ -107,13 +107,16 @@ struct LeastSquaresInverse {
   }
 };
 
-/// G_c = sum_f s S_f (x_i,f - x_c)^T and its inverse (row-major): x_i - x_c is (1 - w) d on the
-/// owner side of an interior face, -w d on the neighbour side, r on a boundary face.
+/// G_c = sum_f s S_f (x_i,f - x_c)^T and its inverse (row-major): x_i is where the face value sits.
+/// x_i - x_c is (1 - w) d on the owner side of an interior face, -w d on the neighbour side (the
+/// centroids' line through the face's plane); on a boundary face (1 - ghost_weight) ghost: r (the
+/// face centroid) for a face value, (r . n) n for a mirror face, whose value (u_P + ub) / 2 sits
+/// half way to the mirrored centroid, as on the interior face to the cell's mirror image.
 struct GreenGaussInverse {
   ConstView1<index_t> off, boundary_begin, faces;
   ConstView1<std::int8_t> sign;
-  ConstVec3View<real> S, d, r;
-  ConstView1<real> w, volume;
+  ConstVec3View<real> S, d, ghost;
+  ConstView1<real> w, ghost_weight, volume;
   index_t n_interior;
   View2<real> inv;
   View1<real> det_ratio; ///< det(G) / V^3: 1 for a textbook Green-Gauss cell, ~0 singular
@@ -127,7 +130,8 @@ struct GreenGaussInverse {
         const real t = s > 0 ? 1 - w(f) : -w(f);
         for (int i = 0; i < 3; ++i) v[i] = t * d(f, i);
       } else {
-        for (int i = 0; i < 3; ++i) v[i] = r(f, i);
+        const index_t b = f - n_interior;
+        for (int i = 0; i < 3; ++i) v[i] = (1 - ghost_weight(b)) * ghost(b, i);
       }
       for (int i = 0; i < 3; ++i)
         for (int j = 0; j < 3; ++j) m[i][j] += s * S(f, i) * v[j];
@@ -221,8 +225,8 @@ OperatorGeometry make_operator_geometry(const Mesh& m, const std::vector<bool>& 
                      "det(M) / (tr(M)/3)^3 (its neighbours and boundary faces are nearly coplanar)");
   Kokkos::parallel_for("fvproxy::operators::gg_inverse", Kokkos::RangePolicy<ExecSpace>(0, nc),
                        GreenGaussInverse{m.cell_face_off, g.cell_boundary_begin, m.cell_faces, m.cell_face_sign,
-                                         m.face_area, g.d, g.r, g.gg_weight, m.volume, m.n_interior, g.gg_inverse,
-                                         ratio});
+                                         m.face_area, g.d, g.ghost, g.gg_weight, g.ghost_weight, m.volume, m.n_interior,
+                                         g.gg_inverse, ratio});
   check_conditioning(m, ratio, real(1e-3), "gg", "det(G) / V^3 (1 on an unskewed cell)");
   return g;
 }

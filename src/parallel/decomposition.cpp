@@ -45,14 +45,18 @@ namespace {
 struct Bytes {
   std::vector<char> b;
   std::size_t at = 0;
-  template <class T> void put(const T& x) {
-    const char* p = reinterpret_cast<const char*>(&x);
-    b.insert(b.end(), p, p + sizeof(T));
+  /// n bytes from p at the end (resize + memcpy: g++ 12 -O3 misreads vector::insert of a few bytes
+  /// as an overflow, -Wstringop-overflow, in the float build).
+  void append(const void* p, std::size_t n) {
+    if (n == 0) return;
+    const std::size_t end = b.size();
+    b.resize(end + n);
+    std::memcpy(b.data() + end, p, n);
   }
+  template <class T> void put(const T& x) { append(&x, sizeof(T)); }
   template <class T> void put(const std::vector<T>& v) {
     put(std::uint64_t(v.size()));
-    const char* p = reinterpret_cast<const char*>(v.data());
-    b.insert(b.end(), p, p + v.size() * sizeof(T));
+    append(v.data(), v.size() * sizeof(T));
   }
   void put(const std::string& s) { put(std::vector<char>(s.begin(), s.end())); }
   template <class T> void get(T& x) {
@@ -322,6 +326,16 @@ Decomposition decompose_in_parts(const MeshConfig& cfg, const Communicator& comm
   d.partition = std::move(p.partition);
   d.local = std::move(p.local);
   finish_part(d, comm, halo);
+  // Jitter that turns a cell inside out (mesh.generate.perturb; the whole build checks it in
+  // build_mesh): the smallest volume over the ranks, its cell from the rank that holds it.
+  const GeometryChecks g = check_geometry(d.mesh);
+  const double smallest = comm.min(g.min_volume);
+  if (!(smallest > 0)) {
+    const std::int64_t holder = comm.min(std::int64_t(g.min_volume <= smallest ? comm.rank() : comm.size()));
+    std::int64_t cell = g.min_volume_cell;
+    MPI_Bcast(&cell, 1, MPI_INT64_T, static_cast<int>(holder), comm.raw());
+    check_jitter(*cfg.generate, smallest, cell);
+  }
   d.mesh.n_global_cells = p.n_global_cells;
   // The domain's volume as one rank has it: the exact sum of every owned volume.
   const auto vol = Kokkos::create_mirror_view_and_copy(HostSpace(), d.mesh.volume);

@@ -48,7 +48,18 @@ for np in 1 2; do
   [[ $rc == 2 ]] && grep -q -- "^--partition: error: 3 parts for 2 cells" "$out/too_many.txt" ||
     fail "mesh --partition 3 --compare-partitions on 2 cells, $np rank(s): exit $rc: $(tail -n 3 "$out/too_many.txt")"
 done
-echo "1. every method on 3 and 4 ranks with 3 to 6 cells: every rank owns cells, bitwise one rank"
+# Jitter that inverts a tet (issue 38): refused naming mesh.generate.perturb and the same cell on one rank, on 2
+# ranks built in parts (zorder: no rank builds the whole box, each checks its own cells) and built on rank 0 (metis).
+for spec in "1 metis" "2 zorder" "2 metis"; do
+  read -r np method <<<"$spec"
+  mpi "$np" "$fv" run "$few" --set "mesh.generate={cells: [20, 20, 3], element: tet, perturb: 0.3}" \
+    --set "mesh.partition=$method" --output-dir "$out/jitter" >"$out/jitter.log" 2>&1
+  rc=$?
+  [[ $rc == 2 ]] && grep -q "^mesh\.generate\.perturb: error: jitter 0\.3 of the spacing turns a tet inside out: cell (global id) 3382 " \
+    "$out/jitter.log" || fail "jitter 0.3 on tets, $np rank(s), $method: exit $rc: $(grep -v OMP_ "$out/jitter.log" | tail -n 3)"
+  [[ $(grep -c "error:" "$out/jitter.log") == 1 ]] || fail "jitter 0.3 on tets, $np rank(s), $method: not said once"
+done
+echo "1. every method on 3 and 4 ranks with 3 to 6 cells: every rank owns cells, bitwise one rank; inverting jitter refused"
 
 # 2. ranks that disagree. wrap.sh RANK ARGS... -- REST: the rank given gets ARGS added (or, with
 #    --case FILE, reads FILE instead of the case file: REST is FVPROXY COMMAND CASE ...).

@@ -101,15 +101,15 @@ struct GradientFinalize {
     for (index_t q = g.cell_face_off(c); q < g.cell_face_off(c + 1); ++q) {
       const index_t f = g.cell_faces(q);
       real v[kMaxDim];
-      if (method == 0)
-        g.owner_to_other(f, v);
-      else
-        g.owner_to_ghost(f, v);
+      g.owner_to_ghost(f, v); // interior: d; boundary: r, or the mirrored centroid on a mirror face
       if (method == 0) {
         const real s = g.sign(q);
         if (g.interior(f)) { // x_i - x_c: (1 - w) d from the owner, -w d from the neighbour
           const real w = g.gg_weight(f);
           for (int i = 0; i < g.dim; ++i) v[i] = s > 0 ? (1 - w) * v[i] : -w * v[i];
+        } else { // where the face value sits: r, or half way to the mirrored centroid
+          const real w = g.boundary_weight(f);
+          for (int i = 0; i < g.dim; ++i) v[i] = (1 - w) * v[i];
         }
         for (int i = 0; i < g.dim; ++i)
           for (int j = 0; j < g.dim; ++j) m[i][j] += s * g.S(f, i) * v[j];
