@@ -3,6 +3,12 @@
 # stdout+stderr matches the extended regular expression REGEX.
 set -u
 want="$1"; pattern="$2"; shift 2
+# Open MPI's session folders of this test alone: isolated singletons (tests/CMakeLists.txt) share one
+# job-family folder, which processes of two tests starting or ending together can fail to create
+# (docs/development.md#mpi-start-up).
+ompi_tmp=$(mktemp -d "${TMPDIR:-/tmp}/fvproxy-ompi.XXXXXX")
+export OMPI_MCA_orte_tmpdir_base="$ompi_tmp"
+trap 'rm -rf "$ompi_tmp"' EXIT
 out=$("$@" 2>&1); got=$?
 printf '%s\n' "$out" | head -n 60
 if [[ "$got" != "$want" ]]; then
