@@ -142,7 +142,9 @@ struct PartRows {
     bad = bad || std::int64_t(got.size()) != row1 - row0;
     std::size_t topology = 0;
     for (const CellRec& x : got) topology += std::size_t(x.n);
-    r.topology.reserve(topology), r.types.reserve(got.size()), r.cell_gid.reserve(got.size());
+    r.topology.reserve(topology);
+    r.types.reserve(got.size());
+    r.cell_gid.reserve(got.size());
     for (std::size_t i = 0; i < got.size() && !bad; ++i) {
       bad = got[i].row != row0 + std::int64_t(i);
       r.topology.insert(r.topology.end(), got[i].topo, got[i].topo + got[i].n);
@@ -173,8 +175,9 @@ struct PartRows {
     std::sort(gotn.begin(), gotn.end(), [](const NodeRec& a, const NodeRec& b) { return a.row < b.row; });
     const std::int64_t n0 = block_start(index_t(N), me, P), n1 = block_start(index_t(N), me + 1, P);
     std::int64_t next = n0;
-    r.x.reserve(3 * std::size_t(std::max<std::int64_t>(n1 - n0, 0))),
-        r.node_gid.reserve(std::size_t(std::max<std::int64_t>(n1 - n0, 0)));
+    const std::size_t rows = std::size_t(std::max<std::int64_t>(n1 - n0, 0));
+    r.x.reserve(3 * rows);
+    r.node_gid.reserve(rows);
     for (const NodeRec& x : gotn) {
       if (x.row < next) continue; // a copy from another rank
       if (x.row != next) {

@@ -38,15 +38,13 @@ BuiltMesh build_mesh(const MeshConfig& cfg, UnorderedMesh* unordered) {
     where = cfg.file;
   }
   b.device = upload(b.host);
-  if (cfg.generate) {
-    const GeometryChecks g = check_geometry(b.device);
-    check_jitter(*cfg.generate, g.min_volume, g.min_volume_cell);
-  }
-  validate_geometry(b.device, where);
+  const GeometryChecks checks = check_geometry(b.device);
+  if (cfg.generate) check_jitter(*cfg.generate, checks.min_volume, checks.min_volume_cell);
+  validate_geometry(b.device, checks, where);
   if (cfg.generate) {
     const BoxConfig& g = *cfg.generate;
     const double box = g.lengths[0] * g.lengths[1] * g.lengths[2];
-    const double total = check_geometry(b.device).total_volume;
+    const double total = checks.total_volume;
     const double tol = 1e3 * std::numeric_limits<real>::epsilon() * std::sqrt(double(b.device.n_cells));
     if (!(std::abs(total - box) <= tol * box)) {
       std::ostringstream os;

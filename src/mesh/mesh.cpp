@@ -261,7 +261,10 @@ GeometryChecks check_geometry(const Mesh& m) {
 }
 
 void validate_geometry(const Mesh& m, const std::string& source) {
-  const GeometryChecks g = check_geometry(m);
+  validate_geometry(m, check_geometry(m), source);
+}
+
+void validate_geometry(const Mesh& m, const GeometryChecks& g, const std::string& source) {
   if (m.n_cells == 0) throw InputError(source, "the mesh has no cells");
   if (!(g.min_volume > 0)) {
     std::ostringstream os;

@@ -99,5 +99,7 @@ GeometryChecks check_geometry(const Mesh& m);
 
 /// Throws InputError naming the worst cell when a volume is not positive or a cell is not closed.
 void validate_geometry(const Mesh& m, const std::string& source);
+/// The same from checks already made (check_geometry of `m`).
+void validate_geometry(const Mesh& m, const GeometryChecks& g, const std::string& source);
 
 } // namespace fvproxy

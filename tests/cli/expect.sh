@@ -6,9 +6,12 @@ want="$1"; pattern="$2"; shift 2
 # Open MPI's session folders of this test alone: isolated singletons (tests/CMakeLists.txt) share one
 # job-family folder, which processes of two tests starting or ending together can fail to create
 # (docs/development.md#mpi-start-up).
-ompi_tmp=$(mktemp -d "${TMPDIR:-/tmp}/fvproxy-ompi.XXXXXX")
-export OMPI_MCA_orte_tmpdir_base="$ompi_tmp"
-trap 'rm -rf "$ompi_tmp"' EXIT
+# Not for the tests that launch mpiexec jobs (FVPROXY_TEST_SHARED_MPI_SESSION=1, tests/CMakeLists.txt).
+if [[ ${FVPROXY_TEST_SHARED_MPI_SESSION:-0} != 1 ]]; then
+  ompi_tmp=$(mktemp -d "${TMPDIR:-/tmp}/fvproxy-ompi.XXXXXX")
+  export OMPI_MCA_orte_tmpdir_base="$ompi_tmp"
+  trap 'rm -rf "$ompi_tmp"' EXIT
+fi
 out=$("$@" 2>&1); got=$?
 printf '%s\n' "$out" | head -n 60
 if [[ "$got" != "$want" ]]; then
