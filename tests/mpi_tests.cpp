@@ -373,7 +373,7 @@ StageResult run_stage(const Mesh& m, const OperatorsConfig& ops, int n, Halo* ha
   std::vector<BoundaryType> types;
   for (std::size_t i = 0; i < m.patches.size(); ++i)
     types.push_back(std::array{BoundaryType::dirichlet, BoundaryType::outflow, BoundaryType::inflow}[i % 3]);
-  const auto muscl = make_muscl(m, geom, ops.muscl, n, false, std::vector<real>{real(1.5), real(2.5)});
+  const auto muscl = make_muscl(m, geom, ops.muscl, n, false, LimiterScale{{real(1.5), real(2.5)}, {0, 1}});
   const auto convection = make_convection(m, geom, ops.convection, phi, n, types, false);
   const auto diffusion = make_diffusion(m, geom, ops.diffusion, {0.3, 0.1}, types, false);
   const auto fields = sampled(m, n);
@@ -505,7 +505,7 @@ Kokkos::View<real**, Kokkos::LayoutLeft, HostSpace> run_flow_stage(const Mesh& m
   MusclConfig mc;
   mc.limiter = Limiter::barth_jespersen;
   flow_boundary_values(m, gas, bcs, u, ub);
-  make_muscl(m, geom, mc, NV, false, std::vector<real>(NV, real(1)))->compute(u, ub, grad, lim);
+  make_muscl(m, geom, mc, NV, false, flow_limiter_scale())->compute(u, ub, grad, lim);
   flow_primitive_fields(m, gas, bcs, u, w, wb);
   make_muscl(m, geom, mc, 4, false, {})->compute(w, wb, gw, wlim);
   if (halo) halo->exchange(std::vector<View2<real>>{grad, lim, gw});

@@ -30,7 +30,7 @@ TEST(CaseConfig, Defaults) {
   EXPECT_EQ(c.operators.muscl.variant, Variant::optimized);
   EXPECT_EQ(c.operators.muscl.gradient, Gradient::least_squares);
   EXPECT_EQ(c.operators.muscl.limiter, Limiter::venkatakrishnan);
-  EXPECT_EQ(c.operators.muscl.venkatakrishnan_k, 5.0);
+  EXPECT_EQ(c.operators.muscl.venkatakrishnan_threshold, 0.015);
   EXPECT_EQ(c.operators.convection.order, 2);
   // The face scatter default is the backend's measured best (docs/performance.md): atomic on
   // CUDA, gather on host backends; the gradients always gather; deterministic runs always gather.

@@ -38,7 +38,7 @@ Problem problem(const HostMesh& h, int n, const Field& field, const VelocityConf
   make_gradient(p.mesh, p.geom, MusclConfig{}, n, true)->compute(p.u, p.ub, p.grad);
   MusclConfig mc;
   mc.limiter = limiter;
-  make_limiter(p.mesh, p.geom, mc, n, solution_range(p.u, p.ub))->compute(p.u, p.ub, p.grad, p.lim);
+  make_limiter(p.mesh, p.geom, mc, scalar_limiter_scale(p.u, p.ub))->compute(p.u, p.ub, p.grad, p.lim);
   return p;
 }
 
@@ -93,7 +93,7 @@ TEST(Limiter, VariantsAgreeAndBarthJespersenBounds) {
     naive.variant = Variant::naive;
     naive.limiter = l;
     View2<real> ln("fvproxy::test::lim_naive", p.mesh.n_cells, 2);
-    make_limiter(p.mesh, p.geom, naive, 2, solution_range(p.u, p.ub))->compute(p.u, p.ub, p.grad, ln);
+    make_limiter(p.mesh, p.geom, naive, scalar_limiter_scale(p.u, p.ub))->compute(p.u, p.ub, p.grad, ln);
     auto a = Kokkos::create_mirror_view_and_copy(HostSpace(), ln);
     auto b = Kokkos::create_mirror_view_and_copy(HostSpace(), p.lim);
     bool limited = false;

@@ -97,7 +97,7 @@ void primitive_reconstruction(FlowSetup& s, const std::vector<FlowPatchBC>& bcs,
                               const MusclConfig& mc) {
   View2<real> w("fvproxy::test::flow_w", s.mesh.n_cells, NV), wb("fvproxy::test::flow_wb", s.ub.extent(0), NV);
   flow_primitive_state(s.mesh, gas, bcs, s.u, w, wb);
-  make_muscl(s.mesh, s.geom, mc, NV, false, solution_range(w, wb))->compute(w, wb, s.grad, s.lim);
+  make_muscl(s.mesh, s.geom, mc, NV, false, flow_limiter_scale())->compute(w, wb, s.grad, s.lim);
 }
 
 FlowConvectionConfig config(Variant v, Scatter sc, Policy p, FluxType flux, int order,
@@ -129,7 +129,7 @@ TEST(FlowConvection, VariantsAgreeOnEveryMeshFluxAndOrder) {
     MusclConfig mc;
     mc.limiter = Limiter::barth_jespersen;
     flow_boundary_values(s.mesh, gas, bcs, s.u, s.ub);
-    const auto muscl = make_muscl(s.mesh, s.geom, mc, NV, false, solution_range(s.u, s.ub));
+    const auto muscl = make_muscl(s.mesh, s.geom, mc, NV, false, flow_limiter_scale());
     for (FlowReconstruction rec : {FlowReconstruction::conservative, FlowReconstruction::primitive}) {
       if (rec == FlowReconstruction::conservative)
         reconstruction(s, bcs, gas, muscl.get());
@@ -191,7 +191,7 @@ TEST(FlowConvection, UniformFlowStaysUniformAndTheOperatorConserves) {
   std::vector<FlowPatchBC> bcs(s.mesh.patches.size(), FlowPatchBC{FlowBoundaryType::farfield, w});
   MusclConfig mc;
   flow_boundary_values(s.mesh, gas, bcs, s.u, s.ub);
-  const auto muscl = make_muscl(s.mesh, s.geom, mc, NV, false, solution_range(s.u, s.ub));
+  const auto muscl = make_muscl(s.mesh, s.geom, mc, NV, false, flow_limiter_scale());
   reconstruction(s, bcs, gas, muscl.get());
   for (FluxType flux : {FluxType::rusanov, FluxType::hllc, FluxType::roe})
     for (int order : {1, 2})
@@ -204,7 +204,7 @@ TEST(FlowConvection, UniformFlowStaysUniformAndTheOperatorConserves) {
   FlowSetup p = setup(test::box_mesh(ElementKind::hex, {true, true, true}, 0.2, Ordering::zorder));
   fill_state(p, [](const double* x, double* U) { smooth_state(0, x, U); });
   const std::vector<FlowPatchBC> none;
-  const auto mp = make_muscl(p.mesh, p.geom, mc, NV, false, solution_range(p.u, p.ub));
+  const auto mp = make_muscl(p.mesh, p.geom, mc, NV, false, flow_limiter_scale());
   reconstruction(p, none, gas, mp.get());
   auto V = Kokkos::create_mirror_view_and_copy(HostSpace(), p.mesh.volume);
   for (Variant v : {Variant::naive, Variant::optimized}) {
@@ -290,7 +290,7 @@ SodResult sod(ElementKind e, int cells, FluxType flux, int order, Variant varian
   MusclConfig mc;
   mc.limiter = Limiter::barth_jespersen;
   flow_boundary_values(s.mesh, gas, walls, s.u, s.ub);
-  const auto muscl = order == 2 ? make_muscl(s.mesh, s.geom, mc, NV, false, solution_range(s.u, s.ub)) : nullptr;
+  const auto muscl = order == 2 ? make_muscl(s.mesh, s.geom, mc, NV, false, flow_limiter_scale()) : nullptr;
   const auto op = make_flow_convection(s.mesh, s.geom,
                                        config(variant, Scatter::atomic, Policy::range, flux, order, rec), walls, false);
   const double T = 0.2;

@@ -694,12 +694,134 @@ TEST(FlowSolver, SymmetryPlaneOnJitteredTetsEqualsTheMirroredBox) {
        {"operators.muscl={gradient: green-gauss, limiter: barth-jespersen, variant: naive}"}},
       {"least squares, unlimited, primitive",
        {"operators.muscl={gradient: least-squares, limiter: none}", "operators.convection.reconstruction=primitive"}},
+      // Venkatakrishnan's eps from the domain's extent and initial ranges (before issue 38) differed
+      // between the half and the whole box: 2.5e-4; the local eps (VenkatScale) is the same on both.
+      {"the defaults (least squares, Venkatakrishnan, primitive)", {}},
+      {"Venkatakrishnan, conservative, naive",
+       {"operators.muscl={variant: naive, limiter: venkatakrishnan}",
+        "operators.convection.reconstruction=conservative"}},
   };
   for (const Case& c : cases) {
     const double d = tet_mirror_experiment(c.sets);
     std::printf("[tet mirror] %s: max |half - whole| / max |whole| = %.3e\n", c.what, d);
     EXPECT_LE(d, tol) << c.what;
   }
+}
+
+/// The Taylor-Green flow on a jittered tet box (a quarter period across) with the defaults, in units
+/// scaled by `length`, `speed` and `density` and moved by whole periods (`shift` x 2 pi length in x):
+/// the final state.
+FlowRun scaled_taylor_green(double length, double speed, double density, int shift,
+                            const std::vector<std::string>& sets) {
+  const double pi = 3.141592653589793, L = length, U = speed;
+  char mesh[320], initial[200], time[96];
+  std::snprintf(mesh, sizeof mesh,
+                "mesh.generate={shape: box, cells: [4, 8, 8], element: tet, lengths: [%.17g, %.17g, %.17g], origin: "
+                "[%.17g, 0, 0], perturb: 0.15, seed: 3}",
+                pi / 2 * L, pi * L, pi * L, 2 * pi * L * shift);
+  std::snprintf(initial, sizeof initial,
+                "initial={type: taylor-green, length: %.17g, speed: %.17g, density: %.17g, pressure: %.17g}", L, U,
+                density, 2.857142857142857 * density * U * U);
+  std::snprintf(time, sizeof time, "time={integrator: ssprk3, dt: %.17g, steps: 20}", 0.01 * L / U);
+  std::vector<std::string> all{mesh, initial, time};
+  all.insert(all.end(), sets.begin(), sets.end());
+  return run(test::case_from(R"(
+case: tg_units
+physics: {model: euler, gamma: 1.4, gas_constant: 1}
+boundary: {xmin: {type: symmetry}, xmax: {type: supersonic-outflow}, ymin: {type: symmetry},
+           ymax: {type: symmetry}, zmin: {type: slip-wall}, zmax: {type: supersonic-outflow}}
+)",
+                             all));
+}
+
+TEST(FlowSolver, DefaultLimiterIsInvariantToUnitsAndPlace) {
+  // Venkatakrishnan's eps is local (VenkatScale: kappa times each variable's size around the cell),
+  // so a flow in other units (lengths x10, velocities x100, density x2: pressures x2e4, times x0.1)
+  // and moved by a period along x gives the same state in those units to round-off, cell by cell
+  // (issue 38): 7e-14. With eps not scaling with the variables (S fixed at 1: checked by putting it
+  // in) 0.64 and 0.48 apart; the old eps^2 = (K h / L)^3 range^2 gave the zero initial w the range 1
+  // whatever the units.
+  for (const char* rec : {"primitive", "conservative"}) {
+    SCOPED_TRACE(rec);
+    const std::vector<std::string> sets{std::string("operators.convection.reconstruction=") + rec};
+    const FlowRun a = scaled_taylor_green(1, 1, 1, 0, sets);
+    const FlowRun b = scaled_taylor_green(10, 100, 2, 1, sets);
+    ASSERT_FALSE(a.summary.failure);
+    ASSERT_FALSE(b.summary.failure);
+    const double unit[5] = {2, 200, 200, 200, 2e4}; // rho, rho u, E
+    double worst = 0;
+    for (int k = 0; k < 5; ++k) {
+      double scale = 0, diff = 0;
+      for (std::size_t c = 0; c < a.summary.final_state[k].size(); ++c) {
+        scale = std::max(scale, std::abs(double(a.summary.final_state[k][c])));
+        diff = std::max(diff,
+                        std::abs(double(b.summary.final_state[k][c]) / unit[k] - double(a.summary.final_state[k][c])));
+      }
+      worst = std::max(worst, diff / scale);
+    }
+    std::printf("[limiter units] %s: max |scaled - unit| / max |unit| = %.3e\n", rec, worst);
+    EXPECT_LE(worst, test::tol(1e-10));
+    // The limiter is active: Barth-Jespersen gives another state.
+    std::vector<std::string> bj = sets;
+    bj.push_back("operators.muscl.limiter=barth-jespersen");
+    const FlowRun c = scaled_taylor_green(1, 1, 1, 0, bj);
+    double d = 0;
+    for (std::size_t i = 0; i < a.summary.final_state[0].size(); ++i)
+      d = std::max(d, std::abs(double(c.summary.final_state[0][i]) - double(a.summary.final_state[0][i])));
+    EXPECT_GT(d, 1e-6);
+  }
+}
+
+/// A plane acoustic pulse (initial: acoustic-pulse, amplitude A) in a uniform flow at Mach 0.3 along
+/// a quasi-1-D channel of 200 hexes with a subsonic inflow (xmin) and outflow (xmax), run until the
+/// pulse has met the boundary ahead of it and its reflection is back inside: the reflected pressure
+/// wave's signed extreme over A (the reflection coefficient R; the pulse runs along `normal`).
+double acoustic_reflection(double normal, double end_time) {
+  const double g = 1.4, p = 1 / g, M = 0.3, T = p, f = 1 + 0.5 * (g - 1) * M * M;
+  char ic[320], bc[400], t[64];
+  std::snprintf(ic, sizeof ic,
+                "initial={type: acoustic-pulse, density: 1, velocity: [%.17g, 0, 0], pressure: %.17g, normal: [%g, 0, "
+                "0], position: %g, width: 0.05, amplitude: 0.001}",
+                M, p, normal, 0.5 * normal); // centred at x = 0.5 (position: along the normal)
+  std::snprintf(bc, sizeof bc,
+                "boundary={xmin: {type: subsonic-inflow, total_pressure: %.17g, total_temperature: %.17g}, xmax: "
+                "{type: subsonic-outflow, pressure: %.17g}, ymin: {type: symmetry}, ymax: {type: symmetry}, zmin: "
+                "{type: symmetry}, zmax: {type: symmetry}}",
+                p * std::pow(f, g / (g - 1)), T * f, p);
+  std::snprintf(t, sizeof t, "time={integrator: ssprk3, end_time: %g, cfl: 0.5}", end_time);
+  const FlowRun r = run(test::case_from(R"(
+case: acoustic_reflection
+mesh: {generate: {shape: box, cells: [200, 1, 1], element: hex, lengths: [1, 0.005, 0.005]}}
+physics: {model: euler, gamma: 1.4, gas_constant: 1}
+operators: {muscl: {limiter: none}}
+)",
+                                        {ic, bc, t}));
+  EXPECT_FALSE(r.summary.failure);
+  const auto& s = r.summary.final_state;
+  double extreme = 0;
+  for (std::size_t c = 0; c < s[0].size(); ++c) {
+    const double d = s[0][c], m2 = s[1][c] * s[1][c] + s[2][c] * s[2][c] + s[3][c] * s[3][c];
+    const double dp = (g - 1) * (s[4][c] - 0.5 * m2 / d) - p;
+    if (std::abs(dp) > std::abs(extreme)) extreme = dp;
+  }
+  return extreme / (1e-3 * p);
+}
+
+TEST(FlowSolver, SubsonicBoundariesReflectAnAcousticPulseAsTheirCharacteristicsSay) {
+  // The subsonic outflow imposes the static pressure: an outgoing acoustic wave comes back inverted
+  // whole, R = -1; the subsonic inflow imposes p0 and T0 with the outgoing invariant from the
+  // interior: R = -(1 - M) / (1 + M) = -0.538 at Mach 0.3 (issue 38's review measured both). Each
+  // pulse, through 0.5 of the channel before and 0.2-0.3 after, loses a few % to the scheme
+  // (measured -0.915 and -0.531). An outflow without its characteristic correction (density and
+  // velocity extrapolated, p imposed) reflects this resolved pulse nearly the same (-0.929,
+  // measured by putting it back): pinning p decides R for waves longer than a cell, so this test
+  // does not see that change either (issue 38, item 8, left open).
+  const double out = acoustic_reflection(1, 0.8), in = acoustic_reflection(-1, 0.9);
+  std::printf("[acoustic reflection] outflow R = %.4f, inflow R = %.4f (exact -1, %.4f)\n", out, in,
+              -(1 - 0.3) / (1 + 0.3));
+  EXPECT_LT(out, -0.85);
+  EXPECT_GT(out, -1.02);
+  EXPECT_NEAR(in, -(1 - 0.3) / (1 + 0.3), 0.05);
 }
 
 TEST(FlowSolver, NoSlipWallVelocityMustLieInTheWall) {

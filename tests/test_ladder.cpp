@@ -58,7 +58,7 @@ TEST(Ladder, MusclStepsAgreeWithNaive) {
         const test::FieldSetup s = test::field_setup(h, n, kBump);
         MusclConfig cfg;
         cfg.gradient = method, cfg.limiter = limiter;
-        const std::vector<real> range = solution_range(s.u, s.ub);
+        const LimiterScale range = scalar_limiter_scale(s.u, s.ub);
         HostView2 ref_g, ref_l;
         for (int step = 0; step < kLadderSteps; ++step) {
           const std::string what = name + ", N " + std::to_string(n) + ", " + to_string(method) + ", " +
@@ -97,7 +97,7 @@ TEST(Ladder, ConvectionStepsAgreeWithNaive) {
       const View1<real> phi = face_volume_flux(s.mesh, vel);
       const std::vector<BoundaryType> types = patch_types(h);
       View2<real> grad("fvproxy::test::grad", s.mesh.n_cells, 3 * n), lim("fvproxy::test::lim", s.mesh.n_cells, n);
-      const LadderMuscl m = make_ladder_muscl(0, s.mesh, s.geom, MusclConfig{}, n, solution_range(s.u, s.ub));
+      const LadderMuscl m = make_ladder_muscl(0, s.mesh, s.geom, MusclConfig{}, n, scalar_limiter_scale(s.u, s.ub));
       m.gradient->compute(s.u, s.ub, grad);
       m.limiter->compute(s.u, s.ub, grad, lim);
       for (int order : {1, 2}) {
@@ -128,7 +128,7 @@ TEST(Ladder, DiffusionStepsAgreeWithNaive) {
       std::vector<double> kappa(n);
       for (int k = 0; k < n; ++k) kappa[k] = 0.01 * (k + 1);
       View2<real> grad("fvproxy::test::grad", s.mesh.n_cells, 3 * n);
-      make_ladder_muscl(0, s.mesh, s.geom, MusclConfig{}, n, solution_range(s.u, s.ub))
+      make_ladder_muscl(0, s.mesh, s.geom, MusclConfig{}, n, scalar_limiter_scale(s.u, s.ub))
           .gradient->compute(s.u, s.ub, grad);
       HostView2 ref;
       for (int step = 0; step < kLadderSteps; ++step) {
@@ -149,9 +149,7 @@ TEST(Ladder, OtherCountsAndStepsAreRefused) {
   const std::vector<BoundaryType> types = patch_types(h);
   for (int step : {0, 3, 6}) {
     test::expect_input_error(
-        [&] {
-          make_ladder_muscl(step, s.mesh, s.geom, MusclConfig{}, 3, {1, 1, 1});
-        },
+        [&] { make_ladder_muscl(step, s.mesh, s.geom, MusclConfig{}, 3, LimiterScale::absolute(3)); },
         {"physics.components", "3 components: the ablation ladder is built for 1 and 5 only"});
     test::expect_input_error(
         [&] {

@@ -359,7 +359,7 @@ boundary:
   zmin: {type: inflow, value: 0}
   zmax: {type: outflow}
 operators:
-  muscl: {limiter: venkatakrishnan, venkatakrishnan_k: 2}
+  muscl: {limiter: venkatakrishnan, venkatakrishnan_threshold: 0.1}
 time: {steps: 30, cfl: 0.5}
 run: {deterministic: true}
 )";

@@ -148,7 +148,7 @@ struct OperatorBench {
   const OperatorGeometry& geom;
   const index_t L; // owned + ghost rows
   View2<real> u, ub, grad, lim, rhs;
-  std::vector<real> range;
+  LimiterScale scale;    // the limiter's (scalar_limiter_scale of the domain)
   const CostModel model; // the whole mesh's bytes
   const bool limited;
   // What one exchange per stage moves: the state, plus the gradients and the limiter values when the
@@ -188,12 +188,11 @@ void OperatorBench::fill_inputs() {
   if (halo) halo->exchange(u);
   bc.apply(u, 0, ub);
   make_gradient(m, geom, cfg.operators.muscl, n, true)->compute(u, ub, grad);
-  range = solution_range(u, ub);
-  if (several) { // the domain's range, as the solver takes it
-    const auto [lo, hi] = domain_bounds(m, u, ub, comm);
-    for (int k = 0; k < n; ++k) range[k] = hi[k] - lo[k];
+  { // the domain's range, as the solver takes it
+    const auto [lo, hi] = several ? domain_bounds(m, u, ub, comm) : value_bounds(u, ub);
+    scale = scalar_limiter_scale(lo, hi);
   }
-  make_limiter(m, geom, cfg.operators.muscl, n, range)->compute(u, ub, grad, lim);
+  make_limiter(m, geom, cfg.operators.muscl, scale)->compute(u, ub, grad, lim);
   if (halo) halo->exchange(std::vector<View2<real>>{grad, lim});
 }
 
@@ -239,10 +238,10 @@ Row OperatorBench::time_operator(const std::string& op, const std::string& v) {
   if (op == "muscl") {
     std::unique_ptr<MusclOperator> mu; // the ladder's step (two passes), or the variant's operator
     if (step >= 0) {
-      LadderMuscl lm = make_ladder_muscl(step, m, geom, oc.muscl, n, range);
+      LadderMuscl lm = make_ladder_muscl(step, m, geom, oc.muscl, n, scale);
       mu = make_two_pass_muscl(std::move(lm.gradient), limited ? std::move(lm.limiter) : nullptr);
     } else {
-      mu = make_muscl(m, geom, oc.muscl, n, cfg.run.deterministic, limited ? range : std::vector<real>{});
+      mu = make_muscl(m, geom, oc.muscl, n, cfg.run.deterministic, limited ? scale : LimiterScale{});
     }
     what = mu->description();
     ms = median_ms(

@@ -18,10 +18,9 @@ CostModel cost_model(const Mesh& m, const CaseConfig& cfg) {
   //   Green-Gauss: area vectors (3F), interpolation weights (interior faces) and the boundary
   //   faces' ghost weights, correction inverses (9C);
   // limited: the limiter also reads d and r on every face (what the gradient did not) and writes
-  // the limiter; Venkatakrishnan's eps also reads the cell's volume (eps_c^2 = scale V_c).
-  const bool venkat = limited && cfg.operators.muscl.limiter == Limiter::venkatakrishnan;
+  // the limiter (Venkatakrishnan's eps comes from the values read: no more bytes).
   const double gradient_geometry = lsq ? 3 * Fi + 3 * Fb + 6 * C : 3 * F + Fi + Fb + 9 * C;
-  const double limiter_geometry = limited ? (lsq ? 3 * Fi + 3 * Fb : 3 * Fi + 3 * F) + (venkat ? C : 0) : 0;
+  const double limiter_geometry = limited ? (lsq ? 3 * Fi + 3 * Fb : 3 * Fi + 3 * F) : 0;
   c.muscl.bytes = R * (C * N + Fb * N + gradient_geometry + limiter_geometry + 3 * C * N + (limited ? C * N : 0)) + idx;
   c.muscl.flops = E * N * 8 + C * N * 15 + (limited ? E * N * 18 + C * N * 2 : 0);
   // convection: u, u_b, phi, 1/V, rate (read + write); order 2: gradients + limiter, r, d.

@@ -215,7 +215,7 @@ private:
   const index_t L, Fb;
   const int R;
   std::vector<Inputs> in;
-  std::vector<real> range;
+  LimiterScale scale; // the limiter's (scalar_limiter_scale of the domain)
   const bool flow_ops;
   // Slip walls on the scalar operators' geometry (face-value boundaries, not the flow solver's
   // mirror ghosts: the same kernels and bytes, other boundary values; one geometry in memory).
@@ -247,7 +247,7 @@ ConfigurationBench::ConfigurationBench(const Mesh& m, const Mesh& global, const 
 }
 
 /// The scalar operators' inputs, R rotation copies: the case's initial state, its boundary values,
-/// gradients and limiter values, and the range the limiters take.
+/// gradients and limiter values, and the scale the limiters take.
 void ConfigurationBench::fill_inputs() {
   const BoundaryConditions& bc = setup.bc;
   const auto reference = make_gradient(m, geom, cfg.operators.muscl, n, false);
@@ -261,12 +261,10 @@ void ConfigurationBench::fill_inputs() {
     bc.apply(in[k].u, 0, in[k].ub);
     reference->compute(in[k].u, in[k].ub, in[k].grad);
     if (k == 0) {
-      range = solution_range(in[k].u, in[k].ub);
-      if (halo) { // the domain's range, as the solver takes it
-        const auto [lo, hi] = domain_bounds(m, in[k].u, in[k].ub, comm);
-        for (int q = 0; q < n; ++q) range[q] = hi[q] - lo[q];
-      }
-      reference_limiter = make_limiter(m, geom, cfg.operators.muscl, n, range);
+      // the domain's range, as the solver takes it
+      const auto [lo, hi] = halo ? domain_bounds(m, in[k].u, in[k].ub, comm) : value_bounds(in[k].u, in[k].ub);
+      scale = scalar_limiter_scale(lo, hi);
+      reference_limiter = make_limiter(m, geom, cfg.operators.muscl, scale);
     }
     reference_limiter->compute(in[k].u, in[k].ub, in[k].grad, in[k].lim);
     if (halo) {
@@ -294,7 +292,7 @@ void ConfigurationBench::fill_flow_inputs() {
                          FlowBenchState{m.centroid, f.u, real(0.1) * k});
     if (halo) halo->exchange(f.u);
     flow_boundary_values(m, gas, walls, f.u, f.ub);
-    make_muscl(m, geom, cfg.operators.muscl, 5, false, solution_range(f.u, f.ub))->compute(f.u, f.ub, f.grad, f.lim);
+    make_muscl(m, geom, cfg.operators.muscl, 5, false, flow_limiter_scale())->compute(f.u, f.ub, f.grad, f.lim);
     flow_primitive_fields(m, gas, walls, f.u, f.w, f.wb);
     make_muscl(m, geom, gradient_only, 4, false, {})->compute(f.w, f.wb, f.gw, f.lim);
     if (halo) {
@@ -462,10 +460,10 @@ Row ConfigurationBench::operator_row(const std::string& op, const VariantSpec& v
 void ConfigurationBench::time_muscl(Row& row, const VariantSpec& v, const OperatorsConfig& oc, int warm) const {
   std::unique_ptr<MusclOperator> mu; // the ladder's step (two passes), or the variant's operator
   if (v.ladder >= 0) {
-    LadderMuscl lm = make_ladder_muscl(v.ladder, m, geom, oc.muscl, n, range);
+    LadderMuscl lm = make_ladder_muscl(v.ladder, m, geom, oc.muscl, n, scale);
     mu = make_two_pass_muscl(std::move(lm.gradient), limited ? std::move(lm.limiter) : nullptr);
   } else {
-    mu = make_muscl(m, geom, oc.muscl, n, false, limited ? range : std::vector<real>{});
+    mu = make_muscl(m, geom, oc.muscl, n, false, limited ? scale : LimiterScale{});
   }
   row.kernels = mu->description();
   row.ms = median_ms(

@@ -197,23 +197,6 @@ void compute_geometry(Mesh& m) {
   ExactSum total;
   for (index_t c = 0; c < m.n_cells; ++c) total.add(double(vol(c)));
   m.global_volume = total.total();
-  for (int i = 0; i < 3; ++i) {
-    m.box_lo[i] = std::numeric_limits<double>::max(); // no nodes: an empty box, neutral in the ranks' union
-    m.box_hi[i] = -std::numeric_limits<double>::max();
-    if (m.n_nodes == 0) continue;
-    using MinMax = Kokkos::MinMax<real>;
-    typename MinMax::value_type b;
-    const Vec3View<real> x = m.node_x;
-    Kokkos::parallel_reduce(
-        "fvproxy::mesh::bounding_box", Kokkos::RangePolicy<ExecSpace>(0, m.n_nodes),
-        KOKKOS_LAMBDA(const index_t v, typename MinMax::value_type& r) {
-          if (x(v, i) < r.min_val) r.min_val = x(v, i);
-          if (x(v, i) > r.max_val) r.max_val = x(v, i);
-        },
-        MinMax(b));
-    m.box_lo[i] = double(b.min_val);
-    m.box_hi[i] = double(b.max_val);
-  }
   kc::fence("fvproxy::mesh::compute_geometry");
 }
 

@@ -32,16 +32,7 @@ struct Mesh {
   std::vector<Patch> layer1_patches; ///< the first ghost layer's boundary faces per patch (as `patches`)
   gid_t n_global_cells = 0;          ///< cells over every rank (= n_cells on one rank)
   double global_volume = 0; ///< volume of the whole domain: the exact sum over every rank's owned cells, rounded once
-  /// The domain's bounding box (its nodes', over every rank: decompose reduces the ranks' boxes).
-  std::array<double, 3> box_lo{0, 0, 0}, box_hi{0, 0, 0};
-  /// The domain's largest extent, max_i (box_hi - box_lo)_i: the reference length L of
-  /// Venkatakrishnan's threshold (operators/muscl/limiter.hpp).
-  double extent() const {
-    double e = 0;
-    for (int i = 0; i < 3; ++i) e = box_hi[i] - box_lo[i] > e ? box_hi[i] - box_lo[i] : e;
-    return e;
-  }
-  int dim = 3; ///< spatial dimension (HostMesh::dim)
+  int dim = 3;              ///< spatial dimension (HostMesh::dim)
   index_t n_local() const { return n_cells + n_ghosts; }
   /// Cells whose gradients this rank computes: the owned ones and the first ghost layer's (two layers).
   index_t n_gradient_cells() const { return n_cells + n_layer1; }
@@ -83,8 +74,7 @@ Mesh upload(const HostMesh& h, index_t n_owned = -1);
 
 /// Face area vectors and centroids (fan triangles around the node average, so non-planar
 /// quadrilaterals are handled exactly), then cell volumes and centroids by the divergence theorem
-/// on the same triangles, for the owned cells (arrays of n_local() rows); global_volume, and the
-/// bounding box of the nodes (box_lo, box_hi).
+/// on the same triangles, for the owned cells (arrays of n_local() rows), and global_volume.
 void compute_geometry(Mesh& m);
 
 struct GeometryChecks {

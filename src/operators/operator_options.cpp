@@ -98,7 +98,8 @@ OperatorsConfig read_operator_options(const Reader& r, const YAML::Node& root, b
   const YAML::Node det = root["run"] ? root["run"]["deterministic"] : YAML::Node();
   if (const YAML::Node m = n["muscl"]) {
     r.check_keys(m, "operators.muscl",
-                 {"variant", "gradient", "limiter", "venkatakrishnan_k", "fused", "scatter", "policy", "team_size"});
+                 {"variant", "gradient", "limiter", "venkatakrishnan_threshold", "venkatakrishnan_k", "fused",
+                  "scatter", "policy", "team_size"});
     parse_options(r, m, "operators.muscl", ops.muscl, deterministic, det);
     if (m["gradient"])
       ops.muscl.gradient = r.enum_value(m["gradient"], "operators.muscl.gradient",
@@ -107,8 +108,14 @@ OperatorsConfig read_operator_options(const Reader& r, const YAML::Node& root, b
       ops.muscl.limiter =
           r.enum_value(m["limiter"], "operators.muscl.limiter",
                        std::vector<Limiter>{Limiter::none, Limiter::barth_jespersen, Limiter::venkatakrishnan});
-    if (m["venkatakrishnan_k"])
-      ops.muscl.venkatakrishnan_k = r.positive(m["venkatakrishnan_k"], "operators.muscl.venkatakrishnan_k");
+    if (m["venkatakrishnan_k"]) // the threshold's old, non-local form (eps^2 = (K h / L)^3 range^2)
+      r.fail(m["venkatakrishnan_k"], "operators.muscl.venkatakrishnan_k",
+             "replaced by operators.muscl.venkatakrishnan_threshold",
+             "Venkatakrishnan's eps is now local: the threshold times the size of each variable around the cell "
+             "(docs/operators/convection.md#limiter); the default 0.015 replaces the default K 5");
+    if (m["venkatakrishnan_threshold"])
+      ops.muscl.venkatakrishnan_threshold =
+          r.positive(m["venkatakrishnan_threshold"], "operators.muscl.venkatakrishnan_threshold");
     if (m["fused"]) {
       ops.muscl.fused = r.bool_value(m["fused"], "operators.muscl.fused");
       if (ops.muscl.fused && ops.muscl.variant == Variant::naive)
@@ -167,7 +174,7 @@ YAML::Node operator_options_yaml(const OperatorsConfig& o, bool flow) {
   emit_options(ops["muscl"], o.muscl);
   ops["muscl"]["gradient"] = to_string(o.muscl.gradient);
   ops["muscl"]["limiter"] = to_string(o.muscl.limiter);
-  ops["muscl"]["venkatakrishnan_k"] = o.muscl.venkatakrishnan_k;
+  ops["muscl"]["venkatakrishnan_threshold"] = o.muscl.venkatakrishnan_threshold;
   if (o.muscl.variant == Variant::optimized)
     ops["muscl"]["fused"] = o.muscl.fused && o.muscl.scatter == Scatter::gather;
   emit_options(ops["convection"], o.convection);

@@ -28,7 +28,9 @@ struct OperatorOptions {
 struct MusclConfig : OperatorOptions {
   Gradient gradient = Gradient::least_squares;
   Limiter limiter = Limiter::venkatakrishnan;
-  double venkatakrishnan_k = 5.0;
+  /// Venkatakrishnan's kappa: eps = kappa x the local size of each variable (physics/limiters.hpp's
+  /// VenkatScale; docs/operators/convection.md#limiter).
+  double venkatakrishnan_threshold = 0.015;
   /// Gradient and limiter in one kernel (optimized variant, gather; docs/operators/muscl.md#fused).
   /// The default since it was measured faster everywhere (1.3-1.6x on an H100, 1.0-1.3x on CPU);
   /// where it does not apply (naive variant, atomic scatter, no limiter) the two passes run.

@@ -30,11 +30,6 @@ void finish_part(Decomposition& d, const Communicator& comm, const HaloSettings&
   d.halo->exchange(d.mesh.volume);
   d.halo->exchange(d.mesh.inv_volume);
   d.halo->exchange(d.mesh.centroid);
-  // The domain's box: the union of the ranks' (every node is some rank's owned cell's).
-  std::vector<double> lo(d.mesh.box_lo.begin(), d.mesh.box_lo.end()), hi(d.mesh.box_hi.begin(), d.mesh.box_hi.end());
-  comm.min(lo);
-  comm.max(hi);
-  for (int i = 0; i < 3; ++i) d.mesh.box_lo[i] = lo[i], d.mesh.box_hi[i] = hi[i];
 }
 
 } // namespace

@@ -56,6 +56,27 @@ struct TaylorGreen {
   }
 };
 
+/// A plane acoustic pulse running along n through a uniform state (`mean`): to first order in its
+/// amplitude a simple wave, p' = A p exp(-((n . x - x0) / w)^2), rho' = p' / c^2,
+/// u' = p' / (rho c) n, which travels at u . n + c along n unchanged until it meets a boundary
+/// (the reflection of a subsonic boundary: docs/physics.md#acoustic-reflection-of-the-subsonic-boundaries).
+struct AcousticPulse {
+  Primitive mean;
+  real n[3] = {1, 0, 0};
+  real x0 = 0, width = 1, amplitude = real(1e-3), gamma = real(1.4);
+  KOKKOS_INLINE_FUNCTION Primitive operator()(const real (&x)[3]) const {
+    const real s = (dot(n, x) - x0) / width;
+    const real dp = amplitude * mean.p * kc::exp(-s * s);
+    const real c2 = gamma * mean.p / mean.rho;
+    Primitive w = mean;
+    w.p += dp;
+    w.rho += dp / c2;
+    const real du = dp / (mean.rho * kc::sqrt(c2));
+    for (int i = 0; i < 3; ++i) w.u[i] += du * n[i];
+    return w;
+  }
+};
+
 /// Plane Couette flow between a wall at rest (y = 0, temperature T0) and a wall moving with
 /// velocity U along x (y = h, temperature T1), constant viscosity and conductivity, uniform
 /// pressure: u = U y / h and, with viscous heating, T = T0 + (T1 - T0) y/h + Pr U^2 / (2 c_p)

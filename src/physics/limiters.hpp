@@ -26,9 +26,9 @@ struct BarthJespersen {
   }
 };
 
-/// Venkatakrishnan (1995): a smooth version of Barth-Jespersen; eps2 = (K h)^3 with h = V^(1/3)
-/// the cell's size (made dimensionless: operators/muscl/limiter.hpp) lets small oscillations pass
-/// unlimited (phi -> 1 where |delta|, |dmax| << eps), so it may create small new extrema, by design.
+/// Venkatakrishnan (1995): a smooth version of Barth-Jespersen; eps2 (a local threshold: VenkatScale
+/// below) lets small oscillations pass unlimited (phi -> 1 where |delta|, |dmax| << eps), so it may
+/// create small new extrema, by design.
 struct Venkatakrishnan {
   static constexpr bool uses_eps = true;
   KOKKOS_INLINE_FUNCTION real operator()(real delta, real dmax, real dmin, real eps2) const {
@@ -38,6 +38,37 @@ struct Venkatakrishnan {
     const real den = dp * dp + real(2) * delta * delta + dp * delta + eps2;
     const real phi = num / (den * delta);
     return phi < real(1) ? phi : real(1);
+  }
+};
+
+/// Venkatakrishnan's threshold, local and invariant (docs/operators/convection.md#limiter): per cell
+/// and component k,
+///   eps_k^2 = kappa^2 sum over the components j of k's group of S_j^2,
+///   S_j = max(|hi_j - ref_j|, |lo_j - ref_j|)
+/// with hi_j / lo_j the largest / smallest value of component j over the cell and its neighbours
+/// (the values the limiter bounds the reconstruction by), ref_j its reference value (0 for a
+/// physical quantity: density, pressure, velocity; the midpoint of the initial range for a
+/// scalar) and kappa = operators.muscl.venkatakrishnan_threshold. S_j is the size of the variable
+/// where the cell is, measured from ref_j: no domain extent, no global range, and eps scales with
+/// each variable's units (u -> a u, ref -> a ref: eps -> |a| eps). A group limits a vector by one
+/// scale (the three velocity components: eps is invariant to the frame's rotation).
+template <int N> struct VenkatScale {
+  real kappa2;       ///< kappa^2
+  real reference[N]; ///< ref_k
+  int group[N];      ///< the group of component k (components with equal group share one scale)
+  KOKKOS_INLINE_FUNCTION void eps2(const real (&hi)[N], const real (&lo)[N], real (&e2)[N]) const {
+    real s2[N];
+    for (int k = 0; k < N; ++k) {
+      // hi >= lo: max(|hi - ref|, |lo - ref|) = max(hi - ref, ref - lo) (>= 0: their sum is hi - lo)
+      const real a = hi[k] - reference[k], b = reference[k] - lo[k];
+      const real m = a > b ? a : b;
+      s2[k] = m * m;
+    }
+    for (int k = 0; k < N; ++k) {
+      real sum = 0;
+      for (int j = 0; j < N; ++j) sum += group[j] == group[k] ? s2[j] : real(0);
+      e2[k] = kappa2 * sum;
+    }
   }
 };
 

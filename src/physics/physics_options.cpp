@@ -42,6 +42,7 @@ const char* to_string(FlowInitialType t) {
   case FlowInitialType::riemann: return "riemann";
   case FlowInitialType::isentropic_vortex: return "isentropic-vortex";
   case FlowInitialType::taylor_green: return "taylor-green";
+  case FlowInitialType::acoustic_pulse: return "acoustic-pulse";
   }
   return "?";
 }
@@ -215,7 +216,8 @@ std::vector<double> initial_temperatures(const FlowInitialConfig& ic, const Flow
   std::vector<double> temperatures;
   auto add = [&](double p, double rho) { temperatures.push_back(p / rho / f.gas_constant); };
   switch (ic.type) {
-  case FlowInitialType::uniform: add(ic.state.pressure, ic.state.density); break;
+  case FlowInitialType::uniform:
+  case FlowInitialType::acoustic_pulse: add(ic.state.pressure, ic.state.density); break;
   case FlowInitialType::riemann:
     add(ic.left.pressure, ic.left.density), add(ic.right.pressure, ic.right.density);
     break;
@@ -255,7 +257,8 @@ void check_flow_initial(const Reader& r, const YAML::Node& init, const FlowIniti
   const YAML::Node none(YAML::NodeType::Undefined);
   check_sutherland_at_initial(r, ic, f, physics ? physics["viscosity"] : none);
   switch (ic.type) {
-  case FlowInitialType::uniform: check_flow_state_range(r, e, path, ic.state, gamma); break;
+  case FlowInitialType::uniform:
+  case FlowInitialType::acoustic_pulse: check_flow_state_range(r, e, path, ic.state, gamma); break;
   case FlowInitialType::riemann: {
     check_flow_state_range(r, e["left"], path + ".left", ic.left, gamma);
     check_flow_state_range(r, e["right"], path + ".right", ic.right, gamma);
@@ -326,14 +329,15 @@ FlowInitialConfig parse_flow_initial(const Reader& r, const YAML::Node& init, bo
   const std::string path = init.IsSequence() ? "initial[0]" : "initial";
   if (!e.IsMap())
     r.fail(init, "initial", "expected one mapping for the flow models",
-           "{type: uniform | riemann | isentropic-vortex | taylor-green, ...}");
+           "{type: uniform | riemann | isentropic-vortex | taylor-green | acoustic-pulse, ...}");
   FlowInitialConfig ic;
   if (!e["type"])
-    r.fail(e, path + ".type", "required key missing", "uniform | riemann | isentropic-vortex | taylor-green");
-  ic.type =
-      r.enum_value(e["type"], path + ".type",
-                   std::vector<FlowInitialType>{FlowInitialType::uniform, FlowInitialType::riemann,
-                                                FlowInitialType::isentropic_vortex, FlowInitialType::taylor_green});
+    r.fail(e, path + ".type", "required key missing",
+           "uniform | riemann | isentropic-vortex | taylor-green | acoustic-pulse");
+  ic.type = r.enum_value(e["type"], path + ".type",
+                         std::vector<FlowInitialType>{FlowInitialType::uniform, FlowInitialType::riemann,
+                                                      FlowInitialType::isentropic_vortex, FlowInitialType::taylor_green,
+                                                      FlowInitialType::acoustic_pulse});
   auto need = [&](const char* k) {
     if (!e[k]) r.fail(e, path + "." + k, "required key missing", std::string("for type: ") + to_string(ic.type));
     return e[k];
@@ -364,6 +368,22 @@ FlowInitialConfig parse_flow_initial(const Reader& r, const YAML::Node& init, bo
       r.fail(e["type"], path + ".type", "the isentropic vortex needs a generated box (mesh.generate)",
              "its exact solution wraps around the box's periodic x and y");
     break;
+  case FlowInitialType::acoustic_pulse: {
+    r.check_keys(e, path, {"type", "density", "velocity", "pressure", "normal", "position", "width", "amplitude"});
+    for (const char* k : {"density", "velocity", "pressure", "normal", "position", "width", "amplitude"}) need(k);
+    ic.state.density = r.positive(e["density"], path + ".density");
+    ic.state.velocity = r.vec3(e["velocity"], path + ".velocity");
+    ic.state.pressure = r.positive(e["pressure"], path + ".pressure");
+    ic.normal = unit_vector(r, e["normal"], path + ".normal", "the direction the pulse runs along");
+    ic.position = r.real_value(e["position"], path + ".position");
+    ic.width = r.positive(e["width"], path + ".width");
+    ic.amplitude = r.real_value(e["amplitude"], path + ".amplitude");
+    if (!(std::fabs(ic.amplitude) > 0 && std::fabs(ic.amplitude) <= 0.1))
+      r.fail(e["amplitude"], path + ".amplitude", "must satisfy 0 < |amplitude| <= 0.1, not " + g(ic.amplitude),
+             "the pulse is a linear acoustic wave: its pressure p' = amplitude p exp(-(s / width)^2), a small "
+             "fraction of the mean pressure");
+    break;
+  }
   case FlowInitialType::taylor_green:
     r.check_keys(e, path, {"type", "length", "speed", "density", "pressure"});
     if (e["length"]) ic.length = r.positive(e["length"], path + ".length");
@@ -640,6 +660,11 @@ void add_flow_sections(const ModelOptions& c, YAML::Node& n) {
     break;
   case FlowInitialType::taylor_green:
     e["length"] = ic.length, e["speed"] = ic.speed, e["density"] = ic.density, e["pressure"] = ic.pressure;
+    break;
+  case FlowInitialType::acoustic_pulse:
+    e["density"] = ic.state.density, e["velocity"] = flow_style(ic.state.velocity), e["pressure"] = ic.state.pressure;
+    e["normal"] = flow_style(ic.normal), e["position"] = ic.position, e["width"] = ic.width,
+    e["amplitude"] = ic.amplitude;
     break;
   }
   n["initial"] = e;

@@ -64,14 +64,15 @@ struct FlowStateConfig {
 };
 
 /// The flow models' initial condition (`initial:` one mapping).
-enum class FlowInitialType { uniform, riemann, isentropic_vortex, taylor_green };
+enum class FlowInitialType { uniform, riemann, isentropic_vortex, taylor_green, acoustic_pulse };
 const char* to_string(FlowInitialType t);
 struct FlowInitialConfig {
   FlowInitialType type = FlowInitialType::uniform;
-  FlowStateConfig state;                                   ///< uniform
+  FlowStateConfig state;                                   ///< uniform; acoustic-pulse: the mean state
   FlowStateConfig left, right;                             ///< riemann: n.x < position is left
-  std::array<double, 3> normal{1.0, 0.0, 0.0};             ///< riemann (normalized when parsed)
-  double position = 0;                                     ///< riemann
+  std::array<double, 3> normal{1.0, 0.0, 0.0};             ///< riemann, acoustic-pulse (normalized when parsed)
+  double position = 0;                                     ///< riemann, acoustic-pulse (the pulse's centre)
+  double width = 0.1, amplitude = 1e-3;                    ///< acoustic-pulse: p' = amplitude p exp(-(s/width)^2)
   double beta = 5;                                         ///< isentropic-vortex: strength
   std::array<double, 3> center{0.0, 0.0, 0.0};             ///< isentropic-vortex: (x, y) at t = 0
   std::array<double, 3> velocity{1.0, 1.0, 0.0};           ///< isentropic-vortex: the stream

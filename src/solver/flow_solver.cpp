@@ -52,6 +52,10 @@ struct VortexProfile {
   flow::IsentropicVortex v;
   KOKKOS_INLINE_FUNCTION Primitive operator()(const real (&x)[3], real t) const { return v(x, t); }
 };
+struct AcousticPulseProfile {
+  flow::AcousticPulse a;
+  KOKKOS_INLINE_FUNCTION Primitive operator()(const real (&x)[3], real) const { return a(x); }
+};
 struct TaylorGreenProfile {
   flow::TaylorGreen tg;
   KOKKOS_INLINE_FUNCTION Primitive operator()(const real (&x)[3], real) const { return tg(x); }
@@ -401,6 +405,8 @@ std::string no_exact_reason(const CaseConfig& cfg, bool viscous) {
     return "initial: uniform is not taken as an exact solution (the boundaries may act on it)";
   if (ic.type == FlowInitialType::taylor_green)
     return "the Taylor-Green vortex has no closed-form solution (compare its kinetic energy with the reference)";
+  if (ic.type == FlowInitialType::acoustic_pulse)
+    return "the acoustic pulse is a linear wave, exact to first order in its amplitude only";
   if (viscous)
     return std::string("initial: ") + to_string(ic.type) +
            " is an exact solution of the Euler equations only (physics.model: navier-stokes)";
@@ -468,8 +474,8 @@ std::unique_ptr<FlowConvectionOperator> FlowSolver::make_convection(bool det) co
   return make_flow_convection(mesh_, geom_, cc, patches_, det);
 }
 
-/// Second order: the gradients, the limiter (Venkatakrishnan's reference range from the initial
-/// state) and, with primitive reconstruction, the primitive state.
+/// Second order: the gradients, the limiter (Venkatakrishnan's local scale: flow_limiter_scale) and,
+/// with primitive reconstruction, the primitive state.
 std::unique_ptr<MusclOperator> FlowSolver::make_second_order(bool det) {
   const Mesh& mesh = mesh_;
   const CaseConfig& cfg = cfg_;
@@ -480,26 +486,9 @@ std::unique_ptr<MusclOperator> FlowSolver::make_second_order(bool det) {
     w_ = View2<real>("fvproxy::flow::primitive", C, NV);
     wb_ = View2<real>("fvproxy::flow::primitive_boundary_values", Fb, NV);
   }
-  std::vector<real> range;
-  if (cfg.operators.muscl.limiter != Limiter::none) {
-    // Venkatakrishnan's reference range: each reconstructed variable's range over the initial
-    // state and its boundary values (the domain's); a uniform variable takes its magnitude.
-    View2<real> x = u_, xb = ub_;
-    if (primitive_) {
-      flow_primitive_state(mesh, gas_, patches_, u_, w_, wb_);
-      x = w_, xb = wb_;
-    } else {
-      flow_boundary_values(mesh, gas_, patches_, u_, ub_);
-    }
-    const auto [lo, hi] = domain_bounds(mesh, x, xb, comm_);
-    for (int k = 0; k < NV; ++k) {
-      const real r = hi[k] - lo[k], mag = std::max(std::fabs(lo[k]), std::fabs(hi[k]));
-      range.push_back(r > 0 ? r : mag > 0 ? mag : real(1));
-    }
-  } else {
-    fill("fvproxy::flow::limiter_none", lim_, real(1));
-  }
-  return make_muscl(mesh, geom_, cfg.operators.muscl, NV, det, range);
+  if (cfg.operators.muscl.limiter == Limiter::none) fill("fvproxy::flow::limiter_none", lim_, real(1));
+  return make_muscl(mesh, geom_, cfg.operators.muscl, NV, det,
+                    cfg.operators.muscl.limiter != Limiter::none ? flow_limiter_scale() : LimiterScale{});
 }
 
 /// Navier-Stokes: the velocity-temperature gradients and the viscous operator.
@@ -557,6 +546,15 @@ void FlowSolver::initialize() {
     TaylorGreenProfile p;
     p.tg = {real(ic.length), real(ic.speed), real(ic.density), real(ic.pressure)};
     Kokkos::parallel_for(label, range, FillState<TaylorGreenProfile>{p, gas_, mesh_.centroid, u_});
+    break;
+  }
+  case FlowInitialType::acoustic_pulse: {
+    AcousticPulseProfile p;
+    p.a.mean = primitive_of(ic.state);
+    for (int i = 0; i < 3; ++i) p.a.n[i] = real(ic.normal[i]);
+    p.a.x0 = real(ic.position), p.a.width = real(ic.width), p.a.amplitude = real(ic.amplitude);
+    p.a.gamma = gas_.gamma;
+    Kokkos::parallel_for(label, range, FillState<AcousticPulseProfile>{p, gas_, mesh_.centroid, u_});
     break;
   }
   }

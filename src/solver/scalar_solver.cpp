@@ -81,7 +81,7 @@ ScalarSolver::ScalarSolver(const Mesh& mesh, const CaseConfig& cfg, const Commun
   if (stages_.size() > 1) un_ = View2<real>("fvproxy::solver::u_step_start", C, n_);
   // The range of the initial field and the boundary values at t = 0 (from the case, not the state,
   // so a restarted run has the same): the max-principle monitor's interval and Venkatakrishnan's
-  // reference range.
+  // reference value (its midpoint: scalar_limiter_scale).
   fill_from_profile(mesh, solution_, 0, u_);
   bc_.apply(u_, 0, ub_);
   // every rank's owned cells and boundary faces: the domain's range
@@ -107,7 +107,8 @@ ScalarSolver::ScalarSolver(const Mesh& mesh, const CaseConfig& cfg, const Commun
     if (!limited) fill("fvproxy::muscl::limiter_none", lim_, real(1));
   }
   if (needs_gradient(cfg))
-    muscl_ = make_muscl(mesh, geom_, cfg.operators.muscl, n_, det, limited ? range : std::vector<real>{});
+    muscl_ = make_muscl(mesh, geom_, cfg.operators.muscl, n_, det,
+                        limited ? scalar_limiter_scale(bounds_.lo, bounds_.hi) : LimiterScale{});
   if (moves(cfg.physics.velocity))
     convection_ = make_convection(mesh, geom_, cfg.operators.convection, phi_, n_, types, det);
   if (kappa_max_ > 0)

@@ -426,4 +426,8 @@ double flow_max_rate(const Mesh& mesh, const flow::IdealGas& gas, ConstView2<rea
   return m;
 }
 
+LimiterScale flow_limiter_scale() {
+  return LimiterScale{{0, 0, 0, 0, 0}, {0, 1, 1, 1, 2}};
+}
+
 } // namespace fvproxy

@@ -25,6 +25,7 @@
 
 #include "core/types.hpp"
 #include "mesh/mesh.hpp"
+#include "operators/muscl/limiter.hpp"
 #include "operators/operator_geometry.hpp"
 #include "operators/operator_options.hpp"
 #include "operators/part.hpp"
@@ -107,6 +108,11 @@ void flow_boundary_values(const Mesh& mesh, const flow::IdealGas& gas, const std
 /// the primitive MUSCL (FlowReconstruction::primitive) takes.
 void flow_primitive_state(const Mesh& mesh, const flow::IdealGas& gas, const std::vector<FlowPatchBC>& patches,
                           ConstView2<real> u, View2<real> w, View2<real> wb, Rows rows = Rows::all);
+
+/// Venkatakrishnan's scale of the five reconstructed variables, conservative (rho, rho u, rho v,
+/// rho w, E) or primitive (rho, u, v, w, p) alike: each measured from 0, the three of the velocity
+/// (or momentum) as one vector (one scale, invariant to the frame's rotation); docs/physics.md.
+LimiterScale flow_limiter_scale();
 
 /// Positivity of the MUSCL reconstruction (docs/physics.md#positivity), after the limiter: each cell
 /// of `part` one of whose reconstructed face states (U_c + lim g . (x_f - x_c), or the same on W)

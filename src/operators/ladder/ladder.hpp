@@ -57,9 +57,9 @@ struct LadderMuscl {
 };
 
 /// The muscl operator's gradient and limiter at step `step`; `cfg` gives the gradient method, the
-/// limiter and K (its variant and launch options are ignored: the step decides them).
+/// limiter and its threshold (its variant and launch options are ignored: the step decides them).
 LadderMuscl make_ladder_muscl(int step, const Mesh& mesh, const OperatorGeometry& geom, const MusclConfig& cfg,
-                              int components, const std::vector<real>& range);
+                              int components, const LimiterScale& scale);
 
 std::unique_ptr<ConvectionOperator> make_ladder_convection(int step, const Mesh& mesh, const OperatorGeometry& geom,
                                                            const ConvectionConfig& cfg, View1<real> phi, int components,

@@ -344,19 +344,42 @@ template <int N, Method M> struct GradientGather5 {
 /// that file keeps it private): run-time limiter branch, eps and geometry recomputed.
 struct LimiterBody {
   Geometry g;
-  ConstView1<real> range;
+  ConstView1<real> reference;
+  ConstView1<int> group;
   ConstView2<real> u, ub, grad;
   View2<real> limiter;
-  int type;  // 0 none, 1 Barth-Jespersen, 2 Venkatakrishnan
-  real K, L; ///< L: the domain's largest extent (Mesh::extent)
+  int type;   // 0 none, 1 Barth-Jespersen, 2 Venkatakrishnan
+  int n;      ///< components
+  real kappa; ///< operators.muscl.venkatakrishnan_threshold
   KOKKOS_FUNCTION real other_value(index_t c, index_t f, int k) const {
     if (f >= g.n_interior) return ub(f - g.n_interior, k);
     return g.owner(f) == c ? u(g.neighbour(f), k) : u(g.owner(f), k);
   }
-  KOKKOS_FUNCTION real eps2(index_t c, int k) const { // (K h_c / L)^3 range^2, h_c recomputed (a cube root)
-    const real h = kc::cbrt(g.volume(c));
-    const real x = K * h / L;
-    return x * x * x * range(k) * range(k);
+  KOKKOS_FUNCTION void bounds(index_t c, int k, real& umax, real& umin) const {
+    umax = u(c, k), umin = u(c, k);
+    for (index_t q = g.off(c); q < g.off(c + 1); ++q) {
+      const real v = other_value(c, g.faces(q), k);
+      umax = v > umax ? v : umax;
+      umin = v < umin ? v : umin;
+    }
+  }
+  /// VenkatScale's eps^2 of component k, each group member's neighbours read again.
+  KOKKOS_FUNCTION real eps2(index_t c, int k) const {
+    real e2 = 0;
+    for (int j = 0; j < n; ++j) {
+      if (group(j) != group(k)) continue;
+      real hi, lo;
+      bounds(c, j, hi, lo);
+      const real s = kc::fmax(kc::fabs(hi - reference(j)), kc::fabs(lo - reference(j)));
+      e2 += kappa * kappa * s * s;
+    }
+    return e2;
+  }
+  /// The same from the bounds of all N components, in registers.
+  template <int N> KOKKOS_FUNCTION void eps2(const real (&hi)[N], const real (&lo)[N], real (&e2)[N]) const {
+    VenkatScale<N> v{kappa * kappa, {}, {}};
+    for (int k = 0; k < N; ++k) v.reference[k] = reference(k), v.group[k] = group(k);
+    v.eps2(hi, lo, e2);
   }
   KOKKOS_FUNCTION real limit(real delta, real dmax, real dmin, real e2) const {
     if (type == 1) return BarthJespersen{}(delta, dmax, dmin, e2);
@@ -364,12 +387,8 @@ struct LimiterBody {
     return 1;
   }
   KOKKOS_FUNCTION void operator()(const index_t c, const int k) const {
-    real umax = u(c, k), umin = u(c, k);
-    for (index_t q = g.off(c); q < g.off(c + 1); ++q) {
-      const real v = other_value(c, g.faces(q), k);
-      umax = v > umax ? v : umax;
-      umin = v < umin ? v : umin;
-    }
+    real umax, umin;
+    bounds(c, k, umax, umin);
     const real e2 = eps2(c, k);
     real phi = 1;
     for (index_t q = g.off(c); q < g.off(c + 1); ++q) {
@@ -411,7 +430,6 @@ template <int N> struct Limiter3 {
     for (int k = 0; k < N; ++k) {
       uc[k] = umax[k] = umin[k] = b.u(c, k);
       for (int i = 0; i < 3; ++i) gc[k][i] = b.grad(c, 3 * k + i);
-      e2[k] = b.eps2(c, k);
       phi[k] = 1;
     }
     for (index_t q = g.off(c); q < g.off(c + 1); ++q) {
@@ -422,6 +440,7 @@ template <int N> struct Limiter3 {
         umin[k] = v < umin[k] ? v : umin[k];
       }
     }
+    b.eps2<N>(umax, umin, e2);
     for (index_t q = g.off(c); q < g.off(c + 1); ++q) {
       const index_t f = g.faces(q);
       real rc[3];
@@ -448,7 +467,6 @@ template <int N, class L> struct Limiter4 {
     for (int k = 0; k < N; ++k) {
       uc[k] = umax[k] = umin[k] = b.u(c, k);
       for (int i = 0; i < 3; ++i) gc[k][i] = b.grad(c, 3 * k + i);
-      e2[k] = b.eps2(c, k);
       phi[k] = 1;
     }
     const index_t bb = g.bbegin(c);
@@ -468,6 +486,7 @@ template <int N, class L> struct Limiter4 {
         umin[k] = v < umin[k] ? v : umin[k];
       }
     }
+    b.eps2<N>(umax, umin, e2);
     auto add_face = [&](const real(&rc)[3]) {
       for (int k = 0; k < N; ++k) {
         const real delta = gc[k][0] * rc[0] + gc[k][1] * rc[1] + gc[k][2] * rc[2];
@@ -553,21 +572,22 @@ private:
 
 class LadderLimiter final : public LimiterOperator {
 public:
-  LadderLimiter(int step, const Mesh& m, const OperatorGeometry& og, const MusclConfig& cfg, int n,
-                const std::vector<real>& range)
-      : step_(step), n_(n), type_(cfg.limiter == fvproxy::Limiter::none              ? 0
-                                  : cfg.limiter == fvproxy::Limiter::barth_jespersen ? 1
-                                                                                     : 2),
-        K_(static_cast<real>(cfg.venkatakrishnan_k)), L_(static_cast<real>(venkatakrishnan_length(m))),
-        g_(Geometry::of(m, og)), range_("fvproxy::muscl::ladder_limiter_range", n) {
-    auto h = Kokkos::create_mirror_view(range_);
-    for (int k = 0; k < n; ++k) h(k) = range[k];
-    Kokkos::deep_copy(range_, h);
+  LadderLimiter(int step, const Mesh& m, const OperatorGeometry& og, const MusclConfig& cfg, const LimiterScale& scale)
+      : step_(step), n_(scale.components()), type_(cfg.limiter == fvproxy::Limiter::none              ? 0
+                                                   : cfg.limiter == fvproxy::Limiter::barth_jespersen ? 1
+                                                                                                      : 2),
+        kappa_(static_cast<real>(cfg.venkatakrishnan_threshold)), g_(Geometry::of(m, og)),
+        reference_("fvproxy::muscl::ladder_limiter_reference", n_), group_("fvproxy::muscl::ladder_limiter_group", n_) {
+    auto r = Kokkos::create_mirror_view(reference_);
+    auto gr = Kokkos::create_mirror_view(group_);
+    for (int k = 0; k < n_; ++k) r(k) = scale.reference[k], gr(k) = scale.group[k];
+    Kokkos::deep_copy(reference_, r);
+    Kokkos::deep_copy(group_, gr);
   }
   void compute(ConstView2<real> u, ConstView2<real> ub, ConstView2<real> grad, View2<real> limiter,
                Part part) const override {
     check_part(part, "muscl ladder limiter");
-    const LimiterBody b{g_, range_, u, ub, grad, limiter, type_, K_, L_};
+    const LimiterBody b{g_, reference_, group_, u, ub, grad, limiter, type_, n_, kappa_};
     if (n_ == 1) return run<1>(b);
     return run<5>(b);
   }
@@ -589,23 +609,24 @@ private:
   }
 
   int step_, n_, type_;
-  real K_, L_;
+  real kappa_;
   Geometry g_;
-  View1<real> range_;
+  View1<real> reference_;
+  View1<int> group_;
 };
 
 } // namespace ladder
 
 LadderMuscl make_ladder_muscl(int step, const Mesh& mesh, const OperatorGeometry& geom, const MusclConfig& cfg,
-                              int components, const std::vector<real>& range) {
+                              int components, const LimiterScale& scale) {
   check_ladder_step(step, "ladder");
   check_ladder_components(components, "physics.components");
   if (step == 0 || step == kLadderSteps - 1) {
     const MusclConfig c = ladder::step_options(cfg, step);
-    return {make_gradient(mesh, geom, c, components, false), make_limiter(mesh, geom, c, components, range)};
+    return {make_gradient(mesh, geom, c, components, false), make_limiter(mesh, geom, c, scale)};
   }
   return {std::make_unique<ladder::LadderGradient>(step, mesh, geom, cfg, components),
-          std::make_unique<ladder::LadderLimiter>(step, mesh, geom, cfg, components, range)};
+          std::make_unique<ladder::LadderLimiter>(step, mesh, geom, cfg, scale)};
 }
 
 } // namespace fvproxy

@@ -22,7 +22,6 @@ struct GradientGeometry {
   index_t n_interior;
   ConstVec3View<real> ghost;     ///< boundary faces: owner centroid -> where ub sits (least squares)
   ConstView1<real> ghost_weight; ///< boundary faces: the owner's weight in the face value (Green-Gauss)
-  ConstView1<real> volume;       ///< the cells' volumes (the limiter's eps: limiter_optimized.hpp)
 };
 
 /// The views of `m` and `og` the optimized gradient, limiter and fused kernels read.
@@ -30,7 +29,7 @@ inline GradientGeometry gradient_geometry(const Mesh& m, const OperatorGeometry&
   return {m.face_owner, m.face_neighbour, m.cell_face_off, og.cell_boundary_begin,
           m.cell_faces, m.cell_face_sign, m.face_area,     og.d,
           og.r,         og.gg_weight,     og.gg_inverse,   og.lsq_inverse,
-          m.n_interior, og.ghost,         og.ghost_weight, m.volume};
+          m.n_interior, og.ghost,         og.ghost_weight};
 }
 
 /// acc (3 per component) -> the gradient gr of cell c (in registers).

@@ -17,27 +17,39 @@ struct NaiveLimiter {
   ConstVec3View<real> C, F, T;
   ConstView1<index_t> owner, neighbour, off, faces;
   ConstView1<std::uint8_t> shift;
-  ConstView1<real> range, volume;
+  ConstView1<real> reference;
+  ConstView1<int> group;
   ConstView2<real> u, ub, grad;
   View2<real> limiter;
   index_t n_interior, outer_begin; ///< boundary faces: [n_interior, outer_begin)
   int type;                        // 0 none, 1 Barth-Jespersen, 2 Venkatakrishnan (a run-time branch, on purpose)
-  real K, L;                       ///< L: the domain's largest extent (Mesh::extent)
+  int n;                           ///< components
+  real kappa;                      ///< operators.muscl.venkatakrishnan_threshold
   KOKKOS_FUNCTION real other_value(index_t c, index_t f, int k) const {
     if (f >= n_interior && f < outer_begin) return ub(f - n_interior, k);
     return owner(f) == c ? u(neighbour(f), k) : u(owner(f), k);
   }
-  KOKKOS_FUNCTION void operator()(const index_t c, const int k) const {
-    real umax = u(c, k), umin = u(c, k);
+  KOKKOS_FUNCTION void bounds(index_t c, int k, real& umax, real& umin) const {
+    umax = u(c, k), umin = u(c, k);
     for (index_t q = off(c); q < off(c + 1); ++q) {
       const real v = other_value(c, faces(q), k);
       umax = v > umax ? v : umax;
       umin = v < umin ? v : umin;
     }
-    // eps^2 = (K h_c / L)^3 range^2, h_c recomputed by every thread (a cube root, a division)
-    const real h = kc::cbrt(volume(c));
-    const real x = K * h / L;
-    const real eps2 = x * x * x * range(k) * range(k);
+  }
+  KOKKOS_FUNCTION void operator()(const index_t c, const int k) const {
+    real umax, umin;
+    bounds(c, k, umax, umin);
+    // eps^2 = kappa^2 sum over k's group of max(|max - ref|, |min - ref|)^2 (VenkatScale), each
+    // group member's neighbours read again by every thread of the cell
+    real eps2 = 0;
+    for (int j = 0; j < n; ++j) {
+      if (group(j) != group(k)) continue;
+      real hi, lo;
+      bounds(c, j, hi, lo);
+      const real s = kc::fmax(kc::fabs(hi - reference(j)), kc::fabs(lo - reference(j)));
+      eps2 += kappa * kappa * s * s;
+    }
     real phi = 1;
     for (index_t q = off(c); q < off(c + 1); ++q) {
       const index_t f = faces(q);
@@ -60,15 +72,17 @@ struct NaiveLimiter {
 
 class NaiveLimiterOperator final : public LimiterOperator {
 public:
-  NaiveLimiterOperator(const Mesh& m, const MusclConfig& cfg, int n, const std::vector<real>& range)
-      : m_(m), n_(n), type_(cfg.limiter == Limiter::none              ? 0
-                            : cfg.limiter == Limiter::barth_jespersen ? 1
-                                                                      : 2),
-        K_(static_cast<real>(cfg.venkatakrishnan_k)), L_(static_cast<real>(venkatakrishnan_length(m))),
-        range_("fvproxy::muscl::naive_limiter_range", n) {
-    auto h = Kokkos::create_mirror_view(range_);
-    for (int k = 0; k < n; ++k) h(k) = range[k];
-    Kokkos::deep_copy(range_, h);
+  NaiveLimiterOperator(const Mesh& m, const MusclConfig& cfg, const LimiterScale& scale)
+      : m_(m), n_(scale.components()), type_(cfg.limiter == Limiter::none              ? 0
+                                             : cfg.limiter == Limiter::barth_jespersen ? 1
+                                                                                       : 2),
+        kappa_(static_cast<real>(cfg.venkatakrishnan_threshold)),
+        reference_("fvproxy::muscl::naive_limiter_reference", n_), group_("fvproxy::muscl::naive_limiter_group", n_) {
+    auto r = Kokkos::create_mirror_view(reference_);
+    auto g = Kokkos::create_mirror_view(group_);
+    for (int k = 0; k < n_; ++k) r(k) = scale.reference[k], g(k) = scale.group[k];
+    Kokkos::deep_copy(reference_, r);
+    Kokkos::deep_copy(group_, g);
   }
   void compute(ConstView2<real> u, ConstView2<real> ub, ConstView2<real> grad, View2<real> limiter,
                Part part) const override {
@@ -77,30 +91,28 @@ public:
     if (cells.size() == 0) return;
     Kokkos::parallel_for("fvproxy::muscl::naive_limiter", MD({cells.begin, 0}, {cells.end, n_}),
                          NaiveLimiter{m_.centroid, m_.face_centroid, m_.shifts, m_.face_owner, m_.face_neighbour,
-                                      m_.cell_face_off, m_.cell_faces, m_.face_shift, range_, m_.volume, u, ub, grad,
-                                      limiter, m_.n_interior, m_.outer_begin, type_, K_, L_});
+                                      m_.cell_face_off, m_.cell_faces, m_.face_shift, reference_, group_, u, ub, grad,
+                                      limiter, m_.n_interior, m_.outer_begin, type_, n_, kappa_});
   }
   std::string description() const override { return "naive"; }
 
 private:
   Mesh m_;
   int n_, type_;
-  real K_, L_;
-  View1<real> range_;
+  real kappa_;
+  View1<real> reference_;
+  View1<int> group_;
 };
 
 // --- optimized: template on N and the limiter functor (limiter_optimized.hpp) ---------------
 template <int N, class L> class OptimizedLimiterOperator final : public LimiterOperator {
 public:
-  OptimizedLimiterOperator(const Mesh& m, const OperatorGeometry& g, const MusclConfig& cfg,
-                           const std::vector<real>& range)
-      : m_(m), g_(optimized::gradient_geometry(m, g)), launch_{cfg.policy, cfg.team_size} {
-    for (int k = 0; k < N; ++k) eps_scale_[k] = venkatakrishnan_scale(cfg.venkatakrishnan_k, range[k], m);
-  }
+  OptimizedLimiterOperator(const Mesh& m, const OperatorGeometry& g, const MusclConfig& cfg, const LimiterScale& scale)
+      : m_(m), g_(optimized::gradient_geometry(m, g)), launch_{cfg.policy, cfg.team_size},
+        scale_(venkat_scale<N>(scale, cfg.venkatakrishnan_threshold)) {}
   void compute(ConstView2<real> u, ConstView2<real> ub, ConstView2<real> grad, View2<real> limiter,
                Part part) const override {
-    optimized::LimiterGather<N, L> f{g_, u, ub, grad, limiter, {}};
-    for (int k = 0; k < N; ++k) f.eps_scale[k] = eps_scale_[k];
+    const optimized::LimiterGather<N, L> f{g_, u, ub, grad, limiter, scale_};
     launch("fvproxy::muscl::limiter", PartRanges::of(m_).cells(part), launch_, f);
   }
   std::string description() const override { return std::string("optimized/") + to_string(launch_.policy); }
@@ -109,18 +121,18 @@ private:
   Mesh m_;
   optimized::GradientGeometry g_;
   LaunchOptions launch_;
-  real eps_scale_[N];
+  VenkatScale<N> scale_;
 };
 
 template <int N> struct MakeLimiter {
   static std::unique_ptr<LimiterOperator> make(const Mesh& m, const OperatorGeometry& g, const MusclConfig& cfg,
-                                               const std::vector<real>& range) {
+                                               const LimiterScale& scale) {
     switch (cfg.limiter) {
-    case Limiter::none: return std::make_unique<OptimizedLimiterOperator<N, NoLimiter>>(m, g, cfg, range);
+    case Limiter::none: return std::make_unique<OptimizedLimiterOperator<N, NoLimiter>>(m, g, cfg, scale);
     case Limiter::barth_jespersen:
-      return std::make_unique<OptimizedLimiterOperator<N, BarthJespersen>>(m, g, cfg, range);
+      return std::make_unique<OptimizedLimiterOperator<N, BarthJespersen>>(m, g, cfg, scale);
     case Limiter::venkatakrishnan:
-      return std::make_unique<OptimizedLimiterOperator<N, Venkatakrishnan>>(m, g, cfg, range);
+      return std::make_unique<OptimizedLimiterOperator<N, Venkatakrishnan>>(m, g, cfg, scale);
     }
     return nullptr;
   }
@@ -129,12 +141,29 @@ template <int N> struct MakeLimiter {
 } // namespace
 
 std::unique_ptr<LimiterOperator> make_limiter(const Mesh& mesh, const OperatorGeometry& geom, const MusclConfig& cfg,
-                                              int components, const std::vector<real>& range) {
-  if (int(range.size()) != components)
-    throw std::logic_error("make_limiter: " + std::to_string(range.size()) + " ranges for " +
-                           std::to_string(components) + " components");
-  if (cfg.variant == Variant::naive) return std::make_unique<NaiveLimiterOperator>(mesh, cfg, components, range);
-  return dispatch_components<MakeLimiter>(components, mesh, geom, cfg, range);
+                                              const LimiterScale& scale) {
+  if (scale.reference.size() != scale.group.size() || scale.empty())
+    throw std::logic_error("make_limiter: " + std::to_string(scale.reference.size()) + " reference values for " +
+                           std::to_string(scale.group.size()) + " components");
+  if (cfg.variant == Variant::naive) return std::make_unique<NaiveLimiterOperator>(mesh, cfg, scale);
+  return dispatch_components<MakeLimiter>(scale.components(), mesh, geom, cfg, scale);
+}
+
+LimiterScale LimiterScale::absolute(int n) {
+  LimiterScale s;
+  for (int k = 0; k < n; ++k) s.reference.push_back(0), s.group.push_back(k);
+  return s;
+}
+
+LimiterScale scalar_limiter_scale(const std::vector<real>& lo, const std::vector<real>& hi) {
+  LimiterScale s = LimiterScale::absolute(static_cast<int>(lo.size()));
+  for (std::size_t k = 0; k < lo.size(); ++k) s.reference[k] = lo[k] + (hi[k] - lo[k]) / 2;
+  return s;
+}
+
+LimiterScale scalar_limiter_scale(ConstView2<real> u, ConstView2<real> ub) {
+  const auto [lo, hi] = value_bounds(u, ub);
+  return scalar_limiter_scale(lo, hi);
 }
 
 std::pair<std::vector<real>, std::vector<real>> value_bounds(ConstView2<real> u, ConstView2<real> ub, index_t rows) {
@@ -162,13 +191,6 @@ std::pair<std::vector<real>, std::vector<real>> value_bounds(ConstView2<real> u,
     }
   }
   return {lo, hi};
-}
-
-std::vector<real> solution_range(ConstView2<real> u, ConstView2<real> ub) {
-  const auto [lo, hi] = value_bounds(u, ub);
-  std::vector<real> range(lo.size());
-  for (std::size_t k = 0; k < lo.size(); ++k) range[k] = hi[k] - lo[k];
-  return range;
 }
 
 } // namespace fvproxy

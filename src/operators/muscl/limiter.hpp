@@ -2,12 +2,11 @@
 // The muscl operator's limiter: per cell and component, phi = min over the cell's faces of the
 // limiter functor (physics/limiters.hpp) applied to delta = g . (x_f - x_c), with dmax/dmin the
 // largest increase/decrease to the cell's neighbours (and boundary values). Venkatakrishnan's
-// threshold is his eps^2 = (K h)^3 made dimensionless, per cell (docs/operators/convection.md):
-//   eps_ck^2 = (K h_c / L)^3 (Delta u_k)^2,   h_c = V_c^(1/3),  L = the domain's largest extent
-// with Delta u_k the reference range of component k (max - min of the initial field and the
-// boundary values). Invariant to the scale and offset of u (u -> a u + b leaves phi unchanged)
-// and to the mesh's units; the cell's own size (not the mean cell's) keeps it right on thin,
-// stretched and graded meshes. The reconstructed face state is u_c + phi g . (x_f - x_c).
+// threshold is local (VenkatScale, physics/limiters.hpp; docs/operators/convection.md#limiter):
+//   eps_ck^2 = kappa^2 sum_{j in group(k)} max(|max_nb u_j - ref_j|, |min_nb u_j - ref_j|)^2
+// over the cell and its face neighbours: it depends on no domain extent or global range, and is
+// invariant to a shift or scaling of the mesh and to the units of each variable (u -> a u + b with
+// ref -> a ref + b leaves phi unchanged). The reconstructed face state is u_c + phi g . (x_f - x_c).
 // Storage: limiter (cells x N).
 #include <memory>
 #include <string>
@@ -18,6 +17,7 @@
 #include "operators/operator_geometry.hpp"
 #include "operators/operator_options.hpp"
 #include "operators/part.hpp"
+#include "physics/limiters.hpp"
 
 namespace fvproxy {
 
@@ -31,29 +31,38 @@ public:
   virtual std::string description() const = 0;
 };
 
-/// `range`: the reference range Delta u_k of each component (solution_range()).
+/// What the limiter needs besides the mesh and its options: each component's reference value and
+/// group (VenkatScale). Empty (no component): no limiter.
+struct LimiterScale {
+  std::vector<real> reference; ///< ref_k: 0 for a physical quantity, a scalar's mid-range
+  std::vector<int> group;      ///< components of one group share one scale (a vector's components)
+  bool empty() const { return group.empty(); }
+  int components() const { return static_cast<int>(group.size()); }
+  /// n components measured from 0, each its own group.
+  static LimiterScale absolute(int n);
+};
+
+/// A scalar field's scale: each component its own group, measured from the midpoint of its range
+/// over u and ub (the initial field and its boundary values; value_bounds), so that adding a
+/// constant to the field changes nothing.
+LimiterScale scalar_limiter_scale(ConstView2<real> u, ConstView2<real> ub);
+/// The same from given bounds (every rank's: the solvers' domain_bounds).
+LimiterScale scalar_limiter_scale(const std::vector<real>& lo, const std::vector<real>& hi);
+
+/// `scale`: the components' reference values and groups (LimiterScale).
 std::unique_ptr<LimiterOperator> make_limiter(const Mesh& mesh, const OperatorGeometry& geom, const MusclConfig& cfg,
-                                              int components, const std::vector<real>& range);
+                                              const LimiterScale& scale);
 
 /// (min, max) of each component over the cells of u and the boundary values ub (labelled reductions).
 /// `rows` (< 0: all) limits u to its first rows (a rank's owned cells).
 std::pair<std::vector<real>, std::vector<real>> value_bounds(ConstView2<real> u, ConstView2<real> ub,
                                                              index_t rows = -1);
 
-/// max - min of each component over u and ub (value_bounds).
-std::vector<real> solution_range(ConstView2<real> u, ConstView2<real> ub);
-
-/// Venkatakrishnan's reference length L: the domain's largest extent (Mesh::extent, over every
-/// rank); 1 for a mesh without extent (no nodes), so that eps stays finite.
-inline double venkatakrishnan_length(const Mesh& m) {
-  return m.extent() > 0 ? m.extent() : 1.0;
-}
-
-/// Venkatakrishnan's per-component factor: eps_ck^2 = scale_k V_c with scale_k = (K / L)^3 range_k^2,
-/// L = venkatakrishnan_length.
-inline real venkatakrishnan_scale(double K, real range, const Mesh& m) {
-  const double x = K / venkatakrishnan_length(m);
-  return static_cast<real>(x * x * x * double(range) * double(range));
+/// The kernels' VenkatScale of `scale` with kappa = `threshold` (operators.muscl.venkatakrishnan_threshold).
+template <int N> VenkatScale<N> venkat_scale(const LimiterScale& scale, double threshold) {
+  VenkatScale<N> v{static_cast<real>(threshold * threshold), {}, {}};
+  for (int k = 0; k < N; ++k) v.reference[k] = scale.reference[k], v.group[k] = scale.group[k];
+  return v;
 }
 
 } // namespace fvproxy

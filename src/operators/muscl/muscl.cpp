@@ -1,6 +1,8 @@
 // The muscl factory: two passes (gradient.hpp, limiter.hpp) or the fused kernel (muscl_fused.hpp).
 #include "operators/muscl/muscl.hpp"
 
+#include <stdexcept>
+
 #include "operators/component_dispatch.hpp"
 #include "operators/launch.hpp"
 #include "operators/muscl/gradient.hpp"
@@ -32,14 +34,12 @@ private:
 
 template <int N, optimized::GradientMethod M, class L> class FusedMusclOperator final : public MusclOperator {
 public:
-  FusedMusclOperator(const Mesh& m, const OperatorGeometry& og, const MusclConfig& cfg, const std::vector<real>& range)
-      : g_(optimized::gradient_geometry(m, og)), parts_(PartRanges::of(m)), launch_{cfg.policy, cfg.team_size} {
-    for (int k = 0; k < N; ++k) eps_scale_[k] = venkatakrishnan_scale(cfg.venkatakrishnan_k, range[k], m);
-  }
+  FusedMusclOperator(const Mesh& m, const OperatorGeometry& og, const MusclConfig& cfg, const LimiterScale& scale)
+      : g_(optimized::gradient_geometry(m, og)), parts_(PartRanges::of(m)), launch_{cfg.policy, cfg.team_size},
+        scale_(venkat_scale<N>(scale, cfg.venkatakrishnan_threshold)) {}
   void compute(ConstView2<real> u, ConstView2<real> ub, View2<real> grad, View2<real> limiter,
                Part part) const override {
-    optimized::FusedMuscl<N, M, L> f{g_, u, ub, grad, limiter, {}};
-    for (int k = 0; k < N; ++k) f.eps_scale[k] = eps_scale_[k];
+    const optimized::FusedMuscl<N, M, L> f{g_, u, ub, grad, limiter, scale_};
     launch("fvproxy::muscl::fused", parts_.cells(part), launch_, f);
   }
   bool limits() const override { return true; }
@@ -53,33 +53,36 @@ private:
   optimized::GradientGeometry g_;
   PartRanges parts_;
   LaunchOptions launch_;
-  real eps_scale_[N];
+  VenkatScale<N> scale_;
 };
 
 template <int N> struct MakeFused {
   template <optimized::GradientMethod M> static std::unique_ptr<MusclOperator>
-  with(const Mesh& m, const OperatorGeometry& g, const MusclConfig& cfg, const std::vector<real>& range) {
+  with(const Mesh& m, const OperatorGeometry& g, const MusclConfig& cfg, const LimiterScale& scale) {
     if (cfg.limiter == Limiter::barth_jespersen)
-      return std::make_unique<FusedMusclOperator<N, M, BarthJespersen>>(m, g, cfg, range);
-    return std::make_unique<FusedMusclOperator<N, M, Venkatakrishnan>>(m, g, cfg, range);
+      return std::make_unique<FusedMusclOperator<N, M, BarthJespersen>>(m, g, cfg, scale);
+    return std::make_unique<FusedMusclOperator<N, M, Venkatakrishnan>>(m, g, cfg, scale);
   }
   static std::unique_ptr<MusclOperator> make(const Mesh& m, const OperatorGeometry& g, const MusclConfig& cfg,
-                                             const std::vector<real>& range) {
-    if (cfg.gradient == Gradient::green_gauss) return with<optimized::GradientMethod::green_gauss>(m, g, cfg, range);
-    return with<optimized::GradientMethod::least_squares>(m, g, cfg, range);
+                                             const LimiterScale& scale) {
+    if (cfg.gradient == Gradient::green_gauss) return with<optimized::GradientMethod::green_gauss>(m, g, cfg, scale);
+    return with<optimized::GradientMethod::least_squares>(m, g, cfg, scale);
   }
 };
 
 } // namespace
 
 std::unique_ptr<MusclOperator> make_muscl(const Mesh& mesh, const OperatorGeometry& geom, const MusclConfig& cfg,
-                                          int components, bool deterministic, const std::vector<real>& range) {
-  const bool limited = !range.empty() && cfg.limiter != Limiter::none;
+                                          int components, bool deterministic, const LimiterScale& scale) {
+  const bool limited = !scale.empty() && cfg.limiter != Limiter::none;
+  if (!scale.empty() && scale.components() != components)
+    throw std::logic_error("make_muscl: a limiter scale of " + std::to_string(scale.components()) + " components for " +
+                           std::to_string(components));
   const bool gather = deterministic || cfg.scatter == Scatter::gather;
   if (cfg.fused && limited && cfg.variant == Variant::optimized && gather)
-    return dispatch_components<MakeFused>(components, mesh, geom, cfg, range);
+    return dispatch_components<MakeFused>(components, mesh, geom, cfg, scale);
   return std::make_unique<TwoPassMuscl>(make_gradient(mesh, geom, cfg, components, deterministic),
-                                        limited ? make_limiter(mesh, geom, cfg, components, range) : nullptr);
+                                        limited ? make_limiter(mesh, geom, cfg, scale) : nullptr);
 }
 
 std::unique_ptr<MusclOperator> make_two_pass_muscl(std::unique_ptr<GradientOperator> gradient,

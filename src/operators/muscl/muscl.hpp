@@ -9,6 +9,7 @@
 
 #include "core/types.hpp"
 #include "mesh/mesh.hpp"
+#include "operators/muscl/limiter.hpp"
 #include "operators/operator_geometry.hpp"
 #include "operators/operator_options.hpp"
 #include "operators/part.hpp"
@@ -33,15 +34,14 @@ public:
   }
 };
 
-/// The operator `cfg` selects for `components` components. `range` (the reference range of each
-/// component: solution_range) switches the limiter on; empty: gradients only. Under
+/// The operator `cfg` selects for `components` components. `scale` (the components' reference
+/// values and groups: LimiterScale, limiter.hpp) switches the limiter on; empty: gradients only. Under
 /// `deterministic` every kernel gathers. cfg.fused fuses the two passes where there are two to
 /// fuse (a limiter other than none).
 std::unique_ptr<MusclOperator> make_muscl(const Mesh& mesh, const OperatorGeometry& geom, const MusclConfig& cfg,
-                                          int components, bool deterministic, const std::vector<real>& range);
+                                          int components, bool deterministic, const LimiterScale& scale);
 
 class GradientOperator;
-class LimiterOperator;
 /// Two given passes as one operator (the ablation ladder's steps: operators/ladder/ladder.hpp);
 /// `limiter` null: gradients only.
 std::unique_ptr<MusclOperator> make_two_pass_muscl(std::unique_ptr<GradientOperator> gradient,

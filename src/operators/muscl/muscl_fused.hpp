@@ -14,7 +14,7 @@ template <int N, GradientMethod M, class L> struct FusedMuscl {
   GradientGeometry g;
   ConstView2<real> u, ub;
   View2<real> grad, limiter;
-  real eps_scale[N]; ///< Venkatakrishnan's scale_k per component (venkatakrishnan_scale)
+  VenkatScale<N> scale; ///< Venkatakrishnan's threshold (limiter.hpp's venkat_scale)
   KOKKOS_FUNCTION void operator()(const index_t c) const {
     real uc[N], acc[N][3];
     for (int k = 0; k < N; ++k) uc[k] = u(c, k);
@@ -25,7 +25,7 @@ template <int N, GradientMethod M, class L> struct FusedMuscl {
     solve<N, M>(g, c, acc, gr);
     for (int k = 0; k < N; ++k)
       for (int i = 0; i < 3; ++i) grad(c, 3 * k + i) = gr[k][i];
-    limit<N, L>(g, c, gr, e, eps_scale, phi);
+    limit<N, L>(g, c, uc, gr, e, scale, phi);
     for (int k = 0; k < N; ++k) limiter(c, k) = phi[k];
   }
 };
