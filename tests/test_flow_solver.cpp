@@ -190,6 +190,21 @@ TEST(FlowSolver, StableStepIsTheStandardSpectralRadius) {
     ASSERT_FALSE(r.summary.failure);
     EXPECT_NEAR(r.summary.dt, 0.7 / rate, test::tol(1e-12) * 0.7 / rate);
   }
+  // Navier-Stokes adds the viscous rate sum_f max(4/3, gamma/Pr) nu |S_f|^2 / V^2 = max(4/3,
+  // gamma/Pr) nu 2 (1/hx^2 + 1/hy^2 + 1/hz^2) (issue 38, item 8: every stored reference fixes dt,
+  // so only this formula sees a viscous rate off by a factor).
+  const double nu = 0.01, k = std::max(4.0 / 3, 1.4 / 0.72);
+  const double visc = k * nu * 2 * (1 / 0.01 + 1 / 0.0025 + 1 / 0.000625);
+  const CaseConfig ns = input_case(
+      "sod", {"mesh.generate.cells=[10,2,2]", "mesh.generate.lengths=[1,0.1,0.05]",
+              "physics={model: navier-stokes, gamma: 1.4, gas_constant: 1, viscosity: {type: constant, value: 0.01}, "
+              "prandtl: 0.72}",
+              "initial.left={density: 1, velocity: [0.3, 0, 0], pressure: 1}",
+              "initial.right={density: 1, velocity: [0.3, 0, 0], pressure: 1}", "time={cfl: 0.7, steps: 1}",
+              "output.every={steps: 10}"});
+  const FlowRun r = run(ns);
+  ASSERT_FALSE(r.summary.failure);
+  EXPECT_NEAR(r.summary.dt, 0.7 / (rate + visc), test::tol(1e-12) * 0.7 / (rate + visc));
 }
 
 /// Toro's five Riemann problems (Toro 2009, table 10.1; perf/toro.py has the same table): left and
