@@ -52,6 +52,30 @@ struct Venkatakrishnan {
 /// where the cell is, measured from ref_j: no domain extent, no global range, and eps scales with
 /// each variable's units (u -> a u, ref -> a ref: eps -> |a| eps). A group limits a vector by one
 /// scale (the three velocity components: eps is invariant to the frame's rotation).
+/// S = max(|hi - ref|, |lo - ref|) of VenkatScale, for hi >= lo: max(hi - ref, ref - lo) (>= 0:
+/// their sum is hi - lo).
+KOKKOS_INLINE_FUNCTION real venkat_size(real hi, real lo, real ref) {
+  const real a = hi - ref, b = ref - lo;
+  return a > b ? a : b;
+}
+
+/// VenkatScale's eps^2 of component k for the naive kernels (run-time component count n): the
+/// group's members' bounds(j, hi, lo) computed again for each; group(j), reference(j) callables
+/// (views).
+template <class Group, class Reference, class Bounds>
+KOKKOS_INLINE_FUNCTION real group_eps2(real kappa2, int n, int k, const Group& group, const Reference& reference,
+                                       const Bounds& bounds) {
+  real sum = 0;
+  for (int j = 0; j < n; ++j) {
+    if (group(j) != group(k)) continue;
+    real hi, lo;
+    bounds(j, hi, lo);
+    const real m = venkat_size(hi, lo, reference(j));
+    sum += m * m;
+  }
+  return kappa2 * sum;
+}
+
 template <int N> struct VenkatScale {
   real kappa2;       ///< kappa^2
   real reference[N]; ///< ref_k
@@ -59,9 +83,7 @@ template <int N> struct VenkatScale {
   KOKKOS_INLINE_FUNCTION void eps2(const real (&hi)[N], const real (&lo)[N], real (&e2)[N]) const {
     real s2[N];
     for (int k = 0; k < N; ++k) {
-      // hi >= lo: max(|hi - ref|, |lo - ref|) = max(hi - ref, ref - lo) (>= 0: their sum is hi - lo)
-      const real a = hi[k] - reference[k], b = reference[k] - lo[k];
-      const real m = a > b ? a : b;
+      const real m = venkat_size(hi[k], lo[k], reference[k]);
       s2[k] = m * m;
     }
     for (int k = 0; k < N; ++k) {

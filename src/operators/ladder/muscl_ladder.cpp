@@ -365,15 +365,7 @@ struct LimiterBody {
   }
   /// VenkatScale's eps^2 of component k, each group member's neighbours read again.
   KOKKOS_FUNCTION real eps2(index_t c, int k) const {
-    real e2 = 0;
-    for (int j = 0; j < n; ++j) {
-      if (group(j) != group(k)) continue;
-      real hi, lo;
-      bounds(c, j, hi, lo);
-      const real s = kc::fmax(kc::fabs(hi - reference(j)), kc::fabs(lo - reference(j)));
-      e2 += kappa * kappa * s * s;
-    }
-    return e2;
+    return group_eps2(kappa * kappa, n, k, group, reference, [&](int j, real& hi, real& lo) { bounds(c, j, hi, lo); });
   }
   /// The same from the bounds of all N components, in registers.
   template <int N> KOKKOS_FUNCTION void eps2(const real (&hi)[N], const real (&lo)[N], real (&e2)[N]) const {
@@ -577,17 +569,11 @@ public:
                                                    : cfg.limiter == fvproxy::Limiter::barth_jespersen ? 1
                                                                                                       : 2),
         kappa_(static_cast<real>(cfg.venkatakrishnan_threshold)), g_(Geometry::of(m, og)),
-        reference_("fvproxy::muscl::ladder_limiter_reference", n_), group_("fvproxy::muscl::ladder_limiter_group", n_) {
-    auto r = Kokkos::create_mirror_view(reference_);
-    auto gr = Kokkos::create_mirror_view(group_);
-    for (int k = 0; k < n_; ++k) r(k) = scale.reference[k], gr(k) = scale.group[k];
-    Kokkos::deep_copy(reference_, r);
-    Kokkos::deep_copy(group_, gr);
-  }
+        scale_(device_views(scale, "ladder_limiter")) {}
   void compute(ConstView2<real> u, ConstView2<real> ub, ConstView2<real> grad, View2<real> limiter,
                Part part) const override {
     check_part(part, "muscl ladder limiter");
-    const LimiterBody b{g_, reference_, group_, u, ub, grad, limiter, type_, n_, kappa_};
+    const LimiterBody b{g_, scale_.reference, scale_.group, u, ub, grad, limiter, type_, n_, kappa_};
     if (n_ == 1) return run<1>(b);
     return run<5>(b);
   }
@@ -611,8 +597,7 @@ private:
   int step_, n_, type_;
   real kappa_;
   Geometry g_;
-  View1<real> reference_;
-  View1<int> group_;
+  LimiterScaleViews scale_;
 };
 
 } // namespace ladder

@@ -40,16 +40,9 @@ struct NaiveLimiter {
   KOKKOS_FUNCTION void operator()(const index_t c, const int k) const {
     real umax, umin;
     bounds(c, k, umax, umin);
-    // eps^2 = kappa^2 sum over k's group of max(|max - ref|, |min - ref|)^2 (VenkatScale), each
-    // group member's neighbours read again by every thread of the cell
-    real eps2 = 0;
-    for (int j = 0; j < n; ++j) {
-      if (group(j) != group(k)) continue;
-      real hi, lo;
-      bounds(c, j, hi, lo);
-      const real s = kc::fmax(kc::fabs(hi - reference(j)), kc::fabs(lo - reference(j)));
-      eps2 += kappa * kappa * s * s;
-    }
+    // eps^2 of VenkatScale, each group member's neighbours read again by every thread of the cell
+    const real eps2 =
+        group_eps2(kappa * kappa, n, k, group, reference, [&](int j, real& hi, real& lo) { bounds(c, j, hi, lo); });
     real phi = 1;
     for (index_t q = off(c); q < off(c + 1); ++q) {
       const index_t f = faces(q);
@@ -76,14 +69,7 @@ public:
       : m_(m), n_(scale.components()), type_(cfg.limiter == Limiter::none              ? 0
                                              : cfg.limiter == Limiter::barth_jespersen ? 1
                                                                                        : 2),
-        kappa_(static_cast<real>(cfg.venkatakrishnan_threshold)),
-        reference_("fvproxy::muscl::naive_limiter_reference", n_), group_("fvproxy::muscl::naive_limiter_group", n_) {
-    auto r = Kokkos::create_mirror_view(reference_);
-    auto g = Kokkos::create_mirror_view(group_);
-    for (int k = 0; k < n_; ++k) r(k) = scale.reference[k], g(k) = scale.group[k];
-    Kokkos::deep_copy(reference_, r);
-    Kokkos::deep_copy(group_, g);
-  }
+        kappa_(static_cast<real>(cfg.venkatakrishnan_threshold)), scale_(device_views(scale, "naive_limiter")) {}
   void compute(ConstView2<real> u, ConstView2<real> ub, ConstView2<real> grad, View2<real> limiter,
                Part part) const override {
     using MD = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>;
@@ -91,8 +77,8 @@ public:
     if (cells.size() == 0) return;
     Kokkos::parallel_for("fvproxy::muscl::naive_limiter", MD({cells.begin, 0}, {cells.end, n_}),
                          NaiveLimiter{m_.centroid, m_.face_centroid, m_.shifts, m_.face_owner, m_.face_neighbour,
-                                      m_.cell_face_off, m_.cell_faces, m_.face_shift, reference_, group_, u, ub, grad,
-                                      limiter, m_.n_interior, m_.outer_begin, type_, n_, kappa_});
+                                      m_.cell_face_off, m_.cell_faces, m_.face_shift, scale_.reference, scale_.group, u,
+                                      ub, grad, limiter, m_.n_interior, m_.outer_begin, type_, n_, kappa_});
   }
   std::string description() const override { return "naive"; }
 
@@ -100,8 +86,7 @@ private:
   Mesh m_;
   int n_, type_;
   real kappa_;
-  View1<real> reference_;
-  View1<int> group_;
+  LimiterScaleViews scale_;
 };
 
 // --- optimized: template on N and the limiter functor (limiter_optimized.hpp) ---------------
@@ -147,6 +132,18 @@ std::unique_ptr<LimiterOperator> make_limiter(const Mesh& mesh, const OperatorGe
                            std::to_string(scale.group.size()) + " components");
   if (cfg.variant == Variant::naive) return std::make_unique<NaiveLimiterOperator>(mesh, cfg, scale);
   return dispatch_components<MakeLimiter>(scale.components(), mesh, geom, cfg, scale);
+}
+
+LimiterScaleViews device_views(const LimiterScale& scale, const std::string& what) {
+  const int n = scale.components();
+  LimiterScaleViews v{View1<real>("fvproxy::muscl::" + what + "_reference", n),
+                      View1<int>("fvproxy::muscl::" + what + "_group", n)};
+  auto r = Kokkos::create_mirror_view(v.reference);
+  auto g = Kokkos::create_mirror_view(v.group);
+  for (int k = 0; k < n; ++k) r(k) = scale.reference[k], g(k) = scale.group[k];
+  Kokkos::deep_copy(v.reference, r);
+  Kokkos::deep_copy(v.group, g);
+  return v;
 }
 
 LimiterScale LimiterScale::absolute(int n) {

@@ -42,6 +42,14 @@ struct LimiterScale {
   static LimiterScale absolute(int n);
 };
 
+/// A LimiterScale on the device, for the naive kernels (run-time component count).
+struct LimiterScaleViews {
+  View1<real> reference;
+  View1<int> group;
+};
+/// `what` names the allocations: fvproxy::muscl::<what>_reference and _group.
+LimiterScaleViews device_views(const LimiterScale& scale, const std::string& what);
+
 /// A scalar field's scale: each component its own group, measured from the midpoint of its range
 /// over u and ub (the initial field and its boundary values; value_bounds), so that adding a
 /// constant to the field changes nothing.
