@@ -38,16 +38,21 @@ std::vector<FlowPatchBC> cycling_patches(const Mesh& m, std::size_t first = 0) {
   const FlowBoundaryType types[] = {FlowBoundaryType::slip_wall,          FlowBoundaryType::farfield,
                                     FlowBoundaryType::supersonic_outflow, FlowBoundaryType::supersonic_inflow,
                                     FlowBoundaryType::symmetry,           FlowBoundaryType::no_slip_wall,
-                                    FlowBoundaryType::subsonic_inflow,    FlowBoundaryType::subsonic_outflow};
+                                    FlowBoundaryType::subsonic_inflow,    FlowBoundaryType::subsonic_outflow,
+                                    FlowBoundaryType::velocity_inlet,     FlowBoundaryType::mass_flow_inlet};
+  constexpr std::size_t n_types = sizeof(types) / sizeof(types[0]);
   std::vector<FlowPatchBC> p(m.patches.size());
   for (std::size_t i = 0; i < p.size(); ++i) {
-    p[i].type = types[(i + first) % 8];
+    p[i].type = types[(i + first) % n_types];
     p[i].state = p[i].type == FlowBoundaryType::supersonic_inflow ? Primitive{real(1.2), {real(2.5), 0, real(0.1)}, 1}
                                                                   : Primitive{1, {real(0.4), real(0.1), 0}, 1};
     p[i].wall_velocity[0] = real(0.3), p[i].wall_velocity[2] = real(-0.2);
     p[i].total_pressure = real(1.3), p[i].total_temperature = real(1.2 / 287.05); // the gas's R
     if (i % 2) p[i].direction[0] = real(0.6), p[i].direction[1] = real(-0.8);     // else normal to the faces
     p[i].pressure = real(0.9);
+    p[i].temperature = real(1.1 / 287.05), p[i].mass_flux = real(0.35); // T: the gas's R
+    p[i].profile.velocity[0] = real(-0.3), p[i].profile.velocity[1] = real(0.2), p[i].profile.velocity[2] = real(0.1);
+    p[i].profile.parabolic = i % 2 == 0; // across y from 0 to 1: a different velocity on each face
   }
   return p;
 }
@@ -188,7 +193,9 @@ TEST(FlowConvection, UniformFlowStaysUniformAndTheOperatorConserves) {
   const flow::Conserved U0 = flow::to_conserved(w, gas);
   fill_state(
       s, [&](const double*, double* U) { U[0] = U0.rho, U[1] = U0.m[0], U[2] = U0.m[1], U[3] = U0.m[2], U[4] = U0.E; });
-  std::vector<FlowPatchBC> bcs(s.mesh.patches.size(), FlowPatchBC{FlowBoundaryType::farfield, w});
+  FlowPatchBC far;
+  far.type = FlowBoundaryType::farfield, far.state = w;
+  std::vector<FlowPatchBC> bcs(s.mesh.patches.size(), far);
   MusclConfig mc;
   flow_boundary_values(s.mesh, gas, bcs, s.u, s.ub);
   const auto muscl = make_muscl(s.mesh, s.geom, mc, NV, false, flow_limiter_scale());

@@ -360,6 +360,60 @@ TEST(FlowBoundary, FarfieldTakesIncomingInvariantsFromTheFreeStream) {
   EXPECT_EQ(SupersonicInflow{free}(fast, n).rho, free.rho);
 }
 
+TEST(FlowBoundary, InletsImposeTheirValuesAndCarryTheOutgoingCharacteristic) {
+  // Velocity inlet: u_b and T imposed, p_b + rho_i c_i u_n,b = p_i + rho_i c_i u_n,i (the outgoing
+  // acoustic characteristic, linearised about the interior). Mass-flow inlet: rho_b u_b . (-n) = G
+  // and T imposed, u_b along the direction, p_b from the same characteristic. An interior state equal
+  // to the imposed one is returned unchanged by both.
+  const double g = 1.4, R = 287.05;
+  const real n[3] = {real(-0.6), real(0.8), real(0)}; // outward
+  Sampler s;
+  for (int i = 0; i < 200; ++i) {
+    Primitive in =
+        prim(s.uniform(0.5, 2), {s.uniform(-0.3, 0.3), s.uniform(-0.3, 0.3), s.uniform(-0.3, 0.3)}, s.uniform(0.5, 2));
+    in.p *= real(R * 300 / 1.0); // a gas near 300 K
+    const double T = s.uniform(250, 350);
+    const double z = std::sqrt(g * in.p * in.rho);
+    const real ub[3] = {real(30), real(-20), real(5)}; // u_b . n < 0: into the domain
+    const Primitive v = VelocityInlet{real(T), real(g), real(R)}(in, n, ub);
+    for (int d = 0; d < 3; ++d) EXPECT_EQ(v.u[d], ub[d]);
+    EXPECT_NEAR(v.p / (v.rho * R), T, test::tol(1e-12) * T);
+    EXPECT_NEAR(v.p + z * dot(v.u, n), in.p + z * dot(in.u, n), test::tol(1e-12) * in.p);
+    const double G = s.uniform(10, 100);
+    const real dir[3] = {real(0.8), real(-0.6), real(0)}; // dir . n = -0.96
+    for (const bool normal : {true, false}) {
+      const MassFlowInlet bc{
+          real(G), real(T), {normal ? 0 : dir[0], normal ? 0 : dir[1], normal ? 0 : dir[2]}, real(g), real(R)};
+      const Primitive m = bc(in, n);
+      EXPECT_NEAR(-m.rho * dot(m.u, n), G, test::tol(1e-12) * G);
+      EXPECT_NEAR(m.p / (m.rho * R), T, test::tol(1e-12) * T);
+      EXPECT_NEAR(m.p + z * dot(m.u, n), in.p + z * dot(in.u, n), test::tol(1e-12) * in.p);
+      const double speed = std::sqrt(double(dot(m.u, m.u)));
+      for (int d = 0; d < 3; ++d) EXPECT_NEAR(m.u[d], speed * (normal ? -n[d] : dir[d]), test::tol(1e-12) * speed);
+    }
+  }
+  // The imposed state itself comes back (p_b = p_i where u_n,b = u_n,i).
+  const Primitive w = prim(1.2, {40, -10, 3}, 1.2 * R * 300);
+  const Primitive v = VelocityInlet{real(300), real(g), real(R)}(w, n, w.u);
+  EXPECT_NEAR(v.p, w.p, test::tol(1e-12) * w.p);
+  EXPECT_NEAR(v.rho, w.rho, test::tol(1e-12));
+  const Primitive m = MassFlowInlet{real(1.2 * 40), real(300), {0, 0, 0}, real(g), real(R)}(
+      prim(1.2, {-40 * n[0], -40 * n[1], 0}, 1.2 * R * 300), n); // 40 along -n: G = 48
+  EXPECT_NEAR(m.p, w.p, test::tol(1e-12) * w.p);
+  // The parabolic profile: 4 s (1 - s) across the channel from `from` to `to` along the normal, 0
+  // outside; uniform: 1.
+  InletProfile p;
+  p.parabolic = true, p.normal[0] = 0, p.normal[1] = 0, p.normal[2] = 1, p.from = real(2), p.to = real(4);
+  for (const double zc : {2.0, 2.5, 3.0, 3.7, 4.0}) {
+    const real x[3] = {real(7), real(-1), real(zc)};
+    const double sc = (zc - 2) / 2;
+    EXPECT_NEAR(p.shape(x), 4 * sc * (1 - sc), test::tol(1e-14));
+  }
+  const real outside[3] = {0, 0, real(4.5)};
+  EXPECT_EQ(p.shape(outside), 0);
+  EXPECT_EQ(InletProfile{}.shape(outside), 1);
+}
+
 TEST(Viscous, StressAndHeatFluxOfSimpleFlows) {
   const real mu = real(0.01), k = real(0.02);
   const real ny[3] = {0, 1, 0};

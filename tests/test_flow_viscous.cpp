@@ -72,7 +72,9 @@ template <class Field> void fill_exact(ViscousSetup& s, const Field& W) {
 /// Both variants' rates in every cell with no boundary face (far-field patches: the boundary's
 /// own fluxes do not matter there): 0 for momentum, `energy` (to `energy_tol`) for the energy.
 void expect_inner_rates(const ViscousSetup& s, double energy, double energy_tol) {
-  const std::vector<FlowPatchBC> far(s.mesh.patches.size(), FlowPatchBC{FlowBoundaryType::farfield, {}});
+  FlowPatchBC farfield;
+  farfield.type = FlowBoundaryType::farfield, farfield.state = {};
+  const std::vector<FlowPatchBC> far(s.mesh.patches.size(), farfield);
   auto off = Kokkos::create_mirror_view_and_copy(HostSpace(), s.mesh.cell_face_off);
   auto faces = Kokkos::create_mirror_view_and_copy(HostSpace(), s.mesh.cell_faces);
   for (Variant v : {Variant::naive, Variant::optimized}) {

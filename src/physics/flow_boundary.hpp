@@ -166,4 +166,61 @@ struct SubsonicOutflow {
   }
 };
 
+/// The velocity a velocity inlet prescribes at a point x: `velocity` everywhere (uniform), or the
+/// plane channel's parabola velocity * 4 s (1 - s) with s = (x . normal - from) / (to - from), the
+/// position across the channel between its walls at x . normal = from and to (parabolic: `velocity`
+/// is the centre line's; the mean over the channel is 2/3 of it).
+struct InletProfile {
+  real velocity[3] = {0, 0, 0};
+  bool parabolic = false;
+  real normal[3] = {0, 1, 0};
+  real from = 0, to = 1;
+  KOKKOS_INLINE_FUNCTION real shape(const real (&x)[3]) const {
+    if (!parabolic) return 1;
+    const real s = (dot(x, normal) - from) / (to - from);
+    return s > 0 && s < 1 ? 4 * s * (1 - s) : real(0);
+  }
+};
+
+/// Subsonic velocity inlet (ideal gas): the velocity ub and the static temperature T imposed; the
+/// pressure from the outgoing acoustic characteristic (u_n + c, leaving through the face),
+/// p + rho c u_n carried from the interior: p_b = p_i + rho_i c_i (u_n,i - u_n,b); rho_b = p_b / (R T).
+struct VelocityInlet {
+  real temperature = 1;
+  real gamma = real(1.4), gas_constant = real(287.05);
+  KOKKOS_INLINE_FUNCTION Primitive operator()(const Primitive& in, const real (&n)[3], const real (&ub)[3]) const {
+    const real z = kc::sqrt(gamma * in.p * in.rho); // rho c
+    Primitive out;
+    out.p = in.p + z * (dot(in.u, n) - dot(ub, n));
+    if (!(out.p > 0)) out.p = in.p * real(1e-3); // a wave pulling the inlet toward vacuum: keep p > 0
+    out.rho = out.p / (gas_constant * temperature);
+    for (int i = 0; i < 3; ++i) out.u[i] = ub[i];
+    return out;
+  }
+};
+
+/// Subsonic mass-flow inlet (ideal gas): the mass flux G = rho_b u_b . (-n) through each face (the
+/// patch's mass flow over its area), the static temperature T and the flow's direction (unit, into
+/// the domain; 0: along -n) imposed; the pressure from the outgoing characteristic as the velocity
+/// inlet's, p_b = p_i + rho_i c_i (u_n,i - u_n,b) with u_n,b = -G R T / p_b: the positive root of
+/// p_b^2 - q p_b - rho_i c_i G R T = 0, q = p_i + rho_i c_i u_n,i.
+struct MassFlowInlet {
+  real mass_flux = 1, temperature = 1, direction[3] = {0, 0, 0};
+  real gamma = real(1.4), gas_constant = real(287.05);
+  KOKKOS_INLINE_FUNCTION Primitive operator()(const Primitive& in, const real (&n)[3]) const {
+    const bool normal = direction[0] == 0 && direction[1] == 0 && direction[2] == 0;
+    real dir[3];
+    for (int i = 0; i < 3; ++i) dir[i] = normal ? -n[i] : direction[i];
+    const real z = kc::sqrt(gamma * in.p * in.rho), rt = gas_constant * temperature;
+    const real q = in.p + z * dot(in.u, n);
+    Primitive out;
+    out.p = real(0.5) * (q + kc::sqrt(q * q + 4 * z * mass_flux * rt));
+    out.rho = out.p / rt;
+    const real a = -dot(dir, n); // > 0: into the domain
+    const real V = mass_flux / (out.rho * a);
+    for (int i = 0; i < 3; ++i) out.u[i] = V * dir[i];
+    return out;
+  }
+};
+
 } // namespace fvproxy::flow

@@ -56,6 +56,8 @@ const char* to_string(FlowBoundaryKind k) {
   case FlowBoundaryKind::no_slip_wall: return "no-slip-wall";
   case FlowBoundaryKind::subsonic_inflow: return "subsonic-inflow";
   case FlowBoundaryKind::subsonic_outflow: return "subsonic-outflow";
+  case FlowBoundaryKind::velocity_inlet: return "velocity-inlet";
+  case FlowBoundaryKind::mass_flow_inlet: return "mass-flow-inlet";
   }
   return "?";
 }
@@ -323,6 +325,8 @@ void check_initial_temperatures(const Reader& r, const YAML::Node& init, const F
                         "the initial temperature p / (rho R) with R = " + g(f.gas_constant), T);
 }
 
+VelocityProfileConfig parse_velocity_profile(const Reader& r, const YAML::Node& n, const std::string& path);
+
 FlowInitialConfig parse_flow_initial(const Reader& r, const YAML::Node& init, bool box) {
   // One mapping (a list of one entry is accepted too).
   const YAML::Node e = init.IsSequence() && init.size() == 1 ? init[0] : init;
@@ -344,11 +348,12 @@ FlowInitialConfig parse_flow_initial(const Reader& r, const YAML::Node& init, bo
   };
   switch (ic.type) {
   case FlowInitialType::uniform: {
-    r.check_keys(e, path, {"type", "density", "velocity", "pressure"});
+    r.check_keys(e, path, {"type", "density", "velocity", "pressure", "profile"});
     for (const char* k : {"density", "velocity", "pressure"}) need(k);
     ic.state.density = r.positive(e["density"], path + ".density");
     ic.state.velocity = r.vec3(e["velocity"], path + ".velocity");
     ic.state.pressure = r.positive(e["pressure"], path + ".pressure");
+    if (e["profile"]) ic.profile = parse_velocity_profile(r, e["profile"], path + ".profile");
     break;
   }
   case FlowInitialType::riemann: {
@@ -395,15 +400,23 @@ FlowInitialConfig parse_flow_initial(const Reader& r, const YAML::Node& init, bo
   return ic;
 }
 
+/// A boundary entry's keys: only `allowed`, each of `required` present (else refused with `takes`,
+/// what the type takes).
+void check_entry_keys(const Reader& r, const YAML::Node& e, const std::string& path,
+                      const std::vector<std::string>& allowed, const std::vector<const char*>& required,
+                      const std::string& takes) {
+  r.check_keys(e, path, allowed);
+  for (const char* k : required)
+    if (!e[k]) r.fail(e, path + "." + k, "required key missing", takes);
+}
+
 /// boundary.NAME of type subsonic-inflow: total pressure and temperature, optional direction.
 void parse_subsonic_inflow(const Reader& r, const YAML::Node& e, const std::string& path, const FlowPhysicsConfig& f,
                            FlowBoundaryConfig& bc) {
-  r.check_keys(e, path, {"type", "total_pressure", "total_temperature", "direction"});
-  for (const char* k : {"total_pressure", "total_temperature"})
-    if (!e[k])
-      r.fail(e, path + "." + k, "required key missing",
-             "type: subsonic-inflow takes {total_pressure, total_temperature, direction (optional: normal to the "
-             "face)}");
+  check_entry_keys(r, e, path, {"type", "total_pressure", "total_temperature", "direction"},
+                   {"total_pressure", "total_temperature"},
+                   "type: subsonic-inflow takes {total_pressure, total_temperature, direction (optional: normal to the "
+                   "face)}");
   bc.total_pressure = r.positive(e["total_pressure"], path + ".total_pressure");
   bc.total_temperature = r.positive(e["total_temperature"], path + ".total_temperature");
   check_value_range(r, e["total_pressure"], path + ".total_pressure", bc.total_pressure);
@@ -421,6 +434,87 @@ void parse_subsonic_inflow(const Reader& r, const YAML::Node& e, const std::stri
   }
 }
 
+/// A velocity's `profile` at `n` (path): {type: uniform} or {type: parabolic, normal, from, to}.
+VelocityProfileConfig parse_velocity_profile(const Reader& r, const YAML::Node& n, const std::string& path) {
+  r.require_map(n, path);
+  VelocityProfileConfig p;
+  p.where = r.src().locate(n, path);
+  if (!n["type"]) r.fail(n, path + ".type", "required key missing", "uniform | parabolic");
+  const std::string t = r.string_value(n["type"], path + ".type");
+  if (t == "uniform") {
+    r.check_keys(n, path, {"type"});
+    return p;
+  }
+  if (t != "parabolic") {
+    const std::string best = closest_key(t, {"uniform", "parabolic"});
+    r.fail(n["type"], path + ".type",
+           "invalid value '" + t + "'" + (best.empty() ? "" : "; did you mean '" + best + "'?"),
+           "valid values: uniform | parabolic");
+  }
+  r.check_keys(n, path, {"type", "normal", "from", "to"});
+  for (const char* k : {"normal", "from", "to"})
+    if (!n[k])
+      r.fail(n, path + "." + k, "required key missing",
+             "type: parabolic takes {normal, from, to}: the channel's walls at x . normal = from and to");
+  p.parabolic = true;
+  p.normal = unit_vector(r, n["normal"], path + ".normal", "the direction across the channel");
+  p.from = r.real_value(n["from"], path + ".from");
+  p.to = r.real_value(n["to"], path + ".to");
+  if (!(std::isfinite(p.to - p.from) && std::abs(p.to - p.from) > 1e-12 * std::max(std::abs(p.from), std::abs(p.to))))
+    r.fail(n["to"], path + ".to", "the channel from " + g(p.from) + " to " + g(p.to) + " has no width",
+           "from and to are the positions of the channel's two walls along normal");
+  return p;
+}
+
+/// A velocity vector at `n` (path) whose kinetic energy per unit density |v|^2 stays within range.
+void check_speed_range(const Reader& r, const YAML::Node& n, const std::string& path, const std::array<double, 3>& v) {
+  const double speed = std::hypot(std::hypot(v[0], v[1]), v[2]);
+  if (!(speed * speed <= kStateMax))
+    r.fail(n, path, "|v| = " + g(speed) + " gives a kinetic energy outside the range a state may take",
+           "|v|^2 must stay below " + g(kStateMax) + " " + state_range_text());
+}
+
+/// A static temperature at `e[key]` (path) within range, with R T (the pressure per unit density).
+double parse_temperature(const Reader& r, const YAML::Node& e, const std::string& path, const FlowPhysicsConfig& f) {
+  const double t = r.positive(e["temperature"], path + ".temperature");
+  check_value_range(r, e["temperature"], path + ".temperature", t);
+  check_derived_range(r, e["temperature"], path + ".temperature",
+                      "R T (the pressure per unit density, R = " + g(f.gas_constant) + ")", f.gas_constant * t);
+  return t;
+}
+
+/// boundary.NAME of type velocity-inlet: velocity, temperature, optional profile.
+void parse_velocity_inlet(const Reader& r, const YAML::Node& e, const std::string& path, const FlowPhysicsConfig& f,
+                          FlowBoundaryConfig& bc) {
+  check_entry_keys(r, e, path, {"type", "velocity", "temperature", "profile"}, {"velocity", "temperature"},
+                   "type: velocity-inlet takes {velocity (into the domain; parabolic: the centre line's), temperature "
+                   "(the static one), profile (optional: uniform)}");
+  bc.inlet_velocity = r.vec3(e["velocity"], path + ".velocity");
+  bc.velocity_where = r.src().locate(e["velocity"], path + ".velocity");
+  const auto& v = bc.inlet_velocity;
+  if (!(std::max({std::abs(v[0]), std::abs(v[1]), std::abs(v[2])}) > 0))
+    r.fail(e["velocity"], path + ".velocity", "must not be the zero vector",
+           "an inlet's velocity enters the domain (a boundary at rest is a wall: no-slip-wall or slip-wall)");
+  check_speed_range(r, e["velocity"], path + ".velocity", v);
+  bc.temperature = parse_temperature(r, e, path, f);
+  if (e["profile"]) bc.profile = parse_velocity_profile(r, e["profile"], path + ".profile");
+}
+
+/// boundary.NAME of type mass-flow-inlet: mass_flow, temperature, optional direction.
+void parse_mass_flow_inlet(const Reader& r, const YAML::Node& e, const std::string& path, const FlowPhysicsConfig& f,
+                           FlowBoundaryConfig& bc) {
+  check_entry_keys(r, e, path, {"type", "mass_flow", "temperature", "direction"}, {"mass_flow", "temperature"},
+                   "type: mass-flow-inlet takes {mass_flow (through the whole patch, mass per time), temperature (the "
+                   "static one), direction (optional: normal to the face)}");
+  bc.mass_flow = r.positive(e["mass_flow"], path + ".mass_flow");
+  check_value_range(r, e["mass_flow"], path + ".mass_flow", bc.mass_flow);
+  bc.temperature = parse_temperature(r, e, path, f);
+  if (e["direction"]) {
+    bc.direction = unit_vector(r, e["direction"], path + ".direction", "the flow's direction into the domain");
+    bc.direction_where = r.src().locate(e["direction"], path + ".direction");
+  }
+}
+
 /// boundary.NAME of type no-slip-wall (navier-stokes only): optional velocity and temperature.
 void parse_no_slip_wall(const Reader& r, const YAML::Node& e, const std::string& path, PhysicsModel model,
                         const FlowPhysicsConfig& f, FlowBoundaryConfig& bc) {
@@ -432,20 +526,9 @@ void parse_no_slip_wall(const Reader& r, const YAML::Node& e, const std::string&
     bc.wall_velocity = r.vec3(e["velocity"], path + ".velocity");
     bc.velocity_where = r.src().locate(e["velocity"], path + ".velocity");
     // |v|^2 (the wall's kinetic energy per unit density) within range, computed without overflow
-    const auto& v = bc.wall_velocity;
-    const double speed = std::hypot(std::hypot(v[0], v[1]), v[2]);
-    if (!(speed * speed <= kStateMax))
-      r.fail(e["velocity"], path + ".velocity",
-             "|v| = " + g(speed) + " gives a kinetic energy outside the range a state may take",
-             "|v|^2 must stay below " + g(kStateMax) + " " + state_range_text());
+    check_speed_range(r, e["velocity"], path + ".velocity", bc.wall_velocity);
   }
-  if (e["temperature"]) {
-    bc.wall_temperature = r.positive(e["temperature"], path + ".temperature");
-    check_value_range(r, e["temperature"], path + ".temperature", *bc.wall_temperature);
-    check_derived_range(r, e["temperature"], path + ".temperature",
-                        "R T (the pressure per unit density at the wall, R = " + g(f.gas_constant) + ")",
-                        f.gas_constant * *bc.wall_temperature);
-  }
+  if (e["temperature"]) bc.wall_temperature = parse_temperature(r, e, path, f);
 }
 
 FlowBoundaryConfig parse_flow_boundary(const Reader& r, const YAML::Node& e, const std::string& path,
@@ -455,15 +538,18 @@ FlowBoundaryConfig parse_flow_boundary(const Reader& r, const YAML::Node& e, con
   if (!e["type"])
     r.fail(e, path + ".type", "required key missing",
            "slip-wall | no-slip-wall | supersonic-inflow | supersonic-outflow | subsonic-inflow | subsonic-outflow | "
-           "farfield | symmetry");
+           "velocity-inlet | mass-flow-inlet | farfield | symmetry");
   bc.kind =
       r.enum_value(e["type"], path + ".type",
                    std::vector<FlowBoundaryKind>{
                        FlowBoundaryKind::slip_wall, FlowBoundaryKind::no_slip_wall, FlowBoundaryKind::supersonic_inflow,
                        FlowBoundaryKind::supersonic_outflow, FlowBoundaryKind::subsonic_inflow,
-                       FlowBoundaryKind::subsonic_outflow, FlowBoundaryKind::farfield, FlowBoundaryKind::symmetry});
+                       FlowBoundaryKind::subsonic_outflow, FlowBoundaryKind::velocity_inlet,
+                       FlowBoundaryKind::mass_flow_inlet, FlowBoundaryKind::farfield, FlowBoundaryKind::symmetry});
   switch (bc.kind) {
   case FlowBoundaryKind::subsonic_inflow: parse_subsonic_inflow(r, e, path, f, bc); break;
+  case FlowBoundaryKind::velocity_inlet: parse_velocity_inlet(r, e, path, f, bc); break;
+  case FlowBoundaryKind::mass_flow_inlet: parse_mass_flow_inlet(r, e, path, f, bc); break;
   case FlowBoundaryKind::subsonic_outflow:
     r.check_keys(e, path, {"type", "pressure"});
     if (!e["pressure"])
@@ -624,6 +710,14 @@ YAML::Node emit_state(const FlowStateConfig& s) {
   return e;
 }
 
+YAML::Node emit_profile(const VelocityProfileConfig& p) {
+  YAML::Node e;
+  e.SetStyle(YAML::EmitterStyle::Flow);
+  e["type"] = p.parabolic ? "parabolic" : "uniform";
+  if (p.parabolic) e["normal"] = flow_style(p.normal), e["from"] = p.from, e["to"] = p.to;
+  return e;
+}
+
 /// physics, initial and boundary of the flow models.
 void add_flow_sections(const ModelOptions& c, YAML::Node& n) {
   const FlowPhysicsConfig& f = c.physics.flow;
@@ -650,6 +744,7 @@ void add_flow_sections(const ModelOptions& c, YAML::Node& n) {
   switch (ic.type) {
   case FlowInitialType::uniform:
     e["density"] = ic.state.density, e["velocity"] = flow_style(ic.state.velocity), e["pressure"] = ic.state.pressure;
+    e["profile"] = emit_profile(ic.profile);
     break;
   case FlowInitialType::riemann:
     e["normal"] = flow_style(ic.normal), e["position"] = ic.position, e["left"] = emit_state(ic.left),
@@ -682,6 +777,12 @@ void add_flow_sections(const ModelOptions& c, YAML::Node& n) {
       if (b.direction) x["direction"] = flow_style(*b.direction); // none: normal to each face
     } else if (b.kind == FlowBoundaryKind::subsonic_outflow) {
       x["pressure"] = b.pressure;
+    } else if (b.kind == FlowBoundaryKind::velocity_inlet) {
+      x["velocity"] = flow_style(b.inlet_velocity), x["temperature"] = b.temperature;
+      x["profile"] = emit_profile(b.profile);
+    } else if (b.kind == FlowBoundaryKind::mass_flow_inlet) {
+      x["mass_flow"] = b.mass_flow, x["temperature"] = b.temperature;
+      if (b.direction) x["direction"] = flow_style(*b.direction); // none: normal to each face
     }
     n["boundary"][c.boundary[i].first] = x;
   }

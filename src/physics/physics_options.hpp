@@ -63,6 +63,16 @@ struct FlowStateConfig {
   double pressure = 1;
 };
 
+/// A velocity profile (a velocity inlet's, a uniform initial state's): the velocity everywhere
+/// (uniform), or a plane channel's parabola, the velocity times 4 s (1 - s) with
+/// s = (x . normal - from) / (to - from) the position across the channel (parabolic).
+struct VelocityProfileConfig {
+  bool parabolic = false;
+  std::array<double, 3> normal{0.0, 1.0, 0.0}; ///< parabolic: across the channel (normalized)
+  double from = 0, to = 1;                     ///< parabolic: the walls at x . normal = from, to
+  std::string where;                           ///< where the profile was given (none: uniform by default)
+};
+
 /// The flow models' initial condition (`initial:` one mapping).
 enum class FlowInitialType { uniform, riemann, isentropic_vortex, taylor_green, acoustic_pulse };
 const char* to_string(FlowInitialType t);
@@ -77,6 +87,7 @@ struct FlowInitialConfig {
   std::array<double, 3> center{0.0, 0.0, 0.0};             ///< isentropic-vortex: (x, y) at t = 0
   std::array<double, 3> velocity{1.0, 1.0, 0.0};           ///< isentropic-vortex: the stream
   double length = 1, speed = 1, density = 1, pressure = 1; ///< taylor-green: L, V0, rho0, p0
+  VelocityProfileConfig profile;                           ///< uniform: the velocity's profile
 };
 
 /// boundary.PATCH of the flow models.
@@ -88,7 +99,9 @@ enum class FlowBoundaryKind {
   farfield,
   no_slip_wall,
   subsonic_inflow,
-  subsonic_outflow
+  subsonic_outflow,
+  velocity_inlet,
+  mass_flow_inlet
 };
 const char* to_string(FlowBoundaryKind k);
 struct FlowBoundaryConfig {
@@ -96,11 +109,15 @@ struct FlowBoundaryConfig {
   FlowStateConfig state;                              ///< supersonic-inflow, farfield
   std::array<double, 3> wall_velocity{0.0, 0.0, 0.0}; ///< no-slip-wall (tangential: a moving wall)
   std::optional<double> wall_temperature;             ///< no-slip-wall: isothermal; none: adiabatic
-  std::string velocity_where;                         ///< no-slip-wall: where `velocity` was given
+  std::string velocity_where;                         ///< no-slip-wall, velocity-inlet: where `velocity` was given
   double total_pressure = 1, total_temperature = 1;   ///< subsonic-inflow
-  std::optional<std::array<double, 3>> direction;     ///< subsonic-inflow (normalized); none: along -n
-  std::string direction_where;                        ///< subsonic-inflow: where `direction` was given
+  std::optional<std::array<double, 3>> direction;     ///< subsonic-inflow, mass-flow-inlet (normalized); none: along -n
+  std::string direction_where;                        ///< subsonic-inflow, mass-flow-inlet: where `direction` was
   double pressure = 1;                                ///< subsonic-outflow: the static pressure
+  double temperature = 1;                             ///< velocity-inlet, mass-flow-inlet: the static one
+  std::array<double, 3> inlet_velocity{0.0, 0.0, 0.0}; ///< velocity-inlet (parabolic: the centre line's)
+  VelocityProfileConfig profile;                       ///< velocity-inlet
+  double mass_flow = 1;                                ///< mass-flow-inlet: through the whole patch
 };
 
 enum class InitialType { constant, gaussian, sine, sphere };

@@ -113,7 +113,7 @@ void check_boundaries(const CaseConfig& c, const std::vector<std::string>& mesh_
         "boundary: no condition for patch" + std::string(missing.size() > 1 ? "es " : " ") + join_list(missing),
         c.physics.is_flow() ? "every non-periodic patch must be named in the boundary section (slip-wall | "
                               "symmetry | no-slip-wall | supersonic-inflow | supersonic-outflow | farfield | "
-                              "subsonic-inflow | subsonic-outflow)"
+                              "subsonic-inflow | subsonic-outflow | velocity-inlet | mass-flow-inlet)"
                             : "every non-periodic patch must be named in the boundary section (dirichlet | "
                               "outflow | inflow)");
 }

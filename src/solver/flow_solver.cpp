@@ -29,10 +29,27 @@ Primitive primitive_of(const FlowStateConfig& s) {
       static_cast<real>(s.pressure)};
 }
 
+/// A velocity profile as the kernels take it (velocity: the uniform or the centre line's velocity).
+flow::InletProfile profile_of(const VelocityProfileConfig& c, const std::array<double, 3>& velocity) {
+  flow::InletProfile p;
+  p.parabolic = c.parabolic;
+  for (int i = 0; i < 3; ++i)
+    p.velocity[i] = static_cast<real>(velocity[i]), p.normal[i] = static_cast<real>(c.normal[i]);
+  p.from = static_cast<real>(c.from), p.to = static_cast<real>(c.to);
+  return p;
+}
+
 // --- the initial conditions and exact solutions, pointwise: W(x, t) ------------------------------
+/// A uniform state, its velocity shaped by a profile (flow::InletProfile: uniform or a channel's parabola).
 struct UniformProfile {
   Primitive w;
-  KOKKOS_INLINE_FUNCTION Primitive operator()(const real (&)[3], real) const { return w; }
+  flow::InletProfile profile;
+  KOKKOS_INLINE_FUNCTION Primitive operator()(const real (&x)[3], real) const {
+    Primitive v = w;
+    const real s = profile.shape(x);
+    for (int i = 0; i < 3; ++i) v.u[i] *= s;
+    return v;
+  }
 };
 /// The plane Riemann problem: the two states at t = 0, the exact self-similar solution after.
 struct RiemannProfile {
@@ -242,7 +259,7 @@ struct HostFaces {
   decltype(Kokkos::create_mirror_view_and_copy(HostSpace(), Mesh().face_centroid)) centroid;
 };
 
-/// Over every rank's faces of patch `name`, the largest score(unit normal) and, from the lowest
+/// Over every rank's faces of patch `name`, the largest score(unit normal, face) and, from the lowest
 /// rank holding that face, its description (centroid and unit normal). Collective.
 template <class Score> std::pair<double, std::string>
 worst_face(const Mesh& mesh, const HostFaces& faces, const std::string& name, const Communicator& comm, Score score) {
@@ -258,7 +275,7 @@ worst_face(const Mesh& mesh, const HostFaces& faces, const std::string& name, co
   for (const Patch& p : mesh.patches)
     if (p.name == name)
       for (index_t f = p.begin; f < p.end; ++f) {
-        const double s = score(unit_normal(f));
+        const double s = score(unit_normal(f), f);
         if (s > worst) worst = s, worst_at = f;
       }
   const double global = comm.max(worst);
@@ -276,6 +293,16 @@ worst_face(const Mesh& mesh, const HostFaces& faces, const std::string& name, co
   return {global, comm.broadcast(face, from < comm.size() ? from : 0)};
 }
 
+/// The area of patch `p` summed over every rank's faces of it (collective).
+double patch_area(const Mesh& mesh, const Patch& p, const Communicator& comm) {
+  const auto S = Kokkos::create_mirror_view_and_copy(HostSpace(), mesh.face_area);
+  std::vector<double> a{0.0};
+  for (index_t f = p.begin; f < p.end; ++f)
+    a[0] += std::sqrt(double(S(f, 0)) * S(f, 0) + double(S(f, 1)) * S(f, 1) + double(S(f, 2)) * S(f, 2));
+  comm.sum(a);
+  return a[0];
+}
+
 std::string number_text(double x) {
   std::ostringstream o;
   o.precision(6);
@@ -290,6 +317,40 @@ std::string vector_text(const std::array<double, 3>& v) {
 [[noreturn]] void refuse_on_every_rank(const std::string& where, const std::string& what, const std::string& hint) {
   MpiEnvironment::set_collective_exit(); // every rank throws this error: rank 0 says it, all exit 2
   throw InputError(where, what, hint);
+}
+
+/// A velocity inlet's velocity enters the domain through every face of the patch (at least 1 degree
+/// from the face: v . n / |v| at most -sin 1 degree), and a parabolic profile's channel holds every
+/// face's centroid (from <= x . normal <= to, within 1e-9 of the width). Collective.
+void check_velocity_inlet(const Mesh& mesh, const HostFaces& faces, const std::string& name,
+                          const FlowBoundaryConfig& b, const Communicator& comm) {
+  const std::array<double, 3>& v = b.inlet_velocity;
+  const double m = std::max({std::abs(v[0]), std::abs(v[1]), std::abs(v[2])});
+  const std::array<double, 3> u{v[0] / m, v[1] / m, v[2] / m};
+  const double uu = std::sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+  const auto [outward, face] = worst_face(mesh, faces, name, comm, [&](const std::array<double, 3>& n, index_t) {
+    return (u[0] * n[0] + u[1] * n[1] + u[2] * n[2]) / uu;
+  });
+  if (outward > -kWallVelocityTolerance)
+    refuse_on_every_rank(b.velocity_where,
+                         "boundary." + name + ".velocity: the inlet's velocity " + vector_text(v) +
+                             (outward > 0 ? " points out of the domain " : " runs along the patch ") + face,
+                         "give a velocity that enters the domain through every face of the patch (at least 1 degree "
+                         "from the face)");
+  const VelocityProfileConfig& p = b.profile;
+  if (!p.parabolic) return;
+  const double lo = std::min(p.from, p.to), width = std::abs(p.to - p.from);
+  const auto [outside, at] = worst_face(mesh, faces, name, comm, [&](const std::array<double, 3>&, index_t f) {
+    const double x =
+        faces.centroid(f, 0) * p.normal[0] + faces.centroid(f, 1) * p.normal[1] + faces.centroid(f, 2) * p.normal[2];
+    return std::max(lo - x, x - lo - width) / width; // > 0: outside the channel, in widths
+  });
+  if (outside > 1e-9)
+    refuse_on_every_rank(p.where,
+                         "boundary." + name + ".profile: a face of the patch lies outside the channel from " +
+                             number_text(p.from) + " to " + number_text(p.to) + " along " + vector_text(p.normal) +
+                             " (by " + number_text(outside) + " of its width) " + at,
+                         "from and to are the channel's walls along normal: every face of the inlet lies between them");
 }
 
 } // namespace
@@ -309,9 +370,10 @@ void check_boundary_directions(const CaseConfig& cfg, const Mesh& mesh, const Co
       const double m = std::max({std::abs(v[0]), std::abs(v[1]), std::abs(v[2])});
       const std::array<double, 3> u{v[0] / m, v[1] / m, v[2] / m};
       const double uu = std::sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
-      const auto [normal, face] = worst_face(mesh, host_faces(), name, comm, [&](const std::array<double, 3>& n) {
-        return std::abs(u[0] * n[0] + u[1] * n[1] + u[2] * n[2]) / uu;
-      });
+      const auto [normal, face] =
+          worst_face(mesh, host_faces(), name, comm, [&](const std::array<double, 3>& n, index_t) {
+            return std::abs(u[0] * n[0] + u[1] * n[1] + u[2] * n[2]) / uu;
+          });
       if (normal > kWallVelocityTolerance)
         refuse_on_every_rank(b.velocity_where.empty() ? cfg.source_file : b.velocity_where,
                              "boundary." + name + ".velocity: a no-slip wall moves along itself, but " +
@@ -320,13 +382,14 @@ void check_boundary_directions(const CaseConfig& cfg, const Mesh& mesh, const Co
                              "give a velocity in the wall's plane (on a curved patch, tangent to every face within 1 "
                              "degree: docs/physics.md#boundary-conditions)");
     }
-    if (b.kind == FlowBoundaryKind::subsonic_inflow && b.direction) {
+    if (b.kind == FlowBoundaryKind::velocity_inlet) check_velocity_inlet(mesh, host_faces(), name, b, comm);
+    if ((b.kind == FlowBoundaryKind::subsonic_inflow || b.kind == FlowBoundaryKind::mass_flow_inlet) && b.direction) {
       // The flow's direction into the domain on every face: its component along the outward normal
       // at most -kWallVelocityTolerance (at least 1 degree into the domain).
       const std::array<double, 3>& d = *b.direction;
-      const auto [outward, face] = worst_face(mesh, host_faces(), name, comm, [&](const std::array<double, 3>& n) {
-        return d[0] * n[0] + d[1] * n[1] + d[2] * n[2];
-      });
+      const auto [outward, face] =
+          worst_face(mesh, host_faces(), name, comm,
+                     [&](const std::array<double, 3>& n, index_t) { return d[0] * n[0] + d[1] * n[1] + d[2] * n[2]; });
       if (outward > -kWallVelocityTolerance)
         refuse_on_every_rank(b.direction_where.empty() ? cfg.source_file : b.direction_where,
                              "boundary." + name + ".direction: the inflow's direction " + vector_text(d) +
@@ -337,7 +400,8 @@ void check_boundary_directions(const CaseConfig& cfg, const Mesh& mesh, const Co
   }
 }
 
-std::vector<FlowPatchBC> FlowSolver::patch_conditions(const Mesh& mesh, const CaseConfig& cfg) {
+std::vector<FlowPatchBC> FlowSolver::patch_conditions(const Mesh& mesh, const CaseConfig& cfg,
+                                                      const Communicator& comm) {
   // As the scalar model: an entry naming no patch (a periodic axis, a typo) and a patch without an
   // entry are refused with the entry's or the section's line:col (issue 27).
   std::vector<std::string> names;
@@ -361,6 +425,8 @@ std::vector<FlowPatchBC> FlowSolver::patch_conditions(const Mesh& mesh, const Ca
     case FlowBoundaryKind::no_slip_wall: bc.type = FlowBoundaryType::no_slip_wall; break;
     case FlowBoundaryKind::subsonic_inflow: bc.type = FlowBoundaryType::subsonic_inflow; break;
     case FlowBoundaryKind::subsonic_outflow: bc.type = FlowBoundaryType::subsonic_outflow; break;
+    case FlowBoundaryKind::velocity_inlet: bc.type = FlowBoundaryType::velocity_inlet; break;
+    case FlowBoundaryKind::mass_flow_inlet: bc.type = FlowBoundaryType::mass_flow_inlet; break;
     }
     bc.state = primitive_of(b.state);
     bc.total_pressure = static_cast<real>(b.total_pressure);
@@ -372,6 +438,10 @@ std::vector<FlowPatchBC> FlowSolver::patch_conditions(const Mesh& mesh, const Ca
       for (int d = 0; d < 3; ++d) bc.wall_velocity[d] = static_cast<real>(b.wall_velocity[d]);
       bc.wall_temperature = b.wall_temperature ? static_cast<real>(*b.wall_temperature) : real(0);
     }
+    bc.temperature = static_cast<real>(b.temperature);
+    bc.profile = profile_of(b.profile, b.inlet_velocity);
+    if (b.kind == FlowBoundaryKind::mass_flow_inlet) // the mass flow over the patch's area, on every rank
+      if (const double area = patch_area(mesh, p, comm); area > 0) bc.mass_flux = static_cast<real>(b.mass_flow / area);
     out.push_back(bc);
   }
   return out;
@@ -419,7 +489,7 @@ std::string no_exact_reason(const CaseConfig& cfg, bool viscous) {
 } // namespace
 
 FlowSolver::FlowSolver(const Mesh& mesh, const CaseConfig& cfg, const Communicator& comm, Halo* halo)
-    : mesh_(mesh), cfg_(cfg), comm_(comm), halo_(halo), patches_(patch_conditions(mesh, cfg)),
+    : mesh_(mesh), cfg_(cfg), comm_(comm), halo_(halo), patches_(patch_conditions(mesh, cfg, comm)),
       geom_(make_operator_geometry(mesh, mirror_patches(patches_))), gas_{static_cast<real>(cfg.physics.flow.gamma),
                                                                           static_cast<real>(
                                                                               cfg.physics.flow.gas_constant)},
@@ -521,7 +591,10 @@ void FlowSolver::initialize() {
   const char* label = "fvproxy::flow::initial_state";
   switch (ic.type) {
   case FlowInitialType::uniform:
-    Kokkos::parallel_for(label, range, FillState<UniformProfile>{{primitive_of(ic.state)}, gas_, mesh_.centroid, u_});
+    Kokkos::parallel_for(
+        label, range,
+        FillState<UniformProfile>{
+            {primitive_of(ic.state), profile_of(ic.profile, ic.state.velocity)}, gas_, mesh_.centroid, u_});
     break;
   case FlowInitialType::riemann: {
     const real n[3] = {real(ic.normal[0]), real(ic.normal[1]), real(ic.normal[2])};

@@ -48,8 +48,9 @@ public:
   /// Values one ghost cell receives per stage: the state (5), then the gradients (15) and limiter
   /// values (5) at second order, and the gradients of (u, v, w, T) (12) with viscosity.
   static int halo_values_per_ghost(const CaseConfig& cfg);
-  /// One condition per mesh patch, from the case's boundary section (matched by name).
-  static std::vector<FlowPatchBC> patch_conditions(const Mesh& mesh, const CaseConfig& cfg);
+  /// One condition per mesh patch, from the case's boundary section (matched by name). Collective
+  /// where a mass-flow inlet's area is summed over the ranks.
+  static std::vector<FlowPatchBC> patch_conditions(const Mesh& mesh, const CaseConfig& cfg, const Communicator& comm);
 
   void initialize() override;
   void step(real t, real dt, long long step, bool check) override;

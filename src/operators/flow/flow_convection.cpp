@@ -20,6 +20,8 @@ const char* to_string(FlowBoundaryType t) {
   case FlowBoundaryType::no_slip_wall: return "no-slip-wall";
   case FlowBoundaryType::subsonic_inflow: return "subsonic-inflow";
   case FlowBoundaryType::subsonic_outflow: return "subsonic-outflow";
+  case FlowBoundaryType::velocity_inlet: return "velocity-inlet";
+  case FlowBoundaryType::mass_flow_inlet: return "mass-flow-inlet";
   }
   return "?";
 }
@@ -44,7 +46,9 @@ struct NaiveFlow {
   ConstView1<index_t> owner, neighbour, off, faces;
   ConstView1<std::int8_t> sign, bc_type; ///< bc_type per boundary face (FlowBoundaryType)
   ConstView2<real> bc_state;             ///< per boundary face: its patch's primitive state (5), the wall's velocity in
-                                         ///< 1..3, or (p0, direction, T0) of a subsonic inflow, p in 4 of an outflow
+                                         ///< 1..3, or (p0, direction, T0) of a subsonic inflow, p in 4 of an outflow,
+                                         ///< (-, the face's velocity, T) of a velocity inlet, (G, direction, T) of a
+                                         ///< mass-flow inlet
   ConstView1<std::uint8_t> shift;
   ConstView1<real> volume;
   ConstView2<real> u, grad, lim;
@@ -118,6 +122,12 @@ struct NaiveFlow {
       case static_cast<std::int8_t>(FlowBoundaryType::subsonic_outflow):
         R = flow::SubsonicOutflow{given.p, gamma}(L, n);
         break;
+      case static_cast<std::int8_t>(FlowBoundaryType::velocity_inlet):
+        R = flow::VelocityInlet{given.p, gamma, gas_constant}(L, n, given.u);
+        break;
+      case static_cast<std::int8_t>(FlowBoundaryType::mass_flow_inlet):
+        R = flow::MassFlowInlet{given.rho, given.p, {given.u[0], given.u[1], given.u[2]}, gamma, gas_constant}(L, n);
+        break;
       case static_cast<std::int8_t>(FlowBoundaryType::no_slip_wall): { // the wall's own flux, no Riemann solve
         const flow::IdealGas eos{gamma, gas_constant};
         return flow::component(flow::NoSlipWall{0, {given.u[0], given.u[1], given.u[2]}}.flux(L, n, eos), k) * area;
@@ -169,7 +179,7 @@ template <class BC> struct FlowBoundaryValues {
     const flow::Conserved U{u(o, 0), {u(o, 1), u(o, 2), u(o, 3)}, u(o, 4)};
     const real a = kc::sqrt(S(f, 0) * S(f, 0) + S(f, 1) * S(f, 1) + S(f, 2) * S(f, 2));
     const real n[3] = {S(f, 0) / a, S(f, 1) / a, S(f, 2) / a};
-    const flow::Conserved B = flow::to_conserved(bc(flow::to_primitive(U, eos), n), eos);
+    const flow::Conserved B = flow::to_conserved(flow_detail::outside_state(bc, flow::to_primitive(U, eos), n, f), eos);
     const index_t b = f - n_interior;
     ub(b, 0) = B.rho, ub(b, 1) = B.m[0], ub(b, 2) = B.m[1], ub(b, 3) = B.m[2], ub(b, 4) = B.E;
   }
@@ -184,6 +194,7 @@ public:
         bc_state_("fvproxy::flow_convection::naive_bc_state", m.n_faces - m.n_interior, NV) {
     auto t = Kokkos::create_mirror_view(bc_type_);
     auto s = Kokkos::create_mirror_view(bc_state_);
+    const auto xf = Kokkos::create_mirror_view_and_copy(HostSpace(), m.face_centroid);
     for (std::size_t p = 0; p < m.patches.size(); ++p)
       for (index_t f = m.patches[p].begin; f < m.patches[p].end; ++f) {
         const index_t b = f - m.n_interior;
@@ -199,6 +210,15 @@ public:
           for (int i = 0; i < 3; ++i) s(b, 1 + i) = bc.direction[i];
         }
         if (bc.type == FlowBoundaryType::subsonic_outflow) s(b, 4) = bc.pressure;
+        if (bc.type == FlowBoundaryType::velocity_inlet) { // (the face's velocity, T)
+          const real x[3] = {xf(f, 0), xf(f, 1), xf(f, 2)};
+          for (int i = 0; i < 3; ++i) s(b, 1 + i) = bc.profile.shape(x) * bc.profile.velocity[i];
+          s(b, 4) = bc.temperature;
+        }
+        if (bc.type == FlowBoundaryType::mass_flow_inlet) { // (G, direction, T)
+          s(b, 0) = bc.mass_flux, s(b, 4) = bc.temperature;
+          for (int i = 0; i < 3; ++i) s(b, 1 + i) = bc.direction[i];
+        }
       }
     Kokkos::deep_copy(bc_type_, t);
     Kokkos::deep_copy(bc_state_, s);
@@ -308,7 +328,7 @@ void flow_boundary_values(const Mesh& mesh, const flow::IdealGas& gas, const std
   for (std::size_t p = 0; p < mesh.patches.size(); ++p)
     for (const IndexRange pa : patch_faces(mesh, p, rows)) {
       if (pa.size() == 0) continue;
-      with_bc(patches.at(p), gas.gamma, gas.gas_constant, [&](auto b) {
+      with_bc(patches.at(p), gas.gamma, gas.gas_constant, mesh.face_centroid, [&](auto b) {
         Kokkos::parallel_for(
             "fvproxy::flow_convection::boundary_values", Kokkos::RangePolicy<ExecSpace>(pa.begin, pa.end),
             FlowBoundaryValues<decltype(b)>{gas, b, mesh.face_owner, mesh.face_area, u, ub, mesh.n_interior});
@@ -340,7 +360,7 @@ template <class BC> struct PrimitiveBoundaryState {
     const index_t o = owner(f), b = f - n_interior;
     const real a = kc::sqrt(S(f, 0) * S(f, 0) + S(f, 1) * S(f, 1) + S(f, 2) * S(f, 2));
     const real n[3] = {S(f, 0) / a, S(f, 1) / a, S(f, 2) / a};
-    const Primitive B = bc(Primitive{w(o, 0), {w(o, 1), w(o, 2), w(o, 3)}, w(o, 4)}, n);
+    const Primitive B = flow_detail::outside_state(bc, Primitive{w(o, 0), {w(o, 1), w(o, 2), w(o, 3)}, w(o, 4)}, n, f);
     wb(b, 0) = B.rho, wb(b, 1) = B.u[0], wb(b, 2) = B.u[1], wb(b, 3) = B.u[2], wb(b, 4) = B.p;
   }
 };
@@ -354,7 +374,7 @@ void flow_primitive_state(const Mesh& mesh, const flow::IdealGas& gas, const std
   for (std::size_t p = 0; p < mesh.patches.size(); ++p)
     for (const IndexRange pa : patch_faces(mesh, p, rows)) {
       if (pa.size() == 0) continue;
-      with_bc(patches.at(p), gas.gamma, gas.gas_constant, [&](auto b) {
+      with_bc(patches.at(p), gas.gamma, gas.gas_constant, mesh.face_centroid, [&](auto b) {
         Kokkos::parallel_for(
             "fvproxy::flow_convection::primitive_boundary_state", Kokkos::RangePolicy<ExecSpace>(pa.begin, pa.end),
             PrimitiveBoundaryState<decltype(b)>{b, mesh.face_owner, mesh.face_area, w, wb, mesh.n_interior});

@@ -30,6 +30,7 @@
 #include "operators/operator_options.hpp"
 #include "operators/part.hpp"
 #include "physics/euler_model.hpp"
+#include "physics/flow_boundary.hpp"
 
 namespace fvproxy {
 
@@ -42,14 +43,19 @@ enum class FlowBoundaryType : std::int8_t {
   farfield,
   no_slip_wall,
   subsonic_inflow,
-  subsonic_outflow
+  subsonic_outflow,
+  velocity_inlet,
+  mass_flow_inlet
 };
 const char* to_string(FlowBoundaryType t);
 
 /// One mesh patch's condition; `state` is the inflow state (supersonic-inflow) or the free stream
 /// (farfield); `wall_temperature` the no-slip wall's (<= 0: adiabatic), `wall_velocity` its
 /// velocity (tangential: a sliding wall, Couette flow); total_pressure, total_temperature and
-/// direction the subsonic inflow's (direction 0: normal to each face), pressure the subsonic outflow's.
+/// direction the subsonic inflow's (direction 0: normal to each face), pressure the subsonic outflow's;
+/// temperature the velocity and mass-flow inlets' static temperature, profile the velocity inlet's
+/// velocity, mass_flux the mass-flow inlet's (its mass flow over the patch's area; direction as the
+/// subsonic inflow's).
 struct FlowPatchBC {
   FlowBoundaryType type = FlowBoundaryType::slip_wall;
   flow::Primitive state{real(1), {0, 0, 0}, real(1)};
@@ -57,6 +63,9 @@ struct FlowPatchBC {
   real wall_velocity[3] = {0, 0, 0};
   real total_pressure = 1, total_temperature = 1, direction[3] = {0, 0, 0};
   real pressure = 1;
+  real temperature = 1;
+  flow::InletProfile profile;
+  real mass_flux = 0;
   /// Walls and symmetry planes: the gradients' boundary values are mirror ghosts (OperatorGeometry).
   bool mirror() const {
     return type == FlowBoundaryType::slip_wall || type == FlowBoundaryType::symmetry ||

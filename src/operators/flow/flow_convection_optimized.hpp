@@ -2,10 +2,11 @@
 // The optimized compressible convection operator (flow_convection.hpp): the shared kernels of
 // convection_kernels.hpp on the flow model, one class template per (model, reconstruction).
 // Internal to the operator: each numerical flux is instantiated in its own translation unit
-// (flow_convection_<flux>.cpp: 3 reconstructions x 8 boundary types x every kernel each), so that
+// (flow_convection_<flux>.cpp: 3 reconstructions x 10 boundary types x every kernel each), so that
 // the CUDA build compiles them side by side rather than in one 8-minute file (docs/development.md).
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -88,12 +89,38 @@ template <class Model> struct FlowUpwind {
   }
 };
 
+/// A velocity inlet with its profile: the face's velocity from its centroid (xf: the mesh's face
+/// centroids), then flow::VelocityInlet.
+struct ProfiledVelocityInlet {
+  flow::VelocityInlet inlet;
+  flow::InletProfile profile;
+  ConstVec3View<real> xf;
+  KOKKOS_INLINE_FUNCTION Primitive operator()(const Primitive& in, const real (&n)[3], index_t f) const {
+    const real x[3] = {xf(f, 0), xf(f, 1), xf(f, 2)};
+    const real s = profile.shape(x);
+    const real ub[3] = {s * profile.velocity[0], s * profile.velocity[1], s * profile.velocity[2]};
+    return inlet(in, n, ub);
+  }
+};
+
+/// The outside state of boundary condition b at face f: b(in, n), or b(in, n, f) for a condition
+/// that varies along its patch (ProfiledVelocityInlet).
+template <class B>
+KOKKOS_INLINE_FUNCTION Primitive outside_state(const B& b, const Primitive& in, const real (&n)[3], index_t f) {
+  if constexpr (std::is_invocable_v<const B&, const Primitive&, const real(&)[3], index_t>)
+    return b(in, n, f);
+  else
+    return b(in, n);
+}
+
 /// A flow boundary condition of physics/flow_boundary.hpp (a function of the inside state and the
-/// unit normal) as the shared kernels call it; one with a flux of its own (NoSlipWall::flux) gives
-/// the face's flux itself (convection_kernels.hpp: boundary_flux).
+/// unit normal, and of the face for a profiled inlet) as the shared kernels call it; one with a flux
+/// of its own (NoSlipWall::flux) gives the face's flux itself (convection_kernels.hpp: boundary_flux).
 template <class Face, class B> struct FlowBoundary {
   B b;
-  KOKKOS_INLINE_FUNCTION Primitive operator()(index_t, const Face& f, const Primitive& L) const { return b(L, f.n); }
+  KOKKOS_INLINE_FUNCTION Primitive operator()(index_t, const Face& f, const Primitive& L) const {
+    return outside_state(b, L, f.n, f.f);
+  }
   template <class M, class BB = B> // BB: a dependent type, so that B without a flux drops this overload
   KOKKOS_INLINE_FUNCTION auto flux(const M& m, const Face& f, const Primitive& L, real (&F)[flow::kVariables]) const
       -> decltype(std::declval<const BB&>().flux(L, f.n, m.m.eos), void()) {
@@ -103,8 +130,10 @@ template <class Face, class B> struct FlowBoundary {
   }
 };
 
-/// Calls f(bc) with the boundary-condition functor of a patch.
-template <class F> void with_bc(const FlowPatchBC& p, real gamma, real gas_constant, F&& f) {
+/// Calls f(bc) with the boundary-condition functor of a patch (xf: the mesh's face centroids, which
+/// a profiled velocity inlet reads).
+template <class F>
+void with_bc(const FlowPatchBC& p, real gamma, real gas_constant, const ConstVec3View<real>& xf, F&& f) {
   switch (p.type) {
   case FlowBoundaryType::slip_wall:
   case FlowBoundaryType::symmetry: f(flow::SlipWall{}); return;
@@ -119,6 +148,13 @@ template <class F> void with_bc(const FlowPatchBC& p, real gamma, real gas_const
         p.total_pressure, p.total_temperature, {p.direction[0], p.direction[1], p.direction[2]}, gamma, gas_constant});
     return;
   case FlowBoundaryType::subsonic_outflow: f(flow::SubsonicOutflow{p.pressure, gamma}); return;
+  case FlowBoundaryType::velocity_inlet:
+    f(ProfiledVelocityInlet{flow::VelocityInlet{p.temperature, gamma, gas_constant}, p.profile, xf});
+    return;
+  case FlowBoundaryType::mass_flow_inlet:
+    f(flow::MassFlowInlet{
+        p.mass_flux, p.temperature, {p.direction[0], p.direction[1], p.direction[2]}, gamma, gas_constant});
+    return;
   }
 }
 
@@ -142,7 +178,7 @@ public:
   OptimizedFlowConvection(const Mesh& m, const OperatorGeometry& og, const Model& model,
                           const FlowConvectionConfig& cfg, const std::vector<FlowPatchBC>& patches, bool gather)
       : g_(convection_geometry(m, og)), parts_(PartRanges::of(m)), launch_{cfg.policy, cfg.team_size}, gather_(gather),
-        gamma_(cfg.gas.gamma), gas_constant_(cfg.gas.gas_constant) {
+        gamma_(cfg.gas.gamma), gas_constant_(cfg.gas.gas_constant), xf_(m.face_centroid) {
     Vec3View<real> normal("fvproxy::flow_convection::unit_normal", m.n_faces);
     View1<real> area("fvproxy::flow_convection::area", m.n_faces);
     Kokkos::parallel_for("fvproxy::flow_convection::normals", Kokkos::RangePolicy<ExecSpace>(0, m.n_faces),
@@ -161,7 +197,7 @@ public:
              ConvectionGatherInterior<Flow, R>{model_, g_, u, grad, lim, rhs});
       for (const auto& patch : patches_) {   // the runs of the part's own cells, after their interior faces
         const PatchRuns& runs = patch.first; // (named: a structured binding cannot be captured in C++17)
-        with_bc(patch.second, gamma_, gas_constant_, [&](auto b) {
+        with_bc(patch.second, gamma_, gas_constant_, xf_, [&](auto b) {
           using BC = FlowBoundary<Face, decltype(b)>;
           launch("fvproxy::flow_convection::gather_patch", runs.runs_of(part), launch_,
                  ConvectionGatherPatch<Flow, R, BC>{model_, BC{b}, g_, u, grad, lim, rhs, runs.runs});
@@ -176,7 +212,7 @@ public:
     if (!PartRanges::has_boundary(part)) return;
     for (const auto& patch : patches_) {
       const PatchRuns& runs = patch.first;
-      with_bc(patch.second, gamma_, gas_constant_, [&](auto b) {
+      with_bc(patch.second, gamma_, gas_constant_, xf_, [&](auto b) {
         using BC = FlowBoundary<Face, decltype(b)>;
         launch("fvproxy::flow_convection::scatter_patch", IndexRange{runs.begin, runs.end}, launch_,
                ConvectionScatterPatch<Flow, R, BC>{model_, BC{b}, g_, u, grad, lim, rhs});
@@ -189,7 +225,7 @@ public:
     for (const auto& p : patches_) {
       if (p.first.patch != patch) continue;
       const index_t first = p.first.begin;
-      with_bc(p.second, gamma_, gas_constant_, [&](auto b) {
+      with_bc(p.second, gamma_, gas_constant_, xf_, [&](auto b) {
         using BC = FlowBoundary<Face, decltype(b)>;
         Kokkos::parallel_for("fvproxy::flow_convection::patch_fluxes",
                              Kokkos::RangePolicy<ExecSpace>(0, p.first.end - first),
@@ -209,6 +245,7 @@ private:
   LaunchOptions launch_;
   bool gather_;
   real gamma_, gas_constant_;
+  ConstVec3View<real> xf_; ///< the face centroids (a profiled velocity inlet's)
   std::vector<std::pair<PatchRuns, FlowPatchBC>> patches_;
 };
 
