@@ -7,7 +7,7 @@
 #     with hilbert every file is byte for byte the one-rank run's of the same case; with two ghost
 #     layers (metis, hilbert; a restart from a one-layer checkpoint) the same fields; a zorder run says
 #     it built the mesh in parts;
-#  2. the references default, sphere_in_box, hybrid_channel and the flow models' sod, sod_tet, vortex, couette, cylinder and
+#  2. the references default, sphere_in_box, hybrid_channel and the flow models' sod, sod_tet, vortex, couette, cylinder, inlets and
 #     taylor_green under mpirun -np 3 match (1e-10); Sod's waves cross the rank cuts within the reference's 20 steps and
 #     the vortex is smooth across them, so a missing exchange of the gradients fails here: the flow references
 #     run once more with parallel.halo.layers: 1 (their default is two layers, which exchange no gradients);
@@ -101,7 +101,7 @@ rtol=1e-10
 "$fv" info --json | grep -q '"real": "float"' && rtol=1e-4
 # The flow models default to two ghost layers (no gradient exchange): their references run once more
 # with one layer, where the gradients and limiter values are exchanged (docs/halo.md#two-ghost-layers).
-for run in default sphere_in_box hybrid_channel sod sod_tet vortex couette cylinder taylor_green \
+for run in default sphere_in_box hybrid_channel sod sod_tet vortex couette cylinder taylor_green inlets \
   sod:1 sod_tet:1 vortex:1 couette:1 cylinder:1 taylor_green:1; do
   name=${run%%:*} layers=() what="reference $name on 3 ranks"
   [[ $run == *:1 ]] && layers=(--set parallel.halo.layers=1) what="$what, one ghost layer"
