@@ -293,6 +293,14 @@ worst_face(const Mesh& mesh, const HostFaces& faces, const std::string& name, co
   return {global, comm.broadcast(face, from < comm.size() ? from : 0)};
 }
 
+/// v / |v| for any finite non-zero v (scaled by its largest component first: no overflow or underflow).
+std::array<double, 3> unit(const std::array<double, 3>& v) {
+  const double m = std::max({std::abs(v[0]), std::abs(v[1]), std::abs(v[2])});
+  const std::array<double, 3> u{v[0] / m, v[1] / m, v[2] / m};
+  const double l = std::sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+  return {u[0] / l, u[1] / l, u[2] / l};
+}
+
 /// The area of patch `p` summed over every rank's faces of it (collective).
 double patch_area(const Mesh& mesh, const Patch& p, const Communicator& comm) {
   const auto S = Kokkos::create_mirror_view_and_copy(HostSpace(), mesh.face_area);
@@ -325,11 +333,9 @@ std::string vector_text(const std::array<double, 3>& v) {
 void check_velocity_inlet(const Mesh& mesh, const HostFaces& faces, const std::string& name,
                           const FlowBoundaryConfig& b, const Communicator& comm) {
   const std::array<double, 3>& v = b.inlet_velocity;
-  const double m = std::max({std::abs(v[0]), std::abs(v[1]), std::abs(v[2])});
-  const std::array<double, 3> u{v[0] / m, v[1] / m, v[2] / m};
-  const double uu = std::sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+  const std::array<double, 3> u = unit(v);
   const auto [outward, face] = worst_face(mesh, faces, name, comm, [&](const std::array<double, 3>& n, index_t) {
-    return (u[0] * n[0] + u[1] * n[1] + u[2] * n[2]) / uu;
+    return u[0] * n[0] + u[1] * n[1] + u[2] * n[2];
   });
   if (outward > -kWallVelocityTolerance)
     refuse_on_every_rank(b.velocity_where,
@@ -367,12 +373,10 @@ void check_boundary_directions(const CaseConfig& cfg, const Mesh& mesh, const Co
     const std::array<double, 3>& v = b.wall_velocity;
     if (b.kind == FlowBoundaryKind::no_slip_wall && (v[0] != 0 || v[1] != 0 || v[2] != 0)) {
       // |v.n| / |v| (v scaled by its largest component first: no overflow or underflow)
-      const double m = std::max({std::abs(v[0]), std::abs(v[1]), std::abs(v[2])});
-      const std::array<double, 3> u{v[0] / m, v[1] / m, v[2] / m};
-      const double uu = std::sqrt(u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
+      const std::array<double, 3> u = unit(v);
       const auto [normal, face] =
           worst_face(mesh, host_faces(), name, comm, [&](const std::array<double, 3>& n, index_t) {
-            return std::abs(u[0] * n[0] + u[1] * n[1] + u[2] * n[2]) / uu;
+            return std::abs(u[0] * n[0] + u[1] * n[1] + u[2] * n[2]);
           });
       if (normal > kWallVelocityTolerance)
         refuse_on_every_rank(b.velocity_where.empty() ? cfg.source_file : b.velocity_where,

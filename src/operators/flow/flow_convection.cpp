@@ -1,6 +1,7 @@
 // The compressible convection operator: the naive port, the optimized kernels and the factory.
 #include "operators/flow/flow_convection.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 #include <utility>
 
@@ -194,7 +195,11 @@ public:
         bc_state_("fvproxy::flow_convection::naive_bc_state", m.n_faces - m.n_interior, NV) {
     auto t = Kokkos::create_mirror_view(bc_type_);
     auto s = Kokkos::create_mirror_view(bc_state_);
-    const auto xf = Kokkos::create_mirror_view_and_copy(HostSpace(), m.face_centroid);
+    // the face centroids on the host, for a velocity inlet's profile only (none copied without one)
+    const bool inlet = std::any_of(patches.begin(), patches.end(),
+                                   [](const FlowPatchBC& p) { return p.type == FlowBoundaryType::velocity_inlet; });
+    decltype(Kokkos::create_mirror_view_and_copy(HostSpace(), m.face_centroid)) xf;
+    if (inlet) xf = Kokkos::create_mirror_view_and_copy(HostSpace(), m.face_centroid);
     for (std::size_t p = 0; p < m.patches.size(); ++p)
       for (index_t f = m.patches[p].begin; f < m.patches[p].end; ++f) {
         const index_t b = f - m.n_interior;
