@@ -44,15 +44,6 @@ namespace fvproxy {
 
 namespace {
 
-std::vector<std::string> split(const std::string& s) {
-  std::vector<std::string> out;
-  std::stringstream ss(s);
-  std::string x;
-  while (std::getline(ss, x, ','))
-    if (!x.empty()) out.push_back(x);
-  return out;
-}
-
 /// The ablation ladder's step of a --variants entry "ladder<k>" (operators/ladder/ladder.hpp), -1 for
 /// the other variants.
 int ladder_step(const std::string& v) {
@@ -77,7 +68,7 @@ void check_scalar_model(const CaseConfig& cfg) {
 /// --operators, or every operator (and on several ranks the halo exchange).
 std::vector<std::string> bench_operators(const CliArgs& cli, bool several) {
   std::vector<std::string> ops =
-      cli.operators.empty() ? std::vector<std::string>{"muscl", "convection", "diffusion"} : split(cli.operators);
+      cli.operators.empty() ? std::vector<std::string>{"muscl", "convection", "diffusion"} : split_list(cli.operators);
   if (cli.operators.empty() && several) ops.push_back("halo");
   return ops;
 }
@@ -383,7 +374,7 @@ int cmd_bench(const CliArgs& cli) {
   const bool several = comm.size() > 1;
   const std::vector<std::string> ops = bench_operators(cli, several);
   const std::vector<std::string> vars =
-      cli.variants.empty() ? std::vector<std::string>{"naive", "optimized"} : split(cli.variants);
+      cli.variants.empty() ? std::vector<std::string>{"naive", "optimized"} : split_list(cli.variants);
   check_selection(cli, cfg, ops, vars, several);
 
   check_case_fits(cfg, MemoryUse::bench, comm.size());

@@ -60,6 +60,17 @@ file), 3 run stopped early with a checkpoint (run.wall_limit, SIGTERM, SIGINT): 
 )";
 }
 
+std::vector<std::string> split_list(const std::string& list) {
+  std::vector<std::string> r;
+  std::size_t p = 0;
+  while (p <= list.size()) {
+    const std::size_t q = std::min(list.find(',', p), list.size());
+    if (q > p) r.push_back(list.substr(p, q - p));
+    p = q + 1;
+  }
+  return r;
+}
+
 void split_kokkos_args(int argc, char** argv, std::vector<std::string>& ours, std::vector<std::string>& kokkos) {
   kokkos.emplace_back(argc > 0 ? argv[0] : "fvproxy");
   for (int i = 1; i < argc; ++i) {

@@ -32,6 +32,10 @@ CliArgs parse_cli(const std::vector<std::string>& args);
 /// The usage text.
 std::string usage();
 
+/// The entries of a comma-separated option value (--operators, --variants, --fields), empty entries
+/// dropped.
+std::vector<std::string> split_list(const std::string& list);
+
 /// Splits argv into (fvproxy arguments, Kokkos arguments: argv[0] and every --kokkos-*).
 void split_kokkos_args(int argc, char** argv, std::vector<std::string>& ours, std::vector<std::string>& kokkos);
 

@@ -49,17 +49,6 @@ std::string resolve(const std::string& arg, const std::optional<double>& time) {
   throw InputError(arg, "no fields file at t = " + std::to_string(*time), "times in the folder: " + times);
 }
 
-std::vector<std::string> split(const std::string& list) {
-  std::vector<std::string> r;
-  std::size_t p = 0;
-  while (p <= list.size()) {
-    const std::size_t q = std::min(list.find(',', p), list.size());
-    if (q > p) r.push_back(list.substr(p, q - p));
-    p = q + 1;
-  }
-  return r;
-}
-
 nlohmann::json number(double x) {
   return std::isfinite(x) ? nlohmann::json(x) : nlohmann::json(nullptr);
 }
@@ -153,7 +142,7 @@ void print_table(const CliArgs& cli, const std::string& an, const FieldFile& a, 
 
 int cmd_compare(const CliArgs& cli) {
   const std::string an = resolve(cli.positional[0], cli.time), bn = resolve(cli.positional[1], cli.time);
-  const std::vector<std::string> fields = split(cli.fields);
+  const std::vector<std::string> fields = split_list(cli.fields);
   if (!cli.fields.empty() && fields.empty()) throw InputError("--fields", "empty list");
   // A field in one file only is a mismatch (below); one that --fields names and neither file
   // holds is bad input.

@@ -118,7 +118,7 @@ std::vector<CopyLimit> measure_copy(double bytes, int repeat, const Communicator
   return out;
 }
 
-struct Row {
+struct PerfRow {
   std::string element;
   int size = 0;
   index_t cells = 0;
@@ -183,21 +183,22 @@ class ConfigurationBench {
 public:
   ConfigurationBench(const Mesh& m, const Mesh& global, const CaseConfig& cfg, const PerfSpec& spec, double copy_limit,
                      const Communicator& comm, Halo* halo);
-  std::vector<Row> run();
+  std::vector<PerfRow> run();
 
 private:
   void fill_inputs();
   void fill_flow_inputs();
   double flow_step_bytes(bool viscous) const;
   CaseConfig flow_step_case(bool ns, const OperatorsConfig& oc) const;
-  Row flow_step_row(const std::string& op, const VariantSpec& v, const OperatorsConfig& oc) const;
-  Row flow_operator_row(const std::string& op, const VariantSpec& v, const OperatorsConfig& oc, std::size_t fi) const;
-  Row operator_row(const std::string& op, const VariantSpec& v, const OperatorsConfig& oc) const;
-  void time_muscl(Row& row, const VariantSpec& v, const OperatorsConfig& oc, int warm) const;
-  void time_convection(Row& row, const VariantSpec& v, const OperatorsConfig& oc, int warm) const;
-  void time_diffusion(Row& row, const VariantSpec& v, const OperatorsConfig& oc, int warm) const;
-  void time_step(Row& row, const OperatorsConfig& oc) const;
-  void take_slowest(Row& row) const;
+  PerfRow flow_step_row(const std::string& op, const VariantSpec& v, const OperatorsConfig& oc) const;
+  PerfRow flow_operator_row(const std::string& op, const VariantSpec& v, const OperatorsConfig& oc,
+                            std::size_t fi) const;
+  PerfRow operator_row(const std::string& op, const VariantSpec& v, const OperatorsConfig& oc) const;
+  void time_muscl(PerfRow& row, const VariantSpec& v, const OperatorsConfig& oc, int warm) const;
+  void time_convection(PerfRow& row, const VariantSpec& v, const OperatorsConfig& oc, int warm) const;
+  void time_diffusion(PerfRow& row, const VariantSpec& v, const OperatorsConfig& oc, int warm) const;
+  void time_step(PerfRow& row, const OperatorsConfig& oc) const;
+  void take_slowest(PerfRow& row) const;
 
   const Mesh& m;
   const Mesh& global;
@@ -322,8 +323,8 @@ double ConfigurationBench::flow_step_bytes(bool viscous) const {
   return stages * stage + Rb * (Cg * 5 + 3 * double(global.n_faces) * 2 + Cg) + sizeof(index_t) * Cg * 7 + Rb * Cg * 5;
 }
 
-std::vector<Row> ConfigurationBench::run() {
-  std::vector<Row> rows;
+std::vector<PerfRow> ConfigurationBench::run() {
+  std::vector<PerfRow> rows;
   for (const auto& op : spec.operators)
     for (const auto& v : spec.variants) {
       const OperatorsConfig oc = apply_variant(cfg.operators, v);
@@ -341,8 +342,8 @@ std::vector<Row> ConfigurationBench::run() {
       }
       rows.push_back(operator_row(op, v, oc));
     }
-  for (Row& r : rows)
-    for (const Row& b : rows)
+  for (PerfRow& r : rows)
+    for (const PerfRow& b : rows)
       if (b.op == r.op && b.flux == r.flux && b.variant == "naive") r.speedup = b.ms / r.ms;
   return rows;
 }
@@ -370,13 +371,14 @@ CaseConfig ConfigurationBench::flow_step_case(bool ns, const OperatorsConfig& oc
   return c;
 }
 
-Row ConfigurationBench::flow_step_row(const std::string& op, const VariantSpec& v, const OperatorsConfig& oc) const {
+PerfRow ConfigurationBench::flow_step_row(const std::string& op, const VariantSpec& v,
+                                          const OperatorsConfig& oc) const {
   const bool ns = op == "flow-ns-step";
   const CaseConfig c = flow_step_case(ns, oc);
   FlowSolver solver(m, c, comm, halo);
   solver.initialize();
   const real dt = static_cast<real>(solver.stable_step(c.time.cfl).dt);
-  Row row;
+  PerfRow row;
   row.components = n, row.op = op, row.variant = v.name, row.cells = global.n_cells, row.rotation = 1;
   row.flux = to_string(spec.fluxes[0]);
   row.kernels = "integrator " + std::string(to_string(cfg.time.integrator)) + ", " + solver.describe()[2].second;
@@ -395,10 +397,10 @@ Row ConfigurationBench::flow_step_row(const std::string& op, const VariantSpec& 
 }
 
 /// flow-convection with the spec's flux `fi`, or flow-viscous.
-Row ConfigurationBench::flow_operator_row(const std::string& op, const VariantSpec& v, const OperatorsConfig& oc,
-                                          std::size_t fi) const {
+PerfRow ConfigurationBench::flow_operator_row(const std::string& op, const VariantSpec& v, const OperatorsConfig& oc,
+                                              std::size_t fi) const {
   const bool conv = op == "flow-convection";
-  Row row;
+  PerfRow row;
   row.components = n, row.op = op, row.variant = v.name, row.cells = global.n_cells, row.rotation = R;
   std::unique_ptr<FlowConvectionOperator> fc;
   std::unique_ptr<FlowViscousOperator> fv;
@@ -436,8 +438,8 @@ Row ConfigurationBench::flow_operator_row(const std::string& op, const VariantSp
 }
 
 /// muscl, convection, diffusion or step: the scalar model's operators.
-Row ConfigurationBench::operator_row(const std::string& op, const VariantSpec& v, const OperatorsConfig& oc) const {
-  Row row;
+PerfRow ConfigurationBench::operator_row(const std::string& op, const VariantSpec& v, const OperatorsConfig& oc) const {
+  PerfRow row;
   row.components = n, row.op = op, row.variant = v.name, row.cells = global.n_cells, row.rotation = R;
   const int warm = std::max(2, R);
   if (op == "muscl") {
@@ -457,7 +459,7 @@ Row ConfigurationBench::operator_row(const std::string& op, const VariantSpec& v
   return row;
 }
 
-void ConfigurationBench::time_muscl(Row& row, const VariantSpec& v, const OperatorsConfig& oc, int warm) const {
+void ConfigurationBench::time_muscl(PerfRow& row, const VariantSpec& v, const OperatorsConfig& oc, int warm) const {
   std::unique_ptr<MusclOperator> mu; // the ladder's step (two passes), or the variant's operator
   if (v.ladder >= 0) {
     LadderMuscl lm = make_ladder_muscl(v.ladder, m, geom, oc.muscl, n, scale);
@@ -476,7 +478,8 @@ void ConfigurationBench::time_muscl(Row& row, const VariantSpec& v, const Operat
   row.bytes = model.muscl.bytes, row.flops = model.muscl.flops;
 }
 
-void ConfigurationBench::time_convection(Row& row, const VariantSpec& v, const OperatorsConfig& oc, int warm) const {
+void ConfigurationBench::time_convection(PerfRow& row, const VariantSpec& v, const OperatorsConfig& oc,
+                                         int warm) const {
   const auto c = v.ladder >= 0 ? make_ladder_convection(v.ladder, m, geom, oc.convection, phi, n, types)
                                : make_convection(m, geom, oc.convection, phi, n, types, false);
   row.kernels = c->description();
@@ -490,7 +493,7 @@ void ConfigurationBench::time_convection(Row& row, const VariantSpec& v, const O
   row.bytes = model.convection.bytes, row.flops = model.convection.flops;
 }
 
-void ConfigurationBench::time_diffusion(Row& row, const VariantSpec& v, const OperatorsConfig& oc, int warm) const {
+void ConfigurationBench::time_diffusion(PerfRow& row, const VariantSpec& v, const OperatorsConfig& oc, int warm) const {
   const auto d = v.ladder >= 0 ? make_ladder_diffusion(v.ladder, m, geom, oc.diffusion, cfg.physics.diffusivity, types)
                                : make_diffusion(m, geom, oc.diffusion, cfg.physics.diffusivity, types, false);
   row.kernels = d->description();
@@ -505,7 +508,7 @@ void ConfigurationBench::time_diffusion(Row& row, const VariantSpec& v, const Op
 }
 
 /// One full time step of the case's integrator, as `fvproxy run` takes it.
-void ConfigurationBench::time_step(Row& row, const OperatorsConfig& oc) const {
+void ConfigurationBench::time_step(PerfRow& row, const OperatorsConfig& oc) const {
   CaseConfig c = cfg;
   c.operators = oc;
   ScalarSolver solver(m, c, comm, halo); // on several ranks with its halo exchanges
@@ -520,7 +523,7 @@ void ConfigurationBench::time_step(Row& row, const OperatorsConfig& oc) const {
 }
 
 /// The row's time becomes the slowest rank's median (each rank's kept on rank 0), and its bandwidth.
-void ConfigurationBench::take_slowest(Row& row) const {
+void ConfigurationBench::take_slowest(PerfRow& row) const {
   row.ranks = comm.size();
   row.ms_per_rank = gather_values(comm, row.ms);
   row.ms = comm.max(row.ms);
@@ -528,7 +531,7 @@ void ConfigurationBench::take_slowest(Row& row) const {
   row.gb_per_s = row.bytes / (row.ms * 1e-3) / 1e9;
 }
 
-void write_results(const fs::path& dir, const nlohmann::json& meta, const std::vector<Row>& rows) {
+void write_results(const fs::path& dir, const nlohmann::json& meta, const std::vector<PerfRow>& rows) {
   std::ostringstream csv;
   csv.precision(12);
   csv << "real,element,size,cells,ordering,components,operator,variant,kernels,ms,bytes,flops,gb_per_s,"
@@ -537,7 +540,7 @@ void write_results(const fs::path& dir, const nlohmann::json& meta, const std::v
   const std::string real_name = sizeof(real) == 8 ? "double" : "float";
   nlohmann::json j = meta;
   j["results"] = nlohmann::json::array();
-  for (const Row& r : rows) {
+  for (const PerfRow& r : rows) {
     csv << real_name << ',' << r.element << ',' << r.size << ',' << r.cells << ',' << r.ordering << ',' << r.components
         << ',' << r.op << ',' << r.variant << ",\"" << r.kernels << "\"," << r.ms << ',' << r.bytes << ',' << r.flops
         << ',' << r.gb_per_s << ',' << r.fraction << ',' << r.speedup << ',' << r.rotation << ',' << r.ranks << ','
@@ -603,7 +606,7 @@ struct PerfRun {
   Kokkos::Timer total;
   double limit = 0;
   nlohmann::json meta;
-  std::vector<Row> rows;
+  std::vector<PerfRow> rows;
 
   template <class... Args> void say(const char* fmt, Args... args) const {
     if (root) std::fprintf(stderr, fmt, args...);
@@ -671,9 +674,9 @@ void PerfRun::bench_ordering(const MeshEntry& e, const std::string& label, const
   const Mesh& m = dec ? dec->mesh : global.device;
   for (int n : spec.components) {
     const CaseConfig c = with_components(cfg, n);
-    std::vector<Row> part =
+    std::vector<PerfRow> part =
         ConfigurationBench(m, global.device, c, spec, limit, comm, dec ? dec->halo.get() : nullptr).run();
-    for (Row& r : part) {
+    for (PerfRow& r : part) {
       r.element = e.name(), r.size = e.cells, r.ordering = to_string(o);
       say("[perf] %s %-7s N=%d %-10s %-13s %9.4f ms %8.1f GB/s %5.1f%% %6.2fx\n", label.c_str(), r.ordering.c_str(), n,
           (r.flux.empty() ? r.op : r.op + "/" + r.flux).c_str(), r.variant.c_str(), r.ms, r.gb_per_s, 100 * r.fraction,
