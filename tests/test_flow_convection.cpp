@@ -54,6 +54,21 @@ std::vector<FlowPatchBC> cycling_patches(const Mesh& m, std::size_t first = 0) {
     p[i].profile.velocity[0] = real(-0.3), p[i].profile.velocity[1] = real(0.2), p[i].profile.velocity[2] = real(0.1);
     p[i].profile.parabolic = i % 2 == 0; // across y from 0 to 1: a different velocity on each face
   }
+  // Half the subsonic inflows and outflows non-reflecting, their faces' incoming characteristics
+  // (near the state's p - z u_n) and impedances different on each face.
+  View1<real> incoming("fvproxy::test::incoming_characteristics", m.n_faces - m.n_interior);
+  View1<real> impedance("fvproxy::test::incoming_impedances", m.n_faces - m.n_interior);
+  auto h = Kokkos::create_mirror_view(incoming);
+  auto hz = Kokkos::create_mirror_view(impedance);
+  for (index_t b = 0; b < index_t(h.extent(0)); ++b)
+    h(b) = real(1 + 0.2 * std::sin(0.7 * b)), hz(b) = real(1.2 + 0.1 * std::cos(0.3 * b));
+  Kokkos::deep_copy(incoming, h);
+  Kokkos::deep_copy(impedance, hz);
+  for (std::size_t i = 0; i < p.size(); ++i)
+    if ((i / 2) % 2 == 0 &&
+        (p[i].type == FlowBoundaryType::subsonic_inflow || p[i].type == FlowBoundaryType::subsonic_outflow))
+      p[i].non_reflecting = true, p[i].incoming = incoming, p[i].impedance = impedance,
+      p[i].incoming_first = m.n_interior;
   return p;
 }
 

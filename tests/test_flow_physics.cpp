@@ -394,6 +394,76 @@ TEST(FlowBoundary, SubsonicOutflowAndInflowCarryTheOutgoingInvariant) {
   EXPECT_GT(entering, 150);
 }
 
+TEST(FlowBoundary, NonReflectingSubsonicBoundariesTakeTheFacesOwnIncomingCharacteristic) {
+  // with_incoming (docs/physics.md#non-reflecting-subsonic-boundaries): p + z u_n of the interior and
+  // the face's own p - z u_n = w (z the face's reference impedance); the entropy and the tangential
+  // velocity of the fixed condition's state. At a steady state (the interior at the fixed condition's
+  // values) with w the fixed state's own, the fixed state itself. Neither an entropy wave (rho
+  // changed, p and u not) nor an outgoing acoustic wave moves the face's p - z u_n; the interior
+  // leaving supersonically gives the fixed state.
+  const double g = 1.4, R = 287.05;
+  const real n[3] = {real(0.6), real(0), real(0.8)};
+  auto zof = [&](const Primitive& w) { return real(std::sqrt(g * w.p * w.rho)); };
+  auto entropy = [&](const Primitive& w) { return w.p / std::pow(w.rho, g); };
+  Sampler s;
+  const double tol = test::tol(1e-12);
+  for (int i = 0; i < 100; ++i) {
+    const Primitive in =
+        prim(s.uniform(0.5, 2), {s.uniform(-0.2, 0.2), s.uniform(-0.2, 0.2), s.uniform(-0.2, 0.2)}, s.uniform(0.5, 2));
+    const real p0 = real(in.p * s.uniform(1.05, 1.5)), t0 = real(in.p / (in.rho * R) * s.uniform(1.1, 1.4));
+    const Primitive fixed[2] = {SubsonicOutflow{real(in.p * s.uniform(0.8, 1.25)), real(g)}(in, n),
+                                SubsonicInflow{p0, t0, {0, 0, 0}, real(g), real(R)}(in, n)};
+    for (int k = 0; k < 2; ++k) {
+      SCOPED_TRACE(k == 0 ? "outflow" : "inflow");
+      const Primitive& f = fixed[k];
+      const real z = real(zof(in) * s.uniform(0.9, 1.1));
+      const real w = real(incoming_characteristic(in, n, z) + s.uniform(-0.1, 0.1) * in.p);
+      const Primitive o = with_incoming(f, in, n, real(g), w, z);
+      EXPECT_NEAR(o.p + z * dot(o.u, n), in.p + z * dot(in.u, n), tol * in.p * 4);
+      EXPECT_NEAR(incoming_characteristic(o, n, z), w, tol * in.p * 4);
+      EXPECT_NEAR(entropy(o), entropy(f), tol * entropy(f));
+      for (int d = 0; d < 3; ++d) EXPECT_NEAR(o.u[d] - dot(o.u, n) * n[d], f.u[d] - dot(f.u, n) * n[d], tol);
+    }
+  }
+  // steady: the interior at the outflow's pressure, w its own
+  const Primitive at = prim(1.2, {0.18, 0.05, 0.24}, 0.9);
+  const real z = zof(at);
+  const Primitive f = SubsonicOutflow{real(0.9), real(g)}(at, n);
+  const Primitive o = with_incoming(f, at, n, real(g), incoming_characteristic(f, n, z), z);
+  EXPECT_NEAR(o.p, f.p, tol);
+  EXPECT_NEAR(o.rho, f.rho, tol);
+  for (int d = 0; d < 3; ++d) EXPECT_NEAR(o.u[d], f.u[d], tol);
+  // an entropy wave: the interior's density doubled at the same p and u leaves the face's p and u
+  // (with R- = u_n - 2c / (gamma - 1) held instead, the face's p rose by 273 %)
+  Primitive hot = at;
+  hot.rho *= 2;
+  const Primitive oh =
+      with_incoming(SubsonicOutflow{real(0.9), real(g)}(hot, n), hot, n, real(g), incoming_characteristic(f, n, z), z);
+  EXPECT_NEAR(oh.p, o.p, tol);
+  EXPECT_NEAR(dot(oh.u, n), dot(o.u, n), tol);
+  EXPECT_NEAR(oh.rho, 2 * o.rho, tol * 2);
+  const Primitive fast = prim(1, {2 * 0.6, 0, 2 * 0.8}, 1); // u_n = 2 > c = 1.18: leaves supersonically
+  const Primitive ff = SubsonicOutflow{real(0.5), real(g)}(fast, n);
+  const Primitive of = with_incoming(ff, fast, n, real(g), real(-100), zof(fast));
+  EXPECT_EQ(of.p, ff.p);
+  EXPECT_EQ(of.rho, ff.rho);
+}
+
+TEST(FlowBoundary, NonReflectingFacesRelaxTowardTheFixedConditionAtTheirRate) {
+  // incoming_rate = sigma c (1 - M^2) / L (target - rm), c and M of the face's outside state; zero at
+  // the target, toward it from either side, proportional to sigma / L, and zero at M >= 1.
+  const double g = 1.4;
+  const real n[3] = {real(1), real(0), real(0)};
+  const Primitive ghost = prim(1.4, {0.3, 0.1, 0}, 1); // c = 1, M = 0.3
+  const double K = 0.25 * 1 * (1 - 0.09) / 2;
+  EXPECT_NEAR(incoming_rate(real(1), real(1), ghost, n, real(g), real(0.25), real(2)), 0, 1e-12);
+  EXPECT_NEAR(incoming_rate(real(1), real(1.5), ghost, n, real(g), real(0.25), real(2)), K * 0.5, test::tol(1e-12));
+  EXPECT_NEAR(incoming_rate(real(1), real(0.5), ghost, n, real(g), real(0.25), real(2)), -K * 0.5, test::tol(1e-12));
+  EXPECT_NEAR(incoming_rate(real(1), real(1.5), ghost, n, real(g), real(0.5), real(1)), 4 * K * 0.5, test::tol(1e-12));
+  const Primitive sonic = prim(1.4, {1.2, 0, 0}, 1);
+  EXPECT_EQ(incoming_rate(real(1), real(1.5), sonic, n, real(g), real(0.25), real(2)), 0);
+}
+
 TEST(FlowBoundary, InletsImposeTheirValuesAndCarryTheOutgoingCharacteristic) {
   // Velocity inlet: u_b and T imposed, p_b + rho_i c_i u_n,b = p_i + rho_i c_i u_n,i (the outgoing
   // acoustic characteristic, linearised about the interior). Mass-flow inlet: rho_b u_b . (-n) = G

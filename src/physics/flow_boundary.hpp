@@ -166,6 +166,48 @@ struct SubsonicOutflow {
   }
 };
 
+/// The incoming acoustic characteristic w = p - z u_n of a state w along the outward normal n, z the
+/// face's reference impedance rho c (docs/physics.md#non-reflecting-subsonic-boundaries).
+KOKKOS_INLINE_FUNCTION real incoming_characteristic(const Primitive& w, const real (&n)[3], real z) {
+  return w.p - z * dot(w.u, n);
+}
+
+/// A non-reflecting subsonic boundary's outside state (docs/physics.md#non-reflecting-subsonic-boundaries):
+/// the pressure and normal velocity from the interior's outgoing acoustic characteristic
+/// p_i + z u_n,i and the face's own incoming one `w`, p = (p_i + z u_n,i + w) / 2,
+/// u_n = (p_i + z u_n,i - w) / 2z, with the face's reference impedance z (rho c where its
+/// characteristic was started: a fixed z, so that neither the wave itself nor an entropy wave, which
+/// changes rho c at the same p and u, moves the face's pressure); the entropy and the tangential
+/// velocity of the fixed condition's state `bc` (SubsonicOutflow's or SubsonicInflow's). w does not
+/// follow the interior (it changes only by incoming_rate, slowly), so an outgoing wave meets a constant
+/// incoming characteristic and leaves. Where the interior leaves supersonically, or w leaves no
+/// positive pressure: bc.
+KOKKOS_INLINE_FUNCTION Primitive with_incoming(const Primitive& bc, const Primitive& in, const real (&n)[3], real gamma,
+                                               real w, real z) {
+  const real uni = dot(in.u, n);
+  if (uni * uni * in.rho >= gamma * in.p && uni > 0) return bc; // u_n >= c
+  const real wo = in.p + z * uni;
+  Primitive out;
+  out.p = real(0.5) * (wo + w);
+  if (!(out.p > 0)) return bc;
+  const real un = real(0.5) * (wo - w) / z, unb = dot(bc.u, n);
+  out.rho = bc.rho * kc::pow(out.p / bc.p, 1 / gamma); // bc's entropy
+  for (int i = 0; i < 3; ++i) out.u[i] = bc.u[i] + (un - unb) * n[i];
+  return out;
+}
+
+/// d w / dt of a non-reflecting face: the relaxation of its incoming characteristic w toward `target`,
+/// the fixed condition's (incoming_characteristic of bc), at the rate K = sigma c (1 - M^2) / L of
+/// Rudy & Strikwerda (1980) and Poinsot & Lele (1992), c and the normal Mach number M < 1 of the
+/// face's outside state `ghost`, L the case's length: waves slower than about K reflect (the mean
+/// state is imposed), faster ones leave.
+KOKKOS_INLINE_FUNCTION real incoming_rate(real w, real target, const Primitive& ghost, const real (&n)[3], real gamma,
+                                          real sigma, real length) {
+  const real c = kc::sqrt(gamma * ghost.p / ghost.rho), m = kc::fabs(dot(ghost.u, n)) / c;
+  const real m2 = m < 1 ? m * m : real(1);
+  return sigma * c * (1 - m2) / length * (target - w);
+}
+
 /// The velocity a velocity inlet prescribes at a point x: `velocity` everywhere (uniform), or the
 /// plane channel's parabola velocity * 4 s (1 - s) with s = (x . normal - from) / (to - from), the
 /// position across the channel between its walls at x . normal = from and to (parabolic: `velocity`

@@ -410,13 +410,36 @@ void check_entry_keys(const Reader& r, const YAML::Node& e, const std::string& p
     if (!e[k]) r.fail(e, path + "." + k, "required key missing", takes);
 }
 
+/// boundary.NAME.non_reflecting of a subsonic inflow or outflow: {length, sigma (optional: 0.25)}
+/// (docs/physics.md#non-reflecting-subsonic-boundaries).
+void parse_non_reflecting(const Reader& r, const YAML::Node& e, const std::string& path, FlowBoundaryConfig& bc) {
+  if (!e["non_reflecting"]) return;
+  const YAML::Node n = e["non_reflecting"];
+  const std::string at = path + ".non_reflecting";
+  r.require_map(n, at);
+  check_entry_keys(r, n, at, {"length", "sigma"}, {"length"},
+                   "non_reflecting takes {length (the domain's length L in the relaxation rate sigma c (1 - M^2) / L), "
+                   "sigma (optional: 0.25)}");
+  bc.non_reflecting = true;
+  bc.nr_length = r.positive(n["length"], at + ".length");
+  check_value_range(r, n["length"], at + ".length", bc.nr_length);
+  if (n["sigma"]) {
+    bc.nr_sigma = r.real_value(n["sigma"], at + ".sigma");
+    if (!(bc.nr_sigma > 0 && bc.nr_sigma <= 1))
+      r.fail(n["sigma"], at + ".sigma", "must satisfy 0 < sigma <= 1, not " + g(bc.nr_sigma),
+             "the relaxation toward the imposed values: 0.25 (the default) is Rudy and Strikwerda's near-optimal "
+             "choice; at 0 nothing would be imposed and the mean state would drift");
+  }
+}
+
 /// boundary.NAME of type subsonic-inflow: total pressure and temperature, optional direction.
 void parse_subsonic_inflow(const Reader& r, const YAML::Node& e, const std::string& path, const FlowPhysicsConfig& f,
                            FlowBoundaryConfig& bc) {
-  check_entry_keys(r, e, path, {"type", "total_pressure", "total_temperature", "direction"},
+  check_entry_keys(r, e, path, {"type", "total_pressure", "total_temperature", "direction", "non_reflecting"},
                    {"total_pressure", "total_temperature"},
                    "type: subsonic-inflow takes {total_pressure, total_temperature, direction (optional: normal to the "
-                   "face)}");
+                   "face), non_reflecting (optional)}");
+  parse_non_reflecting(r, e, path, bc);
   bc.total_pressure = r.positive(e["total_pressure"], path + ".total_pressure");
   bc.total_temperature = r.positive(e["total_temperature"], path + ".total_temperature");
   check_value_range(r, e["total_pressure"], path + ".total_pressure", bc.total_pressure);
@@ -551,9 +574,9 @@ FlowBoundaryConfig parse_flow_boundary(const Reader& r, const YAML::Node& e, con
   case FlowBoundaryKind::velocity_inlet: parse_velocity_inlet(r, e, path, f, bc); break;
   case FlowBoundaryKind::mass_flow_inlet: parse_mass_flow_inlet(r, e, path, f, bc); break;
   case FlowBoundaryKind::subsonic_outflow:
-    r.check_keys(e, path, {"type", "pressure"});
-    if (!e["pressure"])
-      r.fail(e, path + ".pressure", "required key missing", "type: subsonic-outflow takes the static pressure");
+    check_entry_keys(r, e, path, {"type", "pressure", "non_reflecting"}, {"pressure"},
+                     "type: subsonic-outflow takes {pressure (the static pressure), non_reflecting (optional)}");
+    parse_non_reflecting(r, e, path, bc);
     bc.pressure = r.positive(e["pressure"], path + ".pressure");
     check_value_range(r, e["pressure"], path + ".pressure", bc.pressure);
     break;
@@ -783,6 +806,12 @@ void add_flow_sections(const ModelOptions& c, YAML::Node& n) {
     } else if (b.kind == FlowBoundaryKind::mass_flow_inlet) {
       x["mass_flow"] = b.mass_flow, x["temperature"] = b.temperature;
       if (b.direction) x["direction"] = flow_style(*b.direction); // none: normal to each face
+    }
+    if (b.non_reflecting) { // none: the values imposed exactly
+      YAML::Node nr;
+      nr.SetStyle(YAML::EmitterStyle::Flow);
+      nr["length"] = b.nr_length, nr["sigma"] = b.nr_sigma;
+      x["non_reflecting"] = nr;
     }
     n["boundary"][c.boundary[i].first] = x;
   }

@@ -114,7 +114,9 @@ struct FlowBoundaryConfig {
   std::optional<std::array<double, 3>> direction;     ///< subsonic-inflow, mass-flow-inlet (normalized); none: along -n
   std::string direction_where;                        ///< subsonic-inflow, mass-flow-inlet: where `direction` was
   double pressure = 1;                                ///< subsonic-outflow: the static pressure
-  double temperature = 1;                             ///< velocity-inlet, mass-flow-inlet: the static one
+  bool non_reflecting = false;           ///< subsonic-inflow, -outflow: non_reflecting given (docs/physics.md)
+  double nr_length = 1, nr_sigma = 0.25; ///< its length L and sigma
+  double temperature = 1;                ///< velocity-inlet, mass-flow-inlet: the static one
   std::array<double, 3> inlet_velocity{0.0, 0.0, 0.0}; ///< velocity-inlet (parabolic: the centre line's)
   VelocityProfileConfig profile;                       ///< velocity-inlet
   double mass_flow = 1;                                ///< mass-flow-inlet: through the whole patch

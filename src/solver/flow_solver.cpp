@@ -438,6 +438,8 @@ std::vector<FlowPatchBC> FlowSolver::patch_conditions(const Mesh& mesh, const Ca
     if (b.direction)
       for (int d = 0; d < 3; ++d) bc.direction[d] = static_cast<real>((*b.direction)[d]);
     bc.pressure = static_cast<real>(b.pressure);
+    bc.non_reflecting = b.non_reflecting;
+    bc.nr_length = static_cast<real>(b.nr_length), bc.nr_sigma = static_cast<real>(b.nr_sigma);
     if (b.kind == FlowBoundaryKind::no_slip_wall) {
       for (int d = 0; d < 3; ++d) bc.wall_velocity[d] = static_cast<real>(b.wall_velocity[d]);
       bc.wall_temperature = b.wall_temperature ? static_cast<real>(*b.wall_temperature) : real(0);
@@ -462,6 +464,8 @@ double FlowSolver::memory_bytes(double cells, double faces, double interior_face
     if (c.operators.convection.variables == FlowVariables::primitive) bytes += R * NV * (C + Fb);
   }
   if (viscous(c)) bytes += R * (4 + 12) * C + R * 4 * Fb;
+  for (const FlowBoundaryConfig& b : c.flow_boundary)
+    if (b.non_reflecting) return bytes + R * 3 * Fb; // the incoming characteristics, their step-start copy, z
   return bytes;
 }
 
@@ -510,6 +514,7 @@ FlowSolver::FlowSolver(const Mesh& mesh, const CaseConfig& cfg, const Communicat
   primitive_ = second_order_ && cfg.operators.convection.variables == FlowVariables::primitive;
   viscous_ = viscous(cfg);
   allocate_state();
+  allocate_incoming();
   convection_ = make_convection(det);
   initialize();
   if (second_order_) muscl_ = make_second_order(det);
@@ -533,6 +538,30 @@ void FlowSolver::allocate_state() {
     for (index_t c = 0; c < mesh.n_cells; ++c) volume_ += v(c);
     volume_ = comm_.sum(volume_);
   }
+}
+
+void FlowSolver::allocate_incoming() {
+  for (const FlowPatchBC& p : patches_) non_reflecting_ = non_reflecting_ || p.non_reflecting;
+  if (!non_reflecting_) return;
+  const index_t Fb = mesh_.n_boundary_rows();
+  incoming_ = View1<real>("fvproxy::flow::incoming_characteristics", Fb);
+  incoming_n_ = View1<real>("fvproxy::flow::incoming_characteristics_step_start", Fb);
+  impedance_ = View1<real>("fvproxy::flow::incoming_impedances", Fb);
+  for (FlowPatchBC& p : patches_)
+    if (p.non_reflecting) p.incoming = incoming_, p.impedance = impedance_, p.incoming_first = mesh_.n_interior;
+}
+
+void FlowSolver::start_incoming() {
+  if (!non_reflecting_ || incoming_ready_) return;
+  if (halo_) halo_->exchange(u_, HaloKind::state);
+  flow_relax_incoming(mesh_, gas_, patches_, u_, incoming_, incoming_n_, impedance_,
+                      incoming_from_cells_ ? IncomingStep::from_cells : IncomingStep::start);
+  incoming_ready_ = true;
+}
+
+void FlowSolver::restarted() {
+  incoming_from_cells_ = true;
+  incoming_ready_ = false;
 }
 
 std::unique_ptr<FlowConvectionOperator> FlowSolver::make_convection(bool det) const {
@@ -590,6 +619,7 @@ void FlowSolver::make_viscous(bool det) {
 }
 
 void FlowSolver::initialize() {
+  incoming_ready_ = incoming_from_cells_ = false; // a new start state: the fixed conditions' characteristics first
   const FlowInitialConfig& ic = cfg_.flow_initial;
   const auto range = Kokkos::RangePolicy<ExecSpace>(0, mesh_.n_local());
   const char* label = "fvproxy::flow::initial_state";
@@ -719,10 +749,16 @@ void FlowSolver::rate(View2<real> u, View2<real> rhs) {
 
 void FlowSolver::step(real /*t*/, real dt, long long step, bool check) {
   // The flow models' boundary conditions do not depend on time: the stages' times are not needed.
+  // A non-reflecting face's incoming characteristic is advanced with the state, stage by stage, from the
+  // stage's state (its ghost rows exchanged by rate()).
+  start_incoming();
   for (std::size_t s = 0; s < stages_.size(); ++s) {
     const kc::ProfileRegion region("fvproxy::solver::rk_stage");
+    const real a = static_cast<real>(stages_[s].a);
     rate(u_, rhs_);
-    stage_update(un_, u_, rhs_, static_cast<real>(stages_[s].a), dt, false, step, check_, mesh_.n_cells);
+    if (non_reflecting_)
+      flow_relax_incoming(mesh_, gas_, patches_, u_, incoming_, incoming_n_, impedance_, IncomingStep::stage, a, dt);
+    stage_update(un_, u_, rhs_, a, dt, false, step, check_, mesh_.n_cells);
   }
   if (check) physical_check(step);
 }
@@ -819,6 +855,7 @@ std::vector<WallForce> FlowSolver::wall_forces() {
   // the fluxes the solver applies at the wall faces, from the current state (its ghosts first):
   // the convective momentum flux (the wall pressure) and the viscous one (the wall shear)
   if (halo_) halo_->exchange(u_, HaloKind::state);
+  start_incoming();
   reconstruct(u_);
   std::vector<WallForce> out;
   for (std::size_t p = 0; p < patches_.size(); ++p) {

@@ -59,6 +59,7 @@ public:
   StableStep stable_step(double cfl) const override;
   bool variable_step() const override { return true; }
   View2<real> state() const override { return u_; }
+  void restarted() override;
   ConstView2<real> output_fields() override;
   ConstView2<real> last_good_output_fields() override;
   std::vector<std::string> conserved_names() const override;
@@ -88,6 +89,12 @@ private:
   // The constructor's parts, in its order: the state arrays, the convection operator, then (after
   // the initial state) the second-order reconstruction and the viscous operator.
   void allocate_state();
+  /// The non-reflecting faces' incoming characteristics (one row per boundary face, the first ghost
+  /// layer's too), given to their patches' conditions; none without a non-reflecting patch.
+  void allocate_incoming();
+  /// Those invariants before their first use: the fixed conditions' (a fresh run) or the boundary
+  /// cells' own (a restart), from the state with its ghost rows (collective).
+  void start_incoming();
   std::unique_ptr<FlowConvectionOperator> make_convection(bool det) const;
   std::unique_ptr<MusclOperator> make_second_order(bool det);
   void make_viscous(bool det);
@@ -117,6 +124,8 @@ private:
   std::unique_ptr<FlowViscousOperator> viscosity_;
   std::vector<ShuOsherStage> stages_;
   View2<real> u_, un_, rhs_, ub_, grad_, lim_, w_, wb_, wv_, wvb_, gwv_, out_;
+  View1<real> incoming_, incoming_n_, impedance_; ///< allocate_incoming's, their step-start copy, their z
+  bool non_reflecting_ = false, incoming_ready_ = false, incoming_from_cells_ = false;
   double volume_ = 0; ///< the domain's (every rank's owned cells)
   StateCheck check_;
   Bounds no_bounds_;

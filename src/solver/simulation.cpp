@@ -184,6 +184,7 @@ void TimeLoop::start_state() {
     for (int k = 0; k < r_.components; ++k)
       for (index_t c = 0; c < mesh_.n_cells; ++c) h(c, k) = restart_->state[k][c];
     Kokkos::deep_copy(solver_->state(), h);
+    solver_->restarted();
     r_.conservation_initial = restart_->conservation_initial;
     r_.residual_reference = restart_->residual_reference;
   } else {

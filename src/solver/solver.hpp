@@ -78,6 +78,9 @@ public:
 
   /// The state (rows: owned then ghost cells; columns: checkpoint_field_layout's).
   virtual View2<real> state() const = 0;
+  /// The state was replaced by a checkpoint's (after initialize()): state a solver keeps besides it
+  /// continues from it (the flow solver's non-reflecting boundaries).
+  virtual void restarted() {}
   /// The columns of output_field_layout for the state (the state itself for the scalar model).
   virtual ConstView2<real> output_fields() { return state(); }
   /// After a failure, the output fields of the last good state (the state before the failing

@@ -102,7 +102,7 @@ rtol=1e-10
 # The flow models default to two ghost layers (no gradient exchange): their references run once more
 # with one layer, where the gradients and limiter values are exchanged (docs/halo.md#two-ghost-layers).
 for run in default sphere_in_box hybrid_channel sod sod_tet vortex couette cylinder taylor_green inlets \
-  sod:1 sod_tet:1 vortex:1 couette:1 cylinder:1 taylor_green:1; do
+  sod:1 sod_tet:1 vortex:1 couette:1 cylinder:1 taylor_green:1 inlets:1; do
   name=${run%%:*} layers=() what="reference $name on 3 ranks"
   [[ $run == *:1 ]] && layers=(--set parallel.halo.layers=1) what="$what, one ghost layer"
   args=()

@@ -49,7 +49,8 @@ struct NaiveFlow {
   ConstView2<real> bc_state;             ///< per boundary face: its patch's primitive state (5), the wall's velocity in
                                          ///< 1..3, or (p0, direction, T0) of a subsonic inflow, p in 4 of an outflow,
                                          ///< (-, the face's velocity, T) of a velocity inlet, (G, direction, T) of a
-                                         ///< mass-flow inlet
+                                         ///< mass-flow inlet; in 5, 1 on a non-reflecting subsonic inflow or outflow
+  ConstView1<real> incoming, impedance;  ///< per boundary face: a non-reflecting face's incoming characteristic, z
   ConstView1<std::uint8_t> shift;
   ConstView1<real> volume;
   ConstView2<real> u, grad, lim;
@@ -119,9 +120,11 @@ struct NaiveFlow {
       case static_cast<std::int8_t>(FlowBoundaryType::farfield): R = flow::Farfield{given, gamma}(L, n); break;
       case static_cast<std::int8_t>(FlowBoundaryType::subsonic_inflow):
         R = flow::SubsonicInflow{given.rho, given.p, {given.u[0], given.u[1], given.u[2]}, gamma, gas_constant}(L, n);
+        if (bc_state(b, 5) > 0) R = flow::with_incoming(R, L, n, gamma, incoming(b), impedance(b));
         break;
       case static_cast<std::int8_t>(FlowBoundaryType::subsonic_outflow):
         R = flow::SubsonicOutflow{given.p, gamma}(L, n);
+        if (bc_state(b, 5) > 0) R = flow::with_incoming(R, L, n, gamma, incoming(b), impedance(b));
         break;
       case static_cast<std::int8_t>(FlowBoundaryType::velocity_inlet):
         R = flow::VelocityInlet{given.p, gamma, gas_constant}(L, n, given.u);
@@ -192,7 +195,7 @@ public:
                       bool gather)
       : m_(m), cfg_(cfg), gather_(gather),
         bc_type_("fvproxy::flow_convection::naive_bc_type", m.n_faces - m.n_interior),
-        bc_state_("fvproxy::flow_convection::naive_bc_state", m.n_faces - m.n_interior, NV) {
+        bc_state_("fvproxy::flow_convection::naive_bc_state", m.n_faces - m.n_interior, NV + 1) {
     auto t = Kokkos::create_mirror_view(bc_type_);
     auto s = Kokkos::create_mirror_view(bc_state_);
     // the face centroids on the host, for a velocity inlet's profile only (none copied without one)
@@ -215,7 +218,9 @@ public:
           for (int i = 0; i < 3; ++i) s(b, 1 + i) = bc.direction[i];
         }
         if (bc.type == FlowBoundaryType::subsonic_outflow) s(b, 4) = bc.pressure;
-        if (bc.type == FlowBoundaryType::velocity_inlet) { // (the face's velocity, T)
+        s(b, 5) = bc.non_reflecting ? 1 : 0;
+        if (bc.non_reflecting) incoming_ = bc.incoming, impedance_ = bc.impedance; // the solver's, for every patch
+        if (bc.type == FlowBoundaryType::velocity_inlet) {                         // (the face's velocity, T)
           const real x[3] = {xf(f, 0), xf(f, 1), xf(f, 2)};
           for (int i = 0; i < 3; ++i) s(b, 1 + i) = bc.profile.shape(x) * bc.profile.velocity[i];
           s(b, 4) = bc.temperature;
@@ -264,6 +269,8 @@ private:
                      m_.cell_face_sign,
                      bc_type_,
                      bc_state_,
+                     incoming_,
+                     impedance_,
                      m_.face_shift,
                      m_.volume,
                      u,
@@ -286,6 +293,7 @@ private:
   bool gather_;
   View1<std::int8_t> bc_type_;
   View2<real> bc_state_;
+  ConstView1<real> incoming_, impedance_;
 };
 
 struct FlowCflRate {
@@ -339,6 +347,63 @@ void flow_boundary_values(const Mesh& mesh, const flow::IdealGas& gas, const std
             FlowBoundaryValues<decltype(b)>{gas, b, mesh.face_owner, mesh.face_area, u, ub, mesh.n_interior});
       });
     }
+}
+
+namespace {
+/// flow_relax_incoming's kernel, per face of one non-reflecting patch (Fixed: its condition).
+template <class Fixed> struct RelaxIncoming {
+  Fixed fixed;
+  flow::IdealGas eos;
+  ConstView1<index_t> owner;
+  ConstVec3View<real> S;
+  ConstView2<real> u;
+  View1<real> w, w_n, z;
+  index_t first;
+  IncomingStep what;
+  real a, dt, sigma, length;
+  KOKKOS_FUNCTION void operator()(const index_t f) const {
+    const index_t o = owner(f), b = f - first;
+    const real area = kc::sqrt(S(f, 0) * S(f, 0) + S(f, 1) * S(f, 1) + S(f, 2) * S(f, 2));
+    const real n[3] = {S(f, 0) / area, S(f, 1) / area, S(f, 2) / area};
+    const Primitive in = flow::to_primitive(flow::Conserved{u(o, 0), {u(o, 1), u(o, 2), u(o, 3)}, u(o, 4)}, eos);
+    const Primitive target = fixed(in, n);
+    if (what != IncomingStep::stage) {
+      z(b) = kc::sqrt(eos.gamma * in.p * in.rho);
+      w(b) = flow::incoming_characteristic(what == IncomingStep::start ? target : in, n, z(b));
+      return;
+    }
+    if (a == 0) w_n(b) = w(b);
+    const Primitive ghost = flow::with_incoming(target, in, n, eos.gamma, w(b), z(b));
+    const real rate =
+        flow::incoming_rate(w(b), flow::incoming_characteristic(target, n, z(b)), ghost, n, eos.gamma, sigma, length);
+    w(b) = a * w_n(b) + (1 - a) * (w(b) + dt * rate);
+  }
+};
+} // namespace
+
+void flow_relax_incoming(const Mesh& mesh, const flow::IdealGas& gas, const std::vector<FlowPatchBC>& patches,
+                         ConstView2<real> u, View1<real> w, View1<real> w_n, View1<real> z, IncomingStep what, real a,
+                         real dt) {
+  for (std::size_t p = 0; p < mesh.patches.size(); ++p) {
+    const FlowPatchBC& bc = patches.at(p);
+    if (!bc.non_reflecting) continue;
+    auto launch = [&](auto fixed) {
+      for (const IndexRange pa : patch_faces(mesh, p, Rows::all))
+        if (pa.size() > 0)
+          Kokkos::parallel_for(
+              "fvproxy::flow_convection::relax_incoming", Kokkos::RangePolicy<ExecSpace>(pa.begin, pa.end),
+              RelaxIncoming<decltype(fixed)>{fixed, gas, mesh.face_owner, mesh.face_area, u, w, w_n, z,
+                                             bc.incoming_first, what, a, dt, bc.nr_sigma, bc.nr_length});
+    };
+    if (bc.type == FlowBoundaryType::subsonic_outflow)
+      launch(flow::SubsonicOutflow{bc.pressure, gas.gamma});
+    else
+      launch(flow::SubsonicInflow{bc.total_pressure,
+                                  bc.total_temperature,
+                                  {bc.direction[0], bc.direction[1], bc.direction[2]},
+                                  gas.gamma,
+                                  gas.gas_constant});
+  }
 }
 
 namespace {

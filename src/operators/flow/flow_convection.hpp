@@ -55,7 +55,9 @@ const char* to_string(FlowBoundaryType t);
 /// direction the subsonic inflow's (direction 0: normal to each face), pressure the subsonic outflow's;
 /// temperature the velocity and mass-flow inlets' static temperature, profile the velocity inlet's
 /// velocity, mass_flux the mass-flow inlet's (its mass flow over the patch's area; direction as the
-/// subsonic inflow's).
+/// subsonic inflow's). A non-reflecting subsonic inflow or outflow reads its faces' incoming
+/// characteristics from `incoming` (row f - incoming_first of boundary face f; the solver owns and
+/// relaxes them: flow_relax_incoming).
 struct FlowPatchBC {
   FlowBoundaryType type = FlowBoundaryType::slip_wall;
   flow::Primitive state{real(1), {0, 0, 0}, real(1)};
@@ -66,6 +68,10 @@ struct FlowPatchBC {
   real temperature = 1;
   flow::InletProfile profile;
   real mass_flux = 0;
+  bool non_reflecting = false;
+  real nr_sigma = real(0.25), nr_length = 1; ///< flow::incoming_rate's sigma and L
+  ConstView1<real> incoming, impedance;      ///< per face: its incoming characteristic, its reference rho c
+  index_t incoming_first = 0;
   /// Walls and symmetry planes: the gradients' boundary values are mirror ghosts (OperatorGeometry).
   bool mirror() const {
     return type == FlowBoundaryType::slip_wall || type == FlowBoundaryType::symmetry ||
@@ -111,6 +117,21 @@ std::unique_ptr<FlowConvectionOperator> make_flow_convection(const Mesh& mesh, c
 /// `Rows::ghosts` (boundary faces belong to owned cells).
 void flow_boundary_values(const Mesh& mesh, const flow::IdealGas& gas, const std::vector<FlowPatchBC>& patches,
                           ConstView2<real> u, View2<real> ub, Rows rows = Rows::all);
+
+/// What flow_relax_incoming does to the non-reflecting faces' incoming characteristics w: set them
+/// (and their reference impedances z, the owner cell's rho c) to the fixed condition's (start: a
+/// fresh run) or to the owner cell's own (from_cells: a restart, so that the boundary continues from
+/// the state), or advance them by one Shu-Osher stage of
+/// d w / dt = flow::incoming_rate, w = a w_n + (1 - a) (w + dt dw/dt), w_n = w first when a = 0.
+enum class IncomingStep { start, from_cells, stage };
+
+/// The incoming characteristics (FlowPatchBC::incoming, row f - incoming_first) of every non-reflecting
+/// patch's faces, the owned cells' and the first ghost layer's, from the cells' conserved state u
+/// (its ghost rows exchanged: each rank computes a face it shares from the same values);
+/// docs/physics.md#non-reflecting-subsonic-boundaries.
+void flow_relax_incoming(const Mesh& mesh, const flow::IdealGas& gas, const std::vector<FlowPatchBC>& patches,
+                         ConstView2<real> u, View1<real> w, View1<real> w_n, View1<real> z, IncomingStep what,
+                         real a = 0, real dt = 0);
 
 /// W = (rho, u, v, w, p) per cell (the `rows`: owned and ghost rows, or either) and wb its
 /// primitive boundary states (with the owned rows): the field whose gradients and limiter values

@@ -103,6 +103,20 @@ struct ProfiledVelocityInlet {
   }
 };
 
+/// A subsonic inflow or outflow as the kernels call it: the fixed condition, or, on a
+/// non-reflecting patch, its state with the face's own incoming characteristic (flow::with_incoming). One
+/// type for both (the branch is the same for every face of a launch), so the option adds no kernel.
+template <class Fixed> struct SubsonicFaces {
+  Fixed fixed;
+  ConstView1<real> incoming, impedance;
+  index_t first = 0;
+  bool non_reflecting = false;
+  KOKKOS_INLINE_FUNCTION Primitive operator()(const Primitive& in, const real (&n)[3], index_t f) const {
+    const Primitive b = fixed(in, n);
+    return non_reflecting ? flow::with_incoming(b, in, n, fixed.gamma, incoming(f - first), impedance(f - first)) : b;
+  }
+};
+
 /// The outside state of boundary condition b at face f: b(in, n), or b(in, n, f) for a condition
 /// that varies along its patch (ProfiledVelocityInlet).
 template <class B>
@@ -144,10 +158,17 @@ void with_bc(const FlowPatchBC& p, real gamma, real gas_constant, const ConstVec
     f(flow::NoSlipWall{p.wall_temperature, {p.wall_velocity[0], p.wall_velocity[1], p.wall_velocity[2]}});
     return;
   case FlowBoundaryType::subsonic_inflow:
-    f(flow::SubsonicInflow{
-        p.total_pressure, p.total_temperature, {p.direction[0], p.direction[1], p.direction[2]}, gamma, gas_constant});
+    f(SubsonicFaces<flow::SubsonicInflow>{
+        {p.total_pressure, p.total_temperature, {p.direction[0], p.direction[1], p.direction[2]}, gamma, gas_constant},
+        p.incoming,
+        p.impedance,
+        p.incoming_first,
+        p.non_reflecting});
     return;
-  case FlowBoundaryType::subsonic_outflow: f(flow::SubsonicOutflow{p.pressure, gamma}); return;
+  case FlowBoundaryType::subsonic_outflow:
+    f(SubsonicFaces<flow::SubsonicOutflow>{
+        {p.pressure, gamma}, p.incoming, p.impedance, p.incoming_first, p.non_reflecting});
+    return;
   case FlowBoundaryType::velocity_inlet:
     f(ProfiledVelocityInlet{flow::VelocityInlet{p.temperature, gamma, gas_constant}, p.profile, xf});
     return;
