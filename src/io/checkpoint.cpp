@@ -168,10 +168,11 @@ void check_kind(const FieldFile& f, const std::string& where) {
                      "restart with a build of the same real type (FVPROXY_REAL)");
 }
 
-/// The columns the case's state has, by name (a vector's components as name[i], as read).
-std::vector<std::string> expected_columns(const CaseConfig& cfg) {
+/// The columns the case's state has, by name (a vector's components as name[i], as read), and with
+/// `slots` the non-reflecting faces' (checkpoint_field_layout).
+std::vector<std::string> expected_columns(const CaseConfig& cfg, bool slots) {
   std::vector<std::string> expected;
-  for (const FieldLayout& l : checkpoint_field_layout(cfg.physics))
+  for (const FieldLayout& l : checkpoint_field_layout(cfg.physics, slots))
     for (int i = 0; i < l.width; ++i)
       expected.push_back(l.width == 1 ? l.name : l.name + "[" + std::to_string(i) + "]");
   return expected;
@@ -353,12 +354,17 @@ RestartPoint read_restart(const std::string& path, const CaseConfig& cfg, const 
   FieldFile f = read_field_file_block(path, comm);
   const std::string where = "--restart " + path;
   check_kind(f, where);
+  // The state's columns, then (a run with non-reflecting boundaries) its faces' slots: either
+  // checkpoint continues either case (without the slots, the solver takes the faces' state from the
+  // cells; a case without such boundaries ignores them).
   const int components = static_cast<int>(f.names.size());
-  const std::vector<std::string> expected = expected_columns(cfg);
-  check_physics(f, cfg, components, where);
+  const bool slots = cfg.physics.is_flow() && components == cfg.physics.components + 2 * kBoundarySlots;
+  const int state_components = slots ? cfg.physics.components : components;
+  const std::vector<std::string> expected = expected_columns(cfg, slots);
+  check_physics(f, cfg, state_components, where);
   check_attributes(f, expected, where);
   check_mesh(f, cells, where);
-  RestartPoint r = restart_point(f, path, components, where);
+  RestartPoint r = restart_point(f, path, state_components, where);
 
   // Everything above is the same on every rank (the same attributes); from here each rank's rows
   // differ, and so may its errors: each step ends with an agreement.

@@ -264,7 +264,7 @@ std::string step_file_name(const std::string& prefix, long long step) {
 OutputSeries::OutputSeries(const std::string& dir, const CaseConfig& cfg, const HostMesh& mesh, FileMetadata meta)
     : dir_(dir), cfg_(cfg), mesh_(mesh), meta_(std::move(meta)) {
   output_layout_ = output_field_layout(cfg.physics);
-  checkpoint_layout_ = checkpoint_field_layout(cfg.physics);
+  checkpoint_layout_ = checkpoint_field_layout(cfg.physics, any_non_reflecting(cfg.flow_boundary));
   for (const FieldLayout& l : output_layout_) fields_.push_back(l.name);
   if (!cfg.output.fields.empty()) fields_ = cfg.output.fields;
 }
@@ -517,7 +517,9 @@ std::string OutputSeries::write_checkpoint(long long step, double time, ConstVie
   header.kind = "checkpoint";
   header.numbers["dt"] = info.dt;
   header.numbers["total_steps"] = double(info.total_steps);
-  header.numbers["components"] = cfg_.physics.components;
+  int columns = 0; // the state's components and any non-reflecting faces' slots
+  for (const FieldLayout& l : checkpoint_layout_) columns += l.width;
+  header.numbers["components"] = columns;
   header.vectors["conservation_initial"] = info.conservation_initial;
   if (!info.residual_reference.empty()) header.vectors["residual_reference"] = info.residual_reference;
   header.strings["mesh_fingerprint"] = fingerprint();

@@ -71,9 +71,22 @@ std::vector<FieldLayout> output_field_layout(const PhysicsConfig& p) {
   return l;
 }
 
-std::vector<FieldLayout> checkpoint_field_layout(const PhysicsConfig& p) {
-  if (p.is_flow()) return {{"density", 0, 1}, {"momentum", 1, 3}, {"total_energy", 4, 1}};
-  return output_field_layout(p);
+std::vector<FieldLayout> checkpoint_field_layout(const PhysicsConfig& p, bool non_reflecting) {
+  if (!p.is_flow()) return output_field_layout(p);
+  std::vector<FieldLayout> l{{"density", 0, 1}, {"momentum", 1, 3}, {"total_energy", 4, 1}};
+  // Scalars (field files hold widths 1 and 3), named so that they sort after the state's: a file's
+  // fields are read back in name order.
+  for (int k = 0; non_reflecting && k < kBoundarySlots; ++k)
+    l.push_back({"w_nonreflecting_" + std::to_string(k), 5 + k, 1});
+  for (int k = 0; non_reflecting && k < kBoundarySlots; ++k)
+    l.push_back({"z_nonreflecting_" + std::to_string(k), 5 + kBoundarySlots + k, 1});
+  return l;
+}
+
+bool any_non_reflecting(const std::vector<FlowBoundaryConfig>& boundaries) {
+  for (const FlowBoundaryConfig& b : boundaries)
+    if (b.non_reflecting) return true;
+  return false;
 }
 
 namespace {

@@ -154,11 +154,21 @@ struct FieldLayout {
 /// solver hands to the output (scalar: u0, u1, ...; flow: density, momentum, total_energy, velocity,
 /// pressure, temperature over 10 columns). kRankField is not among them.
 std::vector<FieldLayout> output_field_layout(const PhysicsConfig& p);
-/// The fields of a checkpoint (the state itself: scalar u0...; flow density, momentum, total_energy).
-std::vector<FieldLayout> checkpoint_field_layout(const PhysicsConfig& p);
+/// The cells' slots for the state of their faces on non-reflecting patches in a checkpoint: a cell
+/// has at most this many such faces (the flow solver refuses a mesh with more at set-up); each slot
+/// holds a face's incoming characteristic and its reference impedance
+/// (docs/physics.md#non-reflecting-subsonic-boundaries).
+constexpr int kBoundarySlots = 3;
+/// The fields of a checkpoint: the state itself (scalar u0...; flow density, momentum,
+/// total_energy), and with `non_reflecting` boundaries the cells' slots after the state's columns:
+/// w_nonreflecting_k, then z_nonreflecting_k (a face's characteristic and impedance in slot k).
+std::vector<FieldLayout> checkpoint_field_layout(const PhysicsConfig& p, bool non_reflecting = false);
 
 /// The sections as read: `initial` one per component (scalar model) or the flow models' one, and
 /// `boundary` in file order (a flow model's conditions in flow_boundary, one per entry).
+/// Whether a flow boundary of the case is non-reflecting (its checkpoints then hold the faces' state).
+bool any_non_reflecting(const std::vector<FlowBoundaryConfig>& boundaries);
+
 struct ModelOptions {
   PhysicsConfig physics;
   std::vector<InitialConfig> initial;                           ///< one per component (scalar model)

@@ -111,6 +111,16 @@ template <class P> struct ErrorTerms {
 };
 
 /// The fields of output_field_layout: U (5), velocity (3), pressure, temperature.
+/// out(c, 0..n) = u(c, 0..n): the state's columns of a wider array.
+struct CopyColumns {
+  ConstView2<real> u;
+  View2<real> out;
+  int n;
+  KOKKOS_FUNCTION void operator()(const index_t c) const {
+    for (int k = 0; k < n; ++k) out(c, k) = u(c, k);
+  }
+};
+
 struct DerivedFields {
   flow::IdealGas eos;
   ConstView2<real> u;
@@ -465,7 +475,8 @@ double FlowSolver::memory_bytes(double cells, double faces, double interior_face
   }
   if (viscous(c)) bytes += R * (4 + 12) * C + R * 4 * Fb;
   for (const FlowBoundaryConfig& b : c.flow_boundary)
-    if (b.non_reflecting) return bytes + R * 3 * Fb; // the incoming characteristics, their step-start copy, z
+    if (b.non_reflecting) // the incoming characteristics, their step-start copy, z, the slots; the checkpoint array
+      return bytes + R * 3 * Fb + 4 * Fb + R * (NV + 2 * kBoundarySlots) * C;
   return bytes;
 }
 
@@ -549,6 +560,25 @@ void FlowSolver::allocate_incoming() {
   impedance_ = View1<real>("fvproxy::flow::incoming_impedances", Fb);
   for (FlowPatchBC& p : patches_)
     if (p.non_reflecting) p.incoming = incoming_, p.impedance = impedance_, p.incoming_first = mesh_.n_interior;
+  // Checkpoints hold each face's characteristic and impedance in its owner cell's slots.
+  int most = 0;
+  slot_ = boundary_slots(mesh_, patches_, most);
+  if (comm_.max(std::int64_t(most)) > kBoundarySlots)
+    throw InputError(cfg_.source_file,
+                     "boundary: a cell of the mesh has " + std::to_string(comm_.max(std::int64_t(most))) +
+                         " faces on non-reflecting patches; a checkpoint holds at most " +
+                         std::to_string(kBoundarySlots) + " per cell",
+                     "leave non_reflecting out on one of the patches that meet there");
+  checkpoint_ = View2<real>("fvproxy::flow::checkpoint_state", mesh_.n_cells, NV + 2 * kBoundarySlots);
+}
+
+ConstView2<real> FlowSolver::checkpoint_state() {
+  if (!non_reflecting_) return u_;
+  start_incoming();
+  Kokkos::parallel_for("fvproxy::flow::checkpoint_state", Kokkos::RangePolicy<ExecSpace>(0, mesh_.n_cells),
+                       CopyColumns{u_, checkpoint_, NV});
+  pack_boundary_slots(mesh_, patches_, slot_, incoming_, impedance_, checkpoint_, NV);
+  return checkpoint_;
 }
 
 void FlowSolver::start_incoming() {
@@ -559,9 +589,19 @@ void FlowSolver::start_incoming() {
   incoming_ready_ = true;
 }
 
-void FlowSolver::restarted() {
+void FlowSolver::restarted(const std::vector<std::vector<real>>& extra) {
   incoming_from_cells_ = true;
   incoming_ready_ = false;
+  if (!non_reflecting_ || int(extra.size()) != 2 * kBoundarySlots) return; // none in the checkpoint: from the cells
+  // The faces' slots of the owned cells, then the ghosts' (the first layer's faces), as written.
+  View2<real> slots("fvproxy::flow::restart_boundary_slots", mesh_.n_local(), 2 * kBoundarySlots);
+  auto h = Kokkos::create_mirror_view(slots);
+  for (int k = 0; k < 2 * kBoundarySlots; ++k)
+    for (index_t c = 0; c < mesh_.n_cells; ++c) h(c, k) = extra[k][c];
+  Kokkos::deep_copy(slots, h);
+  if (halo_) halo_->exchange(slots);
+  unpack_boundary_slots(mesh_, patches_, slot_, slots, incoming_, impedance_);
+  incoming_ready_ = true;
 }
 
 std::unique_ptr<FlowConvectionOperator> FlowSolver::make_convection(bool det) const {

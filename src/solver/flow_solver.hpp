@@ -59,7 +59,8 @@ public:
   StableStep stable_step(double cfl) const override;
   bool variable_step() const override { return true; }
   View2<real> state() const override { return u_; }
-  void restarted() override;
+  ConstView2<real> checkpoint_state() override;
+  void restarted(const std::vector<std::vector<real>>& extra) override;
   ConstView2<real> output_fields() override;
   ConstView2<real> last_good_output_fields() override;
   std::vector<std::string> conserved_names() const override;
@@ -125,6 +126,8 @@ private:
   std::vector<ShuOsherStage> stages_;
   View2<real> u_, un_, rhs_, ub_, grad_, lim_, w_, wb_, wv_, wvb_, gwv_, out_;
   View1<real> incoming_, incoming_n_, impedance_; ///< allocate_incoming's, their step-start copy, their z
+  View1<int> slot_;                               ///< each non-reflecting face's slot in its cell's checkpoint columns
+  View2<real> checkpoint_;                        ///< the state and the faces' slots (non-reflecting boundaries only)
   bool non_reflecting_ = false, incoming_ready_ = false, incoming_from_cells_ = false;
   double volume_ = 0; ///< the domain's (every rank's owned cells)
   StateCheck check_;

@@ -23,7 +23,7 @@ struct RestartPoint {
   long long step = 0;
   double time = 0, dt = 0;
   long long total_steps = 0;
-  std::vector<std::vector<real>> state; ///< per component
+  std::vector<std::vector<real>> state; ///< per column: the components, then any non-reflecting faces' slots
   std::vector<double> conservation_initial;
   std::vector<double> residual_reference; ///< the flow models' first-step residuals (may be empty)
 };

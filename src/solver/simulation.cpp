@@ -177,14 +177,14 @@ void TimeLoop::check_memory() {
 void TimeLoop::start_state() {
   solver_->initialize();
   if (restart_) {
-    if (int(restart_->state.size()) != r_.components)
+    if (int(restart_->state.size()) < r_.components)
       throw InputError(restart_->file, "the checkpoint holds " + std::to_string(restart_->state.size()) +
                                            " components, the case " + std::to_string(r_.components));
     auto h = Kokkos::create_mirror_view(solver_->state());
     for (int k = 0; k < r_.components; ++k)
       for (index_t c = 0; c < mesh_.n_cells; ++c) h(c, k) = restart_->state[k][c];
     Kokkos::deep_copy(solver_->state(), h);
-    solver_->restarted();
+    solver_->restarted({restart_->state.begin() + r_.components, restart_->state.end()});
     r_.conservation_initial = restart_->conservation_initial;
     r_.residual_reference = restart_->residual_reference;
   } else {
@@ -406,7 +406,9 @@ void TimeLoop::write_due(const Span& s, const Decisions& d, bool end) {
   if (integrals_ && (end || d.stop() || crosses(cfg_.output.integrals, s.step, s.t0, s.t1)))
     timed([&] { hooks_.write_integrals(s.step, s.t1, integral_names_, solver_->integrals()); });
   if (checkpoint) {
-    timed([&] { r_.checkpoint_files.push_back(hooks_.write_checkpoint(s.step, s.t1, solver_->state(), ckinfo_)); });
+    timed([&] {
+      r_.checkpoint_files.push_back(hooks_.write_checkpoint(s.step, s.t1, solver_->checkpoint_state(), ckinfo_));
+    });
     last_checkpoint_ = wall_.seconds();
   }
 }

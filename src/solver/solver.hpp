@@ -78,9 +78,13 @@ public:
 
   /// The state (rows: owned then ghost cells; columns: checkpoint_field_layout's).
   virtual View2<real> state() const = 0;
-  /// The state was replaced by a checkpoint's (after initialize()): state a solver keeps besides it
-  /// continues from it (the flow solver's non-reflecting boundaries).
-  virtual void restarted() {}
+  /// The array a checkpoint holds (rows: owned cells first; columns: checkpoint_field_layout's):
+  /// the state, and the flow solver's non-reflecting faces' slots after it.
+  virtual ConstView2<real> checkpoint_state() { return state(); }
+  /// The state was replaced by a checkpoint's (after initialize()); `extra`: the checkpoint's columns
+  /// beyond the state's, per column over the owned cells (the non-reflecting faces' slots; empty when
+  /// the checkpoint has none: the solver takes that state from the cells).
+  virtual void restarted(const std::vector<std::vector<real>>& /*extra*/) {}
   /// The columns of output_field_layout for the state (the state itself for the scalar model).
   virtual ConstView2<real> output_fields() { return state(); }
   /// After a failure, the output fields of the last good state (the state before the failing

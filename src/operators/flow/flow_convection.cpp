@@ -406,6 +406,96 @@ void flow_relax_incoming(const Mesh& mesh, const flow::IdealGas& gas, const std:
   }
 }
 
+View1<int> boundary_slots(const Mesh& mesh, const std::vector<FlowPatchBC>& patches, int& most) {
+  View1<int> slot("fvproxy::flow_convection::boundary_slots", mesh.n_boundary_rows());
+  auto h = Kokkos::create_mirror_view(slot);
+  Kokkos::deep_copy(h, -1);
+  auto owner = Kokkos::create_mirror_view_and_copy(HostSpace(), mesh.face_owner);
+  auto xf = Kokkos::create_mirror_view_and_copy(HostSpace(), mesh.face_centroid);
+  struct Face {
+    index_t owner;
+    std::size_t patch;
+    real x[3];
+    index_t f;
+  };
+  std::vector<Face> faces;
+  for (std::size_t p = 0; p < mesh.patches.size(); ++p)
+    if (patches.at(p).non_reflecting)
+      for (const IndexRange pa : patch_faces(mesh, p, Rows::all))
+        for (index_t f = pa.begin; f < pa.end; ++f) faces.push_back({owner(f), p, {xf(f, 0), xf(f, 1), xf(f, 2)}, f});
+  std::sort(faces.begin(), faces.end(), [](const Face& a, const Face& b) {
+    if (a.owner != b.owner) return a.owner < b.owner;
+    if (a.patch != b.patch) return a.patch < b.patch;
+    return std::lexicographical_compare(a.x, a.x + 3, b.x, b.x + 3);
+  });
+  most = 0;
+  for (std::size_t i = 0, k = 0; i < faces.size(); ++i) {
+    k = i > 0 && faces[i].owner == faces[i - 1].owner ? k + 1 : 0;
+    h(faces[i].f - mesh.n_interior) = static_cast<int>(k);
+    most = std::max(most, static_cast<int>(k) + 1);
+  }
+  Kokkos::deep_copy(slot, h);
+  return slot;
+}
+
+namespace {
+/// pack_boundary_slots' kernels: zero the slot columns of each owned cell; then per face of a patch.
+struct ClearSlots {
+  View2<real> ck;
+  int first, width;
+  KOKKOS_FUNCTION void operator()(const index_t c) const {
+    for (int j = 0; j < width; ++j) ck(c, first + j) = 0;
+  }
+};
+struct PackSlots {
+  ConstView1<index_t> owner;
+  ConstView1<int> slot;
+  ConstView1<real> w, z;
+  View2<real> ck;
+  int first;
+  index_t n_interior;
+  KOKKOS_FUNCTION void operator()(const index_t f) const {
+    const index_t b = f - n_interior, c = owner(f);
+    ck(c, first + slot(b)) = w(b), ck(c, first + kBoundarySlots + slot(b)) = z(b);
+  }
+};
+/// unpack_boundary_slots' kernel, per face of a patch.
+struct UnpackSlots {
+  ConstView1<index_t> owner;
+  ConstView1<int> slot;
+  ConstView2<real> slots;
+  View1<real> w, z;
+  index_t n_interior;
+  KOKKOS_FUNCTION void operator()(const index_t f) const {
+    const index_t b = f - n_interior, c = owner(f);
+    w(b) = slots(c, slot(b)), z(b) = slots(c, kBoundarySlots + slot(b));
+  }
+};
+} // namespace
+
+void pack_boundary_slots(const Mesh& mesh, const std::vector<FlowPatchBC>& patches, ConstView1<int> slot,
+                         ConstView1<real> w, ConstView1<real> z, View2<real> ck, int first) {
+  Kokkos::parallel_for("fvproxy::flow_convection::clear_boundary_slots",
+                       Kokkos::RangePolicy<ExecSpace>(0, mesh.n_cells),
+                       ClearSlots{ck, first, static_cast<int>(ck.extent(1)) - first});
+  for (std::size_t p = 0; p < mesh.patches.size(); ++p)
+    if (patches.at(p).non_reflecting && mesh.patches[p].end > mesh.patches[p].begin) // the owned cells' faces
+      Kokkos::parallel_for("fvproxy::flow_convection::pack_boundary_slots",
+                           Kokkos::RangePolicy<ExecSpace>(mesh.patches[p].begin, mesh.patches[p].end),
+                           PackSlots{mesh.face_owner, slot, w, z, ck, first, mesh.n_interior});
+}
+
+void unpack_boundary_slots(const Mesh& mesh, const std::vector<FlowPatchBC>& patches, ConstView1<int> slot,
+                           ConstView2<real> slots, View1<real> w, View1<real> z) {
+  for (std::size_t p = 0; p < mesh.patches.size(); ++p)
+    if (patches.at(p).non_reflecting)
+      for (const IndexRange pa : patch_faces(mesh, p, Rows::all))
+        if (pa.size() > 0)
+          Kokkos::parallel_for("fvproxy::flow_convection::unpack_boundary_slots",
+                               Kokkos::RangePolicy<ExecSpace>(pa.begin, pa.end),
+                               UnpackSlots{mesh.face_owner, slot, slots, w, z, mesh.n_interior});
+}
+
 namespace {
 /// W = (rho, u, v, w, p) of the conserved state, per cell.
 struct PrimitiveState {

@@ -133,6 +133,22 @@ void flow_relax_incoming(const Mesh& mesh, const flow::IdealGas& gas, const std:
                          ConstView2<real> u, View1<real> w, View1<real> w_n, View1<real> z, IncomingStep what,
                          real a = 0, real dt = 0);
 
+/// Each non-reflecting face's slot among its owner cell's faces on non-reflecting patches (row
+/// f - incoming_first; -1 for the other boundary faces), the owned cells' faces and the first ghost
+/// layer's: by patch, then by centroid, so that every rank holding a cell numbers its faces alike.
+/// `most`: the largest number of such faces of one cell on this rank.
+View1<int> boundary_slots(const Mesh& mesh, const std::vector<FlowPatchBC>& patches, int& most);
+
+/// A checkpoint's columns of the non-reflecting faces (checkpoint_field_layout): ck(c, first + s)
+/// and ck(c, first + kBoundarySlots + s) = the characteristic w and impedance z of the owned cell c's
+/// face in slot s (0 where it has none).
+void pack_boundary_slots(const Mesh& mesh, const std::vector<FlowPatchBC>& patches, ConstView1<int> slot,
+                         ConstView1<real> w, ConstView1<real> z, View2<real> ck, int first);
+/// The reverse, for every non-reflecting face (the first ghost layer's too: `slots` has its ghost
+/// rows), from slots(c, s) and slots(c, kBoundarySlots + s).
+void unpack_boundary_slots(const Mesh& mesh, const std::vector<FlowPatchBC>& patches, ConstView1<int> slot,
+                           ConstView2<real> slots, View1<real> w, View1<real> z);
+
 /// W = (rho, u, v, w, p) per cell (the `rows`: owned and ghost rows, or either) and wb its
 /// primitive boundary states (with the owned rows): the field whose gradients and limiter values
 /// the primitive MUSCL (FlowReconstruction::primitive) takes.
