@@ -359,7 +359,6 @@ template <class Fixed> struct RelaxIncoming {
   ConstView2<real> u;
   View1<real> w, w_n, z;
   index_t first;
-  IncomingStep what;
   real a, dt, sigma, length;
   KOKKOS_FUNCTION void operator()(const index_t f) const {
     const index_t o = owner(f), b = f - first;
@@ -367,16 +366,32 @@ template <class Fixed> struct RelaxIncoming {
     const real n[3] = {S(f, 0) / area, S(f, 1) / area, S(f, 2) / area};
     const Primitive in = flow::to_primitive(flow::Conserved{u(o, 0), {u(o, 1), u(o, 2), u(o, 3)}, u(o, 4)}, eos);
     const Primitive target = fixed(in, n);
-    if (what != IncomingStep::stage) {
-      z(b) = kc::sqrt(eos.gamma * in.p * in.rho);
-      w(b) = flow::incoming_characteristic(what == IncomingStep::start ? target : in, n, z(b));
-      return;
-    }
-    if (a == 0) w_n(b) = w(b);
-    const Primitive ghost = flow::with_incoming(target, in, n, eos.gamma, w(b), z(b));
+    const real wb = w(b), zb = z(b);
+    if (a == 0) w_n(b) = wb;
+    const Primitive ghost = flow::with_incoming(target, in, n, eos.gamma, wb, zb);
     const real rate =
-        flow::incoming_rate(w(b), flow::incoming_characteristic(target, n, z(b)), ghost, n, eos.gamma, sigma, length);
-    w(b) = a * w_n(b) + (1 - a) * (w(b) + dt * rate);
+        flow::incoming_rate(wb, flow::incoming_characteristic(target, n, zb), ghost, n, eos.gamma, sigma, length);
+    w(b) = a * w_n(b) + (1 - a) * (wb + dt * rate);
+  }
+};
+/// flow_relax_incoming's start (IncomingStep::start, from_cells): z the owner cell's rho c, w the fixed
+/// condition's characteristic or the cell's own.
+template <class Fixed> struct StartIncoming {
+  Fixed fixed;
+  flow::IdealGas eos;
+  ConstView1<index_t> owner;
+  ConstVec3View<real> S;
+  ConstView2<real> u;
+  View1<real> w, z;
+  index_t first;
+  bool from_cells;
+  KOKKOS_FUNCTION void operator()(const index_t f) const {
+    const index_t o = owner(f), b = f - first;
+    const real area = kc::sqrt(S(f, 0) * S(f, 0) + S(f, 1) * S(f, 1) + S(f, 2) * S(f, 2));
+    const real n[3] = {S(f, 0) / area, S(f, 1) / area, S(f, 2) / area};
+    const Primitive in = flow::to_primitive(flow::Conserved{u(o, 0), {u(o, 1), u(o, 2), u(o, 3)}, u(o, 4)}, eos);
+    z(b) = kc::sqrt(eos.gamma * in.p * in.rho);
+    w(b) = flow::incoming_characteristic(from_cells ? in : fixed(in, n), n, z(b));
   }
 };
 } // namespace
@@ -388,12 +403,19 @@ void flow_relax_incoming(const Mesh& mesh, const flow::IdealGas& gas, const std:
     const FlowPatchBC& bc = patches.at(p);
     if (!bc.non_reflecting) continue;
     auto launch = [&](auto fixed) {
-      for (const IndexRange pa : patch_faces(mesh, p, Rows::all))
-        if (pa.size() > 0)
-          Kokkos::parallel_for(
-              "fvproxy::flow_convection::relax_incoming", Kokkos::RangePolicy<ExecSpace>(pa.begin, pa.end),
-              RelaxIncoming<decltype(fixed)>{fixed, gas, mesh.face_owner, mesh.face_area, u, w, w_n, z,
-                                             bc.incoming_first, what, a, dt, bc.nr_sigma, bc.nr_length});
+      using F = decltype(fixed);
+      for (const IndexRange pa : patch_faces(mesh, p, Rows::all)) {
+        if (pa.size() == 0) continue;
+        const auto range = Kokkos::RangePolicy<ExecSpace>(pa.begin, pa.end);
+        if (what == IncomingStep::stage)
+          Kokkos::parallel_for("fvproxy::flow_convection::relax_incoming", range,
+                               RelaxIncoming<F>{fixed, gas, mesh.face_owner, mesh.face_area, u, w, w_n, z,
+                                                bc.incoming_first, a, dt, bc.nr_sigma, bc.nr_length});
+        else
+          Kokkos::parallel_for("fvproxy::flow_convection::start_incoming", range,
+                               StartIncoming<F>{fixed, gas, mesh.face_owner, mesh.face_area, u, w, z, bc.incoming_first,
+                                                what == IncomingStep::from_cells});
+      }
     };
     if (bc.type == FlowBoundaryType::subsonic_outflow)
       launch(flow::SubsonicOutflow{bc.pressure, gas.gamma});
