@@ -5,7 +5,7 @@ Usage: perf/gpu_halo.py OUT/steps.csv [--markdown OUT/README.md]
 
 Per configuration (case, GPUs, transport asked) the two runs of different step counts give the
 marginal time per step, (loop(long) - loop(short)) / (long - short): set-up and first-step costs
-cancel. Efficiency: strong = t(1 GPU) / (2 t(2 GPUs)) on the same mesh; weak = t(1 GPU, 8.45M) /
+cancel. Efficiency: strong = t(1 GPU) / (N t(N GPUs)) on the same mesh; weak = t(1 GPU, 8.45M) /
 t(2 GPUs, 16.9M) (the `weak` part's one-GPU run against the `scalar` part's two-GPU run).
 """
 import csv
@@ -48,11 +48,11 @@ def main(argv):
             continue
         long_run = max(runs[(family, gpus, asked)].items())[1]
         eff = ""
-        if gpus == 2:
+        if gpus >= 2:
             one = ms.get((family, 1, "auto"))
             if one:
-                eff = "strong %.1f %%" % (100 * one / (2 * t))
-            if family == "scalar" and ms.get(("weak", 1, "auto")):
+                eff = "strong %.1f %%" % (100 * one / (gpus * t))
+            if gpus == 2 and family == "scalar" and ms.get(("weak", 1, "auto")):
                 eff += "; weak %.1f %%" % (100 * ms[("weak", 1, "auto")] / t)
         label = {"tg": "Taylor-Green (navier-stokes)", "scalar": "scalar, 16.9M tets", "weak": "scalar, 8.45M tets",
                  "layers-tg": "Taylor-Green, ghost layers A/B", "layers-scalar": "scalar 16.9M, ghost layers A/B"}

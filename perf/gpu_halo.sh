@@ -13,6 +13,8 @@
 #   layers  parallel.halo.layers 1 vs 2 (docs/halo.md#two-ghost-layers), the default transport:
 #           Taylor-Green 192^3 and the scalar case at 16.9M tets, 1 GPU and 2 GPUs with each count
 #   layers-staged  the same two-GPU runs with the staged transport (not in the default list)
+#   four    Taylor-Green 192^3 and the scalar 16.9M tets on 1, 2 and every GPU of a 4- or 8-GPU
+#           machine, the default transport (not in the default list)
 # Each run is made twice, with two step counts, so that set-up and first-step costs cancel: the
 # marginal time per step = (loop(long) - loop(short)) / (long - short). The figures, with the
 # transport that ran and the device timeline's overlap, go to OUT/steps.csv (perf/gpu_halo.py
@@ -130,6 +132,20 @@ for part in "${parts[@]}"; do
         done
       done
     fi
+    ;;
+  four) # strong scaling to every GPU of the machine (4 or 8): Taylor-Green 192^3 and the scalar 16.9M tets
+    # on 1, 2 and all GPUs, one rank per GPU, the default transport (ipc among all pairs of ranks)
+    for n in 1 2 "$ngpu"; do
+      [[ $n -le $ngpu ]] || continue
+      [[ $n == "$ngpu" && $n == 2 ]] && continue
+      for s in 10 40; do
+        measure tg_${n}_$s inputs/taylor_green.yaml "[192,192,192]" "$n" auto $s \
+          --set "time={integrator: ssprk3, steps: $s, dt: 0.0002}"
+      done
+      for s in 20 80; do
+        measure scalar_${n}_$s inputs/default.yaml "[112,112,224]" "$n" auto $s --set "time={integrator: ssprk3, steps: $s}"
+      done
+    done
     ;;
   layers-staged) # the same two-GPU runs through the staged transport (one GPU per rank, a network)
     [[ $ngpu -ge 2 ]] && two_gpu_layers staged _staged
