@@ -110,7 +110,6 @@ template <class P> struct ErrorTerms {
   }
 };
 
-/// The fields of output_field_layout: U (5), velocity (3), pressure, temperature.
 /// out(c, 0..n) = u(c, 0..n): the state's columns of a wider array.
 struct CopyColumns {
   ConstView2<real> u;
@@ -121,6 +120,7 @@ struct CopyColumns {
   }
 };
 
+/// The fields of output_field_layout: U (5), velocity (3), pressure, temperature.
 struct DerivedFields {
   flow::IdealGas eos;
   ConstView2<real> u;
@@ -563,9 +563,9 @@ void FlowSolver::allocate_incoming() {
   // Checkpoints hold each face's characteristic and impedance in its owner cell's slots.
   int most = 0;
   slot_ = boundary_slots(mesh_, patches_, most);
-  if (comm_.max(std::int64_t(most)) > kBoundarySlots)
+  if (const std::int64_t all = comm_.max(std::int64_t(most)); all > kBoundarySlots)
     throw InputError(cfg_.source_file,
-                     "boundary: a cell of the mesh has " + std::to_string(comm_.max(std::int64_t(most))) +
+                     "boundary: a cell of the mesh has " + std::to_string(all) +
                          " faces on non-reflecting patches; a checkpoint holds at most " +
                          std::to_string(kBoundarySlots) + " per cell",
                      "leave non_reflecting out on one of the patches that meet there");
