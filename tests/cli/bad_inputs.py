@@ -11,6 +11,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tempfile
 
 SUSPICIOUS = ["AddressSanitizer", "LeakSanitizer", "runtime error:", "terminate called", "bad_alloc",
               "Segmentation fault", "what():", "Kokkos::abort", "core dumped", "stack smashing"]
@@ -60,11 +61,16 @@ def main():
 
     def execute(job):
         argv = job[5]
-        try:
-            p = subprocess.run([exe] + argv, cwd=work, env=env, capture_output=True, text=True, timeout=120)
-            return p.returncode, p.stdout, p.stderr
-        except subprocess.TimeoutExpired:
-            return None, "", ""
+        # Each process its own Open MPI session folder: two isolated singletons starting together in
+        # one folder can race on creating it (docs/development.md#mpi-start-up), and this driver runs
+        # two at a time inside one CLI test's folder.
+        with tempfile.TemporaryDirectory(prefix="fvproxy-ompi.") as ompi:
+            try:
+                p = subprocess.run([exe] + argv, cwd=work, env=dict(env, OMPI_MCA_orte_tmpdir_base=ompi),
+                                   capture_output=True, text=True, timeout=120)
+                return p.returncode, p.stdout, p.stderr
+            except subprocess.TimeoutExpired:
+                return None, "", ""
 
     # Two at a time (each is one process with one thread): the sanitizer build's runs take seconds.
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:

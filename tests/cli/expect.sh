@@ -13,7 +13,15 @@ if [[ ${FVPROXY_TEST_SHARED_MPI_SESSION:-0} != 1 ]]; then
   trap 'rm -rf "$ompi_tmp"' EXIT
 fi
 out=$("$@" 2>&1); got=$?
-printf '%s\n' "$out" | head -n 60
+# The start and the end of a long output (a driver's failures come last).
+lines=$(printf '%s\n' "$out" | wc -l)
+if ((lines > 100)); then
+  printf '%s\n' "$out" | head -n 40
+  echo "... ($((lines - 100)) lines left out)"
+  printf '%s\n' "$out" | tail -n 60
+else
+  printf '%s\n' "$out"
+fi
 if [[ "$got" != "$want" ]]; then
   echo "expect.sh: exit code $got, expected $want" >&2; exit 1
 fi
