@@ -55,7 +55,8 @@ def main(argv):
             if gpus == 2 and family == "scalar" and ms.get(("weak", 1, "auto")):
                 eff += "; weak %.1f %%" % (100 * ms[("weak", 1, "auto")] / t)
         label = {"tg": "Taylor-Green (navier-stokes)", "scalar": "scalar, 16.9M tets", "weak": "scalar, 8.45M tets",
-                 "layers-tg": "Taylor-Green, ghost layers A/B", "layers-scalar": "scalar 16.9M, ghost layers A/B"}
+                 "layers-tg": "Taylor-Green, ghost layers A/B", "layers-scalar": "scalar 16.9M, ghost layers A/B",
+                 "stepseparate": "scalar 16.9M, step: separate", "stepfused": "scalar 16.9M, step: fused"}
         lines.append("| %s | %s | %d | %s → %s | %.3f | %s | %s | %s |" % (
             label.get(family, family), long_run["cells"], gpus, asked, long_run["transport"], 1e3 * t, eff,
             "%.2f" % float(long_run["gpu_overlap"]) if long_run["gpu_overlap"] not in ("", "None") else "-",

@@ -13,6 +13,8 @@
 #   layers  parallel.halo.layers 1 vs 2 (docs/halo.md#two-ghost-layers), the default transport:
 #           Taylor-Green 192^3 and the scalar case at 16.9M tets, 1 GPU and 2 GPUs with each count
 #   layers-staged  the same two-GPU runs with the staged transport (not in the default list)
+#   face-pass  the scalar 16.9M tets on 1 and 2 GPUs, operators.step separate and fused (issue 39;
+#           not in the default list)
 #   four    Taylor-Green 192^3 and the scalar 16.9M tets on 1, 2 and every GPU of a 4- or 8-GPU
 #           machine, the default transport (not in the default list)
 # Each run is made twice, with two step counts, so that set-up and first-step costs cancel: the
@@ -132,6 +134,18 @@ for part in "${parts[@]}"; do
         done
       done
     fi
+    ;;
+  face-pass) # issue 39: the scalar 16.9M tets on 1 and 2 GPUs with the separate operators and with
+    # one face pass (operators.step), the default transport: does the faster step still hide the halo?
+    for st in separate fused; do
+      for n in 1 2; do
+        [[ $n -le $ngpu ]] || continue
+        for s in 20 80; do
+          measure step${st}_${n}_$s inputs/default.yaml "[112,112,224]" "$n" auto $s \
+            --set "time={integrator: ssprk3, steps: $s}" --set "operators.step=$st"
+        done
+      done
+    done
     ;;
   four) # strong scaling to every GPU of the machine (4 or 8): Taylor-Green 192^3 and the scalar 16.9M tets
     # on 1, 2 and all GPUs, one rank per GPU, the default transport (ipc among all pairs of ranks)

@@ -678,6 +678,15 @@ TEST(DistributedRun, EqualsOneRankPerGlobalId) {
   // The fused gradient + limiter kernel, overlapped (inner and frontier parts): bitwise when gathering.
   expect_same_run(with({"run.deterministic=true", "operators.muscl.fused=true", "mesh.partition=hilbert"}),
                   "deterministic, fused muscl, hilbert", true, 0);
+  // One face pass for convection and diffusion (operators.step: fused), overlapped: bitwise when
+  // gathering, with one and two ghost layers; with atomics to round-off.
+  expect_same_run(with({"run.deterministic=true", "operators.step=fused", "mesh.partition=hilbert"}),
+                  "deterministic, one face pass, hilbert", true, 0);
+  expect_same_run(with({"run.deterministic=true", "operators.step=fused", "parallel.halo.layers=2"}),
+                  "deterministic, one face pass, two ghost layers", true, 0);
+  expect_same_run(with({"operators.step=fused", "operators.convection.scatter=atomic",
+                        "operators.diffusion.scatter=atomic", "mesh.reorder=random"}),
+                  "one face pass, atomic scatters, random numbering", false, tol);
   // The blocking halo, and the overlapped one with atomic scatters (faces to ghosts one-sided).
   expect_same_run(with({"run.deterministic=true", "parallel.halo.variant=naive"}), "deterministic, naive halo", true,
                   0);
@@ -713,6 +722,8 @@ TEST(DistributedRun, EqualsOneRankPerGlobalId) {
                   "atomic scatters, two ghost layers", false, tol);
   src.apply_set("parallel.halo.layers=2");
   expect_same_run(parse_case(src), "hybrid channel (Gmsh), deterministic, two ghost layers", true, 0);
+  src.apply_set("operators.step=fused"); // boundary faces of every kind in the face pass's ranks
+  expect_same_run(parse_case(src), "hybrid channel (Gmsh), deterministic, two ghost layers, one face pass", true, 0);
   // Built in parts (no rank holds the whole mesh): the same answer, bitwise.
   expect_same_run(with({"run.deterministic=true", "mesh.partition=hilbert", "mesh.reorder=zorder"}),
                   "built in parts, hilbert partition, zorder ordering", true, 0, true);

@@ -144,6 +144,7 @@ CaseConfig with_components(const CaseConfig& base, int n) {
 }
 
 OperatorsConfig apply_variant(OperatorsConfig oc, const VariantSpec& v) {
+  if (v.step_given) oc.step = v.step; // e.g. {defaults: true, step: fused}: one face pass
   if (v.case_options) {
     if (v.fused_given) oc.muscl.fused = v.fused; // e.g. {defaults: true, fused: false}: the two passes
     return oc;
@@ -156,6 +157,7 @@ OperatorsConfig apply_variant(OperatorsConfig oc, const VariantSpec& v) {
     o->team_size = v.options.team_size;
   }
   oc.muscl.fused = v.fused;
+  if (!v.step_given) oc.step = default_step(oc, PhysicsModel::scalar); // as a case with these options
   return oc;
 }
 

@@ -166,7 +166,8 @@ void SpecParser::variants() {
 
 VariantSpec SpecParser::variant(const YAML::Node& vars, std::size_t i) const {
   const std::string p = "variants[" + std::to_string(i) + "]";
-  r.check_keys(vars[i], p, {"name", "variant", "scatter", "policy", "team_size", "fused", "defaults", "ladder"});
+  r.check_keys(vars[i], p,
+               {"name", "variant", "scatter", "policy", "team_size", "fused", "step", "defaults", "ladder"});
   if (!vars[i]["name"]) r.fail(vars[i], p + ".name", "required key missing");
   VariantSpec v;
   v.name = r.string_value(vars[i]["name"], p + ".name");
@@ -180,6 +181,14 @@ VariantSpec SpecParser::variant(const YAML::Node& vars, std::size_t i) const {
     v.options.policy = r.enum_value(vars[i]["policy"], p + ".policy", std::vector<Policy>{Policy::range, Policy::team});
   if (vars[i]["team_size"]) v.options.team_size = static_cast<int>(r.int_value(vars[i]["team_size"], p + ".team_size"));
   fused(vars, i, p, v);
+  if (vars[i]["step"]) {
+    v.step =
+        r.enum_value(vars[i]["step"], p + ".step", std::vector<StepPasses>{StepPasses::separate, StepPasses::fused});
+    v.step_given = true;
+    if (v.step == StepPasses::fused && v.options.variant == Variant::naive)
+      r.fail(vars[i]["step"], p + ".step", "step: fused is an option of the optimized variant",
+             "remove 'variant: naive' (the face pass fuses the optimized kernels)");
+  }
   case_defaults(vars, i, p, v);
   ladder(vars, i, p, v);
   return v;
@@ -211,7 +220,7 @@ void SpecParser::ladder(const YAML::Node& vars, std::size_t i, const std::string
       r.fail(vars[i]["ladder"], p + ".ladder", "ladder step " + std::to_string(k) + " out of range",
              "0 (naive) to " + std::to_string(kLadderSteps - 1) + " (precomputed)");
     v.ladder = static_cast<int>(k);
-    for (const char* k2 : {"variant", "scatter", "policy", "team_size", "fused", "defaults"})
+    for (const char* k2 : {"variant", "scatter", "policy", "team_size", "fused", "step", "defaults"})
       if (vars[i][k2]) r.fail(vars[i][k2], p + "." + k2, "a ladder step decides its options; remove this key");
   }
 }

@@ -19,6 +19,9 @@ struct VariantSpec {
   bool fused = false;        ///< muscl: gradient and limiter in one kernel (operators.muscl.fused; with defaults too)
   bool fused_given = false;  ///< `fused` was in the spec: with defaults it overrides the case's (default) choice
   int ladder = -1;           ///< `ladder: k`: step k of the ablation ladder (operators/ladder/ladder.hpp)
+  /// `step: separate | fused` (operators.step): the face fluxes in one pass; with defaults too
+  StepPasses step = StepPasses::separate;
+  bool step_given = false;
 };
 
 /// One entry of `meshes`: a generated box (`{element, cells}`, the case's generate section with

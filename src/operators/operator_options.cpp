@@ -29,6 +29,9 @@ const char* to_string(Scatter s) {
 const char* to_string(Policy p) {
   return p == Policy::range ? "range" : "team";
 }
+const char* to_string(StepPasses s) {
+  return s == StepPasses::fused ? "fused" : "separate";
+}
 const char* to_string(FlowFlux f) {
   return f == FlowFlux::rusanov ? "rusanov" : f == FlowFlux::hllc ? "hllc" : "roe";
 }
@@ -64,6 +67,20 @@ void parse_options(const Reader& r, const YAML::Node& n, const std::string& path
   }
 }
 
+} // namespace
+
+bool fusable_face_operators(const OperatorsConfig& ops) {
+  return ops.convection.variant == Variant::optimized && ops.diffusion.variant == Variant::optimized &&
+         ops.convection.scatter == ops.diffusion.scatter && ops.convection.policy == ops.diffusion.policy &&
+         ops.convection.team_size == ops.diffusion.team_size;
+}
+
+StepPasses default_step(const OperatorsConfig& ops, PhysicsModel model) {
+  return model == PhysicsModel::scalar && fusable_face_operators(ops) ? StepPasses::fused : StepPasses::separate;
+}
+
+namespace {
+
 /// The default scatter of the convection and diffusion face loops, from the benchmark harness
 /// (docs/performance.md). On CUDA the atomic face scatter beat the per-cell gather in every
 /// configuration measured (1.4-4.6x; the gather evaluates each interior face twice and is
@@ -87,14 +104,64 @@ void emit_options(YAML::Node n, const OperatorOptions& o) { // Node is a handle:
   }
 }
 
+/// `operators.muscl.fused` (docs/operators/muscl.md#fused), after the muscl options.
+void read_muscl_fused(const Reader& r, const YAML::Node& f, MusclConfig& mc) {
+  if (f) {
+    mc.fused = r.bool_value(f, "operators.muscl.fused");
+    if (mc.fused && mc.variant == Variant::naive)
+      r.fail(f, "operators.muscl.fused", "'fused' is an option of the optimized variant",
+             "the naive variant runs the gradient and the limiter as separate kernels; remove it or use variant: "
+             "optimized");
+    if (mc.fused && mc.scatter == Scatter::atomic)
+      r.fail(f, "operators.muscl.fused", "fused: true needs scatter: gather",
+             "the fused kernel gathers each cell's faces; an atomic scatter completes a cell's sums only after "
+             "every face, so there is nothing to fuse");
+  } else {
+    // the default: fused wherever it applies (docs/operators/muscl.md#fused)
+    mc.fused = mc.variant == Variant::optimized && mc.scatter == Scatter::gather;
+  }
+}
+
+/// `operators.step` (docs/operators/face-pass.md), after the face operators' options.
+void read_step(const Reader& r, const YAML::Node& st, PhysicsModel model, OperatorsConfig& ops) {
+  // The default: one face pass wherever it applies (docs/operators/face-pass.md: 1.2-1.35x faster
+  // steps on an H200, within the noise on the CPU).
+  ops.step = default_step(ops, model);
+  if (st) {
+    ops.step = r.enum_value(st, "operators.step", std::vector<StepPasses>{StepPasses::separate, StepPasses::fused});
+    if (ops.step == StepPasses::fused) {
+      if (model != PhysicsModel::scalar)
+        r.fail(st, "operators.step", "step: fused is an option of the scalar model",
+               "the flow models' convection and viscous terms have no fused face pass yet (issue 39); remove the key "
+               "or use step: separate");
+      const auto need = [&](bool ok, const std::string& what, const std::string& hint) {
+        if (!ok) r.fail(st, "operators.step", "step: fused " + what, hint);
+      };
+      need(ops.convection.variant == Variant::optimized && ops.diffusion.variant == Variant::optimized,
+           "needs the optimized convection and diffusion",
+           "the face pass fuses the optimized kernels; remove 'variant: naive' or use step: separate");
+      need(ops.convection.scatter == ops.diffusion.scatter,
+           std::string("needs one scatter for convection and diffusion (convection: ") +
+               to_string(ops.convection.scatter) + ", diffusion: " + to_string(ops.diffusion.scatter) + ")",
+           "give both the same operators.<op>.scatter");
+      need(ops.convection.policy == ops.diffusion.policy && ops.convection.team_size == ops.diffusion.team_size,
+           "needs one launch policy and team size for convection and diffusion",
+           "give both the same operators.<op>.policy and team_size");
+    }
+  }
+}
+
 } // namespace
 
 OperatorsConfig read_operator_options(const Reader& r, const YAML::Node& root, bool deterministic, PhysicsModel model) {
   OperatorsConfig ops;
   ops.convection.scatter = ops.diffusion.scatter = default_face_scatter(deterministic);
   const YAML::Node n = root["operators"];
-  if (!n) return ops;
-  r.check_keys(n, "operators", {"muscl", "convection", "diffusion"});
+  if (!n) {
+    ops.step = default_step(ops, model);
+    return ops;
+  }
+  r.check_keys(n, "operators", {"muscl", "convection", "diffusion", "step"});
   const YAML::Node det = root["run"] ? root["run"]["deterministic"] : YAML::Node();
   if (const YAML::Node m = n["muscl"]) {
     r.check_keys(m, "operators.muscl",
@@ -116,20 +183,7 @@ OperatorsConfig read_operator_options(const Reader& r, const YAML::Node& root, b
     if (m["venkatakrishnan_threshold"])
       ops.muscl.venkatakrishnan_threshold =
           r.positive(m["venkatakrishnan_threshold"], "operators.muscl.venkatakrishnan_threshold");
-    if (m["fused"]) {
-      ops.muscl.fused = r.bool_value(m["fused"], "operators.muscl.fused");
-      if (ops.muscl.fused && ops.muscl.variant == Variant::naive)
-        r.fail(m["fused"], "operators.muscl.fused", "'fused' is an option of the optimized variant",
-               "the naive variant runs the gradient and the limiter as separate kernels; remove it or use variant: "
-               "optimized");
-      if (ops.muscl.fused && ops.muscl.scatter == Scatter::atomic)
-        r.fail(m["fused"], "operators.muscl.fused", "fused: true needs scatter: gather",
-               "the fused kernel gathers each cell's faces; an atomic scatter completes a cell's sums only after "
-               "every face, so there is nothing to fuse");
-    } else {
-      // the default: fused wherever it applies (docs/operators/muscl.md#fused)
-      ops.muscl.fused = ops.muscl.variant == Variant::optimized && ops.muscl.scatter == Scatter::gather;
-    }
+    read_muscl_fused(r, m["fused"], ops.muscl);
   }
   if (const YAML::Node c = n["convection"]) {
     std::vector<std::string> keys{"variant", "order", "scatter", "policy", "team_size"};
@@ -166,6 +220,7 @@ OperatorsConfig read_operator_options(const Reader& r, const YAML::Node& root, b
     r.check_keys(d, "operators.diffusion", {"variant", "scatter", "policy", "team_size"});
     parse_options(r, d, "operators.diffusion", ops.diffusion, deterministic, det);
   }
+  read_step(r, n["step"], model, ops);
   return ops;
 }
 
@@ -185,6 +240,7 @@ YAML::Node operator_options_yaml(const OperatorsConfig& o, bool flow) {
     if (o.convection.flux == FlowFlux::roe) ops["convection"]["entropy_fix"] = o.convection.entropy_fix;
   }
   emit_options(ops["diffusion"], o.diffusion);
+  ops["step"] = to_string(o.step);
   return ops;
 }
 

@@ -12,11 +12,15 @@ enum class Gradient { green_gauss, least_squares };
 enum class Limiter { none, barth_jespersen, venkatakrishnan };
 enum class Scatter { atomic, gather };
 enum class Policy { range, team };
+/// How a stage's face fluxes are computed: each operator its own pass, or convection and diffusion
+/// in one pass (issue 39; operators/face_pass/face_pass.hpp).
+enum class StepPasses { separate, fused };
 const char* to_string(Variant v);
 const char* to_string(Gradient g);
 const char* to_string(Limiter l);
 const char* to_string(Scatter s);
 const char* to_string(Policy p);
+const char* to_string(StepPasses s);
 
 /// Options every operator has; scatter/policy/team_size belong to the optimized variant.
 struct OperatorOptions {
@@ -53,11 +57,20 @@ struct OperatorsConfig {
   MusclConfig muscl;
   ConvectionConfig convection;
   DiffusionConfig diffusion;
+  /// `operators.step` (docs/operators/face-pass.md): fused needs both face operators optimized with
+  /// one scatter, policy and team size.
+  StepPasses step = StepPasses::separate;
 };
 
 namespace detail {
 class Reader;
 }
+
+/// Whether convection and diffusion can share one face pass (operators.step: fused): both
+/// optimized, with one scatter, launch policy and team size.
+bool fusable_face_operators(const OperatorsConfig& ops);
+/// operators.step's default: fused for the scalar model where its face operators are fusable.
+StepPasses default_step(const OperatorsConfig& ops, PhysicsModel model);
 
 /// `operators` of the case root; `deterministic` (run.deterministic) forbids atomic scatters.
 OperatorsConfig read_operator_options(const detail::Reader& r, const YAML::Node& root, bool deterministic,

@@ -113,6 +113,8 @@ ScalarSolver::ScalarSolver(const Mesh& mesh, const CaseConfig& cfg, const Commun
     convection_ = make_convection(mesh, geom_, cfg.operators.convection, phi_, n_, types, det);
   if (kappa_max_ > 0)
     diffusion_ = make_diffusion(mesh, geom_, cfg.operators.diffusion, cfg.physics.diffusivity, types, det);
+  if (cfg.operators.step == StepPasses::fused && convection_ && diffusion_) // one operator alone has nothing to fuse
+    face_pass_ = make_scalar_face_pass(mesh, geom_, cfg.operators, phi_, cfg.physics.diffusivity, types, det);
 }
 
 void ScalarSolver::initialize() {
@@ -127,8 +129,16 @@ void ScalarSolver::rate(ConstView2<real> u, real t, View2<real> rhs) {
     muscl_->compute(u, ub_, grad_, lim_, Part::layer1);
   else if (halo_) // the neighbours' gradients and limiter values, for the reconstruction across faces
     if (const auto a = reconstruction_arrays(); !a.empty()) halo_->exchange(a, HaloKind::gradient_limiter);
-  if (convection_) convection_->apply(u, ub_, grad_, lim_, rhs);
-  if (diffusion_) diffusion_->apply(u, ub_, grad_, rhs);
+  face_fluxes(u, rhs, Part::all);
+}
+
+void ScalarSolver::face_fluxes(ConstView2<real> u, View2<real> rhs, Part part) const {
+  if (face_pass_) {
+    face_pass_->apply(u, ub_, grad_, lim_, rhs, part);
+    return;
+  }
+  if (convection_) convection_->apply(u, ub_, grad_, lim_, rhs, part);
+  if (diffusion_) diffusion_->apply(u, ub_, grad_, rhs, part);
 }
 
 std::vector<View2<real>> ScalarSolver::reconstruction_arrays() const {
@@ -155,19 +165,23 @@ void ScalarSolver::overlapped_rate(real t) {
       muscl_->compute(u_, ub_, grad_, lim_, Part::frontier);
       muscl_->compute(u_, ub_, grad_, lim_, Part::layer1);
     }
-    if (convection_) convection_->apply(u_, ub_, grad_, lim_, rhs_);
-    if (diffusion_) diffusion_->apply(u_, ub_, grad_, rhs_);
+    face_fluxes(u_, rhs_, Part::all);
     return;
   }
   if (muscl_) muscl_->compute(u_, ub_, grad_, lim_, Part::frontier);
   const auto arrays = reconstruction_arrays();
   if (!arrays.empty()) halo_->start(arrays, HaloKind::gradient_limiter);
+  if (face_pass_) {
+    face_pass_->apply(u_, ub_, grad_, lim_, rhs_, Part::inner);
+    if (!arrays.empty()) halo_->poll(), halo_->finish();
+    face_pass_->apply(u_, ub_, grad_, lim_, rhs_, Part::frontier);
+    return;
+  }
   if (convection_) convection_->apply(u_, ub_, grad_, lim_, rhs_, Part::inner);
   if (!arrays.empty()) halo_->poll();
   if (diffusion_) diffusion_->apply(u_, ub_, grad_, rhs_, Part::inner);
   if (!arrays.empty()) halo_->finish();
-  if (convection_) convection_->apply(u_, ub_, grad_, lim_, rhs_, Part::frontier);
-  if (diffusion_) diffusion_->apply(u_, ub_, grad_, rhs_, Part::frontier);
+  face_fluxes(u_, rhs_, Part::frontier);
 }
 
 void ScalarSolver::step(real t, real dt, long long step, bool check) {
@@ -232,7 +246,8 @@ std::vector<std::pair<std::string, std::string>> ScalarSolver::describe() const 
       {"muscl.gradient", muscl_ ? muscl_->gradient_description() : "off"},
       {"muscl.limiter", muscl_ && muscl_->limits() ? muscl_->limiter_description() : (lim_.data() ? "none" : "off")},
       {"convection", convection_ ? convection_->description() : "off (no velocity)"},
-      {"diffusion", diffusion_ ? diffusion_->description() : "off (no diffusivity)"}};
+      {"diffusion", diffusion_ ? diffusion_->description() : "off (no diffusivity)"},
+      {"step", face_pass_ ? "one face pass (" + face_pass_->description() + ")" : "separate"}};
   if (halo_)
     d.emplace_back("halo", std::string(to_string(halo_->variant())) + " (" + halo_->transport() +
                                (halo_->variant() == HaloVariant::optimized ? ", inner cells overlapped" : "") +

@@ -18,6 +18,7 @@
 #include "mesh/mesh.hpp"
 #include "operators/convection/convection.hpp"
 #include "operators/diffusion/diffusion.hpp"
+#include "operators/face_pass/face_pass.hpp"
 #include "operators/muscl/limiter.hpp"
 #include "operators/muscl/muscl.hpp"
 #include "operators/operator_geometry.hpp"
@@ -92,6 +93,8 @@ private:
   /// rhs_ = L(u_, t) with the halo exchanges of u_, then of the gradients and limiter values,
   /// overlapped with the inner part of the operators.
   void overlapped_rate(real t);
+  /// The convective and diffusive fluxes of `part` into rhs: the fused face pass, or each operator.
+  void face_fluxes(ConstView2<real> u, View2<real> rhs, Part part) const;
 
   const Mesh& mesh_;
   Communicator comm_;
@@ -104,6 +107,8 @@ private:
   std::unique_ptr<MusclOperator> muscl_; ///< gradients, and the limiter unless `limiter: none`
   std::unique_ptr<ConvectionOperator> convection_;
   std::unique_ptr<DiffusionOperator> diffusion_;
+  /// operators.step: fused with both convection and diffusion: their interior faces in one pass
+  std::unique_ptr<FacePassOperator> face_pass_;
   std::vector<ShuOsherStage> stages_;
   double kappa_max_ = 0;
   bool two_layers_ = false; ///< two ghost layers: the first layer's gradients computed here, not exchanged

@@ -70,10 +70,11 @@ env "$var=$tool" FVPROXY_TOOL_LOG="$out/prof" "$fv" run "$td/bad/tiny.yaml" --pr
   >"$out/run3.log" 2>&1 || fail "--profile with a tool: exit $?: $(tail -n 5 "$out/run3.log")"
 check "$out/prof" "--profile with $var" "${steps[@]}" || fail "--profile with a tool"
 grep -q "fvproxy::" "$out/run3.log" || fail "--profile with a tool: no kernel table"
-n_tool=$(grep -c "^kernel .* fvproxy::convection::" "$out"/prof.*)
-n_none=$(grep -c "^kernel .* fvproxy::convection::" "$out"/env.*)
+# the face fluxes: one face pass (the default) or the convection operator's kernels
+n_tool=$(grep -cE "^kernel .* fvproxy::(convection|face_pass)::" "$out"/prof.*)
+n_none=$(grep -cE "^kernel .* fvproxy::(convection|face_pass)::" "$out"/env.*)
 [[ $n_tool == "$n_none" && $n_tool -gt 0 ]] ||
-  fail "--profile with a tool: the tool saw $n_tool convection kernels, $n_none without --profile"
+  fail "--profile with a tool: the tool saw $n_tool face-flux kernels, $n_none without --profile"
 # 4. libraries that cannot be tools are refused before Kokkos loads them (issue 37)
 mkdir -p "$out/bad"
 : >"$out/bad/empty.so"

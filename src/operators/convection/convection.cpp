@@ -1,12 +1,9 @@
 // Convection: the naive port and the optimized kernels, and the factory.
 #include "operators/convection/convection.hpp"
 
-#include "operators/convection/convection_kernels.hpp"
+#include "operators/convection/scalar_convection.hpp"
 
-#include "operators/boundary_patches.hpp"
 #include "operators/component_dispatch.hpp"
-#include "operators/launch.hpp"
-#include "physics/fluxes.hpp"
 
 namespace fvproxy {
 
@@ -68,41 +65,6 @@ struct NaiveConvectionGather {
 
 // --- optimized: the shared kernels of convection_kernels.hpp on the scalar model. --------------
 
-/// The scalar transport as a convection model: N components carried by the steady face volume flux
-/// phi_f, each with the upwind flux (physics/fluxes.hpp), MUSCL on the components themselves. A
-/// separable model: the kernels reconstruct and flux one component after another.
-template <int N> struct ScalarUpwind {
-  static constexpr int n_vars = N;
-  static constexpr bool separable = true;
-  using Face = real; ///< phi_f
-  ConstView1<real> phi;
-  KOKKOS_INLINE_FUNCTION Face face(index_t f) const { return phi(f); }
-  template <Reconstruction R> KOKKOS_INLINE_FUNCTION real value(const ConstView2<real>& u, const ConstView2<real>& grad,
-                                                                const ConstView2<real>& lim, index_t c, int k,
-                                                                const real (&rc)[3]) const {
-    static_assert(R != Reconstruction::primitive, "the scalar model has no primitive variables");
-    if constexpr (R == Reconstruction::first_order) {
-      (void)grad, (void)lim, (void)rc;
-      return u(c, k);
-    } else {
-      return u(c, k) + lim(c, k) * (grad(c, 3 * k) * rc[0] + grad(c, 3 * k + 1) * rc[1] + grad(c, 3 * k + 2) * rc[2]);
-    }
-  }
-  KOKKOS_INLINE_FUNCTION real flux(const Face& p, real l, real r) const { return UpwindFlux{}(p, l, r); }
-};
-
-/// Dirichlet and inflow patches: u_R = u_b, the boundary values of the face.
-struct ScalarBoundaryValue {
-  ConstView2<real> ub;
-  index_t n_interior;
-  KOKKOS_INLINE_FUNCTION real value(index_t f, int k, real) const { return ub(f - n_interior, k); }
-};
-
-/// Outflow patches: u_R = u_L (the state leaves as it is).
-struct ScalarOutflow {
-  KOKKOS_INLINE_FUNCTION real value(index_t, int, real l) const { return l; }
-};
-
 template <int N, Reconstruction R> class OptimizedConvection final : public ConvectionOperator {
 public:
   OptimizedConvection(const Mesh& m, const OperatorGeometry& og, const ConvectionConfig& cfg, View1<real> phi,
@@ -113,37 +75,16 @@ public:
   void apply(ConstView2<real> u, ConstView2<real> ub, ConstView2<real> grad, ConstView2<real> lim, View2<real> rhs,
              Part part) const override {
     using Model = ScalarUpwind<N>;
-    const ScalarBoundaryValue value{ub, n_interior_};
-    if (gather_) {
+    if (gather_)
       launch("fvproxy::convection::gather_interior", parts_.cells(part), launch_,
              ConvectionGatherInterior<Model, R>{model_, g_, u, grad, lim, rhs});
-      for (const auto& p : patches_) { // the runs of the part's own cells, after their interior faces
-        const IndexRange nr = p.runs_of(part);
-        if (p.type == BoundaryType::outflow)
-          launch("fvproxy::convection::gather_outflow", nr, launch_,
-                 ConvectionGatherPatch<Model, R, ScalarOutflow>{model_, {}, g_, u, grad, lim, rhs, p.runs});
-        else
-          launch("fvproxy::convection::gather_inflow", nr, launch_,
-                 ConvectionGatherPatch<Model, R, ScalarBoundaryValue>{model_, value, g_, u, grad, lim, rhs, p.runs});
-      }
-      return;
+    else {
+      launch("fvproxy::convection::scatter_interior", parts_.owned_faces(part), launch_,
+             ConvectionScatterInterior<Model, R>{model_, g_, u, grad, lim, rhs, parts_.n_cells});
+      launch("fvproxy::convection::scatter_cross", parts_.cross_faces(part), launch_,
+             ConvectionScatterInterior<Model, R, true>{model_, g_, u, grad, lim, rhs, parts_.n_cells});
     }
-    launch("fvproxy::convection::scatter_interior", parts_.owned_faces(part), launch_,
-           ConvectionScatterInterior<Model, R>{model_, g_, u, grad, lim, rhs, parts_.n_cells});
-    launch("fvproxy::convection::scatter_cross", parts_.cross_faces(part), launch_,
-           ConvectionScatterInterior<Model, R, true>{model_, g_, u, grad, lim, rhs, parts_.n_cells});
-    // Boundary faces belong to owned cells: their scatter kernels run with the inner part (or all).
-    if (!PartRanges::has_boundary(part)) return;
-    for (const auto& p : patches_) {
-      const Kokkos::RangePolicy<ExecSpace> range(p.begin, p.end);
-      if (p.type == BoundaryType::outflow)
-        Kokkos::parallel_for("fvproxy::convection::scatter_outflow", range,
-                             ConvectionScatterPatch<Model, R, ScalarOutflow>{model_, {}, g_, u, grad, lim, rhs});
-      else
-        Kokkos::parallel_for(
-            "fvproxy::convection::scatter_inflow", range,
-            ConvectionScatterPatch<Model, R, ScalarBoundaryValue>{model_, value, g_, u, grad, lim, rhs});
-    }
+    scalar_convection_patches<N, R>(model_, g_, patches_, n_interior_, launch_, gather_, u, ub, grad, lim, rhs, part);
   }
   std::string description() const override {
     return std::string("optimized/") + (gather_ ? "gather/" : "atomic/") + to_string(launch_.policy);
