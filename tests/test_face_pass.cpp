@@ -98,14 +98,14 @@ TEST(FacePass, EqualsConvectionThenDiffusion) {
             const double conv = max_abs(separate(p, g, true, true, false));
             const double diff = max_abs(separate(p, g, true, false, true));
             ASSERT_GT(diff, 1e-3 * conv) << name;
-            for (const auto& [s, pol, det] : {std::tuple{Scatter::gather, Policy::range, true},
-                                              std::tuple{Scatter::gather, Policy::team, false},
-                                              std::tuple{Scatter::atomic, Policy::range, false},
-                                              std::tuple{Scatter::atomic, Policy::team, false}}) {
+            for (const auto& [s, pol, det] :
+                 {std::tuple{Scatter::gather, Policy::range, true}, std::tuple{Scatter::gather, Policy::team, false},
+                  std::tuple{Scatter::atomic, Policy::range, false},
+                  std::tuple{Scatter::atomic, Policy::team, false}}) {
               const OperatorsConfig o = options(order, s, pol);
               const std::string what = name + ", boundary mix " + std::to_string(mix) + ", order " +
-                                       std::to_string(order) + ", " + to_string(l) + ", N " + std::to_string(n) +
-                                       ", " + to_string(s) + "/" + to_string(pol);
+                                       std::to_string(order) + ", " + to_string(l) + ", N " + std::to_string(n) + ", " +
+                                       to_string(s) + "/" + to_string(pol);
               SCOPED_TRACE(what);
               const HostView2 ref = separate(p, o, det), got = fused(p, o, det);
               const double scale = max_abs(ref);

@@ -62,9 +62,9 @@ struct ScalarDiffusionValue {
 };
 
 /// The diffusion model of `u` and `grad` (the views the kernels read change every call).
-template <int N>
-ScalarDiffusion<N> scalar_diffusion_model(ConstView1<real> alpha, ConstVec3View<real> kv, const real (&kappa)[N],
-                                          ConstView2<real> u, ConstView2<real> grad) {
+template <int N> ScalarDiffusion<N> scalar_diffusion_model(ConstView1<real> alpha, ConstVec3View<real> kv,
+                                                           const real (&kappa)[N], ConstView2<real> u,
+                                                           ConstView2<real> grad) {
   ScalarDiffusion<N> m{alpha, kv, u, grad, {}};
   for (int q = 0; q < N; ++q) m.kappa[q] = kappa[q];
   return m;
@@ -81,10 +81,10 @@ inline std::vector<PatchRuns> scalar_diffusion_patch_runs(const Mesh& m, const s
 /// rhs += the diffusive fluxes of the boundary faces of `part` (`patches`: those of
 /// scalar_diffusion_patch_runs): the runs of the part's cells (gather, after their interior faces)
 /// or the patches' faces (atomic scatter, with the inner part).
-template <int N, class Cells>
-void scalar_diffusion_patches(const ScalarDiffusion<N>& m, const Cells& cells, const std::vector<PatchRuns>& patches,
-                              index_t n_interior, const LaunchOptions& opt, bool gather, ConstView2<real> ub,
-                              View2<real> rhs, Part part) {
+template <int N, class Cells> void scalar_diffusion_patches(const ScalarDiffusion<N>& m, const Cells& cells,
+                                                            const std::vector<PatchRuns>& patches, index_t n_interior,
+                                                            const LaunchOptions& opt, bool gather, ConstView2<real> ub,
+                                                            View2<real> rhs, Part part) {
   using Model = ScalarDiffusion<N>;
   using BC = ScalarDiffusionValue;
   const BC value{m.u, ub, m.grad, n_interior};

@@ -16,8 +16,8 @@ public:
   ScalarFacePass(const Mesh& m, const OperatorGeometry& og, const OperatorsConfig& ops, View1<real> phi,
                  const std::vector<double>& kappa, const std::vector<BoundaryType>& types, bool gather)
       : conv_{phi}, g_(convection_geometry(m, og)), cells_(diffusion_cells(m, og)), alpha_(og.diff_alpha),
-        k_(og.diff_k), parts_(PartRanges::of(m)), n_interior_(m.n_interior),
-        launch_{ops.convection.policy, ops.convection.team_size}, gather_(gather),
+        k_(og.diff_k), parts_(PartRanges::of(m)),
+        n_interior_(m.n_interior), launch_{ops.convection.policy, ops.convection.team_size}, gather_(gather),
         conv_patches_(patch_owner_runs(m, types, "fvproxy::face_pass::convection_patch_runs")),
         diff_patches_(scalar_diffusion_patch_runs(m, types)) {
     for (int q = 0; q < N; ++q) kappa_[q] = static_cast<real>(kappa[q]);

@@ -96,8 +96,8 @@ template <class CM, Reconstruction R, class DM, bool Cross = false> struct FaceP
       const typename DM::Face dface = dm.face(f);
       for (int k = 0; k < N; ++k) {
         // the face's net flux out of its owner: convective minus diffusive
-        real fl = cm.flux(face, cm.template value<R>(u, grad, lim, o, k, ro),
-                          cm.template value<R>(u, grad, lim, n, k, rn));
+        real fl =
+            cm.flux(face, cm.template value<R>(u, grad, lim, o, k, ro), cm.template value<R>(u, grad, lim, n, k, rn));
         if (k >= K0) fl -= dm.scale(k) * dm.interior(dface, o, n, k);
         if (to_o) Kokkos::atomic_add(&rhs(o, k), -fl * io);
         if (to_n) Kokkos::atomic_add(&rhs(n, k), fl * in);
