@@ -173,7 +173,10 @@ void ScalarSolver::overlapped_rate(real t) {
   if (!arrays.empty()) halo_->start(arrays, HaloKind::gradient_limiter);
   if (face_pass_) {
     face_pass_->apply(u_, ub_, grad_, lim_, rhs_, Part::inner);
-    if (!arrays.empty()) halo_->poll(), halo_->finish();
+    if (!arrays.empty()) {
+      halo_->poll();
+      halo_->finish();
+    }
     face_pass_->apply(u_, ub_, grad_, lim_, rhs_, Part::frontier);
     return;
   }

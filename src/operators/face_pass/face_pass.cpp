@@ -76,9 +76,7 @@ std::unique_ptr<FacePassOperator> make_scalar_face_pass(const Mesh& mesh, const 
                                                         const std::vector<BoundaryType>& patch_types,
                                                         bool deterministic) {
   // read_operator_options refuses these in a case file; a benchmark's variants come here directly
-  if (ops.convection.variant != Variant::optimized || ops.diffusion.variant != Variant::optimized ||
-      ops.convection.scatter != ops.diffusion.scatter || ops.convection.policy != ops.diffusion.policy ||
-      ops.convection.team_size != ops.diffusion.team_size)
+  if (!fusable_face_operators(ops))
     throw InputError("operators.step", "step: fused needs the optimized convection and diffusion with one scatter, "
                                        "launch policy and team size");
   const bool gather = deterministic || ops.convection.scatter == Scatter::gather;
