@@ -15,6 +15,8 @@
 #   layers-staged  the same two-GPU runs with the staged transport (not in the default list)
 #   face-pass  the scalar 16.9M tets on 1 and 2 GPUs, operators.step separate and fused (issue 39;
 #           not in the default list)
+#   tg-face-pass  Taylor-Green 192^3 (navier-stokes) on 1 and 2 GPUs, operators.step separate and
+#           fused (issue 39; not in the default list)
 #   four    Taylor-Green 192^3 and the scalar 16.9M tets on 1, 2 and every GPU of a 4- or 8-GPU
 #           machine, the default transport (not in the default list)
 # Each run is made twice, with two step counts, so that set-up and first-step costs cancel: the
@@ -143,6 +145,18 @@ for part in "${parts[@]}"; do
         for s in 20 80; do
           measure step${st}_${n}_$s inputs/default.yaml "[112,112,224]" "$n" auto $s \
             --set "time={integrator: ssprk3, steps: $s}" --set "operators.step=$st"
+        done
+      done
+    done
+    ;;
+  tg-face-pass) # issue 39: navier-stokes Taylor-Green 192^3 on 1 and 2 GPUs, the convection and viscous
+    # operators separate and in one face pass (operators.step), the default transport
+    for st in separate fused; do
+      for n in 1 2; do
+        [[ $n -le $ngpu ]] || continue
+        for s in 10 40; do
+          measure tgstep${st}_${n}_$s inputs/taylor_green.yaml "[192,192,192]" "$n" auto $s \
+            --set "time={integrator: ssprk3, steps: $s, dt: 0.0002}" --set "operators.step=$st"
         done
       done
     done

@@ -740,7 +740,8 @@ TEST(DistributedRun, FlowRunsEqualOneRankPerGlobalId) {
   // frontier part after it), the blocking one, and atomic scatters. Sod's tube on 24 x 2 x 2 hexes
   // run to t = 0.12: the shock and the rarefaction cross every rank cut (a missing gradient exchange
   // fails here: checked). Couette flow (navier-stokes: the viscous gradients' exchange, no-slip walls
-  // on several ranks). Sod on tets with Green-Gauss and HLLC on the conserved variables.
+  // on several ranks; one face pass and the separate operators). Sod on tets with Green-Gauss and HLLC on the conserved
+  // variables.
   const double tol = test::tol(1e-12);
   auto sod = [](const char* file, std::vector<std::string> sets) {
     ConfigSource src = ConfigSource::from_file(test::source_path(file));
@@ -779,9 +780,16 @@ TEST(DistributedRun, FlowRunsEqualOneRankPerGlobalId) {
   couette.apply_set("parallel.halo.layers=2");
   expect_same_run(parse_case(couette), "couette, deterministic, two ghost layers", true, 0);
   couette.apply_set("parallel.halo.layers=1");
+  // navier-stokes defaults to one face pass (operators.step: fused): the separate operators too,
+  // and the face pass with atomics
+  couette.apply_set("operators.step=separate");
+  expect_same_run(parse_case(couette), "couette, deterministic, separate face operators", true, 0);
   couette.apply_set("run.deterministic=false");
   couette.apply_set("operators.diffusion.scatter=atomic");
   expect_same_run(parse_case(couette), "couette, atomic viscous scatter", false, tol, false, 1.0);
+  couette.apply_set("operators.convection.scatter=atomic");
+  couette.apply_set("operators.step=fused");
+  expect_same_run(parse_case(couette), "couette, one face pass, atomic scatters", false, tol, false, 1.0);
 }
 
 /// Boxes that can be built in parts: every element, periodic and not, jittered, each partition

@@ -76,7 +76,7 @@ bool fusable_face_operators(const OperatorsConfig& ops) {
 }
 
 StepPasses default_step(const OperatorsConfig& ops, PhysicsModel model) {
-  return model == PhysicsModel::scalar && fusable_face_operators(ops) ? StepPasses::fused : StepPasses::separate;
+  return model != PhysicsModel::euler && fusable_face_operators(ops) ? StepPasses::fused : StepPasses::separate;
 }
 
 namespace {
@@ -130,10 +130,9 @@ void read_step(const Reader& r, const YAML::Node& st, PhysicsModel model, Operat
   if (st) {
     ops.step = r.enum_value(st, "operators.step", std::vector<StepPasses>{StepPasses::separate, StepPasses::fused});
     if (ops.step == StepPasses::fused) {
-      if (model != PhysicsModel::scalar)
-        r.fail(st, "operators.step", "step: fused is an option of the scalar model",
-               "the flow models' convection and viscous terms have no fused face pass yet (issue 39); remove the key "
-               "or use step: separate");
+      if (model == PhysicsModel::euler)
+        r.fail(st, "operators.step", "step: fused needs two face operators to fuse",
+               "euler has one (the convection: already one face pass); remove the key or use step: separate");
       const auto need = [&](bool ok, const std::string& what, const std::string& hint) {
         if (!ok) r.fail(st, "operators.step", "step: fused " + what, hint);
       };

@@ -69,7 +69,7 @@ class Reader;
 /// Whether convection and diffusion can share one face pass (operators.step: fused): both
 /// optimized, with one scatter, launch policy and team size.
 bool fusable_face_operators(const OperatorsConfig& ops);
-/// operators.step's default: fused for the scalar model where its face operators are fusable.
+/// operators.step's default: fused for the scalar and navier-stokes models where their face operators are fusable.
 StepPasses default_step(const OperatorsConfig& ops, PhysicsModel model);
 
 /// `operators` of the case root; `deterministic` (run.deterministic) forbids atomic scatters.

@@ -604,7 +604,7 @@ void FlowSolver::restarted(const std::vector<std::vector<real>>& extra) {
   incoming_ready_ = true;
 }
 
-std::unique_ptr<FlowConvectionOperator> FlowSolver::make_convection(bool det) const {
+FlowConvectionConfig FlowSolver::convection_config() const {
   const CaseConfig& cfg = cfg_;
   FlowConvectionConfig cc;
   static_cast<ConvectionConfig&>(cc) = cfg.operators.convection;
@@ -614,7 +614,11 @@ std::unique_ptr<FlowConvectionOperator> FlowSolver::make_convection(bool det) co
   cc.reconstruction = primitive_ ? FlowReconstruction::primitive : FlowReconstruction::conservative;
   cc.roe_entropy_fix = cfg.operators.convection.entropy_fix;
   cc.gas = gas_;
-  return make_flow_convection(mesh_, geom_, cc, patches_, det);
+  return cc;
+}
+
+std::unique_ptr<FlowConvectionOperator> FlowSolver::make_convection(bool det) const {
+  return make_flow_convection(mesh_, geom_, convection_config(), patches_, det);
 }
 
 /// Second order: the gradients, the limiter (Venkatakrishnan's local scale: flow_limiter_scale) and,
@@ -656,6 +660,8 @@ void FlowSolver::make_viscous(bool det) {
   vc.viscosity.sutherland = {static_cast<real>(f.mu_ref), static_cast<real>(f.t_ref), static_cast<real>(f.s)};
   vc.prandtl = static_cast<real>(f.prandtl);
   viscosity_ = make_flow_viscous(mesh, geom_, vc, patches_, det);
+  if (cfg.operators.step == StepPasses::fused)
+    face_pass_ = make_flow_face_pass(mesh, geom_, convection_config(), vc, patches_, det);
 }
 
 void FlowSolver::initialize() {
@@ -753,8 +759,7 @@ void FlowSolver::rate(View2<real> u, View2<real> rhs) {
     fill("fvproxy::flow::zero_rate", rhs, real(0));
     reconstruct(u);
     if (halo_ && !arrays.empty() && !two_layers_) halo_->exchange(arrays, HaloKind::gradient_limiter);
-    convection_->apply(u, grad_, lim_, rhs);
-    if (viscous_) viscosity_->apply(wv_, wvb_, gwv_, rhs);
+    face_fluxes(u, rhs, Part::all);
     return;
   }
   halo_->start({u}, HaloKind::state);
@@ -774,17 +779,28 @@ void FlowSolver::rate(View2<real> u, View2<real> rhs) {
   gradients(u, Part::frontier);
   if (two_layers_) { // docs/halo.md#two-ghost-layers: the first layer's gradients here, no second exchange
     gradients(u, Part::layer1);
-    convection_->apply(u, grad_, lim_, rhs);
-    if (viscous_) viscosity_->apply(wv_, wvb_, gwv_, rhs);
+    face_fluxes(u, rhs, Part::all);
     return;
   }
   halo_->start(arrays, HaloKind::gradient_limiter);
-  convection_->apply(u, grad_, lim_, rhs, Part::inner);
-  halo_->poll();
-  if (viscous_) viscosity_->apply(wv_, wvb_, gwv_, rhs, Part::inner);
+  face_fluxes(u, rhs, Part::inner, [&] { halo_->poll(); });
   halo_->finish();
-  convection_->apply(u, grad_, lim_, rhs, Part::frontier);
-  if (viscous_) viscosity_->apply(wv_, wvb_, gwv_, rhs, Part::frontier);
+  face_fluxes(u, rhs, Part::frontier);
+}
+
+void FlowSolver::face_fluxes(View2<real> u, View2<real> rhs, Part part) {
+  face_fluxes(u, rhs, part, [] {});
+}
+
+template <class Between> void FlowSolver::face_fluxes(View2<real> u, View2<real> rhs, Part part, Between&& between) {
+  if (face_pass_) { // operators.step: fused (docs/operators/face-pass.md)
+    face_pass_->apply(u, grad_, lim_, wv_, wvb_, gwv_, rhs, part);
+    between();
+    return;
+  }
+  convection_->apply(u, grad_, lim_, rhs, part);
+  between(); // the overlapped rate polls the halo between the two operators' inner parts
+  if (viscous_) viscosity_->apply(wv_, wvb_, gwv_, rhs, part);
 }
 
 void FlowSolver::step(real /*t*/, real dt, long long step, bool check) {
@@ -987,7 +1003,10 @@ std::vector<std::pair<std::string, std::string>> FlowSolver::describe() const {
                          (second_order_ ? primitive_ ? ", MUSCL on (rho, u, p)" : ", MUSCL on U" : ", first order")},
       {"diffusion", viscosity_ ? "viscous " + viscosity_->description() + " (gradients " +
                                      viscous_gradient_->gradient_description() + ")"
-                               : "off (euler)"}};
+                               : "off (euler)"},
+      {"step", face_pass_ ? "one face pass (" + face_pass_->description() + ")"
+               : viscous_ ? "separate"
+                          : "one face pass (convection only)"}};
   if (halo_)
     d.emplace_back("halo",
                    std::string(to_string(halo_->variant())) + " (" + halo_->transport() +

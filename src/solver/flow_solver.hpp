@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "operators/face_pass/flow_face_pass.hpp"
 #include "operators/flow/flow_convection.hpp"
 #include "operators/flow/flow_viscous.hpp"
 #include "operators/muscl/muscl.hpp"
@@ -96,6 +97,7 @@ private:
   /// Those invariants before their first use: the fixed conditions' (a fresh run) or the boundary
   /// cells' own (a restart), from the state with its ghost rows (collective).
   void start_incoming();
+  FlowConvectionConfig convection_config() const;
   std::unique_ptr<FlowConvectionOperator> make_convection(bool det) const;
   std::unique_ptr<MusclOperator> make_second_order(bool det);
   void make_viscous(bool det);
@@ -110,6 +112,11 @@ private:
   /// The gradients and limiter values of `part`'s cells (their derived fields and their
   /// neighbours' are there).
   void gradients(View2<real> u, Part part);
+  /// rhs -= the convective, += the viscous fluxes of `part`: the face pass (operators.step: fused),
+  /// or the convection then the viscous operator; `between` runs after the convection's launches
+  /// (the face pass's), before the viscous operator's.
+  void face_fluxes(View2<real> u, View2<real> rhs, Part part);
+  template <class Between> void face_fluxes(View2<real> u, View2<real> rhs, Part part, Between&& between);
 
   const Mesh& mesh_;
   const CaseConfig& cfg_;
@@ -123,6 +130,8 @@ private:
   std::unique_ptr<MusclOperator> muscl_, viscous_gradient_;
   std::unique_ptr<FlowConvectionOperator> convection_;
   std::unique_ptr<FlowViscousOperator> viscosity_;
+  /// operators.step: fused (navier-stokes): the convection and viscous interior faces in one pass
+  std::unique_ptr<FlowFacePassOperator> face_pass_;
   std::vector<ShuOsherStage> stages_;
   View2<real> u_, un_, rhs_, ub_, grad_, lim_, w_, wb_, wv_, wvb_, gwv_, out_;
   View1<real> incoming_, incoming_n_, impedance_; ///< allocate_incoming's, their step-start copy, their z

@@ -4,7 +4,7 @@
 # `fvproxy compare` (cells matched by global id, so the orderings may differ).
 #   regress.sh FVPROXY SOURCE_DIR CASE COMBO OUT_DIR [EXPECTED_EXIT]
 # The combinations cover every pair of (muscl, convection, diffusion) x (naive, optimized) and
-# vary the optimized options, the ordering and run.deterministic; E and F (scalar cases) the face
+# vary the optimized options, the ordering and run.deterministic; E and F (scalar and navier-stokes cases) the face
 # pass (operators.step: separate, and fused with atomics; `recorded` runs the default, fused). Keys are set one by one (a
 # mapping given to --set replaces the case's whole section, and with it its gradient or limiter). `perturbed` changes the physics
 # slightly (the initial amplitude, by 1e-3: caught in double and in float builds): the comparison must then fail (exit 1), which shows the test can.
@@ -29,7 +29,7 @@ case "$combo" in
   D) sets=(--set operators.muscl.variant=optimized --set operators.muscl.scatter=gather
            --set operators.convection.variant=optimized --set operators.convection.scatter=gather
            --set operators.diffusion.variant=naive --set mesh.reorder=rcm --set run.deterministic=true) ;;
-  # One face pass (operators.step, scalar cases): explicitly separate, deterministic; fused with
+  # One face pass (operators.step, scalar and navier-stokes cases): explicitly separate, deterministic; fused with
   # atomics and team launches on both face operators.
   E) sets=(--set operators.step=separate --set run.deterministic=true --set mesh.reorder=hilbert) ;;
   F) sets=(--set operators.step=fused --set operators.convection.scatter=atomic --set operators.convection.policy=team

@@ -192,6 +192,42 @@ struct NormalsAndAreas {
   }
 };
 
+/// The optimized flow convection's boundary patches, after the interior faces: per patch one gather
+/// or scatter kernel with its condition (the operator's and the navier-stokes face pass's).
+struct FlowConvectionPatches {
+  std::vector<std::pair<PatchRuns, FlowPatchBC>> patches;
+  real gamma = 0, gas_constant = 0;
+  ConstVec3View<real> xf; ///< the face centroids (a profiled velocity inlet's)
+
+  FlowConvectionPatches() = default;
+  FlowConvectionPatches(const Mesh& m, const FlowConvectionConfig& cfg, const std::vector<FlowPatchBC>& bcs)
+      : gamma(cfg.gas.gamma), gas_constant(cfg.gas.gas_constant), xf(m.face_centroid) {
+    // patch_owner_runs needs a scalar type per patch: any value (only the runs are used here).
+    const std::vector<BoundaryType> any(m.patches.size(), BoundaryType::outflow);
+    for (const PatchRuns& r : patch_owner_runs(m, any, "fvproxy::flow_convection::patch_runs"))
+      patches.push_back({r, bcs.at(r.patch)});
+  }
+  /// rhs -= the patches' fluxes of the owned cells of `part`.
+  template <Reconstruction R, class Flow>
+  void apply(const Flow& model, const ConvectionGeometry& g, const LaunchOptions& lo, bool gather, ConstView2<real> u,
+             ConstView2<real> grad, ConstView2<real> lim, View2<real> rhs, Part part) const {
+    using Face = typename Flow::Face;
+    if (!gather && !PartRanges::has_boundary(part)) return;
+    for (const auto& patch : patches) {    // the runs of the part's own cells, after their interior faces
+      const PatchRuns& runs = patch.first; // (named: a structured binding cannot be captured in C++17)
+      with_bc(patch.second, gamma, gas_constant, xf, [&](auto b) {
+        using BC = FlowBoundary<Face, decltype(b)>;
+        if (gather)
+          launch("fvproxy::flow_convection::gather_patch", runs.runs_of(part), lo,
+                 ConvectionGatherPatch<Flow, R, BC>{model, BC{b}, g, u, grad, lim, rhs, runs.runs});
+        else
+          launch("fvproxy::flow_convection::scatter_patch", IndexRange{runs.begin, runs.end}, lo,
+                 ConvectionScatterPatch<Flow, R, BC>{model, BC{b}, g, u, grad, lim, rhs});
+      });
+    }
+  }
+};
+
 template <class Model, Reconstruction R> class OptimizedFlowConvection final : public FlowConvectionOperator {
   using Flow = FlowUpwind<Model>;
 
@@ -199,54 +235,33 @@ public:
   OptimizedFlowConvection(const Mesh& m, const OperatorGeometry& og, const Model& model,
                           const FlowConvectionConfig& cfg, const std::vector<FlowPatchBC>& patches, bool gather)
       : g_(convection_geometry(m, og)), parts_(PartRanges::of(m)), launch_{cfg.policy, cfg.team_size}, gather_(gather),
-        gamma_(cfg.gas.gamma), gas_constant_(cfg.gas.gas_constant), xf_(m.face_centroid) {
+        patches_(m, cfg, patches) {
     Vec3View<real> normal("fvproxy::flow_convection::unit_normal", m.n_faces);
     View1<real> area("fvproxy::flow_convection::area", m.n_faces);
     Kokkos::parallel_for("fvproxy::flow_convection::normals", Kokkos::RangePolicy<ExecSpace>(0, m.n_faces),
                          NormalsAndAreas{m.face_area, normal, area});
     model_ = Flow{model, normal, area};
-    // patch_owner_runs needs a scalar type per patch: any value (only the runs are used here).
-    const std::vector<BoundaryType> any(m.patches.size(), BoundaryType::outflow);
-    for (const PatchRuns& r : patch_owner_runs(m, any, "fvproxy::flow_convection::patch_runs"))
-      patches_.push_back({r, patches.at(r.patch)});
   }
   void apply(ConstView2<real> u, ConstView2<real> grad, ConstView2<real> lim, View2<real> rhs,
              Part part) const override {
-    using Face = typename Flow::Face;
-    if (gather_) {
+    if (gather_)
       launch("fvproxy::flow_convection::gather_interior", parts_.cells(part), launch_,
              ConvectionGatherInterior<Flow, R>{model_, g_, u, grad, lim, rhs});
-      for (const auto& patch : patches_) {   // the runs of the part's own cells, after their interior faces
-        const PatchRuns& runs = patch.first; // (named: a structured binding cannot be captured in C++17)
-        with_bc(patch.second, gamma_, gas_constant_, xf_, [&](auto b) {
-          using BC = FlowBoundary<Face, decltype(b)>;
-          launch("fvproxy::flow_convection::gather_patch", runs.runs_of(part), launch_,
-                 ConvectionGatherPatch<Flow, R, BC>{model_, BC{b}, g_, u, grad, lim, rhs, runs.runs});
-        });
-      }
-      return;
+    else {
+      launch("fvproxy::flow_convection::scatter_interior", parts_.owned_faces(part), launch_,
+             ConvectionScatterInterior<Flow, R>{model_, g_, u, grad, lim, rhs, parts_.n_cells});
+      launch("fvproxy::flow_convection::scatter_cross", parts_.cross_faces(part), launch_,
+             ConvectionScatterInterior<Flow, R, true>{model_, g_, u, grad, lim, rhs, parts_.n_cells});
     }
-    launch("fvproxy::flow_convection::scatter_interior", parts_.owned_faces(part), launch_,
-           ConvectionScatterInterior<Flow, R>{model_, g_, u, grad, lim, rhs, parts_.n_cells});
-    launch("fvproxy::flow_convection::scatter_cross", parts_.cross_faces(part), launch_,
-           ConvectionScatterInterior<Flow, R, true>{model_, g_, u, grad, lim, rhs, parts_.n_cells});
-    if (!PartRanges::has_boundary(part)) return;
-    for (const auto& patch : patches_) {
-      const PatchRuns& runs = patch.first;
-      with_bc(patch.second, gamma_, gas_constant_, xf_, [&](auto b) {
-        using BC = FlowBoundary<Face, decltype(b)>;
-        launch("fvproxy::flow_convection::scatter_patch", IndexRange{runs.begin, runs.end}, launch_,
-               ConvectionScatterPatch<Flow, R, BC>{model_, BC{b}, g_, u, grad, lim, rhs});
-      });
-    }
+    patches_.apply<R>(model_, g_, launch_, gather_, u, grad, lim, rhs, part);
   }
   void patch_fluxes(ConstView2<real> u, ConstView2<real> grad, ConstView2<real> lim, std::size_t patch,
                     View2<real> out) const override {
     using Face = typename Flow::Face;
-    for (const auto& p : patches_) {
+    for (const auto& p : patches_.patches) {
       if (p.first.patch != patch) continue;
       const index_t first = p.first.begin;
-      with_bc(p.second, gamma_, gas_constant_, xf_, [&](auto b) {
+      with_bc(p.second, patches_.gamma, patches_.gas_constant, patches_.xf, [&](auto b) {
         using BC = FlowBoundary<Face, decltype(b)>;
         Kokkos::parallel_for("fvproxy::flow_convection::patch_fluxes",
                              Kokkos::RangePolicy<ExecSpace>(0, p.first.end - first),
@@ -265,9 +280,7 @@ private:
   PartRanges parts_;
   LaunchOptions launch_;
   bool gather_;
-  real gamma_, gas_constant_;
-  ConstVec3View<real> xf_; ///< the face centroids (a profiled velocity inlet's)
-  std::vector<std::pair<PatchRuns, FlowPatchBC>> patches_;
+  FlowConvectionPatches patches_;
 };
 
 template <class NumFlux>

@@ -3,16 +3,13 @@
 
 #include <stdexcept>
 
-#include "operators/boundary_patches.hpp"
-#include "operators/diffusion/diffusion_kernels.hpp"
-#include "operators/launch.hpp"
-#include "physics/flow_boundary.hpp"
+#include "operators/flow/flow_viscous_kernels.hpp"
 
 namespace fvproxy {
 
 namespace {
 
-constexpr int NW = 4; // u, v, w, T
+using namespace flow_detail; // the optimized kernels (flow_viscous_kernels.hpp), NW
 constexpr int NV = flow::kVariables;
 
 // --- naive: MDRange (face | cell, variable); run-time viscosity law and boundary type; the face
@@ -122,152 +119,6 @@ struct NaiveViscousGather {
   }
 };
 
-// --- optimized: templated on the viscosity law; registers; precomputed geometry. -----------------
-struct ViscousGeometry {
-  ConstView1<index_t> owner, neighbour, off, bbegin, faces;
-  ConstView1<std::int8_t> sign;
-  ConstVec3View<real> d, r, normal;
-  ConstView1<real> area, inv_d2, inv_volume; ///< inv_d2: 1/|d|^2 (interior), 1/|r|^2 (boundary faces)
-};
-
-template <class Visc> struct ViscousModel {
-  Visc mu;
-  flow::IdealGas gas;
-  real prandtl;
-  /// F = F_v(G, W_f) . n times the area; heat = false: no heat flux (adiabatic wall).
-  KOKKOS_INLINE_FUNCTION void flux(const real (&G)[NW][3], const real (&Wf)[NW], const real (&n)[3], real area,
-                                   bool heat, real (&F)[NV]) const {
-    const real m = mu(Wf[3]);
-    const real k = heat ? flow::conductivity(m, gas, prandtl) : real(0);
-    const real gu[3][3] = {{G[0][0], G[0][1], G[0][2]}, {G[1][0], G[1][1], G[1][2]}, {G[2][0], G[2][1], G[2][2]}};
-    const real gT[3] = {G[3][0], G[3][1], G[3][2]}, uf[3] = {Wf[0], Wf[1], Wf[2]};
-    const flow::Flux v = flow::viscous_flux(gu, gT, uf, m, k, n);
-    F[0] = 0, F[1] = v.m[0] * area, F[2] = v.m[1] * area, F[3] = v.m[2] * area, F[4] = v.E * area;
-  }
-};
-
-template <class VM> KOKKOS_INLINE_FUNCTION void interior_viscous(const VM& vm, const ViscousGeometry& g,
-                                                                 const ConstView2<real>& w, const ConstView2<real>& gw,
-                                                                 index_t f, real (&F)[NV]) {
-  const index_t o = g.owner(f), nb = g.neighbour(f);
-  const real d[3] = {g.d(f, 0), g.d(f, 1), g.d(f, 2)};
-  const real ro[3] = {g.r(f, 0), g.r(f, 1), g.r(f, 2)};
-  const real rn[3] = {ro[0] - d[0], ro[1] - d[1], ro[2] - d[2]};
-  const real id2 = g.inv_d2(f);
-  real G[NW][3], Wf[NW];
-  for (int q = 0; q < NW; ++q) {
-    const real go[3] = {gw(o, 3 * q), gw(o, 3 * q + 1), gw(o, 3 * q + 2)};
-    const real gn[3] = {gw(nb, 3 * q), gw(nb, 3 * q + 1), gw(nb, 3 * q + 2)};
-    const real wo = w(o, q), wn = w(nb, q);
-    real avg[3], gd = 0;
-    for (int i = 0; i < 3; ++i) avg[i] = real(0.5) * (go[i] + gn[i]), gd += avg[i] * d[i];
-    const real c = (wn - wo - gd) * id2;
-    for (int i = 0; i < 3; ++i) G[q][i] = avg[i] + c * d[i];
-    Wf[q] = real(0.5) *
-            (wo + go[0] * ro[0] + go[1] * ro[1] + go[2] * ro[2] + wn + gn[0] * rn[0] + gn[1] * rn[1] + gn[2] * rn[2]);
-  }
-  const real n[3] = {g.normal(f, 0), g.normal(f, 1), g.normal(f, 2)};
-  vm.flux(G, Wf, n, g.area(f), true, F);
-}
-
-template <class VM, bool Adiabatic>
-KOKKOS_INLINE_FUNCTION void wall_viscous(const VM& vm, const ViscousGeometry& g, const ConstView2<real>& w,
-                                         const ConstView2<real>& wb, const ConstView2<real>& gw, index_t f,
-                                         index_t n_interior, real (&F)[NV]) {
-  const index_t o = g.owner(f), b = f - n_interior;
-  const real r[3] = {g.r(f, 0), g.r(f, 1), g.r(f, 2)};
-  const real ir2 = g.inv_d2(f);
-  real G[NW][3], Wf[NW];
-  for (int q = 0; q < NW; ++q) { // the face value: halfway between the cell and its mirror ghost wb
-    const real go[3] = {gw(o, 3 * q), gw(o, 3 * q + 1), gw(o, 3 * q + 2)};
-    const real wo = w(o, q);
-    Wf[q] = real(0.5) * (wo + wb(b, q));
-    flow::wall_gradient(go, wo, Wf[q], r, ir2, G[q]);
-  }
-  const real n[3] = {g.normal(f, 0), g.normal(f, 1), g.normal(f, 2)};
-  vm.flux(G, Wf, n, g.area(f), !Adiabatic, F);
-}
-
-/// A slip wall or symmetry plane: the face between the cell and its mirror image
-/// (flow::mirror_face_gradient): the normal stress only, no heat flux.
-template <class VM> KOKKOS_INLINE_FUNCTION void mirror_viscous(const VM& vm, const ViscousGeometry& g,
-                                                               const ConstView2<real>& w, const ConstView2<real>& gw,
-                                                               index_t f, real (&F)[NV]) {
-  const index_t o = g.owner(f);
-  const real r[3] = {g.r(f, 0), g.r(f, 1), g.r(f, 2)};
-  const real n[3] = {g.normal(f, 0), g.normal(f, 1), g.normal(f, 2)};
-  const real gu[3][3] = {
-      {gw(o, 0), gw(o, 1), gw(o, 2)}, {gw(o, 3), gw(o, 4), gw(o, 5)}, {gw(o, 6), gw(o, 7), gw(o, 8)}};
-  const real gT[3] = {gw(o, 9), gw(o, 10), gw(o, 11)}, uo[3] = {w(o, 0), w(o, 1), w(o, 2)};
-  real Gu[3][3], GT[3], uf[3], Tf;
-  flow::mirror_face_gradient(gu, gT, uo, w(o, 3), r, n, Gu, GT, uf, Tf);
-  const real G[NW][3] = {{Gu[0][0], Gu[0][1], Gu[0][2]},
-                         {Gu[1][0], Gu[1][1], Gu[1][2]},
-                         {Gu[2][0], Gu[2][1], Gu[2][2]},
-                         {GT[0], GT[1], GT[2]}};
-  const real Wf[NW] = {uf[0], uf[1], uf[2], Tf};
-  vm.flux(G, Wf, n, g.area(f), false, F);
-}
-
-/// The viscous terms as a diffusion model (diffusion_kernels.hpp): the momentum and energy
-/// equations (the mass equation has none), F = F_v . n A from the corrected face gradients.
-template <class VM> struct FlowViscous {
-  static constexpr int first = 1, n_vars = NV;
-  VM vm;
-  ViscousGeometry g;
-  ConstView2<real> w, gw;
-  KOKKOS_INLINE_FUNCTION void interior(index_t f, real (&F)[NV]) const { interior_viscous(vm, g, w, gw, f, F); }
-  KOKKOS_INLINE_FUNCTION real scale(int) const { return 1; }
-};
-
-/// A no-slip wall: the one-sided gradient to the wall's state; Adiabatic: no heat flux.
-template <class VM, bool Adiabatic> struct FlowViscousWall {
-  VM vm;
-  ViscousGeometry g;
-  ConstView2<real> w, wb, gw;
-  index_t n_interior;
-  KOKKOS_INLINE_FUNCTION void operator()(index_t f, real (&F)[NV]) const {
-    wall_viscous<VM, Adiabatic>(vm, g, w, wb, gw, f, n_interior, F);
-  }
-};
-
-/// A slip wall or symmetry plane (mirror_viscous).
-template <class VM> struct FlowViscousMirror {
-  VM vm;
-  ViscousGeometry g;
-  ConstView2<real> w, gw;
-  KOKKOS_INLINE_FUNCTION void operator()(index_t f, real (&F)[NV]) const { mirror_viscous(vm, g, w, gw, f, F); }
-};
-
-/// One boundary patch's viscous flux per face (the wall forces' viscous part: patch_fluxes).
-template <class B> struct ViscousPatchFlux {
-  B b;
-  View2<real> out;
-  index_t first;
-  KOKKOS_FUNCTION void operator()(const index_t i) const {
-    real F[NV];
-    b(first + i, F);
-    for (int k = 0; k < NV; ++k) out(i, k) = F[k];
-  }
-};
-
-/// Unit normals, areas and 1/|d|^2 (1/|r|^2 on boundary faces).
-struct ViscousFaceGeometry {
-  ConstVec3View<real> S, d, r;
-  Vec3View<real> n;
-  View1<real> a, inv_d2;
-  index_t n_interior;
-  KOKKOS_FUNCTION void operator()(const index_t f) const {
-    const real area = kc::sqrt(S(f, 0) * S(f, 0) + S(f, 1) * S(f, 1) + S(f, 2) * S(f, 2));
-    const real inv = 1 / area;
-    for (int i = 0; i < 3; ++i) n(f, i) = S(f, i) * inv;
-    a(f) = area;
-    const real v[3] = {f < n_interior ? d(f, 0) : r(f, 0), f < n_interior ? d(f, 1) : r(f, 1),
-                       f < n_interior ? d(f, 2) : r(f, 2)};
-    inv_d2(f) = 1 / (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
-  }
-};
-
 class NaiveFlowViscous final : public FlowViscousOperator {
 public:
   NaiveFlowViscous(const Mesh& m, const FlowViscousConfig& cfg, const std::vector<FlowPatchBC>& patches, bool gather)
@@ -348,101 +199,39 @@ template <class VM> class OptimizedFlowViscous final : public FlowViscousOperato
 public:
   OptimizedFlowViscous(const Mesh& m, const OperatorGeometry& og, const VM& vm, const FlowViscousConfig& cfg,
                        const std::vector<FlowPatchBC>& patches, bool gather)
-      : vm_(vm), cells_(diffusion_cells(m, og)), parts_(PartRanges::of(m)),
-        n_interior_(m.n_interior), launch_{cfg.policy, cfg.team_size}, gather_(gather) {
-    Vec3View<real> normal("fvproxy::flow_viscous::unit_normal", m.n_faces);
-    View1<real> area("fvproxy::flow_viscous::area", m.n_faces), inv_d2("fvproxy::flow_viscous::inv_d2", m.n_faces);
-    Kokkos::parallel_for("fvproxy::flow_viscous::face_geometry", Kokkos::RangePolicy<ExecSpace>(0, m.n_faces),
-                         ViscousFaceGeometry{m.face_area, og.d, og.r, normal, area, inv_d2, m.n_interior});
-    g_ = ViscousGeometry{m.face_owner,
-                         m.face_neighbour,
-                         m.cell_face_off,
-                         og.cell_boundary_begin,
-                         m.cell_faces,
-                         m.cell_face_sign,
-                         og.d,
-                         og.r,
-                         normal,
-                         area,
-                         inv_d2,
-                         m.inv_volume};
-    const std::vector<BoundaryType> any(m.patches.size(), BoundaryType::outflow);
-    for (const PatchRuns& r : patch_owner_runs(m, any, "fvproxy::flow_viscous::patch_runs")) {
-      const FlowPatchBC& bc = patches.at(r.patch);
-      if (bc.type == FlowBoundaryType::no_slip_wall)
-        walls_.push_back({r, bc.wall_temperature <= 0 ? WallKind::adiabatic : WallKind::isothermal});
-      else if (bc.type == FlowBoundaryType::slip_wall || bc.type == FlowBoundaryType::symmetry)
-        walls_.push_back({r, WallKind::mirror});
-    }
-  }
+      : vm_(vm), cells_(diffusion_cells(m, og)), g_(viscous_geometry(m, og)),
+        parts_(PartRanges::of(m)), launch_{cfg.policy, cfg.team_size}, gather_(gather), walls_(m, patches) {}
   void apply(ConstView2<real> w, ConstView2<real> wb, ConstView2<real> gw, View2<real> rhs, Part part) const override {
     using Model = FlowViscous<VM>;
     const Model m{vm_, g_, w, gw};
-    if (gather_) {
+    if (gather_)
       launch("fvproxy::flow_viscous::gather_interior", parts_.cells(part), launch_,
              DiffusionGatherInterior<Model>{m, cells_, rhs});
-      for (const auto& wall : walls_) {
-        const PatchRuns& runs = wall.first;
-        with_wall(wall.second, w, wb, gw, [&](const char* name, auto b) {
-          launch(std::string("fvproxy::flow_viscous::gather_") + name, runs.runs_of(part), launch_,
-                 DiffusionGatherPatch<Model, decltype(b)>{m, b, cells_, rhs, runs.runs});
-        });
-      }
-      return;
+    else {
+      launch("fvproxy::flow_viscous::scatter_interior", parts_.owned_faces(part), launch_,
+             DiffusionScatterInterior<Model>{m, cells_, rhs, parts_.n_cells});
+      launch("fvproxy::flow_viscous::scatter_cross", parts_.cross_faces(part), launch_,
+             DiffusionScatterInterior<Model, true>{m, cells_, rhs, parts_.n_cells});
     }
-    launch("fvproxy::flow_viscous::scatter_interior", parts_.owned_faces(part), launch_,
-           DiffusionScatterInterior<Model>{m, cells_, rhs, parts_.n_cells});
-    launch("fvproxy::flow_viscous::scatter_cross", parts_.cross_faces(part), launch_,
-           DiffusionScatterInterior<Model, true>{m, cells_, rhs, parts_.n_cells});
-    if (!PartRanges::has_boundary(part)) return;
-    for (const auto& wall : walls_) {
-      const IndexRange faces{wall.first.begin, wall.first.end};
-      with_wall(wall.second, w, wb, gw, [&](const char* name, auto b) {
-        launch(std::string("fvproxy::flow_viscous::scatter_") + name, faces, launch_,
-               DiffusionScatterPatch<Model, decltype(b)>{m, b, cells_, rhs});
-      });
-    }
+    walls_.apply(m, cells_, launch_, gather_, wb, rhs, part);
   }
   void patch_fluxes(ConstView2<real> w, ConstView2<real> wb, ConstView2<real> gw, std::size_t patch,
                     View2<real> out) const override {
-    for (const auto& wall : walls_) {
-      if (wall.first.patch != patch) continue;
-      const index_t first = wall.first.begin;
-      with_wall(wall.second, w, wb, gw, [&](const char*, auto b) {
-        Kokkos::parallel_for("fvproxy::flow_viscous::patch_fluxes",
-                             Kokkos::RangePolicy<ExecSpace>(0, wall.first.end - first),
-                             ViscousPatchFlux<decltype(b)>{b, out, first});
-      });
-      return;
-    }
-    fill("fvproxy::flow_viscous::patch_fluxes_zero", out, real(0)); // no viscous flux on this patch
+    if (!walls_.patch_fluxes(FlowViscous<VM>{vm_, g_, w, gw}, wb, patch, out))
+      fill("fvproxy::flow_viscous::patch_fluxes_zero", out, real(0)); // no viscous flux on this patch
   }
   std::string description() const override {
     return std::string("optimized/") + (gather_ ? "gather/" : "atomic/") + to_string(launch_.policy);
   }
 
 private:
-  enum class WallKind { adiabatic, isothermal, mirror };
-  /// f(name, functor) with the patch functor of a wall kind.
-  template <class F>
-  void with_wall(WallKind k, ConstView2<real> w, ConstView2<real> wb, ConstView2<real> gw, F&& f) const {
-    switch (k) {
-    case WallKind::adiabatic: f("adiabatic_wall", FlowViscousWall<VM, true>{vm_, g_, w, wb, gw, n_interior_}); return;
-    case WallKind::isothermal:
-      f("isothermal_wall", FlowViscousWall<VM, false>{vm_, g_, w, wb, gw, n_interior_});
-      return;
-    case WallKind::mirror: f("slip_wall", FlowViscousMirror<VM>{vm_, g_, w, gw}); return;
-    }
-  }
-
   VM vm_;
   DiffusionCells cells_; ///< the shared kernels' face lists (diffusion_kernels.hpp)
   ViscousGeometry g_;
   PartRanges parts_;
-  index_t n_interior_;
   LaunchOptions launch_;
   bool gather_;
-  std::vector<std::pair<PatchRuns, WallKind>> walls_; ///< the walls' and symmetry planes' runs
+  ViscousWalls<VM> walls_; ///< the walls' and symmetry planes' runs
 };
 
 /// The conserved state to W = (u, v, w, T).

@@ -1,0 +1,96 @@
+#pragma once
+// The navier-stokes face pass's operator (flow_face_pass.hpp), one class template per (flow model,
+// reconstruction, viscosity law); each numerical flux is instantiated in its own translation unit
+// (flow_face_pass_<flux>.cpp), as the convection's are. Internal to the face pass.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "operators/face_pass/face_pass_kernels.hpp"
+#include "operators/face_pass/flow_face_pass.hpp"
+#include "operators/flow/flow_convection_optimized.hpp"
+#include "operators/flow/flow_viscous_kernels.hpp"
+
+namespace fvproxy::flow_detail {
+
+template <class Model, Reconstruction R, class VM> class OptimizedFlowFacePass final : public FlowFacePassOperator {
+  using Flow = FlowUpwind<Model>;
+  using Visc = FlowViscous<VM>;
+
+public:
+  OptimizedFlowFacePass(const Mesh& m, const OperatorGeometry& og, const Model& model, const VM& vm,
+                        const FlowConvectionConfig& cfg, const std::vector<FlowPatchBC>& patches, bool gather)
+      : g_(convection_geometry(m, og)), vg_(viscous_geometry(m, og)), cells_(diffusion_cells(m, og)),
+        parts_(PartRanges::of(m)), launch_{cfg.policy, cfg.team_size}, gather_(gather), vm_(vm),
+        conv_patches_(m, cfg, patches), walls_(m, patches) {
+    model_ = Flow{model, vg_.normal, vg_.area}; // the same unit normals and areas as the convection's
+  }
+  void apply(ConstView2<real> u, ConstView2<real> grad, ConstView2<real> lim, ConstView2<real> w, ConstView2<real> wb,
+             ConstView2<real> gw, View2<real> rhs, Part part) const override {
+    const Visc visc{vm_, vg_, w, gw};
+    if (gather_)
+      launch("fvproxy::face_pass::flow_gather_interior", parts_.cells(part), launch_,
+             FacePassGatherInterior<Flow, R, Visc>{model_, visc, g_, u, grad, lim, rhs});
+    else {
+      launch("fvproxy::face_pass::flow_scatter_interior", parts_.owned_faces(part), launch_,
+             FacePassScatterInterior<Flow, R, Visc>{model_, visc, g_, u, grad, lim, rhs, parts_.n_cells});
+      launch("fvproxy::face_pass::flow_scatter_cross", parts_.cross_faces(part), launch_,
+             FacePassScatterInterior<Flow, R, Visc, true>{model_, visc, g_, u, grad, lim, rhs, parts_.n_cells});
+    }
+    conv_patches_.apply<R>(model_, g_, launch_, gather_, u, grad, lim, rhs, part);
+    walls_.apply(visc, cells_, launch_, gather_, wb, rhs, part);
+  }
+  std::string description() const override {
+    return std::string("fused/") + (gather_ ? "gather/" : "atomic/") + to_string(launch_.policy);
+  }
+
+private:
+  Flow model_;
+  ConvectionGeometry g_;
+  ViscousGeometry vg_;
+  DiffusionCells cells_;
+  PartRanges parts_;
+  LaunchOptions launch_;
+  bool gather_;
+  VM vm_;
+  FlowConvectionPatches conv_patches_;
+  ViscousWalls<VM> walls_;
+};
+
+/// The face pass for numerical flux `flux`: the reconstruction and the viscosity law as template
+/// parameters.
+template <class NumFlux>
+std::unique_ptr<FlowFacePassOperator> make_face_pass(const Mesh& m, const OperatorGeometry& og, NumFlux flux,
+                                                     const FlowConvectionConfig& cfg, const FlowViscousConfig& visc,
+                                                     const std::vector<FlowPatchBC>& patches, bool gather) {
+  using Model = flow::EulerModel<NumFlux>;
+  const Model model{cfg.gas, flux};
+  const auto with_law = [&](auto vm) -> std::unique_ptr<FlowFacePassOperator> {
+    using VM = decltype(vm);
+    if (cfg.order == 1)
+      return std::make_unique<OptimizedFlowFacePass<Model, Reconstruction::first_order, VM>>(m, og, model, vm, cfg,
+                                                                                             patches, gather);
+    if (cfg.reconstruction == FlowReconstruction::primitive)
+      return std::make_unique<OptimizedFlowFacePass<Model, Reconstruction::primitive, VM>>(m, og, model, vm, cfg,
+                                                                                           patches, gather);
+    return std::make_unique<OptimizedFlowFacePass<Model, Reconstruction::conservative, VM>>(m, og, model, vm, cfg,
+                                                                                            patches, gather);
+  };
+  if (visc.viscosity.law == FlowViscosity::Law::sutherland)
+    return with_law(ViscousModel<flow::Sutherland>{visc.viscosity.sutherland, visc.gas, visc.prandtl});
+  return with_law(ViscousModel<flow::ConstantViscosity>{visc.viscosity.constant, visc.gas, visc.prandtl});
+}
+
+std::unique_ptr<FlowFacePassOperator> make_face_pass_rusanov(const Mesh& m, const OperatorGeometry& og,
+                                                             const FlowConvectionConfig& cfg,
+                                                             const FlowViscousConfig& visc,
+                                                             const std::vector<FlowPatchBC>& patches, bool gather);
+std::unique_ptr<FlowFacePassOperator> make_face_pass_hllc(const Mesh& m, const OperatorGeometry& og,
+                                                          const FlowConvectionConfig& cfg,
+                                                          const FlowViscousConfig& visc,
+                                                          const std::vector<FlowPatchBC>& patches, bool gather);
+std::unique_ptr<FlowFacePassOperator> make_face_pass_roe(const Mesh& m, const OperatorGeometry& og,
+                                                         const FlowConvectionConfig& cfg, const FlowViscousConfig& visc,
+                                                         const std::vector<FlowPatchBC>& patches, bool gather);
+
+} // namespace fvproxy::flow_detail
