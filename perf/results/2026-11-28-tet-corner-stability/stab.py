@@ -6,8 +6,11 @@ slip walls as mirror ghosts at the mirrored centroid.
 
 usage: stab.py DIR [STENCIL] [ORDER] [BOUND]
   DIR      an fvproxy output folder (its mesh.h5: a tet box on [0,1]^3, every side a wall)
-  STENCIL  face (fvproxy's: the face neighbours and the cell's own mirror images) or vertex (every
-           cell sharing a vertex, with their mirror images across the walls through that vertex)
+  STENCIL  face (fvproxy's: the face neighbours and the cell's own mirror images), vertex (every
+           cell sharing a vertex, with their mirror images across the walls through that vertex),
+           faceimg1 (face neighbours, and across each wall the cell has a face on, the images of the
+           cell and of its face neighbours), faceimg (the same across every combination of those
+           walls) or faceimgv (the same across every wall through one of the cell's vertices)
   ORDER    2 (MUSCL) or 1
   BOUND    > 0: scale each cell's gradient by min(1, BOUND / L_c), L_c = max over its faces of
            sum_j |d(u_f)/d(u_j)| (the reconstruction's Lebesgue constant): damping at bad cells
@@ -57,6 +60,26 @@ if stencil == "face":
         stencils[o].append((n, ())); stencils[n].append((o, ()))
     for (o, xf, S), pl in zip(BF, BP):
         stencils[o].append((o, (pl,)))
+elif stencil in ("faceimg", "faceimg1", "faceimgv"):
+    nbrs = [[] for _ in range(nc)]
+    planes_of = [[] for _ in range(nc)]
+    for (o, n, xf, S) in IF:
+        nbrs[o].append(n); nbrs[n].append(o)
+    for (o, xf, S), pl in zip(BF, BP):
+        planes_of[o].append(pl)
+    for c in range(nc):
+        P = sorted(set(planes_of[c]))
+        if stencil == "faceimgv":
+            P = sorted(set([(ax, lo[ax]) for v in T[c] for ax in range(3) if abs(X[v, ax] - lo[ax]) < 1e-12] +
+                           [(ax, hi[ax]) for v in T[c] for ax in range(3) if abs(X[v, ax] - hi[ax]) < 1e-12]))
+        if stencil == "faceimg1":
+            subsets = [(p,) for p in P]
+        else:
+            subsets = [s for r in range(1, len(P) + 1) for s in itertools.combinations(P, r)]
+        for q in nbrs[c]: stencils[c].append((q, ()))
+        for s in subsets:
+            stencils[c].append((c, s))
+            for q in nbrs[c]: stencils[c].append((q, s))
 else:
     node_cells = [[] for _ in range(len(X))]
     for c, t in enumerate(T):
