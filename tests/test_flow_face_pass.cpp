@@ -138,6 +138,28 @@ TEST(FlowFacePass, EqualsConvectionThenViscous) {
         const test::HostView2 ref = separate(p, o, det), got = fused(p, o, det);
         EXPECT_LE(test::max_abs_diff(got, ref), test::tol(1e-13) * test::max_abs(ref));
       }
+      // The wall forces' fluxes: the face pass gives each patch's convective and viscous fluxes as
+      // the two operators do (with one face pass the solver holds no other operator).
+      const auto c = make_flow_convection(p.mesh, p.geom, g.conv, p.bcs, true);
+      const auto v = make_flow_viscous(p.mesh, p.geom, g.visc, p.bcs, true);
+      const auto f = make_flow_face_pass(p.mesh, p.geom, g.conv, g.visc, p.bcs, true);
+      for (std::size_t q = 0; q < p.mesh.patches.size(); ++q) {
+        SCOPED_TRACE(name + ", patch " + std::to_string(q) + " (" + to_string(p.bcs[q].type) + ")");
+        const auto conv_ref =
+            test::patch_fluxes(p.mesh, q, NV, [&](View2<real> o) { c->patch_fluxes(p.u, p.grad, p.lim, q, o); });
+        const auto conv_got = test::patch_fluxes(
+            p.mesh, q, NV, [&](View2<real> o) { f->convection_patch_fluxes(p.u, p.grad, p.lim, q, o); });
+        EXPECT_GT(test::max_abs(conv_ref), 0.0);
+        EXPECT_EQ(test::max_abs_diff(conv_got, conv_ref), 0.0);
+        const auto visc_ref =
+            test::patch_fluxes(p.mesh, q, NV, [&](View2<real> o) { v->patch_fluxes(p.w, p.wb, p.gw, q, o); });
+        const auto visc_got =
+            test::patch_fluxes(p.mesh, q, NV, [&](View2<real> o) { f->viscous_patch_fluxes(p.w, p.wb, p.gw, q, o); });
+        EXPECT_EQ(test::max_abs_diff(visc_got, visc_ref), 0.0);
+        const bool walled = p.bcs[q].type == FlowBoundaryType::no_slip_wall ||
+                            p.bcs[q].type == FlowBoundaryType::slip_wall || p.bcs[q].type == FlowBoundaryType::symmetry;
+        EXPECT_EQ(test::max_abs(visc_ref) > 0, walled);
+      }
     }
   }
 }

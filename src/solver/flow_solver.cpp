@@ -466,8 +466,9 @@ std::vector<FlowPatchBC> FlowSolver::patch_conditions(const Mesh& mesh, const Ca
 double FlowSolver::memory_bytes(double cells, double faces, double interior_faces, const CaseConfig& c) {
   const double R = sizeof(real), C = cells, F = faces, Fi = interior_faces, Fb = faces - interior_faces;
   // OperatorGeometry (as the scalar solver's), the convection's and viscous operator's unit
-  // normals, areas and 1/|d|^2 (5 F each at most).
-  double bytes = R * (3 * Fi + 3 * F + Fi + F + 3 * F + 9 * C + 6 * C + 4 * Fb) + 4 * C + Fb + R * 10 * F;
+  // normals, areas and 1/|d|^2 (5 F each at most; one copy, 5 F, in the navier-stokes face pass).
+  const double face_vectors = viscous(c) && c.operators.step == StepPasses::fused ? 5 * F : 10 * F;
+  double bytes = R * (3 * Fi + 3 * F + Fi + F + 3 * F + 9 * C + 6 * C + 4 * Fb) + 4 * C + Fb + R * face_vectors;
   bytes += R * (NV * 3 + 10) * C + R * NV * Fb; // u, un, rhs, the output fields; boundary values
   if (c.operators.convection.order == 2) {
     bytes += R * (3 * NV + NV) * C; // gradients, limiter values
@@ -526,7 +527,9 @@ FlowSolver::FlowSolver(const Mesh& mesh, const CaseConfig& cfg, const Communicat
   viscous_ = viscous(cfg);
   allocate_state();
   allocate_incoming();
-  convection_ = make_convection(det);
+  // One face pass (navier-stokes, operators.step: fused) replaces the convection and viscous
+  // operators: the solver holds it alone (make_viscous), with one copy of their face geometry.
+  if (!(viscous_ && cfg.operators.step == StepPasses::fused)) convection_ = make_convection(det);
   initialize();
   if (second_order_) muscl_ = make_second_order(det);
   if (viscous_) make_viscous(det);
@@ -659,9 +662,10 @@ void FlowSolver::make_viscous(bool det) {
   vc.viscosity.constant.mu = static_cast<real>(f.mu);
   vc.viscosity.sutherland = {static_cast<real>(f.mu_ref), static_cast<real>(f.t_ref), static_cast<real>(f.s)};
   vc.prandtl = static_cast<real>(f.prandtl);
-  viscosity_ = make_flow_viscous(mesh, geom_, vc, patches_, det);
   if (cfg.operators.step == StepPasses::fused)
     face_pass_ = make_flow_face_pass(mesh, geom_, convection_config(), vc, patches_, det);
+  else
+    viscosity_ = make_flow_viscous(mesh, geom_, vc, patches_, det);
 }
 
 void FlowSolver::initialize() {
@@ -922,12 +926,18 @@ std::vector<WallForce> FlowSolver::wall_forces() {
     w.patch = pa.name;
     if (pa.end > pa.begin) {
       View2<real> flux("fvproxy::flow::wall_fluxes", pa.end - pa.begin, NV);
-      convection_->patch_fluxes(u_, grad_, lim_, p, flux);
+      if (face_pass_)
+        face_pass_->convection_patch_fluxes(u_, grad_, lim_, p, flux);
+      else
+        convection_->patch_fluxes(u_, grad_, lim_, p, flux);
       auto h = Kokkos::create_mirror_view_and_copy(HostSpace(), flux);
       for (index_t i = 0; i < index_t(h.extent(0)); ++i)
         for (int d = 0; d < 3; ++d) w.pressure[d] += double(h(i, 1 + d));
       if (viscous_) { // the fluid's viscous flux into the wall: -F_v (F_v is added to the owner's rate)
-        viscosity_->patch_fluxes(wv_, wvb_, gwv_, p, flux);
+        if (face_pass_)
+          face_pass_->viscous_patch_fluxes(wv_, wvb_, gwv_, p, flux);
+        else
+          viscosity_->patch_fluxes(wv_, wvb_, gwv_, p, flux);
         Kokkos::deep_copy(h, flux);
         for (index_t i = 0; i < index_t(h.extent(0)); ++i)
           for (int d = 0; d < 3; ++d) w.viscous[d] -= double(h(i, 1 + d));
@@ -999,11 +1009,12 @@ std::vector<std::pair<std::string, std::string>> FlowSolver::describe() const {
       {"muscl.limiter", muscl_ && muscl_->limits() ? muscl_->limiter_description()
                         : muscl_                   ? "none"
                                                    : "off"},
-      {"convection", std::string(to_string(cfg_.operators.convection.flux)) + " " + convection_->description() +
+      {"convection", std::string(to_string(cfg_.operators.convection.flux)) + " " +
+                         (face_pass_ ? face_pass_->description() : convection_->description()) +
                          (second_order_ ? primitive_ ? ", MUSCL on (rho, u, p)" : ", MUSCL on U" : ", first order")},
-      {"diffusion", viscosity_ ? "viscous " + viscosity_->description() + " (gradients " +
-                                     viscous_gradient_->gradient_description() + ")"
-                               : "off (euler)"},
+      {"diffusion", viscous_ ? "viscous " + (face_pass_ ? face_pass_->description() : viscosity_->description()) +
+                                   " (gradients " + viscous_gradient_->gradient_description() + ")"
+                             : "off (euler)"},
       {"step", face_pass_ ? "one face pass (" + face_pass_->description() + ")"
                : viscous_ ? "separate"
                           : "one face pass (convection only)"}};

@@ -128,9 +128,10 @@ private:
   bool second_order_ = false, primitive_ = false, viscous_ = false;
   bool two_layers_ = false; ///< two ghost layers: the first layer's gradients computed here, not exchanged
   std::unique_ptr<MusclOperator> muscl_, viscous_gradient_;
-  std::unique_ptr<FlowConvectionOperator> convection_;
-  std::unique_ptr<FlowViscousOperator> viscosity_;
-  /// operators.step: fused (navier-stokes): the convection and viscous interior faces in one pass
+  std::unique_ptr<FlowConvectionOperator> convection_; ///< null with face_pass_
+  std::unique_ptr<FlowViscousOperator> viscosity_;     ///< null with face_pass_ (and for euler)
+  /// operators.step: fused (navier-stokes): the convection and viscous operators in one (the interior
+  /// faces in one pass, then each one's boundary kernels)
   std::unique_ptr<FlowFacePassOperator> face_pass_;
   std::vector<ShuOsherStage> stages_;
   View2<real> u_, un_, rhs_, ub_, grad_, lim_, w_, wb_, wv_, wvb_, gwv_, out_;

@@ -28,6 +28,13 @@ public:
   /// FlowViscousOperator::apply's.
   virtual void apply(ConstView2<real> u, ConstView2<real> grad, ConstView2<real> lim, ConstView2<real> w,
                      ConstView2<real> wb, ConstView2<real> gw, View2<real> rhs, Part part = Part::all) const = 0;
+  /// The convective and the viscous flux of each face of patch `patch` (the wall forces), as
+  /// FlowConvectionOperator::patch_fluxes and FlowViscousOperator::patch_fluxes give them: with one
+  /// face pass the solver holds no separate convection or viscous operator (nor their face geometry).
+  virtual void convection_patch_fluxes(ConstView2<real> u, ConstView2<real> grad, ConstView2<real> lim,
+                                       std::size_t patch, View2<real> out) const = 0;
+  virtual void viscous_patch_fluxes(ConstView2<real> w, ConstView2<real> wb, ConstView2<real> gw, std::size_t patch,
+                                    View2<real> out) const = 0;
   virtual std::string description() const = 0;
 };
 

@@ -23,7 +23,7 @@ public:
       : g_(convection_geometry(m, og)), vg_(viscous_geometry(m, og)), cells_(diffusion_cells(m, og)),
         parts_(PartRanges::of(m)), launch_{cfg.policy, cfg.team_size}, gather_(gather), vm_(vm),
         conv_patches_(m, cfg, patches), walls_(m, patches) {
-    model_ = Flow{model, vg_.normal, vg_.area}; // the same unit normals and areas as the convection's
+    model_ = Flow{model, vg_.normal, vg_.area}; // the viscous geometry's unit normals and areas: one copy
   }
   void apply(ConstView2<real> u, ConstView2<real> grad, ConstView2<real> lim, ConstView2<real> w, ConstView2<real> wb,
              ConstView2<real> gw, View2<real> rhs, Part part) const override {
@@ -39,6 +39,15 @@ public:
     }
     conv_patches_.apply<R>(model_, g_, launch_, gather_, u, grad, lim, rhs, part);
     walls_.apply(visc, cells_, launch_, gather_, wb, rhs, part);
+  }
+  void convection_patch_fluxes(ConstView2<real> u, ConstView2<real> grad, ConstView2<real> lim, std::size_t patch,
+                               View2<real> out) const override {
+    conv_patches_.patch_fluxes<R>(model_, g_, u, grad, lim, patch, out);
+  }
+  void viscous_patch_fluxes(ConstView2<real> w, ConstView2<real> wb, ConstView2<real> gw, std::size_t patch,
+                            View2<real> out) const override {
+    if (!walls_.patch_fluxes(Visc{vm_, vg_, w, gw}, wb, patch, out))
+      fill("fvproxy::face_pass::viscous_patch_fluxes_zero", out, real(0)); // no viscous flux on this patch
   }
   std::string description() const override {
     return std::string("fused/") + (gather_ ? "gather/" : "atomic/") + to_string(launch_.policy);

@@ -226,6 +226,23 @@ struct FlowConvectionPatches {
       });
     }
   }
+  /// out(i, :) = the flux of face patches[patch].begin + i (FlowConvectionOperator::patch_fluxes).
+  template <Reconstruction R, class Flow>
+  void patch_fluxes(const Flow& model, const ConvectionGeometry& g, ConstView2<real> u, ConstView2<real> grad,
+                    ConstView2<real> lim, std::size_t patch, View2<real> out) const {
+    using Face = typename Flow::Face;
+    for (const auto& p : patches) {
+      if (p.first.patch != patch) continue;
+      const index_t first = p.first.begin;
+      with_bc(p.second, gamma, gas_constant, xf, [&](auto b) {
+        using BC = FlowBoundary<Face, decltype(b)>;
+        Kokkos::parallel_for("fvproxy::flow_convection::patch_fluxes",
+                             Kokkos::RangePolicy<ExecSpace>(0, p.first.end - first),
+                             ConvectionPatchFlux<Flow, R, BC>{model, BC{b}, g, u, grad, lim, out, first});
+      });
+      return;
+    }
+  }
 };
 
 template <class Model, Reconstruction R> class OptimizedFlowConvection final : public FlowConvectionOperator {
@@ -257,18 +274,7 @@ public:
   }
   void patch_fluxes(ConstView2<real> u, ConstView2<real> grad, ConstView2<real> lim, std::size_t patch,
                     View2<real> out) const override {
-    using Face = typename Flow::Face;
-    for (const auto& p : patches_.patches) {
-      if (p.first.patch != patch) continue;
-      const index_t first = p.first.begin;
-      with_bc(p.second, patches_.gamma, patches_.gas_constant, patches_.xf, [&](auto b) {
-        using BC = FlowBoundary<Face, decltype(b)>;
-        Kokkos::parallel_for("fvproxy::flow_convection::patch_fluxes",
-                             Kokkos::RangePolicy<ExecSpace>(0, p.first.end - first),
-                             ConvectionPatchFlux<Flow, R, BC>{model_, BC{b}, g_, u, grad, lim, out, first});
-      });
-      return;
-    }
+    patches_.patch_fluxes<R>(model_, g_, u, grad, lim, patch, out);
   }
   std::string description() const override {
     return std::string("optimized/") + (gather_ ? "gather/" : "atomic/") + to_string(launch_.policy);
