@@ -93,6 +93,22 @@ two_gpu_layers() {
   done
 }
 
+# face_pass_runs PREFIX CASE CELLS S1 S2 TIME: the separate operators and one face pass (operators.step)
+# on 1 and 2 GPUs, the default transport, runs of S1 and S2 steps (TIME: more keys of `time`; run
+# names <PREFIX><step>_<gpus>_<steps>)
+face_pass_runs() {
+  local prefix=$1 case=$2 cells=$3 s1=$4 s2=$5 time=$6 st n s
+  for st in separate fused; do
+    for n in 1 2; do
+      [[ $n -le $ngpu ]] || continue
+      for s in $s1 $s2; do
+        measure "${prefix}${st}_${n}_$s" "$case" "$cells" "$n" auto "$s" \
+          --set "time={integrator: ssprk3, steps: $s$time}" --set "operators.step=$st"
+      done
+    done
+  done
+}
+
 for part in "${parts[@]}"; do
   case $part in
   tests)
@@ -137,29 +153,11 @@ for part in "${parts[@]}"; do
       done
     fi
     ;;
-  face-pass) # issue 39: the scalar 16.9M tets on 1 and 2 GPUs with the separate operators and with
-    # one face pass (operators.step), the default transport: does the faster step still hide the halo?
-    for st in separate fused; do
-      for n in 1 2; do
-        [[ $n -le $ngpu ]] || continue
-        for s in 20 80; do
-          measure step${st}_${n}_$s inputs/default.yaml "[112,112,224]" "$n" auto $s \
-            --set "time={integrator: ssprk3, steps: $s}" --set "operators.step=$st"
-        done
-      done
-    done
+  face-pass) # issue 39: the scalar 16.9M tets: does the faster step still hide the halo?
+    face_pass_runs step inputs/default.yaml "[112,112,224]" 20 80 ""
     ;;
-  tg-face-pass) # issue 39: navier-stokes Taylor-Green 192^3 on 1 and 2 GPUs, the convection and viscous
-    # operators separate and in one face pass (operators.step), the default transport
-    for st in separate fused; do
-      for n in 1 2; do
-        [[ $n -le $ngpu ]] || continue
-        for s in 10 40; do
-          measure tgstep${st}_${n}_$s inputs/taylor_green.yaml "[192,192,192]" "$n" auto $s \
-            --set "time={integrator: ssprk3, steps: $s, dt: 0.0002}" --set "operators.step=$st"
-        done
-      done
-    done
+  tg-face-pass) # issue 39: navier-stokes Taylor-Green 192^3, the convection and viscous operators
+    face_pass_runs tgstep inputs/taylor_green.yaml "[192,192,192]" 10 40 ", dt: 0.0002"
     ;;
   four) # strong scaling to every GPU of the machine (4 or 8): Taylor-Green 192^3 and the scalar 16.9M tets
     # on 1, 2 and all GPUs, one rank per GPU, the default transport (ipc among all pairs of ranks)

@@ -27,15 +27,7 @@ public:
     using CM = ScalarUpwind<N>;
     using DM = ScalarDiffusion<N>;
     const DM dm = scalar_diffusion_model<N>(alpha_, k_, kappa_, u, grad);
-    if (gather_)
-      launch("fvproxy::face_pass::gather_interior", parts_.cells(part), launch_,
-             FacePassGatherInterior<CM, R, DM>{conv_, dm, g_, u, grad, lim, rhs});
-    else {
-      launch("fvproxy::face_pass::scatter_interior", parts_.owned_faces(part), launch_,
-             FacePassScatterInterior<CM, R, DM>{conv_, dm, g_, u, grad, lim, rhs, parts_.n_cells});
-      launch("fvproxy::face_pass::scatter_cross", parts_.cross_faces(part), launch_,
-             FacePassScatterInterior<CM, R, DM, true>{conv_, dm, g_, u, grad, lim, rhs, parts_.n_cells});
-    }
+    launch_face_pass<CM, R, DM>("", parts_, launch_, gather_, conv_, dm, g_, u, grad, lim, rhs, part);
     scalar_convection_patches<N, R>(conv_, g_, conv_patches_, n_interior_, launch_, gather_, u, ub, grad, lim, rhs,
                                     part);
     scalar_diffusion_patches<N>(dm, cells_, diff_patches_, n_interior_, launch_, gather_, ub, rhs, part);

@@ -8,13 +8,20 @@
 //   FacePassGatherInterior<CM, R, DM>           one thread per cell: its interior faces, one update
 //   FacePassScatterInterior<CM, R, DM, Cross>   one thread per face, one atomic per side and variable
 //
+//   launch_face_pass                            the interior faces of a part with either (the scalar
+//                                               and the navier-stokes face pass)
+//
 // Each model's own arithmetic is unchanged (the same calls as its own kernels, summed in the same
 // order into its own accumulator): the gather's rate of a cell with no boundary face is bitwise
 // the separate operators' (rhs - conv/V, then + kappa diff/V); the scatter adds the two terms of a
 // face before its atomic (round-off apart, and atomics are unordered anyway). Boundary faces keep
 // each operator's patch kernels.
+#include <string>
+
 #include "operators/convection/convection_kernels.hpp"
 #include "operators/diffusion/diffusion_kernels.hpp"
+#include "operators/launch.hpp"
+#include "operators/part.hpp"
 
 namespace fvproxy {
 
@@ -114,5 +121,24 @@ template <class CM, Reconstruction R, class DM, bool Cross = false> struct FaceP
     }
   }
 };
+
+/// The interior faces of `part` in one pass: one thread per cell (gather), or per face with atomics
+/// (the faces among owned cells, then those to ghosts: to the owned side only). Kernel labels
+/// "fvproxy::face_pass::<prefix>gather_interior", "..._scatter_interior", "..._scatter_cross".
+template <class CM, Reconstruction R, class DM>
+void launch_face_pass(const std::string& prefix, const PartRanges& parts, const LaunchOptions& lo, bool gather,
+                      const CM& cm, const DM& dm, const ConvectionGeometry& g, ConstView2<real> u,
+                      ConstView2<real> grad, ConstView2<real> lim, View2<real> rhs, Part part) {
+  const std::string label = "fvproxy::face_pass::" + prefix;
+  if (gather) {
+    launch(label + "gather_interior", parts.cells(part), lo,
+           FacePassGatherInterior<CM, R, DM>{cm, dm, g, u, grad, lim, rhs});
+    return;
+  }
+  launch(label + "scatter_interior", parts.owned_faces(part), lo,
+         FacePassScatterInterior<CM, R, DM>{cm, dm, g, u, grad, lim, rhs, parts.n_cells});
+  launch(label + "scatter_cross", parts.cross_faces(part), lo,
+         FacePassScatterInterior<CM, R, DM, true>{cm, dm, g, u, grad, lim, rhs, parts.n_cells});
+}
 
 } // namespace fvproxy

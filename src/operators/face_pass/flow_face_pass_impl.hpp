@@ -28,15 +28,7 @@ public:
   void apply(ConstView2<real> u, ConstView2<real> grad, ConstView2<real> lim, ConstView2<real> w, ConstView2<real> wb,
              ConstView2<real> gw, View2<real> rhs, Part part) const override {
     const Visc visc{vm_, vg_, w, gw};
-    if (gather_)
-      launch("fvproxy::face_pass::flow_gather_interior", parts_.cells(part), launch_,
-             FacePassGatherInterior<Flow, R, Visc>{model_, visc, g_, u, grad, lim, rhs});
-    else {
-      launch("fvproxy::face_pass::flow_scatter_interior", parts_.owned_faces(part), launch_,
-             FacePassScatterInterior<Flow, R, Visc>{model_, visc, g_, u, grad, lim, rhs, parts_.n_cells});
-      launch("fvproxy::face_pass::flow_scatter_cross", parts_.cross_faces(part), launch_,
-             FacePassScatterInterior<Flow, R, Visc, true>{model_, visc, g_, u, grad, lim, rhs, parts_.n_cells});
-    }
+    launch_face_pass<Flow, R, Visc>("flow_", parts_, launch_, gather_, model_, visc, g_, u, grad, lim, rhs, part);
     conv_patches_.apply<R>(model_, g_, launch_, gather_, u, grad, lim, rhs, part);
     walls_.apply(visc, cells_, launch_, gather_, wb, rhs, part);
   }
