@@ -95,4 +95,22 @@ template <class Fill> HostView2 patch_fluxes(const Mesh& m, std::size_t p, int n
   return Kokkos::create_mirror_view_and_copy(HostSpace(), out);
 }
 
+/// u (cells x 5) = a smooth conserved flow state at the cell centroids (gamma = 1.4): density
+/// 1 + 0.2 sin(2x + y), less `jump` where x >= 0.5; velocity (0.3 cos(y + z), 0.2 sin(x - z), 0.1 xy);
+/// pressure 1 + 0.1 cos(3x - z).
+inline void fill_flow_state(const Mesh& m, const View2<real>& u, double jump = 0) {
+  auto C = Kokkos::create_mirror_view_and_copy(HostSpace(), m.centroid);
+  auto hu = Kokkos::create_mirror_view(u);
+  for (index_t c = 0; c < m.n_cells; ++c) {
+    const double x = C(c, 0), y = C(c, 1), z = C(c, 2);
+    const double rho = (x < 0.5 ? 1.0 : 1.0 - jump) + 0.2 * std::sin(2 * x + y),
+                 v[3] = {0.3 * std::cos(y + z), 0.2 * std::sin(x - z), 0.1 * x * y};
+    const double p = 1 + 0.1 * std::cos(3 * x - z);
+    hu(c, 0) = rho;
+    for (int i = 0; i < 3; ++i) hu(c, 1 + i) = rho * v[i];
+    hu(c, 4) = p / 0.4 + 0.5 * rho * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+  }
+  Kokkos::deep_copy(u, hu);
+}
+
 } // namespace fvproxy::test

@@ -27,10 +27,9 @@ struct FlowProblem {
   View2<real> u, ub, grad, lim, w, wb, gw;
 };
 
-/// A smooth state with a jump, every boundary type with a viscous flux among the patches (no-slip
-/// walls isothermal and adiabatic, slip walls, symmetry planes) and two without (far field,
-/// subsonic outflow); the MUSCL gradients and Venkatakrishnan limiter of U, and W = (u, v, w, T) with
-/// its gradients.
+/// A smooth state with a density jump (test::fill_flow_state), every boundary type with a viscous flux among the
+/// patches (no-slip walls isothermal and adiabatic, slip walls, symmetry planes) and two without (far field, subsonic
+/// outflow); the MUSCL gradients and Venkatakrishnan limiter of U, and W = (u, v, w, T) with its gradients.
 FlowProblem flow_problem(const HostMesh& h, std::size_t first) {
   FlowProblem p{upload(h), {}, {}, {}, {}, {}, {}, {}, {}, {}};
   const Mesh& m = p.mesh;
@@ -48,18 +47,7 @@ FlowProblem flow_problem(const HostMesh& h, std::size_t first) {
   }
   p.geom = make_operator_geometry(m, mirror_patches(p.bcs));
   p.u = View2<real>("fvproxy::test::u", m.n_cells, NV);
-  auto C = Kokkos::create_mirror_view_and_copy(HostSpace(), m.centroid);
-  auto hu = Kokkos::create_mirror_view(p.u);
-  for (index_t c = 0; c < m.n_cells; ++c) {
-    const double x = C(c, 0), y = C(c, 1), z = C(c, 2);
-    const double rho = (x < 0.5 ? 1.0 : 0.6) + 0.2 * std::sin(2 * x + y),
-                 u[3] = {0.3 * std::cos(y + z), 0.2 * std::sin(x - z), 0.1 * x * y};
-    const double pr = 1 + 0.1 * std::cos(3 * x - z);
-    hu(c, 0) = rho;
-    for (int i = 0; i < 3; ++i) hu(c, 1 + i) = rho * u[i];
-    hu(c, 4) = pr / 0.4 + 0.5 * rho * (u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
-  }
-  Kokkos::deep_copy(p.u, hu);
+  test::fill_flow_state(m, p.u, 0.4); // a density jump at x = 0.5 for the limiter
   const index_t nb = m.n_faces - m.n_interior;
   flow::IdealGas gas;
   gas.gas_constant = 1;

@@ -102,19 +102,7 @@ TEST(FlowViscous, VariantsAgreeOnEveryMeshAndViscosityLaw) {
   std::size_t first = 0;
   for (const auto& [name, h] : meshes) {
     ViscousSetup s = setup(h);
-    // a smooth state: density, velocity, pressure
-    auto C = Kokkos::create_mirror_view_and_copy(HostSpace(), s.mesh.centroid);
-    auto hu = Kokkos::create_mirror_view(s.u);
-    for (index_t c = 0; c < s.mesh.n_cells; ++c) {
-      const double x = C(c, 0), y = C(c, 1), z = C(c, 2);
-      const double rho = 1 + 0.2 * std::sin(2 * x + y),
-                   u[3] = {0.3 * std::cos(y + z), 0.2 * std::sin(x - z), 0.1 * x * y};
-      const double p = 1 + 0.1 * std::cos(3 * x - z);
-      hu(c, 0) = rho;
-      for (int i = 0; i < 3; ++i) hu(c, 1 + i) = rho * u[i];
-      hu(c, 4) = p / 0.4 + 0.5 * rho * (u[0] * u[0] + u[1] * u[1] + u[2] * u[2]);
-    }
-    Kokkos::deep_copy(s.u, hu);
+    test::fill_flow_state(s.mesh, s.u); // a smooth state: density, velocity, pressure
     // every boundary type with a viscous flux (no-slip walls isothermal and adiabatic, slip walls,
     // symmetry planes) and one without (far field), over the meshes
     std::vector<FlowPatchBC> bcs(s.mesh.patches.size());
