@@ -37,9 +37,9 @@ struct FieldSetup {
   View2<real> u, ub;
 };
 
-inline FieldSetup field_setup(const HostMesh& h, int n, const Field& field) {
+inline FieldSetup field_setup(const HostMesh& h, int n, const Field& field, Stencil stencil = Stencil::face) {
   FieldSetup s{upload(h), {}, n, {}, {}};
-  s.geom = make_operator_geometry(s.mesh);
+  s.geom = make_operator_geometry(s.mesh, {}, stencil);
   s.u = View2<real>("fvproxy::test::u", s.mesh.n_cells, n);
   s.ub = View2<real>("fvproxy::test::ub", s.mesh.n_faces - s.mesh.n_interior, n);
   auto C = Kokkos::create_mirror_view_and_copy(HostSpace(), s.mesh.centroid);

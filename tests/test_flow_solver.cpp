@@ -869,11 +869,66 @@ TEST(FlowSolver, SymmetryPlaneOnJitteredTetsEqualsTheMirroredBox) {
       {"Venkatakrishnan, conservative, naive",
        {"operators.muscl={variant: naive, limiter: venkatakrishnan}",
         "operators.convection.reconstruction=conservative"}},
+      // The vertex stencil (operators/vertex_stencil.hpp): the half box's vertex neighbours and their
+      // mirror images are the whole box's vertex neighbours.
+      {"vertex stencil, unlimited, conservative",
+       {"operators.muscl={stencil: vertex, limiter: none}", "operators.convection.reconstruction=conservative"}},
+      {"vertex stencil, the defaults", {"operators.muscl.stencil=vertex"}},
+      {"vertex stencil, Barth-Jespersen, naive",
+       {"operators.muscl={stencil: vertex, limiter: barth-jespersen, variant: naive}"}},
+      {"vertex stencil, Venkatakrishnan, atomic scatter", {"operators.muscl={stencil: vertex, scatter: atomic}"}},
   };
   for (const Case& c : cases) {
     const double d = tet_mirror_experiment(c.sets);
     std::printf("[tet mirror] %s: max |half - whole| / max |whole| = %.3e\n", c.what, d);
     EXPECT_LE(d, tol) << c.what;
+  }
+}
+
+/// A closed box of jittered tets (4 x 4 x 4 x 6), six slip walls, at rest, unlimited MUSCL, to t = 2:
+/// the largest departure of a conserved component from the state at rest.
+double closed_tet_box_departure(const std::vector<std::string>& sets) {
+  std::vector<std::string> all{"operators.muscl.limiter=none"};
+  all.insert(all.end(), sets.begin(), sets.end());
+  const FlowRun r = run(test::case_from(R"(
+case: closed_tet_box
+mesh: {generate: {cells: [4, 4, 4], element: tet, perturb: 0.2, seed: 3}}
+physics: {model: euler, gamma: 1.4, gas_constant: 1}
+initial: {type: uniform, density: 1, velocity: [0, 0, 0], pressure: 2.857142857142857}
+boundary: {xmin: {type: slip-wall}, xmax: {type: slip-wall}, ymin: {type: slip-wall}, ymax: {type: slip-wall},
+           zmin: {type: symmetry}, zmax: {type: slip-wall}}
+time: {integrator: ssprk3, cfl: 0.8, end_time: 2}
+)",
+                                        all));
+  EXPECT_FALSE(r.summary.failure);
+  const double rest[5] = {1, 0, 0, 0, 2.857142857142857 / 0.4};
+  double d = 0;
+  for (int k = 0; k < 5; ++k)
+    for (real v : r.summary.final_state.at(k)) d = std::max(d, std::abs(double(v) - rest[k]));
+  return d;
+}
+
+TEST(FlowSolver, ClosedTetBoxStaysAtRestWithTheVertexStencil) {
+  // Issue 38 item 2: unlimited MUSCL on tets grows a mode from round-off where two or three mirror
+  // planes meet (perf/results/2026-11-28-tet-corner-stability: Re lambda +7.85 on this mesh with the
+  // face stencil); with the vertex stencil and its mirror images it stays at round-off, with every
+  // flux, both reconstructions, both flow models, naive and optimized.
+  const double face = closed_tet_box_departure({});
+  std::printf("[closed tet box] face stencil: max departure %.3e at t = 2\n", face);
+  EXPECT_GT(face, 1e-6) << "the case no longer shows the face stencil's growing mode: it guards nothing";
+  const std::vector<std::vector<std::string>> cases{
+      {"operators.muscl.stencil=vertex"},
+      {"operators.muscl.stencil=vertex", "operators.convection.flux=roe",
+       "operators.convection.reconstruction=conservative"},
+      {"operators.muscl.stencil=vertex", "operators.convection.flux=rusanov"},
+      {"operators.muscl={stencil: vertex, limiter: none, variant: naive}"},
+      {"operators.muscl.stencil=vertex", "physics.model=navier-stokes",
+       "physics.viscosity={type: constant, value: 0.01}"},
+  };
+  for (const auto& c : cases) {
+    const double d = closed_tet_box_departure(c);
+    std::printf("[closed tet box] %s ...: max departure %.3e\n", c.back().c_str(), d);
+    EXPECT_LE(d, test::tol(1e-12)) << c.back();
   }
 }
 

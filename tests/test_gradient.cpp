@@ -17,8 +17,8 @@ namespace {
 using test::Field;
 using GradientSetup = test::FieldSetup;
 
-GradientSetup setup(const HostMesh& h, int n, const Field& field) {
-  return test::field_setup(h, n, field);
+GradientSetup setup(const HostMesh& h, int n, const Field& field, Stencil stencil = Stencil::face) {
+  return test::field_setup(h, n, field, stencil);
 }
 
 /// The gradient of `cfg` on `s`, on the host. The output starts poisoned: every entry must be written.
@@ -29,6 +29,16 @@ Kokkos::View<real**, Kokkos::LayoutLeft, HostSpace> gradient(const GradientSetup
   auto op = make_gradient(s.mesh, s.geom, cfg, s.n, deterministic);
   op->compute(s.u, s.ub, g);
   return Kokkos::create_mirror_view_and_copy(HostSpace(), g);
+}
+
+/// The methods and stencils: Green-Gauss and least squares on the face stencil, least squares on
+/// the vertex stencil (operators/vertex_stencil.hpp).
+const std::vector<std::pair<Gradient, Stencil>> kMethods{{Gradient::green_gauss, Stencil::face},
+                                                         {Gradient::least_squares, Stencil::face},
+                                                         {Gradient::least_squares, Stencil::vertex}};
+
+std::string name_of(Gradient g, Stencil s) {
+  return std::string(to_string(g)) + "/" + to_string(s);
 }
 
 std::vector<std::pair<MusclConfig, bool>> variants(Gradient method) {
@@ -73,9 +83,9 @@ TEST(Gradient, VariantsAgreeOnEveryMesh) {
       {"gmsh hybrid", read_gmsh(test::source_path("mesh/hybrid_channel.msh"))}};
   for (const auto& [name, h] : meshes)
     for (int n : {1, 3})
-      for (Gradient method : {Gradient::green_gauss, Gradient::least_squares}) {
-        SCOPED_TRACE(name + ", " + std::to_string(n) + " components, " + to_string(method));
-        const GradientSetup s = setup(h, n, kSmooth);
+      for (const auto& [method, stencil] : kMethods) {
+        SCOPED_TRACE(name + ", " + std::to_string(n) + " components, " + name_of(method, stencil));
+        const GradientSetup s = setup(h, n, kSmooth, stencil);
         const auto vs = variants(method);
         const auto ref = gradient(s, vs[0].first, vs[0].second);
         double scale = 0;
@@ -107,18 +117,18 @@ TEST(Gradient, ExactOnLinearFields) {
       {"tet jitter", box(ElementKind::tet, {false, false, false}, 0.2, Ordering::hilbert)},
       {"prism jitter", box(ElementKind::prism, {false, false, false}, 0.25, Ordering::random)},
       {"gmsh sphere", read_gmsh(test::source_path("mesh/sphere_in_box.msh"))}};
-  for (const auto& [name, h] : cases) {
-    const GradientSetup s = setup(h, 2, linear);
-    for (Gradient method : {Gradient::least_squares, Gradient::green_gauss})
+  for (const auto& [name, h] : cases)
+    for (const auto& [method, stencil] : kMethods) {
+      const GradientSetup s = setup(h, 2, linear, stencil);
       for (const auto& [cfg, det] : variants(method)) {
-        SCOPED_TRACE(name + ", " + to_string(method) + ", " +
+        SCOPED_TRACE(name + ", " + name_of(method, stencil) + ", " +
                      make_gradient(s.mesh, s.geom, cfg, 2, det)->description());
         const auto g = gradient(s, cfg, det);
         for (index_t c = 0; c < s.mesh.n_cells; ++c)
           for (int k = 0; k < 2; ++k)
             for (int i = 0; i < 3; ++i) ASSERT_NEAR(g(c, 3 * k + i), a[k][i], test::tol(1e-10)) << "cell " << c;
       }
-  }
+    }
 }
 
 TEST(Gradient, UnlistedComponentCountIsRefused) {

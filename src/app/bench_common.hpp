@@ -71,8 +71,8 @@ struct CaseOperators {
   std::vector<BoundaryType> patch_types;
 
   CaseOperators(const Mesh& m, const CaseConfig& cfg)
-      : geom(make_operator_geometry(m)), phi(face_volume_flux(m, cfg.physics.velocity)),
-        solution(make_scalar_solution(cfg)), bc(m, cfg, solution, phi) {
+      : geom(make_operator_geometry(m, {}, cfg.operators.muscl.stencil)),
+        phi(face_volume_flux(m, cfg.physics.velocity)), solution(make_scalar_solution(cfg)), bc(m, cfg, solution, phi) {
     for (const auto& p : bc.patches()) patch_types.push_back(p.type);
   }
 };

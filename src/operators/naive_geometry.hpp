@@ -28,6 +28,26 @@ struct NaiveGeometry {
   int dim;             ///< run-time spatial dimension, Mesh::dim (the mistake: loops over it cannot be unrolled)
   index_t n_owned;     ///< Mesh::n_cells: rows at or above it are ghosts, which a scatter never adds to
   ConstView1<std::int8_t> mirror; ///< per boundary face: 1 where ub is a mirror ghost (OperatorGeometry::mirror)
+  /// operators.muscl.stencil's extra entries (OperatorGeometry::stencil; views of no rows where no
+  /// kernel reads them: then the kernels test and skip them, the first port's run-time branch).
+  ConstView1<index_t> s_off = {}, s_img = {}, s_index = {};
+  ConstView1<std::uint8_t> s_shift = {};
+  ConstVec3View<real> s_shifts = {}, s_image_x = {};
+  index_t first_row = 0;
+
+  /// Whether cell c has stencil entries to read.
+  KOKKOS_INLINE_FUNCTION bool has_stencil() const { return s_off.extent(0) > 0; }
+  /// The position of stencil entry q of cell c minus its centroid, recomputed.
+  KOKKOS_INLINE_FUNCTION void stencil_dx(index_t c, index_t q, real* v) const {
+    for (int i = 0; i < dim; ++i)
+      v[i] = q < s_img(c) ? C(s_index(q), i) + s_shifts(s_shift(q), i) - C(c, i)
+                          : s_image_x(s_index(q) - first_row, i) - C(c, i);
+  }
+  /// Stencil entry q's value of component k: a vertex neighbour's u or a mirror image's ub.
+  KOKKOS_INLINE_FUNCTION real stencil_value(index_t c, index_t q, const ConstView2<real>& u, const ConstView2<real>& ub,
+                                            int k) const {
+    return q < s_img(c) ? u(s_index(q), k) : ub(s_index(q), k);
+  }
 
   /// Whether face f is an interior face (a run-time test per face, as the first port has it).
   KOKKOS_INLINE_FUNCTION bool interior(index_t f) const { return f < n_interior || f >= outer_begin; }
@@ -71,6 +91,13 @@ inline NaiveGeometry naive_geometry(const Mesh& m, ConstView1<std::int8_t> mirro
   return {m.centroid,      m.face_centroid, m.face_area,      m.shifts,     m.face_owner, m.face_neighbour,
           m.cell_face_off, m.cell_faces,    m.cell_face_sign, m.face_shift, m.volume,     m.n_interior,
           m.outer_begin,   m.dim,           m.n_cells,        mirror};
+}
+
+/// naive_geometry with the stencil's views of `s` (OperatorGeometry::stencil).
+template <class Stencil> NaiveGeometry with_stencil(NaiveGeometry g, const Stencil& s) {
+  g.s_off = s.off, g.s_img = s.image_begin, g.s_index = s.index, g.s_shift = s.shift;
+  g.s_shifts = s.shifts, g.s_image_x = s.image_x, g.first_row = s.first_row;
+  return g;
 }
 
 } // namespace fvproxy::naive

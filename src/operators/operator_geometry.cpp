@@ -81,16 +81,36 @@ struct LeastSquaresInverse {
   ConstView1<std::int8_t> sign;
   ConstVec3View<real> d, r; ///< r: the ghost vectors of the boundary faces (OperatorGeometry::ghost)
   index_t n_interior;
+  ConstVec3View<real> C; ///< cell centroids (the stencil's plain entries)
+  ConstView1<index_t> s_off, s_img, s_index;
+  ConstView1<std::uint8_t> s_shift;
+  ConstVec3View<real> s_shifts, s_image_x;
+  index_t first_row;
   View2<real> inv;
   View1<real> det_ratio; ///< det(M) / (trace(M)/3)^3: ~1 well conditioned, ~0 singular
   KOKKOS_FUNCTION void operator()(const index_t c) const {
     real m[6] = {0, 0, 0, 0, 0, 0};
+    const auto add = [&](const real(&v)[3]) {
+      for (int i = 0; i < 3; ++i)
+        for (int j = i; j < 3; ++j) m[sym_index(i, j)] += v[i] * v[j];
+    };
     for (index_t k = off(c); k < off(c + 1); ++k) {
       const index_t f = faces(k);
       real v[3];
       for (int i = 0; i < 3; ++i) v[i] = k < boundary_begin(c) ? sign(k) * d(f, i) : r(f - n_interior, i);
-      for (int i = 0; i < 3; ++i)
-        for (int j = i; j < 3; ++j) m[sym_index(i, j)] += v[i] * v[j];
+      add(v);
+    }
+    for (index_t q = s_off(c); q < s_img(c); ++q) { // the stencil's vertex neighbours
+      const index_t j = s_index(q);
+      real v[3];
+      for (int i = 0; i < 3; ++i) v[i] = C(j, i) + s_shifts(s_shift(q), i) - C(c, i);
+      add(v);
+    }
+    for (index_t q = s_img(c); q < s_off(c + 1); ++q) { // and their mirror images
+      const index_t e = s_index(q) - first_row;
+      real v[3];
+      for (int i = 0; i < 3; ++i) v[i] = s_image_x(e, i) - C(c, i);
+      add(v);
     }
     const real a = m[0], b = m[1], e = m[2], xy = m[3], xz = m[4], yz = m[5];
     const real c00 = b * e - yz * yz, c01 = xz * yz - xy * e, c02 = xy * yz - b * xz;
@@ -177,10 +197,11 @@ void check_conditioning(const Mesh& m, const View1<real>& ratio, real threshold,
 
 std::size_t OperatorGeometry::memory_bytes() const {
   return bytes(d) + bytes(r) + bytes(gg_weight) + bytes(gg_inverse) + bytes(diff_alpha) + bytes(diff_k) +
-         bytes(lsq_inverse) + bytes(cell_boundary_begin) + bytes(ghost) + bytes(ghost_weight) + bytes(mirror);
+         bytes(lsq_inverse) + bytes(cell_boundary_begin) + bytes(ghost) + bytes(ghost_weight) + bytes(mirror) +
+         stencil.memory_bytes();
 }
 
-OperatorGeometry make_operator_geometry(const Mesh& m, const std::vector<bool>& mirror_patches) {
+OperatorGeometry make_operator_geometry(const Mesh& m, const std::vector<bool>& mirror_patches, Stencil stencil) {
   using Kokkos::view_alloc;
   using Kokkos::WithoutInitializing;
   // Every face and the cells whose gradients this rank computes: with two ghost layers the first
@@ -217,10 +238,13 @@ OperatorGeometry make_operator_geometry(const Mesh& m, const std::vector<bool>& 
   Kokkos::deep_copy(g.mirror, mh);
   Kokkos::parallel_for("fvproxy::operators::boundary_ghosts", Kokkos::RangePolicy<ExecSpace>(0, nb),
                        BoundaryGhosts{g.r, m.face_area, g.mirror, m.n_interior, g.ghost, g.ghost_weight});
+  g.stencil = stencil == Stencil::vertex ? make_vertex_stencil(m, mirror_patches) : face_stencil(m);
+  const VertexStencil& st = g.stencil;
   View1<real> ratio(view_alloc(WithoutInitializing, "fvproxy::operators::lsq_det_ratio"), nc);
   Kokkos::parallel_for("fvproxy::operators::lsq_inverse", Kokkos::RangePolicy<ExecSpace>(0, nc),
                        LeastSquaresInverse{m.cell_face_off, g.cell_boundary_begin, m.cell_faces, m.cell_face_sign, g.d,
-                                           g.ghost, m.n_interior, g.lsq_inverse, ratio});
+                                           g.ghost, m.n_interior, m.centroid, st.off, st.image_begin, st.index,
+                                           st.shift, st.shifts, st.image_x, st.first_row, g.lsq_inverse, ratio});
   check_conditioning(m, ratio, real(1e-6), "lsq",
                      "det(M) / (tr(M)/3)^3 (its neighbours and boundary faces are nearly coplanar)");
   Kokkos::parallel_for("fvproxy::operators::gg_inverse", Kokkos::RangePolicy<ExecSpace>(0, nc),

@@ -28,6 +28,10 @@
 //   lsq_inverse(c, 6)  inverse of M_c = sum over faces of v v^T (v: d to the neighbour, or ghost on
 //                 a boundary face; unit weights, docs/operators/muscl.md says why),
 //                 symmetric: xx yy zz xy xz yz
+//   stencil      operators.muscl.stencil's extra entries of the least-squares gradient and the
+//                limiter's extremes (operators/vertex_stencil.hpp): none for the face stencil; the
+//                vertex neighbours and their mirror images for the vertex stencil, which lsq_inverse
+//                then includes
 //   cell_boundary_begin(c)  position in the cell->faces CSR where the cell's boundary faces begin
 //                 (a cell lists its faces by increasing face number: interior ones first), so
 //                 kernels loop over interior and boundary faces without a per-face branch
@@ -35,6 +39,7 @@
 
 #include "core/types.hpp"
 #include "mesh/mesh.hpp"
+#include "operators/vertex_stencil.hpp"
 
 namespace fvproxy {
 
@@ -50,6 +55,7 @@ struct OperatorGeometry {
   Vec3View<real> ghost;
   View1<real> ghost_weight;
   View1<std::int8_t> mirror;
+  VertexStencil stencil;
 
   std::size_t memory_bytes() const;
 };
@@ -57,8 +63,10 @@ struct OperatorGeometry {
 /// Labelled kernels "fvproxy::operators::..." on the device. InputError naming the cell's global
 /// id when a least-squares or Green-Gauss correction matrix is singular (a cell whose neighbours
 /// are coplanar, or a degenerate cell). `mirror_patches[p]` true: patch p's boundary values are
-/// mirror ghosts (walls, symmetry planes); empty or false: face values.
-OperatorGeometry make_operator_geometry(const Mesh& m, const std::vector<bool>& mirror_patches = {});
+/// mirror ghosts (walls, symmetry planes); empty or false: face values. `stencil`: the gradients'
+/// and limiter's (operators.muscl.stencil).
+OperatorGeometry make_operator_geometry(const Mesh& m, const std::vector<bool>& mirror_patches = {},
+                                        Stencil stencil = Stencil::face);
 
 /// Index of the symmetric 3x3 entry (i, j) in the 6-vector xx yy zz xy xz yz.
 KOKKOS_INLINE_FUNCTION constexpr int sym_index(int i, int j) {

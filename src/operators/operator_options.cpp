@@ -32,6 +32,10 @@ const char* to_string(Policy p) {
 const char* to_string(StepPasses s) {
   return s == StepPasses::fused ? "fused" : "separate";
 }
+
+const char* to_string(Stencil s) {
+  return s == Stencil::vertex ? "vertex" : "face";
+}
 const char* to_string(FlowFlux f) {
   return f == FlowFlux::rusanov ? "rusanov" : f == FlowFlux::hllc ? "hllc" : "roe";
 }
@@ -165,7 +169,7 @@ OperatorsConfig read_operator_options(const Reader& r, const YAML::Node& root, b
   if (const YAML::Node m = n["muscl"]) {
     r.check_keys(m, "operators.muscl",
                  {"variant", "gradient", "limiter", "venkatakrishnan_threshold", "venkatakrishnan_k", "fused",
-                  "scatter", "policy", "team_size"});
+                  "stencil", "scatter", "policy", "team_size"});
     parse_options(r, m, "operators.muscl", ops.muscl, deterministic, det);
     if (m["gradient"])
       ops.muscl.gradient = r.enum_value(m["gradient"], "operators.muscl.gradient",
@@ -183,6 +187,13 @@ OperatorsConfig read_operator_options(const Reader& r, const YAML::Node& root, b
       ops.muscl.venkatakrishnan_threshold =
           r.positive(m["venkatakrishnan_threshold"], "operators.muscl.venkatakrishnan_threshold");
     read_muscl_fused(r, m["fused"], ops.muscl);
+    if (m["stencil"]) {
+      ops.muscl.stencil =
+          r.enum_value(m["stencil"], "operators.muscl.stencil", std::vector<Stencil>{Stencil::face, Stencil::vertex});
+      if (ops.muscl.stencil == Stencil::vertex && ops.muscl.gradient == Gradient::green_gauss)
+        r.fail(m["stencil"], "operators.muscl.stencil", "stencil: vertex is a least-squares stencil",
+               "Green-Gauss sums over the cell's faces; use gradient: least-squares or stencil: face");
+    }
   }
   if (const YAML::Node c = n["convection"]) {
     std::vector<std::string> keys{"variant", "order", "scatter", "policy", "team_size"};
@@ -229,6 +240,7 @@ YAML::Node operator_options_yaml(const OperatorsConfig& o, bool flow) {
   ops["muscl"]["gradient"] = to_string(o.muscl.gradient);
   ops["muscl"]["limiter"] = to_string(o.muscl.limiter);
   ops["muscl"]["venkatakrishnan_threshold"] = o.muscl.venkatakrishnan_threshold;
+  if (o.muscl.stencil != Stencil::face) ops["muscl"]["stencil"] = to_string(o.muscl.stencil);
   if (o.muscl.variant == Variant::optimized)
     ops["muscl"]["fused"] = o.muscl.fused && o.muscl.scatter == Scatter::gather;
   emit_options(ops["convection"], o.convection);

@@ -15,12 +15,16 @@ enum class Policy { range, team };
 /// How a stage's face fluxes are computed: each operator its own pass, or convection and diffusion
 /// in one pass (issue 39; operators/face_pass/face_pass.hpp).
 enum class StepPasses { separate, fused };
+/// operators.muscl.stencil: the cells the least-squares gradient and the limiter's extremes take
+/// (operators/vertex_stencil.hpp; docs/operators/muscl.md#stencil).
+enum class Stencil { face, vertex };
 const char* to_string(Variant v);
 const char* to_string(Gradient g);
 const char* to_string(Limiter l);
 const char* to_string(Scatter s);
 const char* to_string(Policy p);
 const char* to_string(StepPasses s);
+const char* to_string(Stencil s);
 
 /// Options every operator has; scatter/policy/team_size belong to the optimized variant.
 struct OperatorOptions {
@@ -35,6 +39,7 @@ struct MusclConfig : OperatorOptions {
   /// Venkatakrishnan's kappa: eps = kappa x the local size of each variable (physics/limiters.hpp's
   /// VenkatScale; docs/operators/convection.md#limiter).
   double venkatakrishnan_threshold = 0.015;
+  Stencil stencil = Stencil::face;
   /// Gradient and limiter in one kernel (optimized variant, gather; docs/operators/muscl.md#fused).
   /// The default since it was measured faster everywhere (1.3-1.6x on an H100, 1.0-1.3x on CPU);
   /// where it does not apply (naive variant, atomic scatter, no limiter) the two passes run.

@@ -468,7 +468,8 @@ double FlowSolver::memory_bytes(double cells, double faces, double interior_face
   // OperatorGeometry (as the scalar solver's), the convection's and viscous operator's unit
   // normals, areas and 1/|d|^2 (5 F each at most; one copy, 5 F, in the navier-stokes face pass).
   const double face_vectors = viscous(c) && c.operators.step == StepPasses::fused ? 5 * F : 10 * F;
-  double bytes = R * (3 * Fi + 3 * F + Fi + F + 3 * F + 9 * C + 6 * C + 4 * Fb) + 4 * C + Fb + R * face_vectors;
+  double bytes = R * (3 * Fi + 3 * F + Fi + F + 3 * F + 9 * C + 6 * C + 4 * Fb) + 4 * C + Fb + R * face_vectors +
+                 stencil_memory_estimate(c.operators.muscl.stencil, C, F);
   bytes += R * (NV * 3 + 10) * C + R * NV * Fb; // u, un, rhs, the output fields; boundary values
   if (c.operators.convection.order == 2) {
     bytes += R * (3 * NV + NV) * C; // gradients, limiter values
@@ -510,9 +511,8 @@ std::string no_exact_reason(const CaseConfig& cfg, bool viscous) {
 
 FlowSolver::FlowSolver(const Mesh& mesh, const CaseConfig& cfg, const Communicator& comm, Halo* halo)
     : mesh_(mesh), cfg_(cfg), comm_(comm), halo_(halo), patches_(patch_conditions(mesh, cfg, comm)),
-      geom_(make_operator_geometry(mesh, mirror_patches(patches_))), gas_{static_cast<real>(cfg.physics.flow.gamma),
-                                                                          static_cast<real>(
-                                                                              cfg.physics.flow.gas_constant)},
+      geom_(make_operator_geometry(mesh, mirror_patches(patches_), cfg.operators.muscl.stencil)),
+      gas_{static_cast<real>(cfg.physics.flow.gamma), static_cast<real>(cfg.physics.flow.gas_constant)},
       stages_(shu_osher_stages(cfg.time.integrator)) {
   if (mesh.n_ghosts > 0 && !halo)
     throw RunError("error: FlowSolver: a decomposed mesh (" + std::to_string(mesh.n_ghosts) +
@@ -540,7 +540,7 @@ FlowSolver::FlowSolver(const Mesh& mesh, const CaseConfig& cfg, const Communicat
 /// domain's volume (collective).
 void FlowSolver::allocate_state() {
   const Mesh& mesh = mesh_;
-  const index_t C = mesh.n_local(), Fb = mesh.n_boundary_rows();
+  const index_t C = mesh.n_local(), Fb = boundary_rows();
   u_ = View2<real>("fvproxy::flow::u", C, NV);
   un_ = View2<real>("fvproxy::flow::u_step_start", C, NV);
   rhs_ = View2<real>("fvproxy::flow::rate", C, NV);
@@ -629,7 +629,7 @@ std::unique_ptr<FlowConvectionOperator> FlowSolver::make_convection(bool det) co
 std::unique_ptr<MusclOperator> FlowSolver::make_second_order(bool det) {
   const Mesh& mesh = mesh_;
   const CaseConfig& cfg = cfg_;
-  const index_t C = mesh.n_local(), Fb = mesh.n_boundary_rows();
+  const index_t C = mesh.n_local(), Fb = boundary_rows();
   grad_ = View2<real>("fvproxy::flow::gradient", C, 3 * NV);
   lim_ = View2<real>("fvproxy::flow::limiter", C, NV);
   if (primitive_) {
@@ -645,7 +645,7 @@ std::unique_ptr<MusclOperator> FlowSolver::make_second_order(bool det) {
 void FlowSolver::make_viscous(bool det) {
   const Mesh& mesh = mesh_;
   const CaseConfig& cfg = cfg_;
-  const index_t C = mesh.n_local(), Fb = mesh.n_boundary_rows();
+  const index_t C = mesh.n_local(), Fb = boundary_rows();
   wv_ = View2<real>("fvproxy::flow::velocity_temperature", C, 4);
   wvb_ = View2<real>("fvproxy::flow::velocity_temperature_boundary", Fb, 4);
   gwv_ = View2<real>("fvproxy::flow::velocity_temperature_gradient", C, 12);
@@ -718,13 +718,20 @@ void FlowSolver::initialize() {
 }
 
 void FlowSolver::derive(View2<real> u, Rows rows) {
+  const bool images = rows != Rows::ghosts; // the vertex stencil's mirror images: of owned cells (one rank)
   if (second_order_) {
-    if (primitive_)
+    if (primitive_) {
       flow_primitive_state(mesh_, gas_, patches_, u, w_, wb_, rows);
-    else
+      if (images) flow_image_values(geom_, gas_, patches_, ImageVariables::primitive, w_, wb_);
+    } else {
       flow_boundary_values(mesh_, gas_, patches_, u, ub_, rows);
+      if (images) flow_image_values(geom_, gas_, patches_, ImageVariables::conserved, u, ub_);
+    }
   }
-  if (viscous_) flow_primitive_fields(mesh_, gas_, patches_, u, wv_, wvb_, rows);
+  if (viscous_) {
+    flow_primitive_fields(mesh_, gas_, patches_, u, wv_, wvb_, rows);
+    if (images) flow_image_values(geom_, gas_, patches_, ImageVariables::velocity_temperature, wv_, wvb_);
+  }
 }
 
 void FlowSolver::gradients(View2<real> u, Part part) {

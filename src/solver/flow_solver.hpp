@@ -109,6 +109,8 @@ private:
   /// The fields the gradients are taken of (primitive state, boundary values, the viscous
   /// operator's W) in `rows`.
   void derive(View2<real> u, Rows rows);
+  /// Rows of a boundary-value array: the boundary faces', then the vertex stencil's mirror images.
+  index_t boundary_rows() const { return mesh_.n_boundary_rows() + geom_.stencil.n_images; }
   /// The gradients and limiter values of `part`'s cells (their derived fields and their
   /// neighbours' are there).
   void gradients(View2<real> u, Part part);

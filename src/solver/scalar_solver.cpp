@@ -50,7 +50,7 @@ double ScalarSolver::memory_bytes(double cells, double faces, double interior_fa
   bytes += R * (state * C * N + Fb * N);
   if (needs_gradient(c)) bytes += R * 3 * C * N;
   if (needs_limiter(c)) bytes += R * C * N;
-  return bytes;
+  return bytes + stencil_memory_estimate(c.operators.muscl.stencil, C, F);
 }
 
 int ScalarSolver::halo_values_per_ghost(const CaseConfig& c) {
@@ -60,7 +60,8 @@ int ScalarSolver::halo_values_per_ghost(const CaseConfig& c) {
 }
 
 ScalarSolver::ScalarSolver(const Mesh& mesh, const CaseConfig& cfg, const Communicator& comm, Halo* halo)
-    : mesh_(mesh), comm_(comm), halo_(halo), n_(cfg.physics.components), geom_(make_operator_geometry(mesh)),
+    : mesh_(mesh), comm_(comm), halo_(halo), n_(cfg.physics.components),
+      geom_(make_operator_geometry(mesh, {}, cfg.operators.muscl.stencil)),
       phi_(face_volume_flux(mesh, cfg.physics.velocity)), solution_(make_scalar_solution(cfg)),
       bc_(mesh, cfg, solution_, phi_), stages_(shu_osher_stages(cfg.time.integrator)), kappa_max_(max_kappa(cfg)),
       no_exact_(exact_solution_unavailable(cfg)) {

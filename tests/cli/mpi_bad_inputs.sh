@@ -9,7 +9,8 @@
 #  3. SIGUSR1 to mpirun during set-up (the mesh being built): every rank exits 4, one message saying
 #     nothing was written, no output folder left; the same with SIGTERM on one rank without mpirun;
 #  4. ranks started in different working folders sharing a relative --output-dir: exit 2, said once;
-#  5. PT-Scotch's set-up failing on one rank (FVPROXY_FAULT_PTSCOTCH_SETUP_RANK): exit 1, no hang.
+#  5. PT-Scotch's set-up failing on one rank (FVPROXY_FAULT_PTSCOTCH_SETUP_RANK): exit 1, no hang;
+#  6. operators.muscl.stencil: vertex on 2 ranks (one rank only): exit 2 at the key, nothing written.
 set -u
 mpiexec="$1"; fv="$2"; td="$3"; out="$4"
 fail() { echo "FAIL: $*"; exit 1; }
@@ -163,4 +164,14 @@ rc=$?
 grep -q "^error: ptscotch_parts: rank 1: SCOTCH_dgraphInit (FVPROXY_FAULT_PTSCOTCH_SETUP_RANK) failed for 64 vertices in 2 parts on 2 ranks" "$out/scotch.log" ||
   fail "PT-Scotch failing on rank 1: the reason not said: $(grep -v OMP_ "$out/scotch.log" | tail -n 5)"
 echo "5. PT-Scotch's set-up failing on one rank: exit 1 on every rank with the reason, no hang"
+
+# 6. operators.muscl.stencil: vertex on 2 ranks (issue 38; one rank only for now): refused at the
+#    key before the mesh is built, said once, nothing written.
+mpi 2 "$fv" run "$few" --set operators.muscl.stencil=vertex --output-dir "$out/vertex" >"$out/vertex.log" 2>&1
+rc=$?
+[[ $rc == 2 ]] || fail "stencil: vertex on 2 ranks: exit $rc, expected 2: $(grep -v OMP_ "$out/vertex.log" | tail -n 5)"
+[[ $(grep -c "^operators.muscl.stencil: error: stencil: vertex runs on one rank only, not 2" "$out/vertex.log") == 1 ]] ||
+  fail "stencil: vertex on 2 ranks: not said once: $(grep -v OMP_ "$out/vertex.log" | head -n 5)"
+[[ ! -e $out/vertex ]] || fail "stencil: vertex on 2 ranks: left $out/vertex"
+echo "6. operators.muscl.stencil: vertex on 2 ranks: exit 2 at the key, said once, nothing written"
 echo "OK: bad inputs on several ranks"

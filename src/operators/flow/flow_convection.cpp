@@ -565,6 +565,92 @@ void flow_primitive_state(const Mesh& mesh, const flow::IdealGas& gas, const std
 }
 
 namespace {
+/// A mirror patch's ghost rule (FlowPatchBC::mirror()): slip (slip wall, symmetry) or no-slip.
+struct MirrorRule {
+  bool no_slip = false;
+  real u[3] = {0, 0, 0};
+  real t = 0; ///< a no-slip wall's temperature (<= 0: adiabatic)
+};
+
+template <ImageVariables V> struct ImageValues {
+  ConstView1<index_t> cell;
+  ConstView2<index_t> patch;
+  ConstView2<real> normal;
+  View1<MirrorRule> rules;
+  flow::IdealGas eos;
+  ConstView2<real> v;
+  View2<real> vb;
+  index_t first_row;
+  KOKKOS_FUNCTION void operator()(const index_t e) const {
+    const index_t j = cell(e);
+    Primitive w;
+    real T = 0;
+    if constexpr (V == ImageVariables::conserved)
+      w = flow::to_primitive(flow::Conserved{v(j, 0), {v(j, 1), v(j, 2), v(j, 3)}, v(j, 4)}, eos);
+    else if constexpr (V == ImageVariables::primitive)
+      w = Primitive{v(j, 0), {v(j, 1), v(j, 2), v(j, 3)}, v(j, 4)};
+    else
+      w.u[0] = v(j, 0), w.u[1] = v(j, 1), w.u[2] = v(j, 2), T = v(j, 3);
+    for (int i = 0; i < 3; ++i) {
+      const index_t p = patch(e, i);
+      if (p < 0) break;
+      const MirrorRule r = rules(p);
+      if (r.no_slip) {
+        for (int q = 0; q < 3; ++q) w.u[q] = 2 * r.u[q] - w.u[q];
+        if (r.t > 0) T = 2 * r.t - T;
+      } else {
+        const real n[3] = {normal(e, 3 * i), normal(e, 3 * i + 1), normal(e, 3 * i + 2)};
+        const real un = flow::dot(w.u, n);
+        for (int q = 0; q < 3; ++q) w.u[q] -= 2 * un * n[q];
+      }
+    }
+    const index_t row = first_row + e;
+    if constexpr (V == ImageVariables::conserved) {
+      const flow::Conserved U = flow::to_conserved(w, eos);
+      vb(row, 0) = U.rho, vb(row, 1) = U.m[0], vb(row, 2) = U.m[1], vb(row, 3) = U.m[2], vb(row, 4) = U.E;
+    } else if constexpr (V == ImageVariables::primitive) {
+      vb(row, 0) = w.rho, vb(row, 1) = w.u[0], vb(row, 2) = w.u[1], vb(row, 3) = w.u[2], vb(row, 4) = w.p;
+    } else {
+      vb(row, 0) = w.u[0], vb(row, 1) = w.u[1], vb(row, 2) = w.u[2], vb(row, 3) = T;
+    }
+  }
+};
+} // namespace
+
+void flow_image_values(const OperatorGeometry& og, const flow::IdealGas& gas, const std::vector<FlowPatchBC>& patches,
+                       ImageVariables what, ConstView2<real> v, View2<real> vb) {
+  const VertexStencil& s = og.stencil;
+  if (s.n_images == 0) return;
+  View1<MirrorRule> rules("fvproxy::flow_convection::mirror_rules", patches.size());
+  auto h = Kokkos::create_mirror_view(rules);
+  for (std::size_t p = 0; p < patches.size(); ++p) {
+    h(p).no_slip = patches[p].type == FlowBoundaryType::no_slip_wall;
+    for (int q = 0; q < 3; ++q) h(p).u[q] = patches[p].wall_velocity[q];
+    h(p).t = patches[p].wall_temperature;
+  }
+  Kokkos::deep_copy(rules, h);
+  const auto range = Kokkos::RangePolicy<ExecSpace>(0, s.n_images);
+  const char* label = "fvproxy::flow_convection::image_values";
+  switch (what) {
+  case ImageVariables::conserved:
+    Kokkos::parallel_for(label, range,
+                         ImageValues<ImageVariables::conserved>{s.image_cell, s.image_patch, s.image_normal, rules, gas,
+                                                                v, vb, s.first_row});
+    break;
+  case ImageVariables::primitive:
+    Kokkos::parallel_for(label, range,
+                         ImageValues<ImageVariables::primitive>{s.image_cell, s.image_patch, s.image_normal, rules, gas,
+                                                                v, vb, s.first_row});
+    break;
+  case ImageVariables::velocity_temperature:
+    Kokkos::parallel_for(label, range,
+                         ImageValues<ImageVariables::velocity_temperature>{s.image_cell, s.image_patch, s.image_normal,
+                                                                           rules, gas, v, vb, s.first_row});
+    break;
+  }
+}
+
+namespace {
 /// flow_positivity_limit's kernel: one cell per work item, its face states from its own values.
 template <FlowReconstruction R> struct PositivityLimit {
   optimized::GradientGeometry g;

@@ -149,6 +149,21 @@ void pack_boundary_slots(const Mesh& mesh, const std::vector<FlowPatchBC>& patch
 void unpack_boundary_slots(const Mesh& mesh, const std::vector<FlowPatchBC>& patches, ConstView1<int> slot,
                            ConstView2<real> slots, View1<real> w, View1<real> z);
 
+/// What a field of the flow models' gradients holds, for its mirror images.
+enum class ImageVariables {
+  conserved,           ///< (rho, rho u, rho v, rho w, E): ub of flow_boundary_values
+  primitive,           ///< (rho, u, v, w, p): wb of flow_primitive_state
+  velocity_temperature ///< (u, v, w, T): the viscous gradients' (flow_viscous.hpp's flow_primitive_fields)
+};
+
+/// The vertex stencil's mirror images (OperatorGeometry::stencil; none with the face stencil): rows
+/// first_row + e of vb, cell image_cell(e)'s values v mirrored about each of its planes by the
+/// patch's ghost rule (a slip wall or symmetry plane reverses the normal velocity; a no-slip wall
+/// gives 2 u_wall - u and, isothermal, 2 T_wall - T; density and pressure kept), the same rule as
+/// the boundary values of the patch's faces.
+void flow_image_values(const OperatorGeometry& og, const flow::IdealGas& gas, const std::vector<FlowPatchBC>& patches,
+                       ImageVariables what, ConstView2<real> v, View2<real> vb);
+
 /// W = (rho, u, v, w, p) per cell (the `rows`: owned and ghost rows, or either) and wb its
 /// primitive boundary states (with the owned rows): the field whose gradients and limiter values
 /// the primitive MUSCL (FlowReconstruction::primitive) takes.

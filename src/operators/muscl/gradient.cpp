@@ -15,8 +15,9 @@ namespace {
 class NaiveGradient final : public GradientOperator {
 public:
   NaiveGradient(const Mesh& m, const OperatorGeometry& og, int components, Gradient method, bool gather)
-      : g_(naive::naive_geometry(m, og.mirror)), parts_(PartRanges::of(m)), components_(components),
-        method_(method == Gradient::green_gauss ? 0 : 1), gather_(gather) {}
+      : g_(naive::with_stencil(naive::naive_geometry(m, og.mirror), og.stencil)), parts_(PartRanges::of(m)),
+        components_(components), method_(method == Gradient::green_gauss ? 0 : 1), gather_(gather),
+        note_(stencil_note(og.stencil, m.n_gradient_cells())) {}
 
   void compute(ConstView2<real> u, ConstView2<real> ub, View2<real> grad, Part part) const override {
     using MD = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>;
@@ -34,22 +35,23 @@ public:
     }
     if (cells.size() > 0)
       Kokkos::parallel_for("fvproxy::muscl::naive_gradient_finalize", MD({cells.begin, 0}, {cells.end, components_}),
-                           naive::GradientFinalize{g_, grad, method_});
+                           naive::GradientFinalize{g_, grad, method_, u, ub});
   }
-  std::string description() const override { return gather_ ? "naive/gather" : "naive/atomic"; }
+  std::string description() const override { return (gather_ ? "naive/gather" : "naive/atomic") + note_; }
 
 private:
   naive::NaiveGeometry g_;
   PartRanges parts_;
   int components_, method_;
   bool gather_;
+  std::string note_;
 };
 
 template <int N, optimized::GradientMethod M> class OptimizedGradient final : public GradientOperator {
 public:
   OptimizedGradient(const Mesh& m, const OperatorGeometry& og, const MusclConfig& cfg, bool gather)
       : g_(optimized::gradient_geometry(m, og)), parts_(PartRanges::of(m)), launch_{cfg.policy, cfg.team_size},
-        gather_(gather) {}
+        gather_(gather), note_(stencil_note(og.stencil, m.n_gradient_cells())) {}
 
   void compute(ConstView2<real> u, ConstView2<real> ub, View2<real> grad, Part part) const override {
     const IndexRange cells = parts_.cells(part);
@@ -68,11 +70,11 @@ public:
            optimized::GradientScatterBoundary<N, M>{g_, u, ub, grad});
     launch("fvproxy::muscl::gradient_scatter_cross", parts_.cross_faces(part), launch_,
            optimized::GradientScatterInterior<N, M, true>{g_, u, grad, n_owned});
-    launch("fvproxy::muscl::gradient_finish", cells, launch_, optimized::GradientFinish<N, M>{g_, grad});
+    launch("fvproxy::muscl::gradient_finish", cells, launch_, optimized::GradientFinish<N, M>{g_, u, ub, grad});
   }
   std::string description() const override {
     return std::string("optimized/") + (gather_ ? "gather/" : "atomic/") + to_string(launch_.policy) +
-           (launch_.policy == Policy::team ? "/" + std::to_string(launch_.team_size) : "");
+           (launch_.policy == Policy::team ? "/" + std::to_string(launch_.team_size) : "") + note_;
   }
 
 private:
@@ -80,6 +82,7 @@ private:
   PartRanges parts_;
   LaunchOptions launch_;
   bool gather_;
+  std::string note_;
 };
 
 template <int N> struct MakeOptimizedGradient {

@@ -96,8 +96,18 @@ struct GradientFinalize {
   NaiveGeometry g;
   View2<real> grad;
   int method;
+  ConstView2<real> u = {}, ub = {}; ///< the stencil's values (read only when it has entries)
   KOKKOS_FUNCTION void operator()(const index_t c, const int k) const {
     real m[kMaxDim][kMaxDim] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
+    if (method == 1 && g.has_stencil()) // the vertex stencil's extra entries (least squares)
+      for (index_t q = g.s_off(c); q < g.s_off(c + 1); ++q) {
+        real v[kMaxDim];
+        g.stencil_dx(c, q, v);
+        for (int i = 0; i < g.dim; ++i) {
+          for (int j = 0; j < g.dim; ++j) m[i][j] += v[i] * v[j];
+          grad(c, 3 * k + i) += v[i] * (g.stencil_value(c, q, u, ub, k) - u(c, k));
+        }
+      }
     for (index_t q = g.cell_face_off(c); q < g.cell_face_off(c + 1); ++q) {
       const index_t f = g.cell_faces(q);
       real v[kMaxDim];

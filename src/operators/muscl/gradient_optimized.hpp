@@ -22,14 +22,62 @@ struct GradientGeometry {
   index_t n_interior;
   ConstVec3View<real> ghost;     ///< boundary faces: owner centroid -> where ub sits (least squares)
   ConstView1<real> ghost_weight; ///< boundary faces: the owner's weight in the face value (Green-Gauss)
+  /// The stencil's extra entries (OperatorGeometry::stencil, operators/vertex_stencil.hpp): none
+  /// for the face stencil.
+  ConstVec3View<real> C;
+  ConstView1<index_t> s_off, s_img, s_index;
+  ConstView1<std::uint8_t> s_shift;
+  ConstVec3View<real> s_shifts, s_image_x;
+  index_t first_row;
 };
 
 /// The views of `m` and `og` the optimized gradient, limiter and fused kernels read.
 inline GradientGeometry gradient_geometry(const Mesh& m, const OperatorGeometry& og) {
+  const VertexStencil& s = og.stencil;
   return {m.face_owner, m.face_neighbour, m.cell_face_off, og.cell_boundary_begin,
           m.cell_faces, m.cell_face_sign, m.face_area,     og.d,
           og.r,         og.gg_weight,     og.gg_inverse,   og.lsq_inverse,
-          m.n_interior, og.ghost,         og.ghost_weight};
+          m.n_interior, og.ghost,         og.ghost_weight, m.centroid,
+          s.off,        s.image_begin,    s.index,         s.shift,
+          s.shifts,     s.image_x,        s.first_row};
+}
+
+/// on(dx, v) for each extra entry of cell c's stencil (none with the face stencil): dx the entry's
+/// position minus the centroid, v its N values (a vertex neighbour's row of u, or a mirror image's
+/// row of ub); plain entries first, then images, in the stencil's order.
+template <int N, class On>
+KOKKOS_INLINE_FUNCTION void stencil_entries(const GradientGeometry& g, const ConstView2<real>& u,
+                                            const ConstView2<real>& ub, index_t c, const On& on) {
+  for (index_t q = g.s_off(c); q < g.s_img(c); ++q) {
+    const index_t j = g.s_index(q);
+    const std::uint8_t t = g.s_shift(q);
+    const real dx[3] = {g.C(j, 0) + g.s_shifts(t, 0) - g.C(c, 0), g.C(j, 1) + g.s_shifts(t, 1) - g.C(c, 1),
+                        g.C(j, 2) + g.s_shifts(t, 2) - g.C(c, 2)};
+    real v[N];
+    for (int k = 0; k < N; ++k) v[k] = u(j, k);
+    on(dx, v);
+  }
+  for (index_t q = g.s_img(c); q < g.s_off(c + 1); ++q) {
+    const index_t row = g.s_index(q), e = row - g.first_row;
+    const real dx[3] = {g.s_image_x(e, 0) - g.C(c, 0), g.s_image_x(e, 1) - g.C(c, 1), g.s_image_x(e, 2) - g.C(c, 2)};
+    real v[N];
+    for (int k = 0; k < N; ++k) v[k] = ub(row, k);
+    on(dx, v);
+  }
+}
+
+/// The least-squares sums of the stencil's extra entries added to acc (and their values to on_value).
+template <int N, class OnValue>
+KOKKOS_INLINE_FUNCTION void stencil_sums(const GradientGeometry& g, const ConstView2<real>& u,
+                                         const ConstView2<real>& ub, index_t c, const real (&uc)[N], real (&acc)[N][3],
+                                         const OnValue& on_value) {
+  stencil_entries<N>(g, u, ub, c, [&](const real(&dx)[3], const real(&v)[N]) {
+    for (int k = 0; k < N; ++k) {
+      on_value(k, v[k]);
+      const real du = v[k] - uc[k];
+      for (int i = 0; i < 3; ++i) acc[k][i] += dx[i] * du;
+    }
+  });
 }
 
 /// acc (3 per component) -> the gradient gr of cell c (in registers).
@@ -112,6 +160,7 @@ KOKKOS_INLINE_FUNCTION void gather_sums(const GradientGeometry& g, const ConstVi
       }
     }
   }
+  if constexpr (M == GradientMethod::least_squares) stencil_sums<N>(g, u, ub, c, uc, acc, on_value);
 }
 
 /// gather_sums without a use for the values.
@@ -184,14 +233,21 @@ template <int N, GradientMethod M> struct GradientScatterBoundary {
   }
 };
 
-/// After a scatter: the accumulated sums (in grad) -> gradients, in place.
+/// After a scatter: the accumulated sums (in grad) and the stencil's extra entries (a gather:
+/// none with the face stencil) -> gradients, in place.
 template <int N, GradientMethod M> struct GradientFinish {
   GradientGeometry g;
+  ConstView2<real> u, ub;
   View2<real> grad;
   KOKKOS_FUNCTION void operator()(const index_t c) const {
     real acc[N][3];
     for (int k = 0; k < N; ++k)
       for (int i = 0; i < 3; ++i) acc[k][i] = grad(c, 3 * k + i);
+    if constexpr (M == GradientMethod::least_squares) {
+      real uc[N];
+      for (int k = 0; k < N; ++k) uc[k] = u(c, k);
+      stencil_sums<N>(g, u, ub, c, uc, acc, IgnoreValues{});
+    }
     finish<N, M>(g, grad, c, acc);
   }
 };

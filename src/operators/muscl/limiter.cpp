@@ -25,6 +25,7 @@ struct NaiveLimiter {
   int type;                        // 0 none, 1 Barth-Jespersen, 2 Venkatakrishnan (a run-time branch, on purpose)
   int n;                           ///< components
   real kappa;                      ///< operators.muscl.venkatakrishnan_threshold
+  ConstView1<index_t> s_off, s_img, s_index; ///< the stencil's extra entries (OperatorGeometry::stencil)
   KOKKOS_FUNCTION real other_value(index_t c, index_t f, int k) const {
     if (f >= n_interior && f < outer_begin) return ub(f - n_interior, k);
     return owner(f) == c ? u(neighbour(f), k) : u(owner(f), k);
@@ -33,6 +34,11 @@ struct NaiveLimiter {
     umax = u(c, k), umin = u(c, k);
     for (index_t q = off(c); q < off(c + 1); ++q) {
       const real v = other_value(c, faces(q), k);
+      umax = v > umax ? v : umax;
+      umin = v < umin ? v : umin;
+    }
+    for (index_t q = s_off(c); q < s_off(c + 1); ++q) { // a vertex neighbour's u or a mirror image's ub
+      const real v = q < s_img(c) ? u(s_index(q), k) : ub(s_index(q), k);
       umax = v > umax ? v : umax;
       umin = v < umin ? v : umin;
     }
@@ -65,10 +71,10 @@ struct NaiveLimiter {
 
 class NaiveLimiterOperator final : public LimiterOperator {
 public:
-  NaiveLimiterOperator(const Mesh& m, const MusclConfig& cfg, const LimiterScale& scale)
-      : m_(m), n_(scale.components()), type_(cfg.limiter == Limiter::none              ? 0
-                                             : cfg.limiter == Limiter::barth_jespersen ? 1
-                                                                                       : 2),
+  NaiveLimiterOperator(const Mesh& m, const OperatorGeometry& g, const MusclConfig& cfg, const LimiterScale& scale)
+      : m_(m), stencil_(g.stencil), n_(scale.components()), type_(cfg.limiter == Limiter::none              ? 0
+                                                                  : cfg.limiter == Limiter::barth_jespersen ? 1
+                                                                                                            : 2),
         kappa_(static_cast<real>(cfg.venkatakrishnan_threshold)), scale_(device_views(scale, "naive_limiter")) {}
   void compute(ConstView2<real> u, ConstView2<real> ub, ConstView2<real> grad, View2<real> limiter,
                Part part) const override {
@@ -76,14 +82,34 @@ public:
     const IndexRange cells = PartRanges::of(m_).cells(part);
     if (cells.size() == 0) return;
     Kokkos::parallel_for("fvproxy::muscl::naive_limiter", MD({cells.begin, 0}, {cells.end, n_}),
-                         NaiveLimiter{m_.centroid, m_.face_centroid, m_.shifts, m_.face_owner, m_.face_neighbour,
-                                      m_.cell_face_off, m_.cell_faces, m_.face_shift, scale_.reference, scale_.group, u,
-                                      ub, grad, limiter, m_.n_interior, m_.outer_begin, type_, n_, kappa_});
+                         NaiveLimiter{m_.centroid,
+                                      m_.face_centroid,
+                                      m_.shifts,
+                                      m_.face_owner,
+                                      m_.face_neighbour,
+                                      m_.cell_face_off,
+                                      m_.cell_faces,
+                                      m_.face_shift,
+                                      scale_.reference,
+                                      scale_.group,
+                                      u,
+                                      ub,
+                                      grad,
+                                      limiter,
+                                      m_.n_interior,
+                                      m_.outer_begin,
+                                      type_,
+                                      n_,
+                                      kappa_,
+                                      stencil_.off,
+                                      stencil_.image_begin,
+                                      stencil_.index});
   }
   std::string description() const override { return "naive"; }
 
 private:
   Mesh m_;
+  VertexStencil stencil_;
   int n_, type_;
   real kappa_;
   LimiterScaleViews scale_;
@@ -130,7 +156,7 @@ std::unique_ptr<LimiterOperator> make_limiter(const Mesh& mesh, const OperatorGe
   if (scale.reference.size() != scale.group.size() || scale.empty())
     throw std::logic_error("make_limiter: " + std::to_string(scale.reference.size()) + " reference values for " +
                            std::to_string(scale.group.size()) + " components");
-  if (cfg.variant == Variant::naive) return std::make_unique<NaiveLimiterOperator>(mesh, cfg, scale);
+  if (cfg.variant == Variant::naive) return std::make_unique<NaiveLimiterOperator>(mesh, geom, cfg, scale);
   return dispatch_components<MakeLimiter>(scale.components(), mesh, geom, cfg, scale);
 }
 

@@ -36,7 +36,8 @@ template <int N, optimized::GradientMethod M, class L> class FusedMusclOperator 
 public:
   FusedMusclOperator(const Mesh& m, const OperatorGeometry& og, const MusclConfig& cfg, const LimiterScale& scale)
       : g_(optimized::gradient_geometry(m, og)), parts_(PartRanges::of(m)), launch_{cfg.policy, cfg.team_size},
-        scale_(venkat_scale<N>(scale, cfg.venkatakrishnan_threshold)) {}
+        scale_(venkat_scale<N>(scale, cfg.venkatakrishnan_threshold)),
+        note_(stencil_note(og.stencil, m.n_gradient_cells())) {}
   void compute(ConstView2<real> u, ConstView2<real> ub, View2<real> grad, View2<real> limiter,
                Part part) const override {
     const optimized::FusedMuscl<N, M, L> f{g_, u, ub, grad, limiter, scale_};
@@ -45,7 +46,7 @@ public:
   bool limits() const override { return true; }
   std::string gradient_description() const override {
     return std::string("optimized/fused/") + to_string(launch_.policy) +
-           (launch_.policy == Policy::team ? "/" + std::to_string(launch_.team_size) : "");
+           (launch_.policy == Policy::team ? "/" + std::to_string(launch_.team_size) : "") + note_;
   }
   std::string limiter_description() const override { return "fused (in the gradient kernel)"; }
 
@@ -54,6 +55,7 @@ private:
   PartRanges parts_;
   LaunchOptions launch_;
   VenkatScale<N> scale_;
+  std::string note_;
 };
 
 template <int N> struct MakeFused {

@@ -1,0 +1,436 @@
+#include "operators/vertex_stencil.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <numeric>
+#include <stdexcept>
+
+#include "core/error.hpp"
+
+namespace fvproxy {
+
+namespace {
+
+template <class V> std::size_t bytes(const V& v) {
+  return v.span() * sizeof(typename V::value_type);
+}
+
+struct UnionFind {
+  std::vector<index_t> parent;
+  explicit UnionFind(index_t n) : parent(static_cast<std::size_t>(n)) {
+    std::iota(parent.begin(), parent.end(), index_t(0));
+  }
+  index_t find(index_t a) {
+    while (parent[a] != a) a = parent[a] = parent[parent[a]];
+    return a;
+  }
+  void unite(index_t a, index_t b) {
+    a = find(a), b = find(b);
+    if (a != b) parent[std::max(a, b)] = std::min(a, b);
+  }
+};
+
+/// A compressed sparse row list.
+struct Csr {
+  std::vector<index_t> off, item;
+  index_t size(index_t i) const { return off[i + 1] - off[i]; }
+};
+
+template <class Pairs> Csr make_csr(index_t n, const Pairs& pairs) {
+  Csr c;
+  c.off.assign(static_cast<std::size_t>(n) + 1, 0);
+  for (const auto& p : pairs) ++c.off[p.first + 1];
+  std::partial_sum(c.off.begin(), c.off.end(), c.off.begin());
+  c.item.resize(pairs.size());
+  std::vector<index_t> at(c.off.begin(), c.off.end() - 1);
+  for (const auto& p : pairs) c.item[at[p.first]++] = p.second;
+  return c;
+}
+
+/// A mirror plane through a node: its patch, the point and the unit normal (the patch's faces at
+/// the node, area-weighted: a planar patch's own plane).
+struct NodePlane {
+  int patch;
+  std::array<double, 3> point, normal;
+};
+
+/// One extra entry of a cell: what identifies it (images last, then the cell, the mirror patches,
+/// the translation in units of the tolerance) and where it sits.
+struct Entry {
+  bool image = false;
+  index_t cell = 0;
+  std::array<int, 3> patches{{-1, -1, -1}};
+  std::array<long long, 3> t{{0, 0, 0}};
+  std::array<double, 3> x{}, shift{};
+  std::array<NodePlane, 3> planes{};
+  bool same_key(const Entry& o) const { return image == o.image && cell == o.cell && patches == o.patches && t == o.t; }
+  bool operator<(const Entry& o) const {
+    if (image != o.image) return !image;
+    if (cell != o.cell) return cell < o.cell;
+    if (patches != o.patches) return patches < o.patches;
+    return t < o.t;
+  }
+};
+
+/// The host copies of the device mesh the builder reads.
+template <class T> using Host1 = Kokkos::View<T*, Kokkos::LayoutLeft, HostSpace>;
+using Host3 = Kokkos::View<real* [3], Kokkos::LayoutLeft, HostSpace>;
+
+template <class V> auto host(const V& v) {
+  return Kokkos::create_mirror_view_and_copy(HostSpace(), v);
+}
+
+struct HostConnectivity {
+  Host1<index_t> cell_node_off, cell_nodes, cell_face_off, cell_faces, face_node_off, face_nodes, owner, neighbour;
+  Host1<std::int8_t> sign;
+  Host1<std::uint8_t> face_shift;
+  Host3 x, C, S, T;
+  explicit HostConnectivity(const Mesh& m)
+      : cell_node_off(host(m.cell_node_off)), cell_nodes(host(m.cell_nodes)), cell_face_off(host(m.cell_face_off)),
+        cell_faces(host(m.cell_faces)), face_node_off(host(m.face_node_off)), face_nodes(host(m.face_nodes)),
+        owner(host(m.face_owner)), neighbour(host(m.face_neighbour)), sign(host(m.cell_face_sign)),
+        face_shift(host(m.face_shift)), x(host(m.node_x)), C(host(m.centroid)), S(host(m.face_area)),
+        T(host(m.shifts)) {}
+};
+
+class StencilBuilder {
+public:
+  StencilBuilder(const Mesh& m, const std::vector<bool>& mirror) : m_(m), h_(m), mirror_(mirror) {
+    box_length();
+    node_cells();
+    periodic_classes();
+    node_planes();
+  }
+
+  /// The cell's extra entries, sorted and unique.
+  std::vector<Entry> entries(index_t c) const {
+    std::vector<Entry> excluded = face_keys(c), out;
+    for (index_t q = h_.cell_node_off(c); q < h_.cell_node_off(c + 1); ++q) {
+      const index_t a = h_.cell_nodes(q);
+      const index_t r = cls_.off[root_[a]] == cls_.off[root_[a] + 1] ? -1 : root_[a];
+      if (r < 0) {
+        add_through(c, a, a, excluded, out);
+        continue;
+      }
+      for (index_t k = cls_.off[r]; k < cls_.off[r + 1]; ++k) add_through(c, a, cls_.item[k], excluded, out);
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end(), [](const Entry& p, const Entry& q) { return p.same_key(q); }),
+              out.end());
+    return out;
+  }
+
+  std::array<long long, 3> quantize(const double (&v)[3]) const {
+    std::array<long long, 3> t{};
+    for (int i = 0; i < 3; ++i) t[i] = std::llround(v[i] / quantum_);
+    return t;
+  }
+
+private:
+  void box_length() {
+    double lo[3] = {1e300, 1e300, 1e300}, hi[3] = {-1e300, -1e300, -1e300};
+    for (index_t n = 0; n < static_cast<index_t>(h_.x.extent(0)); ++n)
+      for (int i = 0; i < 3; ++i)
+        lo[i] = std::min(lo[i], double(h_.x(n, i))), hi[i] = std::max(hi[i], double(h_.x(n, i)));
+    double l = 0;
+    for (int i = 0; i < 3; ++i) l = std::max(l, hi[i] - lo[i]);
+    quantum_ = 1e-7 * (l > 0 ? l : 1);
+  }
+
+  void node_cells() {
+    std::vector<std::pair<index_t, index_t>> pairs;
+    for (index_t c = 0; c < m_.n_cells; ++c)
+      for (index_t q = h_.cell_node_off(c); q < h_.cell_node_off(c + 1); ++q) pairs.emplace_back(h_.cell_nodes(q), c);
+    node_cells_ = make_csr(static_cast<index_t>(h_.x.extent(0)), pairs);
+  }
+
+  /// The node of cell `cell` at x + t (within the face's size), -1 when none.
+  index_t partner(index_t cell, const double (&p)[3], double tol) const {
+    for (index_t q = h_.cell_node_off(cell); q < h_.cell_node_off(cell + 1); ++q) {
+      const index_t b = h_.cell_nodes(q);
+      double d = 0;
+      for (int i = 0; i < 3; ++i) d = std::max(d, std::abs(h_.x(b, i) - p[i]));
+      if (d <= tol) return b;
+    }
+    return -1;
+  }
+
+  /// Nodes that are one point of the periodic domain (the two sides of periodic faces), as classes.
+  void periodic_classes() {
+    const index_t nn = static_cast<index_t>(h_.x.extent(0));
+    UnionFind uf(nn);
+    bool any = false;
+    for (index_t f = 0; f < m_.n_interior; ++f) {
+      const int s = h_.face_shift(f);
+      if (s == 0) continue;
+      any = true;
+      const index_t o = h_.owner(f), nb = h_.neighbour(f);
+      const double tol =
+          1e-6 * std::sqrt(std::sqrt(h_.S(f, 0) * h_.S(f, 0) + h_.S(f, 1) * h_.S(f, 1) + h_.S(f, 2) * h_.S(f, 2)));
+      for (index_t q = h_.face_node_off(f); q < h_.face_node_off(f + 1); ++q) {
+        const index_t a = h_.face_nodes(q);
+        // x_neighbour + T lies next to the owner: an owner node a has its partner at x_a - T
+        double p[3], p2[3];
+        for (int i = 0; i < 3; ++i) p[i] = h_.x(a, i) - h_.T(s, i), p2[i] = h_.x(a, i) + h_.T(s, i);
+        index_t b = partner(nb, p, tol);
+        if (b < 0) b = partner(o, p2, tol);
+        if (b < 0)
+          throw InputError("operators.muscl.stencil", "vertex: no periodic partner of a node of face " +
+                                                          std::to_string(f) + " (a non-conforming periodic mesh)");
+        uf.unite(a, b);
+      }
+    }
+    root_.resize(static_cast<std::size_t>(nn));
+    std::vector<std::pair<index_t, index_t>> pairs;
+    for (index_t n = 0; n < nn; ++n) {
+      root_[n] = uf.find(n);
+      if (any && root_[n] != n) pairs.emplace_back(root_[n], n);
+    }
+    // a class lists its root too (when it has other members)
+    std::vector<std::pair<index_t, index_t>> with_roots;
+    std::vector<char> has(static_cast<std::size_t>(nn), 0);
+    for (const auto& p : pairs) has[p.first] = 1;
+    for (index_t n = 0; n < nn; ++n)
+      if (has[n]) with_roots.emplace_back(n, n);
+    with_roots.insert(with_roots.end(), pairs.begin(), pairs.end());
+    cls_ = make_csr(nn, with_roots);
+  }
+
+  void node_planes() {
+    planes_.assign(h_.x.extent(0), {});
+    for (std::size_t p = 0; p < m_.patches.size() && p < mirror_.size(); ++p) {
+      if (!mirror_[p]) continue;
+      for (index_t f = m_.patches[p].begin; f < m_.patches[p].end; ++f)
+        for (index_t q = h_.face_node_off(f); q < h_.face_node_off(f + 1); ++q) {
+          std::vector<NodePlane>& at = planes_[h_.face_nodes(q)];
+          if (at.empty() || at.back().patch != static_cast<int>(p)) at.push_back({static_cast<int>(p), {}, {0, 0, 0}});
+          for (int i = 0; i < 3; ++i) at.back().normal[i] += h_.S(f, i);
+        }
+    }
+    for (std::size_t n = 0; n < planes_.size(); ++n)
+      for (NodePlane& pl : planes_[n]) {
+        const double a =
+            std::sqrt(pl.normal[0] * pl.normal[0] + pl.normal[1] * pl.normal[1] + pl.normal[2] * pl.normal[2]);
+        for (int i = 0; i < 3; ++i) pl.normal[i] /= a, pl.point[i] = h_.x(static_cast<index_t>(n), i);
+      }
+  }
+
+  /// The keys already in the face stencil: the face neighbours (with their translation) and the
+  /// cell's own mirror image about each wall it has a face on.
+  std::vector<Entry> face_keys(index_t c) const {
+    std::vector<Entry> keys;
+    for (index_t q = h_.cell_face_off(c); q < h_.cell_face_off(c + 1); ++q) {
+      const index_t f = h_.cell_faces(q);
+      Entry e;
+      if (f < m_.n_interior) {
+        const double s = h_.sign(q);
+        e.cell = s > 0 ? h_.neighbour(f) : h_.owner(f);
+        double t[3];
+        for (int i = 0; i < 3; ++i) t[i] = s * h_.T(h_.face_shift(f), i);
+        e.t = quantize(t);
+      } else {
+        const int p = patch_of(f);
+        if (p < 0 || p >= static_cast<int>(mirror_.size()) || !mirror_[p]) continue;
+        e.image = true, e.cell = c, e.patches = {{p, -1, -1}};
+      }
+      keys.push_back(e);
+    }
+    return keys;
+  }
+
+  int patch_of(index_t f) const {
+    for (std::size_t p = 0; p < m_.patches.size(); ++p)
+      if (f >= m_.patches[p].begin && f < m_.patches[p].end) return static_cast<int>(p);
+    return -1;
+  }
+
+  /// The entries through node `a` of c, seen at its periodic partner `mn` (a itself when none).
+  void add_through(index_t c, index_t a, index_t mn, const std::vector<Entry>& excluded,
+                   std::vector<Entry>& out) const {
+    double o[3];
+    for (int i = 0; i < 3; ++i) o[i] = h_.x(a, i) - h_.x(mn, i);
+    const std::array<long long, 3> t = quantize(o);
+    const std::vector<NodePlane>& pl = planes_[mn];
+    const int k = static_cast<int>(pl.size());
+    if (k > 6)
+      throw InputError("operators.muscl.stencil",
+                       "vertex: a node lies on " + std::to_string(k) + " wall or symmetry patches (at most 6)");
+    for (int mask = 0; mask < (1 << k); ++mask) {
+      if (__builtin_popcount(static_cast<unsigned>(mask)) > 3) continue;
+      Entry e;
+      e.image = mask != 0;
+      e.t = t;
+      int np = 0;
+      for (int b = 0; b < k; ++b)
+        if (mask & (1 << b)) e.planes[np] = pl[b], e.patches[np++] = pl[b].patch;
+      for (index_t q = node_cells_.off[mn]; q < node_cells_.off[mn + 1]; ++q) {
+        e.cell = node_cells_.item[q];
+        if (!e.image && e.cell == c && t == std::array<long long, 3>{{0, 0, 0}}) continue;
+        if (std::any_of(excluded.begin(), excluded.end(), [&](const Entry& x) { return x.same_key(e); })) continue;
+        double x[3] = {h_.C(e.cell, 0), h_.C(e.cell, 1), h_.C(e.cell, 2)};
+        for (int j = 0; j < np; ++j) {
+          const NodePlane& p = e.planes[j];
+          const double dn =
+              (x[0] - p.point[0]) * p.normal[0] + (x[1] - p.point[1]) * p.normal[1] + (x[2] - p.point[2]) * p.normal[2];
+          for (int i = 0; i < 3; ++i) x[i] -= 2 * dn * p.normal[i];
+        }
+        for (int i = 0; i < 3; ++i) e.x[i] = x[i] + o[i], e.shift[i] = o[i];
+        out.push_back(e);
+      }
+    }
+  }
+
+  const Mesh& m_;
+  HostConnectivity h_;
+  const std::vector<bool>& mirror_;
+  double quantum_ = 1;
+  Csr node_cells_, cls_;
+  std::vector<index_t> root_;
+  std::vector<std::vector<NodePlane>> planes_;
+};
+
+} // namespace
+
+std::size_t VertexStencil::memory_bytes() const {
+  return bytes(off) + bytes(image_begin) + bytes(index) + bytes(shift) + bytes(shifts) + bytes(image_x) +
+         bytes(image_cell) + bytes(image_patch) + bytes(image_point) + bytes(image_normal);
+}
+
+std::string stencil_note(const VertexStencil& s, index_t cells) {
+  if (!s.vertex) return "";
+  char b[96];
+  std::snprintf(b, sizeof b, " + vertex stencil (%.1f entries per cell, %lld mirror images)",
+                cells > 0 ? double(s.n_entries) / cells : 0.0, static_cast<long long>(s.n_images));
+  return b;
+}
+
+double stencil_memory_estimate(Stencil s, double cells, double faces) {
+  if (s == Stencil::face || cells <= 0) return 0;
+  const double per_cell = faces / cells, entries = per_cell < 2.25 ? 66 : per_cell < 2.75 ? 33 : 20;
+  return cells * (entries * (sizeof(index_t) + 1) + 2 * sizeof(index_t));
+}
+
+VertexStencil face_stencil(const Mesh& m) {
+  VertexStencil s;
+  const index_t nc = m.n_gradient_cells();
+  s.off = View1<index_t>("fvproxy::operators::stencil_off", nc + 1);
+  s.image_begin = View1<index_t>("fvproxy::operators::stencil_image_begin", nc);
+  s.index = View1<index_t>("fvproxy::operators::stencil_index", 0);
+  s.shift = View1<std::uint8_t>("fvproxy::operators::stencil_shift", 0);
+  s.shifts = Vec3View<real>("fvproxy::operators::stencil_shifts", 1);
+  s.image_x = Vec3View<real>("fvproxy::operators::stencil_image_x", 0);
+  s.image_cell = View1<index_t>("fvproxy::operators::stencil_image_cell", 0);
+  s.image_patch = View2<index_t>("fvproxy::operators::stencil_image_patch", 0, 3);
+  s.image_point = View2<real>("fvproxy::operators::stencil_image_point", 0, 9);
+  s.image_normal = View2<real>("fvproxy::operators::stencil_image_normal", 0, 9);
+  s.first_row = m.n_boundary_rows();
+  return s;
+}
+
+namespace {
+
+/// The stencil numbered on the host: the CSR of every cell's entries, the translations, the images.
+struct HostStencil {
+  std::vector<index_t> off, image_begin, index;
+  std::vector<std::uint8_t> shift;
+  std::vector<std::array<long long, 3>> shift_keys{{{0, 0, 0}}};
+  std::vector<std::array<double, 3>> shift_values{{{0, 0, 0}}};
+  std::vector<Entry> images;
+
+  std::uint8_t shift_of(const Entry& e) {
+    const auto it = std::find(shift_keys.begin(), shift_keys.end(), e.t);
+    if (it != shift_keys.end()) return static_cast<std::uint8_t>(it - shift_keys.begin());
+    if (shift_keys.size() == 255) throw std::logic_error("make_vertex_stencil: more than 255 translations");
+    shift_keys.push_back(e.t), shift_values.push_back(e.shift);
+    return static_cast<std::uint8_t>(shift_keys.size() - 1);
+  }
+
+  HostStencil(const StencilBuilder& builder, index_t nc, index_t first_row)
+      : off(static_cast<std::size_t>(nc) + 1, 0), image_begin(static_cast<std::size_t>(nc)) {
+    for (index_t c = 0; c < nc; ++c) {
+      const std::vector<Entry> es = builder.entries(c);
+      index_t plain = 0;
+      for (const Entry& e : es) {
+        if (e.image) {
+          index.push_back(first_row + static_cast<index_t>(images.size()));
+          shift.push_back(0);
+          images.push_back(e);
+        } else {
+          shift.push_back(shift_of(e));
+          index.push_back(e.cell);
+          ++plain;
+        }
+      }
+      image_begin[c] = off[c] + plain;
+      off[c + 1] = off[c] + static_cast<index_t>(es.size());
+    }
+  }
+};
+
+template <class V, class View> View to_device(const V& v, View view) {
+  auto h = Kokkos::create_mirror_view(view);
+  for (std::size_t i = 0; i < v.size(); ++i) h(i) = v[i];
+  Kokkos::deep_copy(view, h);
+  return view;
+}
+
+/// The images' views of s (image_x, image_cell, image_patch, image_point, image_normal).
+void upload_images(const std::vector<Entry>& images, VertexStencil& s) {
+  const std::size_t n = images.size();
+  s.image_x = Vec3View<real>("fvproxy::operators::stencil_image_x", n);
+  s.image_cell = View1<index_t>("fvproxy::operators::stencil_image_cell", n);
+  s.image_patch = View2<index_t>("fvproxy::operators::stencil_image_patch", n, 3);
+  s.image_point = View2<real>("fvproxy::operators::stencil_image_point", n, 9);
+  s.image_normal = View2<real>("fvproxy::operators::stencil_image_normal", n, 9);
+  auto hx = Kokkos::create_mirror_view(s.image_x);
+  auto hc = Kokkos::create_mirror_view(s.image_cell);
+  auto hp = Kokkos::create_mirror_view(s.image_patch);
+  auto hq = Kokkos::create_mirror_view(s.image_point);
+  auto hn = Kokkos::create_mirror_view(s.image_normal);
+  for (std::size_t e = 0; e < n; ++e) {
+    const Entry& im = images[e];
+    hc(e) = im.cell;
+    for (int i = 0; i < 3; ++i) hx(e, i) = static_cast<real>(im.x[i]);
+    for (int j = 0; j < 3; ++j) {
+      hp(e, j) = im.patches[j];
+      for (int i = 0; i < 3; ++i)
+        hq(e, 3 * j + i) = static_cast<real>(im.planes[j].point[i]),
+                      hn(e, 3 * j + i) = static_cast<real>(im.planes[j].normal[i]);
+    }
+  }
+  Kokkos::deep_copy(s.image_x, hx);
+  Kokkos::deep_copy(s.image_cell, hc);
+  Kokkos::deep_copy(s.image_patch, hp);
+  Kokkos::deep_copy(s.image_point, hq);
+  Kokkos::deep_copy(s.image_normal, hn);
+}
+
+} // namespace
+
+VertexStencil make_vertex_stencil(const Mesh& m, const std::vector<bool>& mirror_patches) {
+  if (m.n_ghosts > 0)
+    throw InputError("operators.muscl.stencil",
+                     "vertex runs on one rank only (the ghost layers of a decomposed mesh hold its cells' face "
+                     "neighbours, not every vertex neighbour)");
+  const index_t nc = m.n_gradient_cells();
+  const HostStencil h(StencilBuilder(m, mirror_patches), nc, m.n_boundary_rows());
+  VertexStencil s;
+  s.vertex = true;
+  s.first_row = m.n_boundary_rows();
+  s.n_images = static_cast<index_t>(h.images.size());
+  s.n_entries = h.off[nc];
+  s.off = to_device(h.off, View1<index_t>("fvproxy::operators::stencil_off", h.off.size()));
+  s.image_begin = to_device(h.image_begin, View1<index_t>("fvproxy::operators::stencil_image_begin", nc));
+  s.index = to_device(h.index, View1<index_t>("fvproxy::operators::stencil_index", h.index.size()));
+  s.shift = to_device(h.shift, View1<std::uint8_t>("fvproxy::operators::stencil_shift", h.shift.size()));
+  s.shifts = Vec3View<real>("fvproxy::operators::stencil_shifts", h.shift_values.size());
+  auto hs = Kokkos::create_mirror_view(s.shifts);
+  for (std::size_t k = 0; k < h.shift_values.size(); ++k)
+    for (int i = 0; i < 3; ++i) hs(k, i) = static_cast<real>(h.shift_values[k][i]);
+  Kokkos::deep_copy(s.shifts, hs);
+  upload_images(h.images, s);
+  return s;
+}
+} // namespace fvproxy

@@ -1,0 +1,139 @@
+// The vertex stencil (operators/vertex_stencil.hpp): on a uniform hex box each cell's stencil is the
+// 26 cells around it of the infinite lattice, whether the box ends in walls or symmetry planes (the
+// entries then include the mirror images, twice and three times mirrored at edges and corners) or
+// is periodic (the entries through the periodic faces, translated next to the cell); a decomposed
+// mesh is refused.
+#include <algorithm>
+#include <array>
+#include <set>
+
+#include "operator_fixture.hpp"
+#include "operators/operator_geometry.hpp"
+#include "test_helpers.hpp"
+
+namespace fvproxy {
+namespace {
+
+/// Per cell: the lattice offsets (in cells) of its face neighbours, mirror faces' ghosts and stencil
+/// entries; fails when one is not a lattice point or appears twice.
+std::vector<std::vector<std::array<int, 3>>> lattice_offsets(const Mesh& m, const OperatorGeometry& g, double h) {
+  const auto host = [](const auto& v) { return Kokkos::create_mirror_view_and_copy(HostSpace(), v); };
+  const auto off = host(m.cell_face_off), faces = host(m.cell_faces), owner = host(m.face_owner);
+  const auto sign = host(m.cell_face_sign);
+  const auto d = host(g.d), ghost = host(g.ghost);
+  const auto mirror = host(g.mirror);
+  const auto C = host(m.centroid);
+  const auto s_off = host(g.stencil.off), s_img = host(g.stencil.image_begin), s_index = host(g.stencil.index);
+  const auto s_shift = host(g.stencil.shift);
+  const auto shifts = host(g.stencil.shifts), image_x = host(g.stencil.image_x);
+  std::vector<std::vector<std::array<int, 3>>> out(static_cast<std::size_t>(m.n_cells));
+  for (index_t c = 0; c < m.n_cells; ++c) {
+    auto& o = out[c];
+    const auto add = [&](const double(&v)[3]) {
+      std::array<int, 3> k{};
+      for (int i = 0; i < 3; ++i) {
+        k[i] = static_cast<int>(std::lround(v[i] / h));
+        EXPECT_NEAR(v[i], k[i] * h, 1e-9 * h) << "cell " << c << ": not a lattice point";
+      }
+      o.push_back(k);
+    };
+    for (index_t q = off(c); q < off(c + 1); ++q) {
+      const index_t f = faces(q);
+      if (f < m.n_interior) {
+        const double v[3] = {sign(q) * d(f, 0), sign(q) * d(f, 1), sign(q) * d(f, 2)};
+        add(v);
+      } else if (mirror(f - m.n_interior)) {
+        const index_t b = f - m.n_interior;
+        EXPECT_EQ(owner(f), c);
+        const double v[3] = {ghost(b, 0), ghost(b, 1), ghost(b, 2)};
+        add(v);
+      }
+    }
+    for (index_t q = s_off(c); q < s_off(c + 1); ++q) {
+      double v[3];
+      for (int i = 0; i < 3; ++i)
+        v[i] = q < s_img(c) ? C(s_index(q), i) + shifts(s_shift(q), i) - C(c, i)
+                            : image_x(s_index(q) - g.stencil.first_row, i) - C(c, i);
+      add(v);
+    }
+  }
+  return out;
+}
+
+/// Every cell sees the 26 lattice neighbours, each once.
+void expect_full_lattice(const Mesh& m, const OperatorGeometry& g, double h) {
+  const auto offsets = lattice_offsets(m, g, h);
+  std::set<std::array<int, 3>> all;
+  for (int i = -1; i <= 1; ++i)
+    for (int j = -1; j <= 1; ++j)
+      for (int k = -1; k <= 1; ++k)
+        if (i || j || k) all.insert({i, j, k});
+  for (index_t c = 0; c < m.n_cells; ++c) {
+    const std::set<std::array<int, 3>> got(offsets[c].begin(), offsets[c].end());
+    EXPECT_EQ(offsets[c].size(), got.size()) << "cell " << c << ": an offset twice";
+    EXPECT_EQ(got, all) << "cell " << c;
+  }
+}
+
+TEST(VertexStencil, HexBoxWithMirrorWallsSeesTheMirroredLattice) {
+  // 3 x 3 x 3 hexes, every side a mirror patch: the corner cell's 26 are 3 face neighbours, 3 mirror
+  // faces' ghosts, 4 vertex neighbours and 16 images (9 once, 6 twice, 1 three times mirrored).
+  const HostMesh h = test::box_mesh(ElementKind::hex, {false, false, false}, 0.0, Ordering::none, {3, 3, 3});
+  const Mesh m = upload(h);
+  const OperatorGeometry g = make_operator_geometry(m, std::vector<bool>(m.patches.size(), true), Stencil::vertex);
+  expect_full_lattice(m, g, 1.0 / 3);
+  EXPECT_GT(g.stencil.n_images, 0);
+  // Without mirror patches the boundary cells have fewer: the face stencil's cells plus the vertex
+  // neighbours inside the box (a corner: 3 + 4; its boundary faces' values sit at the face centroids).
+  const OperatorGeometry plain = make_operator_geometry(m, {}, Stencil::vertex);
+  EXPECT_EQ(plain.stencil.n_images, 0);
+  EXPECT_EQ(plain.stencil.n_entries, 8 * 4 + 12 * 7 + 6 * 12 + 20);
+}
+
+TEST(VertexStencil, PeriodicHexBoxSeesTheLatticeThroughItsPeriodicFaces) {
+  // Periodic in every direction: 20 vertex neighbours per cell, translated next to it.
+  const HostMesh h = test::box_mesh(ElementKind::hex, {true, true, true}, 0.0, Ordering::random, {4, 4, 4});
+  const Mesh m = upload(h);
+  const OperatorGeometry g = make_operator_geometry(m, {}, Stencil::vertex);
+  expect_full_lattice(m, g, 0.25);
+  EXPECT_EQ(g.stencil.n_entries, 20 * m.n_cells);
+  EXPECT_EQ(g.stencil.n_images, 0);
+  // Periodic in x, walls on y and z: images of the cells through the periodic faces too.
+  const HostMesh hx = test::box_mesh(ElementKind::hex, {true, false, false}, 0.0, Ordering::zorder, {4, 4, 4});
+  const Mesh mx = upload(hx);
+  expect_full_lattice(mx, make_operator_geometry(mx, std::vector<bool>(mx.patches.size(), true), Stencil::vertex),
+                      0.25);
+}
+
+TEST(VertexStencil, TetsHaveEveryCellSharingAVertex) {
+  // On jittered tets with mirror walls the stencil of each cell holds every cell sharing one of
+  // its vertices that is not a face neighbour (and the images); it is symmetric in the plain cells.
+  const HostMesh h = test::box_mesh(ElementKind::tet, {false, false, false}, 0.15, Ordering::zorder, {3, 3, 2});
+  const Mesh m = upload(h);
+  const OperatorGeometry g = make_operator_geometry(m, std::vector<bool>(m.patches.size(), true), Stencil::vertex);
+  const auto host = [](const auto& v) { return Kokkos::create_mirror_view_and_copy(HostSpace(), v); };
+  const auto node_off = host(m.cell_node_off), nodes = host(m.cell_nodes);
+  const auto off = host(g.stencil.off), img = host(g.stencil.image_begin), index = host(g.stencil.index);
+  const auto face_off = host(m.cell_face_off), faces = host(m.cell_faces), owner = host(m.face_owner),
+             neighbour = host(m.face_neighbour);
+  std::vector<std::set<index_t>> plain(static_cast<std::size_t>(m.n_cells));
+  for (index_t c = 0; c < m.n_cells; ++c) plain[c] = {&index(off(c)), &index(off(c)) + (img(c) - off(c))};
+  for (index_t c = 0; c < m.n_cells; ++c) {
+    std::set<index_t> want;
+    for (index_t j = 0; j < m.n_cells; ++j) {
+      if (j == c) continue;
+      bool shares = false;
+      for (index_t a = node_off(c); a < node_off(c + 1) && !shares; ++a)
+        for (index_t b = node_off(j); b < node_off(j + 1) && !shares; ++b) shares = nodes(a) == nodes(b);
+      if (shares) want.insert(j);
+    }
+    for (index_t q = face_off(c); q < face_off(c + 1); ++q)
+      if (faces(q) < m.n_interior) want.erase(owner(faces(q)) == c ? neighbour(faces(q)) : owner(faces(q)));
+    EXPECT_EQ(plain[c], want) << "cell " << c;
+    for (index_t j : plain[c]) EXPECT_TRUE(plain[j].count(c)) << "cells " << c << ", " << j;
+  }
+  EXPECT_GT(g.stencil.n_images, 0);
+}
+
+} // namespace
+} // namespace fvproxy
