@@ -13,7 +13,7 @@ namespace fvproxy {
 
 namespace {
 
-template <class V> std::size_t bytes(const V& v) {
+template <class V> std::size_t stencil_bytes(const V& v) {
   return v.span() * sizeof(typename V::value_type);
 }
 
@@ -78,7 +78,7 @@ struct Entry {
 template <class T> using Host1 = Kokkos::View<T*, Kokkos::LayoutLeft, HostSpace>;
 using Host3 = Kokkos::View<real* [3], Kokkos::LayoutLeft, HostSpace>;
 
-template <class V> auto host(const V& v) {
+template <class V> auto host_copy(const V& v) {
   return Kokkos::create_mirror_view_and_copy(HostSpace(), v);
 }
 
@@ -88,11 +88,11 @@ struct HostConnectivity {
   Host1<std::uint8_t> face_shift;
   Host3 x, C, S, T;
   explicit HostConnectivity(const Mesh& m)
-      : cell_node_off(host(m.cell_node_off)), cell_nodes(host(m.cell_nodes)), cell_face_off(host(m.cell_face_off)),
-        cell_faces(host(m.cell_faces)), face_node_off(host(m.face_node_off)), face_nodes(host(m.face_nodes)),
-        owner(host(m.face_owner)), neighbour(host(m.face_neighbour)), sign(host(m.cell_face_sign)),
-        face_shift(host(m.face_shift)), x(host(m.node_x)), C(host(m.centroid)), S(host(m.face_area)),
-        T(host(m.shifts)) {}
+      : cell_node_off(host_copy(m.cell_node_off)), cell_nodes(host_copy(m.cell_nodes)),
+        cell_face_off(host_copy(m.cell_face_off)), cell_faces(host_copy(m.cell_faces)),
+        face_node_off(host_copy(m.face_node_off)), face_nodes(host_copy(m.face_nodes)), owner(host_copy(m.face_owner)),
+        neighbour(host_copy(m.face_neighbour)), sign(host_copy(m.cell_face_sign)), face_shift(host_copy(m.face_shift)),
+        x(host_copy(m.node_x)), C(host_copy(m.centroid)), S(host_copy(m.face_area)), T(host_copy(m.shifts)) {}
 };
 
 class StencilBuilder {
@@ -294,8 +294,9 @@ private:
 } // namespace
 
 std::size_t VertexStencil::memory_bytes() const {
-  return bytes(off) + bytes(image_begin) + bytes(index) + bytes(shift) + bytes(shifts) + bytes(image_x) +
-         bytes(image_cell) + bytes(image_patch) + bytes(image_point) + bytes(image_normal);
+  return stencil_bytes(off) + stencil_bytes(image_begin) + stencil_bytes(index) + stencil_bytes(shift) +
+         stencil_bytes(shifts) + stencil_bytes(image_x) + stencil_bytes(image_cell) + stencil_bytes(image_patch) +
+         stencil_bytes(image_point) + stencil_bytes(image_normal);
 }
 
 std::string stencil_note(const VertexStencil& s, index_t cells) {
@@ -369,7 +370,7 @@ struct HostStencil {
   }
 };
 
-template <class V, class View> View to_device(const V& v, View view) {
+template <class V, class View> View upload_vector(const V& v, View view) {
   auto h = Kokkos::create_mirror_view(view);
   for (std::size_t i = 0; i < v.size(); ++i) h(i) = v[i];
   Kokkos::deep_copy(view, h);
@@ -421,10 +422,10 @@ VertexStencil make_vertex_stencil(const Mesh& m, const std::vector<bool>& mirror
   s.first_row = m.n_boundary_rows();
   s.n_images = static_cast<index_t>(h.images.size());
   s.n_entries = h.off[nc];
-  s.off = to_device(h.off, View1<index_t>("fvproxy::operators::stencil_off", h.off.size()));
-  s.image_begin = to_device(h.image_begin, View1<index_t>("fvproxy::operators::stencil_image_begin", nc));
-  s.index = to_device(h.index, View1<index_t>("fvproxy::operators::stencil_index", h.index.size()));
-  s.shift = to_device(h.shift, View1<std::uint8_t>("fvproxy::operators::stencil_shift", h.shift.size()));
+  s.off = upload_vector(h.off, View1<index_t>("fvproxy::operators::stencil_off", h.off.size()));
+  s.image_begin = upload_vector(h.image_begin, View1<index_t>("fvproxy::operators::stencil_image_begin", nc));
+  s.index = upload_vector(h.index, View1<index_t>("fvproxy::operators::stencil_index", h.index.size()));
+  s.shift = upload_vector(h.shift, View1<std::uint8_t>("fvproxy::operators::stencil_shift", h.shift.size()));
   s.shifts = Vec3View<real>("fvproxy::operators::stencil_shifts", h.shift_values.size());
   auto hs = Kokkos::create_mirror_view(s.shifts);
   for (std::size_t k = 0; k < h.shift_values.size(); ++k)
