@@ -8,6 +8,8 @@
 #include <set>
 
 #include "operator_fixture.hpp"
+#include "operators/flow/flow_convection.hpp"
+#include "operators/muscl/muscl.hpp"
 #include "operators/operator_geometry.hpp"
 #include "test_helpers.hpp"
 
@@ -133,6 +135,51 @@ TEST(VertexStencil, TetsHaveEveryCellSharingAVertex) {
     for (index_t j : plain[c]) EXPECT_TRUE(plain[j].count(c)) << "cells " << c << ", " << j;
   }
   EXPECT_GT(g.stencil.n_images, 0);
+}
+
+TEST(VertexStencil, MirrorImagesTakeEachWallsGhostRule) {
+  // A channel of jittered tets between a no-slip wall at rest (y = 0), a sliding one (y = 1, u = a),
+  // a symmetry plane (z = 0) and a slip wall (z = 1), periodic in x: W = (1, a y, 0, 0, 1) is linear,
+  // and so are its mirror images under each wall's rule (flow_image_values: 2 u_wall - u at the
+  // no-slip walls; the normal velocity reversed at the others), so the least-squares gradient on the
+  // vertex stencil is exact in every cell. Images mirrored at the no-slip walls as at a slip wall
+  // (u kept) are not (checked).
+  const double a = 0.75;
+  const HostMesh h = test::box_mesh(ElementKind::tet, {true, false, false}, 0.15, Ordering::zorder, {3, 4, 4});
+  const Mesh m = upload(h);
+  std::vector<FlowPatchBC> bcs(m.patches.size());
+  for (std::size_t p = 0; p < m.patches.size(); ++p) {
+    FlowPatchBC& bc = bcs[p];
+    const std::string& name = m.patches[p].name;
+    if (name == "ymin") bc.type = FlowBoundaryType::no_slip_wall;
+    if (name == "ymax") bc.type = FlowBoundaryType::no_slip_wall, bc.wall_velocity[0] = real(a);
+    if (name == "zmin") bc.type = FlowBoundaryType::symmetry;
+    if (name == "zmax") bc.type = FlowBoundaryType::slip_wall;
+  }
+  const OperatorGeometry g = make_operator_geometry(m, mirror_patches(bcs), Stencil::vertex);
+  ASSERT_GT(g.stencil.n_images, 0);
+  const flow::IdealGas gas;
+  const index_t nc = m.n_cells;
+  View2<real> u("fvproxy::test::u", nc, 5), w("fvproxy::test::w", nc, 5);
+  View2<real> wb("fvproxy::test::wb", m.n_boundary_rows() + g.stencil.n_images, 5);
+  auto C = Kokkos::create_mirror_view_and_copy(HostSpace(), m.centroid);
+  auto hu = Kokkos::create_mirror_view(u);
+  for (index_t c = 0; c < nc; ++c) {
+    const flow::Conserved U = flow::to_conserved(flow::Primitive{1, {real(a * C(c, 1)), 0, 0}, 1}, gas);
+    hu(c, 0) = U.rho, hu(c, 1) = U.m[0], hu(c, 2) = U.m[1], hu(c, 3) = U.m[2], hu(c, 4) = U.E;
+  }
+  Kokkos::deep_copy(u, hu);
+  flow_primitive_state(m, gas, bcs, u, w, wb);
+  flow_image_values(g, gas, flow_mirror_rules(bcs), ImageVariables::primitive, w, wb);
+  MusclConfig cfg;
+  cfg.stencil = Stencil::vertex;
+  View2<real> grad("fvproxy::test::grad", nc, 15);
+  make_muscl(m, g, cfg, 5, true, {})->compute(w, wb, grad, View2<real>());
+  auto hg = Kokkos::create_mirror_view_and_copy(HostSpace(), grad);
+  for (index_t c = 0; c < nc; ++c)
+    for (int k = 0; k < 5; ++k)
+      for (int i = 0; i < 3; ++i)
+        ASSERT_NEAR(hg(c, 3 * k + i), k == 1 && i == 1 ? a : 0.0, test::tol(1e-11)) << "cell " << c << " W" << k;
 }
 
 } // namespace

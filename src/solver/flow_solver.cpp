@@ -527,6 +527,7 @@ FlowSolver::FlowSolver(const Mesh& mesh, const CaseConfig& cfg, const Communicat
   viscous_ = viscous(cfg);
   allocate_state();
   allocate_incoming();
+  if (geom_.stencil.n_images > 0) mirror_rules_ = flow_mirror_rules(patches_); // the images' ghost rules
   // One face pass (navier-stokes, operators.step: fused) replaces the convection and viscous
   // operators: the solver holds it alone (make_viscous), with one copy of their face geometry.
   if (!(viscous_ && cfg.operators.step == StepPasses::fused)) convection_ = make_convection(det);
@@ -722,15 +723,15 @@ void FlowSolver::derive(View2<real> u, Rows rows) {
   if (second_order_) {
     if (primitive_) {
       flow_primitive_state(mesh_, gas_, patches_, u, w_, wb_, rows);
-      if (images) flow_image_values(geom_, gas_, patches_, ImageVariables::primitive, w_, wb_);
+      if (images) flow_image_values(geom_, gas_, mirror_rules_, ImageVariables::primitive, w_, wb_);
     } else {
       flow_boundary_values(mesh_, gas_, patches_, u, ub_, rows);
-      if (images) flow_image_values(geom_, gas_, patches_, ImageVariables::conserved, u, ub_);
+      if (images) flow_image_values(geom_, gas_, mirror_rules_, ImageVariables::conserved, u, ub_);
     }
   }
   if (viscous_) {
     flow_primitive_fields(mesh_, gas_, patches_, u, wv_, wvb_, rows);
-    if (images) flow_image_values(geom_, gas_, patches_, ImageVariables::velocity_temperature, wv_, wvb_);
+    if (images) flow_image_values(geom_, gas_, mirror_rules_, ImageVariables::velocity_temperature, wv_, wvb_);
   }
 }
 

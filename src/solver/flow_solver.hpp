@@ -125,7 +125,8 @@ private:
   Communicator comm_;
   Halo* halo_ = nullptr;
   std::vector<FlowPatchBC> patches_;
-  OperatorGeometry geom_; ///< walls and symmetry planes as mirror patches (their gradients' ghosts)
+  OperatorGeometry geom_;    ///< walls and symmetry planes as mirror patches (their gradients' ghosts)
+  View2<real> mirror_rules_; ///< the vertex stencil's mirror images' ghost rules (flow_mirror_rules)
   flow::IdealGas gas_;
   bool second_order_ = false, primitive_ = false, viscous_ = false;
   bool two_layers_ = false; ///< two ghost layers: the first layer's gradients computed here, not exchanged

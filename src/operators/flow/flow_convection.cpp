@@ -565,18 +565,11 @@ void flow_primitive_state(const Mesh& mesh, const flow::IdealGas& gas, const std
 }
 
 namespace {
-/// A mirror patch's ghost rule (FlowPatchBC::mirror()): slip (slip wall, symmetry) or no-slip.
-struct MirrorRule {
-  bool no_slip = false;
-  real u[3] = {0, 0, 0};
-  real t = 0; ///< a no-slip wall's temperature (<= 0: adiabatic)
-};
-
 template <ImageVariables V> struct ImageValues {
   ConstView1<index_t> cell;
   ConstView2<index_t> patch;
   ConstView2<real> normal;
-  View1<MirrorRule> rules;
+  ConstView2<real> rules; ///< flow_mirror_rules
   flow::IdealGas eos;
   ConstView2<real> v;
   View2<real> vb;
@@ -594,10 +587,9 @@ template <ImageVariables V> struct ImageValues {
     for (int i = 0; i < 3; ++i) {
       const index_t p = patch(e, i);
       if (p < 0) break;
-      const MirrorRule r = rules(p);
-      if (r.no_slip) {
-        for (int q = 0; q < 3; ++q) w.u[q] = 2 * r.u[q] - w.u[q];
-        if (r.t > 0) T = 2 * r.t - T;
+      if (rules(p, 0) > 0) { // no-slip: 2 u_wall - u; isothermal: 2 T_wall - T
+        for (int q = 0; q < 3; ++q) w.u[q] = 2 * rules(p, 1 + q) - w.u[q];
+        if (rules(p, 4) > 0) T = 2 * rules(p, 4) - T;
       } else {
         const real n[3] = {normal(e, 3 * i), normal(e, 3 * i + 1), normal(e, 3 * i + 2)};
         const real un = flow::dot(w.u, n);
@@ -617,18 +609,22 @@ template <ImageVariables V> struct ImageValues {
 };
 } // namespace
 
-void flow_image_values(const OperatorGeometry& og, const flow::IdealGas& gas, const std::vector<FlowPatchBC>& patches,
+View2<real> flow_mirror_rules(const std::vector<FlowPatchBC>& patches) {
+  View2<real> rules("fvproxy::flow_convection::mirror_rules", patches.size(), 5);
+  auto h = Kokkos::create_mirror_view(rules);
+  for (std::size_t p = 0; p < patches.size(); ++p) {
+    h(p, 0) = patches[p].type == FlowBoundaryType::no_slip_wall ? 1 : 0;
+    for (int q = 0; q < 3; ++q) h(p, 1 + q) = patches[p].wall_velocity[q];
+    h(p, 4) = patches[p].wall_temperature;
+  }
+  Kokkos::deep_copy(rules, h);
+  return rules;
+}
+
+void flow_image_values(const OperatorGeometry& og, const flow::IdealGas& gas, ConstView2<real> rules,
                        ImageVariables what, ConstView2<real> v, View2<real> vb) {
   const VertexStencil& s = og.stencil;
   if (s.n_images == 0) return;
-  View1<MirrorRule> rules("fvproxy::flow_convection::mirror_rules", patches.size());
-  auto h = Kokkos::create_mirror_view(rules);
-  for (std::size_t p = 0; p < patches.size(); ++p) {
-    h(p).no_slip = patches[p].type == FlowBoundaryType::no_slip_wall;
-    for (int q = 0; q < 3; ++q) h(p).u[q] = patches[p].wall_velocity[q];
-    h(p).t = patches[p].wall_temperature;
-  }
-  Kokkos::deep_copy(rules, h);
   const auto range = Kokkos::RangePolicy<ExecSpace>(0, s.n_images);
   const char* label = "fvproxy::flow_convection::image_values";
   switch (what) {

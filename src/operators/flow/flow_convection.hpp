@@ -161,8 +161,12 @@ enum class ImageVariables {
 /// patch's ghost rule (a slip wall or symmetry plane reverses the normal velocity; a no-slip wall
 /// gives 2 u_wall - u and, isothermal, 2 T_wall - T; density and pressure kept), the same rule as
 /// the boundary values of the patch's faces.
-void flow_image_values(const OperatorGeometry& og, const flow::IdealGas& gas, const std::vector<FlowPatchBC>& patches,
+void flow_image_values(const OperatorGeometry& og, const flow::IdealGas& gas, ConstView2<real> rules,
                        ImageVariables what, ConstView2<real> v, View2<real> vb);
+
+/// The patches' ghost rules as flow_image_values reads them, one row per patch (made once, before
+/// the time loop): no-slip (1) or slip (0), the wall's velocity, its temperature (<= 0: adiabatic).
+View2<real> flow_mirror_rules(const std::vector<FlowPatchBC>& patches);
 
 /// W = (rho, u, v, w, p) per cell (the `rows`: owned and ghost rows, or either) and wb its
 /// primitive boundary states (with the owned rows): the field whose gradients and limiter values
