@@ -35,7 +35,7 @@ std::vector<std::vector<std::array<int, 3>>> lattice_offsets(const Mesh& m, cons
       std::array<int, 3> k{};
       for (int i = 0; i < 3; ++i) {
         k[i] = static_cast<int>(std::lround(v[i] / h));
-        EXPECT_NEAR(v[i], k[i] * h, 1e-9 * h) << "cell " << c << ": not a lattice point";
+        EXPECT_NEAR(v[i], k[i] * h, test::tol(1e-9) * h) << "cell " << c << ": not a lattice point";
       }
       o.push_back(k);
     };

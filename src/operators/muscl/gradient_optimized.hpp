@@ -244,9 +244,11 @@ template <int N, GradientMethod M> struct GradientFinish {
     for (int k = 0; k < N; ++k)
       for (int i = 0; i < 3; ++i) acc[k][i] = grad(c, 3 * k + i);
     if constexpr (M == GradientMethod::least_squares) {
-      real uc[N];
-      for (int k = 0; k < N; ++k) uc[k] = u(c, k);
-      stencil_sums<N>(g, u, ub, c, uc, acc, IgnoreValues{});
+      if (g.s_off(c + 1) > g.s_off(c)) { // the face stencil's cells read no u here
+        real uc[N];
+        for (int k = 0; k < N; ++k) uc[k] = u(c, k);
+        stencil_sums<N>(g, u, ub, c, uc, acc, IgnoreValues{});
+      }
     }
     finish<N, M>(g, grad, c, acc);
   }
