@@ -6,6 +6,7 @@
 #include "operators/component_dispatch.hpp"
 #include "operators/launch.hpp"
 #include "operators/muscl/limiter_optimized.hpp"
+#include "operators/naive_geometry.hpp"
 #include "physics/limiters.hpp"
 
 namespace fvproxy {
@@ -14,31 +15,27 @@ namespace {
 
 // --- naive: MDRange (cell, component), run-time limiter branch, geometry and eps recomputed ----
 struct NaiveLimiter {
-  ConstVec3View<real> C, F, T;
-  ConstView1<index_t> owner, neighbour, off, faces;
-  ConstView1<std::uint8_t> shift;
+  naive::NaiveGeometry g; ///< with the stencil's extra entries (naive::with_stencil)
   ConstView1<real> reference;
   ConstView1<int> group;
   ConstView2<real> u, ub, grad;
   View2<real> limiter;
-  index_t n_interior, outer_begin; ///< boundary faces: [n_interior, outer_begin)
-  int type;                        // 0 none, 1 Barth-Jespersen, 2 Venkatakrishnan (a run-time branch, on purpose)
-  int n;                           ///< components
-  real kappa;                      ///< operators.muscl.venkatakrishnan_threshold
-  ConstView1<index_t> s_off, s_img, s_index; ///< the stencil's extra entries (OperatorGeometry::stencil)
+  int type;   // 0 none, 1 Barth-Jespersen, 2 Venkatakrishnan (a run-time branch, on purpose)
+  int n;      ///< components
+  real kappa; ///< operators.muscl.venkatakrishnan_threshold
   KOKKOS_FUNCTION real other_value(index_t c, index_t f, int k) const {
-    if (f >= n_interior && f < outer_begin) return ub(f - n_interior, k);
-    return owner(f) == c ? u(neighbour(f), k) : u(owner(f), k);
+    if (!g.interior(f)) return ub(f - g.n_interior, k);
+    return g.owner(f) == c ? u(g.neighbour(f), k) : u(g.owner(f), k);
   }
   KOKKOS_FUNCTION void bounds(index_t c, int k, real& umax, real& umin) const {
     umax = u(c, k), umin = u(c, k);
-    for (index_t q = off(c); q < off(c + 1); ++q) {
-      const real v = other_value(c, faces(q), k);
+    for (index_t q = g.cell_face_off(c); q < g.cell_face_off(c + 1); ++q) {
+      const real v = other_value(c, g.cell_faces(q), k);
       umax = v > umax ? v : umax;
       umin = v < umin ? v : umin;
     }
-    for (index_t q = s_off(c); q < s_off(c + 1); ++q) { // a vertex neighbour's u or a mirror image's ub
-      const real v = q < s_img(c) ? u(s_index(q), k) : ub(s_index(q), k);
+    for (index_t q = g.s_off(c); q < g.s_off(c + 1); ++q) { // a vertex neighbour's u or a mirror image's ub
+      const real v = g.stencil_value(c, q, u, ub, k);
       umax = v > umax ? v : umax;
       umin = v < umin ? v : umin;
     }
@@ -50,13 +47,13 @@ struct NaiveLimiter {
     const real eps2 =
         group_eps2(kappa * kappa, n, k, group, reference, [&](int j, real& hi, real& lo) { bounds(c, j, hi, lo); });
     real phi = 1;
-    for (index_t q = off(c); q < off(c + 1); ++q) {
-      const index_t f = faces(q);
+    for (index_t q = g.cell_face_off(c); q < g.cell_face_off(c + 1); ++q) {
+      const index_t f = g.cell_faces(q);
       real delta = 0;
       for (int i = 0; i < 3; ++i) {
         // the cell's centroid, as the owner sees it (periodic neighbours are shifted back)
-        const real xc = ((f < n_interior || f >= outer_begin) && owner(f) != c) ? C(c, i) + T(shift(f), i) : C(c, i);
-        delta += grad(c, 3 * k + i) * (F(f, i) - xc);
+        const real xc = (g.interior(f) && g.owner(f) != c) ? g.C(c, i) + g.T(g.shift(f), i) : g.C(c, i);
+        delta += grad(c, 3 * k + i) * (g.F(f, i) - xc);
       }
       real p = 1;
       if (type == 1)
@@ -72,9 +69,10 @@ struct NaiveLimiter {
 class NaiveLimiterOperator final : public LimiterOperator {
 public:
   NaiveLimiterOperator(const Mesh& m, const OperatorGeometry& g, const MusclConfig& cfg, const LimiterScale& scale)
-      : m_(m), stencil_(g.stencil), n_(scale.components()), type_(cfg.limiter == Limiter::none              ? 0
-                                                                  : cfg.limiter == Limiter::barth_jespersen ? 1
-                                                                                                            : 2),
+      : m_(m), g_(naive::with_stencil(naive::naive_geometry(m), g.stencil)), n_(scale.components()),
+        type_(cfg.limiter == Limiter::none              ? 0
+              : cfg.limiter == Limiter::barth_jespersen ? 1
+                                                        : 2),
         kappa_(static_cast<real>(cfg.venkatakrishnan_threshold)), scale_(device_views(scale, "naive_limiter")) {}
   void compute(ConstView2<real> u, ConstView2<real> ub, ConstView2<real> grad, View2<real> limiter,
                Part part) const override {
@@ -82,34 +80,13 @@ public:
     const IndexRange cells = PartRanges::of(m_).cells(part);
     if (cells.size() == 0) return;
     Kokkos::parallel_for("fvproxy::muscl::naive_limiter", MD({cells.begin, 0}, {cells.end, n_}),
-                         NaiveLimiter{m_.centroid,
-                                      m_.face_centroid,
-                                      m_.shifts,
-                                      m_.face_owner,
-                                      m_.face_neighbour,
-                                      m_.cell_face_off,
-                                      m_.cell_faces,
-                                      m_.face_shift,
-                                      scale_.reference,
-                                      scale_.group,
-                                      u,
-                                      ub,
-                                      grad,
-                                      limiter,
-                                      m_.n_interior,
-                                      m_.outer_begin,
-                                      type_,
-                                      n_,
-                                      kappa_,
-                                      stencil_.off,
-                                      stencil_.image_begin,
-                                      stencil_.index});
+                         NaiveLimiter{g_, scale_.reference, scale_.group, u, ub, grad, limiter, type_, n_, kappa_});
   }
   std::string description() const override { return "naive"; }
 
 private:
   Mesh m_;
-  VertexStencil stencil_;
+  naive::NaiveGeometry g_;
   int n_, type_;
   real kappa_;
   LimiterScaleViews scale_;
