@@ -35,7 +35,6 @@ struct UnionFind {
 /// A compressed sparse row list.
 struct Csr {
   std::vector<index_t> off, item;
-  index_t size(index_t i) const { return off[i + 1] - off[i]; }
 };
 
 template <class Pairs> Csr make_csr(index_t n, const Pairs& pairs) {
@@ -108,12 +107,7 @@ public:
   std::vector<Entry> entries(index_t c) const {
     std::vector<Entry> excluded = face_keys(c), out;
     for (index_t q = h_.cell_node_off(c); q < h_.cell_node_off(c + 1); ++q) {
-      const index_t a = h_.cell_nodes(q);
-      const index_t r = cls_.off[root_[a]] == cls_.off[root_[a] + 1] ? -1 : root_[a];
-      if (r < 0) {
-        add_through(c, a, a, excluded, out);
-        continue;
-      }
+      const index_t a = h_.cell_nodes(q), r = root_[a];
       for (index_t k = cls_.off[r]; k < cls_.off[r + 1]; ++k) add_through(c, a, cls_.item[k], excluded, out);
     }
     std::sort(out.begin(), out.end());
@@ -161,11 +155,9 @@ private:
   void periodic_classes() {
     const index_t nn = static_cast<index_t>(h_.x.extent(0));
     UnionFind uf(nn);
-    bool any = false;
     for (index_t f = 0; f < m_.n_interior; ++f) {
       const int s = h_.face_shift(f);
       if (s == 0) continue;
-      any = true;
       const index_t o = h_.owner(f), nb = h_.neighbour(f);
       const double tol =
           1e-6 * std::sqrt(std::sqrt(h_.S(f, 0) * h_.S(f, 0) + h_.S(f, 1) * h_.S(f, 1) + h_.S(f, 2) * h_.S(f, 2)));
@@ -182,20 +174,11 @@ private:
         uf.unite(a, b);
       }
     }
+    // each class under its root, every node in one (itself alone where it has no partner)
     root_.resize(static_cast<std::size_t>(nn));
-    std::vector<std::pair<index_t, index_t>> pairs;
-    for (index_t n = 0; n < nn; ++n) {
-      root_[n] = uf.find(n);
-      if (any && root_[n] != n) pairs.emplace_back(root_[n], n);
-    }
-    // a class lists its root too (when it has other members)
-    std::vector<std::pair<index_t, index_t>> with_roots;
-    std::vector<char> has(static_cast<std::size_t>(nn), 0);
-    for (const auto& p : pairs) has[p.first] = 1;
-    for (index_t n = 0; n < nn; ++n)
-      if (has[n]) with_roots.emplace_back(n, n);
-    with_roots.insert(with_roots.end(), pairs.begin(), pairs.end());
-    cls_ = make_csr(nn, with_roots);
+    std::vector<std::pair<index_t, index_t>> members;
+    for (index_t n = 0; n < nn; ++n) members.emplace_back(root_[n] = uf.find(n), n);
+    cls_ = make_csr(nn, members);
   }
 
   void node_planes() {
@@ -296,7 +279,7 @@ private:
 std::size_t VertexStencil::memory_bytes() const {
   return stencil_bytes(off) + stencil_bytes(image_begin) + stencil_bytes(index) + stencil_bytes(shift) +
          stencil_bytes(shifts) + stencil_bytes(image_x) + stencil_bytes(image_cell) + stencil_bytes(image_patch) +
-         stencil_bytes(image_point) + stencil_bytes(image_normal);
+         stencil_bytes(image_normal);
 }
 
 std::string stencil_note(const VertexStencil& s, index_t cells) {
@@ -324,7 +307,6 @@ VertexStencil face_stencil(const Mesh& m) {
   s.image_x = Vec3View<real>("fvproxy::operators::stencil_image_x", 0);
   s.image_cell = View1<index_t>("fvproxy::operators::stencil_image_cell", 0);
   s.image_patch = View2<index_t>("fvproxy::operators::stencil_image_patch", 0, 3);
-  s.image_point = View2<real>("fvproxy::operators::stencil_image_point", 0, 9);
   s.image_normal = View2<real>("fvproxy::operators::stencil_image_normal", 0, 9);
   s.first_row = m.n_boundary_rows();
   return s;
@@ -377,18 +359,16 @@ template <class V, class View> View upload_vector(const V& v, View view) {
   return view;
 }
 
-/// The images' views of s (image_x, image_cell, image_patch, image_point, image_normal).
+/// The images' views of s (image_x, image_cell, image_patch, image_normal).
 void upload_images(const std::vector<Entry>& images, VertexStencil& s) {
   const std::size_t n = images.size();
   s.image_x = Vec3View<real>("fvproxy::operators::stencil_image_x", n);
   s.image_cell = View1<index_t>("fvproxy::operators::stencil_image_cell", n);
   s.image_patch = View2<index_t>("fvproxy::operators::stencil_image_patch", n, 3);
-  s.image_point = View2<real>("fvproxy::operators::stencil_image_point", n, 9);
   s.image_normal = View2<real>("fvproxy::operators::stencil_image_normal", n, 9);
   auto hx = Kokkos::create_mirror_view(s.image_x);
   auto hc = Kokkos::create_mirror_view(s.image_cell);
   auto hp = Kokkos::create_mirror_view(s.image_patch);
-  auto hq = Kokkos::create_mirror_view(s.image_point);
   auto hn = Kokkos::create_mirror_view(s.image_normal);
   for (std::size_t e = 0; e < n; ++e) {
     const Entry& im = images[e];
@@ -396,15 +376,12 @@ void upload_images(const std::vector<Entry>& images, VertexStencil& s) {
     for (int i = 0; i < 3; ++i) hx(e, i) = static_cast<real>(im.x[i]);
     for (int j = 0; j < 3; ++j) {
       hp(e, j) = im.patches[j];
-      for (int i = 0; i < 3; ++i)
-        hq(e, 3 * j + i) = static_cast<real>(im.planes[j].point[i]),
-                      hn(e, 3 * j + i) = static_cast<real>(im.planes[j].normal[i]);
+      for (int i = 0; i < 3; ++i) hn(e, 3 * j + i) = static_cast<real>(im.planes[j].normal[i]);
     }
   }
   Kokkos::deep_copy(s.image_x, hx);
   Kokkos::deep_copy(s.image_cell, hc);
   Kokkos::deep_copy(s.image_patch, hp);
-  Kokkos::deep_copy(s.image_point, hq);
   Kokkos::deep_copy(s.image_normal, hn);
 }
 

@@ -12,8 +12,9 @@
 // then the images, [image_begin(c), off(c + 1)), whose value is the boundary-value row index(q)
 // (rows first_row, first_row + 1, ... of ub: the operators' boundary-value arrays gain n_images
 // rows, filled by the models' image kernels) at image_x(index(q) - first_row). An image e is cell
-// image_cell(e) mirrored about the planes image_patch(e, 0..2) (-1: none) through the points
-// image_point(e, 3 i ..) with unit normals image_normal(e, 3 i ..), in that order.
+// image_cell(e) mirrored about the planes image_patch(e, 0..2) (-1: none) with unit normals
+// image_normal(e, 3 i ..), in that order (image_x is the mirrored centroid; the image kernels take
+// the normals for the velocity).
 //
 // The face stencil has the same views with no entries (off all 0), so the optimized kernels loop
 // over an empty range instead of branching.
@@ -33,7 +34,7 @@ struct VertexStencil {
   Vec3View<real> image_x;
   View1<index_t> image_cell;
   View2<index_t> image_patch;
-  View2<real> image_point, image_normal;
+  View2<real> image_normal;
   index_t n_images = 0;
   index_t first_row = 0;
   index_t n_entries = 0;
