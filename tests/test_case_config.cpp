@@ -311,9 +311,9 @@ TEST(CaseConfig, BoundariesMatchTheMeshPatches) {
 namespace fvproxy {
 namespace {
 
-const std::string kFlow = kMesh + "physics: {model: euler}\n"
-                                  "initial: {type: uniform, density: 1, velocity: [0.5, 0, 0], pressure: 1}\n"
-                                  "time: {end_time: 0.1}\n";
+const std::string kFlowNoTime = kMesh + "physics: {model: euler}\n"
+                                        "initial: {type: uniform, density: 1, velocity: [0.5, 0, 0], pressure: 1}\n";
+const std::string kFlow = kFlowNoTime + "time: {end_time: 0.1}\n";
 
 TEST(CaseConfig, FlowModels) {
   const CaseConfig c =
@@ -416,6 +416,15 @@ TEST(CaseConfig, FlowModelErrors) {
   expect_input_error(
       [] { parse(kMesh + "initial:\n  - {type: constant, value: 1}\ntime: {steps: 3, residual_tolerance: 1e-3}\n"); },
       {"time.residual_tolerance", "an option of the flow models"});
+  // time.retries: flow models with a CFL step only, 0..10
+  expect_input_error([] { parse(kMesh + "initial:\n  - {type: constant, value: 1}\ntime: {steps: 3, retries: 2}\n"); },
+                     {"time.retries", "an option of the flow models"});
+  expect_input_error([] { parse(kFlowNoTime + "time: {steps: 3, dt: 0.1, retries: 2}\n"); },
+                     {"time.retries", "not of a fixed time.dt"});
+  expect_input_error([] { parse(kFlowNoTime + "time: {steps: 3, retries: 11}\n"); },
+                     {"time.retries", "must be 0 to 10"});
+  EXPECT_EQ(parse(kFlowNoTime + "time: {steps: 3, retries: 0}\n").time.retries, 0);
+  EXPECT_EQ(parse(kFlow).time.retries, 3);
   expect_input_error([] { parse(kFlow + "run: {bound_tolerance: 1}\n"); },
                      {"run.bound_tolerance", "an option of the scalar model"});
   expect_input_error([] { parse(kFlow + "output: {fields: [density, u0]}\n"); },

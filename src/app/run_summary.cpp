@@ -138,7 +138,7 @@ nlohmann::json summary_json(const RunSummary& r, const CaseConfig& cfg, const nl
   for (const auto& f : r.checkpoint_files) j["files"]["checkpoints"].push_back(fs::path(f).filename().string());
   j["time"] = r.time;
   j["dt"] = r.dt;
-  j["time_step"] = {{"variable", r.variable_dt}, {"min", r.dt_min}, {"max", r.dt_max}};
+  j["time_step"] = {{"variable", r.variable_dt}, {"min", r.dt_min}, {"max", r.dt_max}, {"retried", r.retried_steps}};
   j["cells"] = r.cells;
   j["wall_seconds"] = r.wall_seconds;
   j["setup_seconds"] = r.setup_seconds;
@@ -205,6 +205,9 @@ void print_summary(const RunSummary& r, const CaseConfig& cfg, const std::string
   if (r.variable_dt)
     std::printf("  time step: variable, %.4g to %.4g%s\n", r.dt_min, r.dt_max,
                 r.converged ? " (stopped: residuals below time.residual_tolerance)" : "");
+  if (r.retried_steps > 0)
+    std::printf("  %lld %s taken again with half the step (time.retries)\n", r.retried_steps,
+                r.retried_steps == 1 ? "failing step was" : "failing steps were");
   if (r.errors) {
     std::printf("  error vs exact solution at t = %.6g (volume-weighted):\n", r.time);
     std::printf("    %-12s %14s %14s %14s\n", "field", "L1", "L2", "Linf");

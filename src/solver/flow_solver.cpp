@@ -744,6 +744,7 @@ void FlowSolver::gradients(View2<real> u, Part part) {
     if (muscl_->limits()) // limiter none: the face states' own fallback only (flow_convection.hpp)
       flow_positivity_limit(mesh_, geom_, primitive_ ? FlowReconstruction::primitive : FlowReconstruction::conservative,
                             gas_, u, grad_, lim_, part);
+    flow_entering_first_order(mesh_, patches_, u, grad_, part);
   }
   if (viscous_) viscous_gradient_->compute(wv_, wvb_, gwv_, View2<real>(), part);
 }
@@ -845,6 +846,16 @@ std::optional<StateFailure> FlowSolver::state_failure() {
   Kokkos::parallel_for("fvproxy::flow::start_range_check", Kokkos::RangePolicy<ExecSpace>(0, mesh_.n_cells),
                        StartRangeCheck{gas_, u_, check_.keys, kStateMin, kStateMax});
   return locate_failure(mesh_, comm_, check_.keys, u_, StateFailure::Kind::out_of_range);
+}
+
+bool FlowSolver::retry_step() {
+  // The owned rows of the step's start state (stage_update's first stage saved them; the ghost rows
+  // follow from the next stage's exchange) and the non-reflecting faces' characteristics.
+  const Kokkos::pair<index_t, index_t> owned(0, mesh_.n_cells);
+  Kokkos::deep_copy(Kokkos::subview(u_, owned, Kokkos::ALL), Kokkos::subview(un_, owned, Kokkos::ALL));
+  if (non_reflecting_) Kokkos::deep_copy(incoming_, incoming_n_);
+  Kokkos::deep_copy(check_.keys, kNoBadValue);
+  return true;
 }
 
 std::optional<StateFailure> FlowSolver::first_failure() const {

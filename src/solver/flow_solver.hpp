@@ -56,6 +56,7 @@ public:
   void initialize() override;
   void step(real t, real dt, long long step, bool check) override;
   std::optional<StateFailure> first_failure() const override;
+  bool retry_step() override;
   std::optional<StateFailure> state_failure() override;
   StableStep stable_step(double cfl) const override;
   bool variable_step() const override { return true; }

@@ -81,7 +81,19 @@ TimeConfig read_time_options(const Reader& r, const YAML::Node& root, bool flow)
   TimeConfig t;
   const YAML::Node n = root["time"];
   if (!n) r.fail(root, "time", "required section missing", "give time.end_time or time.steps");
-  r.check_keys(n, "time", {"integrator", "cfl", "dt", "end_time", "steps", "residual_tolerance"});
+  r.check_keys(n, "time", {"integrator", "cfl", "dt", "end_time", "steps", "residual_tolerance", "retries"});
+  if (n["retries"]) {
+    if (!flow)
+      r.fail(n["retries"], "time.retries", "an option of the flow models",
+             "a step whose density or pressure fails is taken again with a smaller step (physics.model: euler | "
+             "navier-stokes)");
+    if (n["dt"])
+      r.fail(n["retries"], "time.retries", "an option of the CFL step, not of a fixed time.dt",
+             "a fixed dt is taken as given; use time.cfl to let a failing step be taken again with half the step");
+    const long long k = r.int_value(n["retries"], "time.retries");
+    if (k < 0 || k > 10) r.fail(n["retries"], "time.retries", "must be 0 to 10 (each halves the step)");
+    t.retries = static_cast<int>(k);
+  }
   if (n["residual_tolerance"]) {
     if (!flow)
       r.fail(n["residual_tolerance"], "time.residual_tolerance", "an option of the flow models",
@@ -182,6 +194,7 @@ void add_run_options_yaml(const TimeConfig& time, const std::string& output_dir,
   if (time.end_time) t["end_time"] = *time.end_time;
   if (time.steps) t["steps"] = *time.steps;
   if (time.residual_tolerance) t["residual_tolerance"] = *time.residual_tolerance;
+  if (flow && !time.dt) t["retries"] = time.retries;
   n["time"] = t;
   n["output"]["dir"] = output_dir;
   if (output.every.kind != EveryConfig::Kind::none) n["output"]["every"] = every_yaml(output.every);

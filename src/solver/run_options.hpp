@@ -40,6 +40,11 @@ struct TimeConfig {
   std::optional<long long> steps;
   /// Flow models: stop once every field's residual (docs/physics.md#residuals) is below this.
   std::optional<double> residual_tolerance;
+  /// Flow models with a CFL step: a step whose result fails the state check (a non-positive density
+  /// or pressure, a non-finite value) is taken again from its start with half the step, at most this
+  /// many times, before the run stops (docs/inputs.md#parallel-time-output-checkpoint-run). 0: stop at the first
+  /// failure.
+  int retries = 3;
 };
 
 /// When something happens during a run: every N steps, every T of simulated time, or (checkpoints)

@@ -46,14 +46,12 @@ struct Decisions {
   bool stop() const { return signalled || out_of_time; }
 };
 
-/// The failure of a state the run starts from, as one line.
-std::string describe_start_failure(const std::string& start_state, const StateFailure& f,
-                                   const std::vector<std::string>& names) {
+/// What failed in a state, and where: "not finite at cell ... (global id) at (x, y, z): density = ...".
+std::string describe_failure(const StateFailure& f, const std::vector<std::string>& names) {
   std::ostringstream s;
   s.precision(6);
   static const char* const out_of_range[] = {"density", "kinetic energy", "sound speed squared", "total energy",
                                              "pressure"};
-  s << start_state << " is ";
   if (f.kind == StateFailure::Kind::out_of_range)
     s << "outside the range a state's values may take (" << kStateMin << " to " << kStateMax
       << " in this build's arithmetic): its " << out_of_range[f.component < 5 ? f.component : 0];
@@ -66,6 +64,12 @@ std::string describe_start_failure(const std::string& start_state, const StateFa
   for (std::size_t k = 0; k < f.state.size(); ++k)
     s << (k ? ", " : ": ") << (k < names.size() ? names[k] : "u" + std::to_string(k)) << " = " << f.state[k];
   return s.str();
+}
+
+/// The failure of a state the run starts from, as one line.
+std::string describe_start_failure(const std::string& start_state, const StateFailure& f,
+                                   const std::vector<std::string>& names) {
+  return start_state + " is " + describe_failure(f, names);
 }
 
 /// The time loop of one run: set-up (memory, solver, start state, schedule, first files), the
@@ -109,6 +113,8 @@ private:
   std::optional<Span> next_span(long long step, double t) const;
   Decisions decide(const Span& s) const;
   bool failed(const Span& s, const Decisions& d);
+  void take_again(Span& s, int retry);
+  void record_failure(const Span& s);
   bool converged(const Span& s, bool report);
   void write_due(const Span& s, const Decisions& d, bool end);
   void report_progress(const Span& s, const Decisions& d) const;
@@ -287,14 +293,29 @@ void TimeLoop::steps() {
   // Only rank 0 may print progress; every rank must still take part in the check a report makes.
   progress_somewhere_ = comm_.any(bool(hooks_.progress));
   for (long long step = sched_.first_step;; ++step) {
-    const std::optional<Span> span = next_span(step, t_);
+    std::optional<Span> span = next_span(step, t_);
     if (!span) break;
-    {
-      const kc::ProfileRegion region("fvproxy::solver::time_step");
-      solver_->step(static_cast<real>(span->t0), static_cast<real>(span->dt), step, true);
+    // A variable step whose result fails is taken again from its start with half the step
+    // (time.retries); a fixed dt, or the retries spent, stops the run with the last good state.
+    const int retries = sched_.variable ? cfg_.time.retries : 0;
+    Decisions d;
+    bool stop = false;
+    for (int retry = 0;; ++retry) {
+      {
+        const kc::ProfileRegion region("fvproxy::solver::time_step");
+        solver_->step(static_cast<real>(span->t0), static_cast<real>(span->dt), step, true);
+      }
+      d = decide(*span);
+      if (!failed(*span, d)) break;
+      if (retry < retries && solver_->retry_step()) {
+        take_again(*span, retry);
+        continue;
+      }
+      record_failure(*span);
+      stop = true;
+      break;
     }
-    const Decisions d = decide(*span);
-    if (failed(*span, d)) break;
+    if (stop) break;
     const bool converged_now = converged(*span, d.report);
     done_ = step;
     t_ = span->t1;
@@ -373,12 +394,30 @@ bool TimeLoop::failed(const Span& s, const Decisions& d) {
   if (!(solver_->variable_step() || d.report || s.step % kCheckEvery == 0 || s.last || writes || d.stop() ||
         d.wall_checkpoint))
     return false;
-  if (!(r_.failure = solver_->first_failure())) return false;
+  return bool(r_.failure = solver_->first_failure());
+}
+
+/// The failing step once more from its start state (the solver has put it back), with half the step.
+void TimeLoop::take_again(Span& s, int retry) {
+  const StateFailure f = *r_.failure;
+  r_.failure.reset();
+  ++r_.retried_steps;
+  const double dt = s.dt;
+  s.dt = 0.5 * dt;
+  s.t1 = s.t0 + s.dt;
+  s.last = cfg_.time.steps && s.step == sched_.total_steps; // no longer reaching the end time
+  std::ostringstream m;
+  m.precision(6);
+  m << "step " << s.step << " (t = " << s.t0 << ", dt = " << dt << "): " << describe_failure(f, r_.conserved_names)
+    << "; taken again with dt = " << s.dt << " (time.retries: " << retry + 1 << " of " << cfg_.time.retries << ")";
+  log(m.str());
+}
+
+/// The run stops at a failing step: the state before it is written for a look at what went wrong.
+void TimeLoop::record_failure(const Span& s) {
   t_failed_ = s.t1;
-  // the state before the failing step, for a look at what went wrong
   if (hooks_.write_fields && solver_->last_good_output_fields().data())
     timed([&] { r_.last_good_file = hooks_.write_fields(s.step - 1, s.t0, solver_->last_good_output_fields()); });
-  return true;
 }
 
 /// The residual monitor: the first step's residuals are the reference; then every step with a

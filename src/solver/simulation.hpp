@@ -93,6 +93,7 @@ struct RunSummary {
   StableStep cfl;           ///< the CFL step at the start (dt = cfl.dt unless time.dt is given)
   bool variable_dt = false; ///< the variable schedule (see above)
   double dt_min = 0, dt_max = 0;            ///< the steps' range (variable schedule)
+  long long retried_steps = 0;              ///< steps taken again with half the step (time.retries)
   std::vector<std::string> conserved_names; ///< one per conservation total (state column)
   std::size_t memory_bytes = 0;             ///< device bytes: mesh + solver
   std::size_t memory_available = 0;

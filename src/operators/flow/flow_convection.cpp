@@ -702,6 +702,40 @@ void flow_positivity_limit(const Mesh& mesh, const OperatorGeometry& og, FlowRec
                          PositivityLimit<FlowReconstruction::conservative>{g, gas, u, grad, lim});
 }
 
+namespace {
+/// flow_entering_first_order's kernel: one face of an extrapolating patch per work item.
+struct EnteringFirstOrder {
+  ConstView1<index_t> owner;
+  ConstVec3View<real> S;
+  ConstView2<real> u;
+  View2<real> grad;
+  index_t first;
+  IndexRange cells;
+  KOKKOS_FUNCTION void operator()(const index_t i) const {
+    const index_t f = first + i, c = owner(f);
+    if (c < cells.begin || c >= cells.end) return;
+    if (u(c, 1) * S(f, 0) + u(c, 2) * S(f, 1) + u(c, 3) * S(f, 2) >= 0) return;
+    for (index_t j = 0; j < index_t(grad.extent(1)); ++j) grad(c, j) = 0; // every face of c: the same zeros
+  }
+};
+} // namespace
+
+void flow_entering_first_order(const Mesh& mesh, const std::vector<FlowPatchBC>& patches, ConstView2<real> u,
+                               View2<real> grad, Part part) {
+  const IndexRange cells = PartRanges::of(mesh).cells(part);
+  if (cells.size() == 0) return;
+  for (std::size_t p = 0; p < patches.size(); ++p) {
+    if (patches[p].type != FlowBoundaryType::supersonic_outflow) continue;
+    for (const std::vector<Patch>* list : {&mesh.patches, &mesh.layer1_patches}) {
+      if (p >= list->size() || (*list)[p].end == (*list)[p].begin) continue;
+      const Patch& q = (*list)[p];
+      Kokkos::parallel_for("fvproxy::flow_convection::entering_first_order",
+                           Kokkos::RangePolicy<ExecSpace>(0, q.end - q.begin),
+                           EnteringFirstOrder{mesh.face_owner, mesh.face_area, u, grad, q.begin, cells});
+    }
+  }
+}
+
 double flow_max_rate(const Mesh& mesh, const flow::IdealGas& gas, ConstView2<real> u) {
   double m = 0;
   Kokkos::parallel_reduce("fvproxy::flow_convection::max_rate", Kokkos::RangePolicy<ExecSpace>(0, mesh.n_cells),

@@ -191,6 +191,16 @@ void flow_positivity_limit(const Mesh& mesh, const OperatorGeometry& og, FlowRec
                            const flow::IdealGas& gas, ConstView2<real> u, ConstView2<real> grad, View2<real> lim,
                            Part part);
 
+/// Where the flow enters through a face of an extrapolating patch (supersonic-outflow used as a
+/// transmissive end: m_c . S_f < 0 with the owner's momentum), the owner's gradient row is set to
+/// zero, for the cells of `part` (owned, or the first ghost layer's with Part::layer1): its face
+/// states are its own state, first order (docs/physics.md#boundary-conditions). Nothing upstream
+/// holds such a cell; a gradient from its downstream neighbours, reconstructed onto its faces, fed
+/// back into it, and second-order MUSCL on tets grew from round-off to O(1) there. Run after the
+/// gradients (and the limiter) of `part`; u: the conserved state.
+void flow_entering_first_order(const Mesh& mesh, const std::vector<FlowPatchBC>& patches, ConstView2<real> u,
+                               View2<real> grad, Part part);
+
 /// max over the owned cells of lambda_c = 1/2 sum over the cell's faces of (|u_c . n_f| + c_c) A_f / V_c
 /// (the flow solver's convective rate, solver/flow_solver.hpp): the CFL step is cfl / it.
 double flow_max_rate(const Mesh& mesh, const flow::IdealGas& gas, ConstView2<real> u);
