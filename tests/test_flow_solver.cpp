@@ -1028,7 +1028,8 @@ TEST(FlowSolver, FlowEnteringThroughAnExtrapolatingBoundaryStaysUniform) {
   for (const auto& c : cases) {
     const double d = entering_flow_departure(c);
     std::printf("[entering flow] %s ...: max departure %.3e\n", c.front().c_str(), d);
-    EXPECT_LE(d, test::tol(1e-12)) << c.front();
+    // float: round-off, bounded (5.5e-5 at t = 1, 1.3e-4 in density at t = 10); the instability reaches O(1)
+    EXPECT_LE(d, sizeof(real) == sizeof(double) ? 1e-12 : 1e-3) << c.front();
   }
 }
 
