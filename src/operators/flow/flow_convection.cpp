@@ -724,15 +724,13 @@ void flow_entering_first_order(const Mesh& mesh, const std::vector<FlowPatchBC>&
                                View2<real> grad, Part part) {
   const IndexRange cells = PartRanges::of(mesh).cells(part);
   if (cells.size() == 0) return;
-  for (std::size_t p = 0; p < patches.size(); ++p) {
-    if (patches[p].type != FlowBoundaryType::supersonic_outflow) continue;
-    for (const std::vector<Patch>* list : {&mesh.patches, &mesh.layer1_patches}) {
-      if (p >= list->size() || (*list)[p].end == (*list)[p].begin) continue;
-      const Patch& q = (*list)[p];
-      Kokkos::parallel_for("fvproxy::flow_convection::entering_first_order",
-                           Kokkos::RangePolicy<ExecSpace>(0, q.end - q.begin),
-                           EnteringFirstOrder{mesh.face_owner, mesh.face_area, u, grad, q.begin, cells});
-    }
+  // the owned cells' boundary faces, or the first ghost layer's (Part::layer1)
+  const std::vector<Patch>& faces = part == Part::layer1 ? mesh.layer1_patches : mesh.patches;
+  for (std::size_t p = 0; p < patches.size() && p < faces.size(); ++p) {
+    if (patches[p].type != FlowBoundaryType::supersonic_outflow || faces[p].end == faces[p].begin) continue;
+    Kokkos::parallel_for("fvproxy::flow_convection::entering_first_order",
+                         Kokkos::RangePolicy<ExecSpace>(0, faces[p].end - faces[p].begin),
+                         EnteringFirstOrder{mesh.face_owner, mesh.face_area, u, grad, faces[p].begin, cells});
   }
 }
 
