@@ -112,6 +112,7 @@ private:
   void steps();
   std::optional<Span> next_span(long long step, double t) const;
   Decisions decide(const Span& s) const;
+  bool advance(Span& s, Decisions& d);
   bool failed(const Span& s, const Decisions& d);
   void take_again(Span& s, int retry);
   void record_failure(const Span& s);
@@ -295,27 +296,8 @@ void TimeLoop::steps() {
   for (long long step = sched_.first_step;; ++step) {
     std::optional<Span> span = next_span(step, t_);
     if (!span) break;
-    // A variable step whose result fails is taken again from its start with half the step
-    // (time.retries); a fixed dt, or the retries spent, stops the run with the last good state.
-    const int retries = sched_.variable ? cfg_.time.retries : 0;
     Decisions d;
-    bool stop = false;
-    for (int retry = 0;; ++retry) {
-      {
-        const kc::ProfileRegion region("fvproxy::solver::time_step");
-        solver_->step(static_cast<real>(span->t0), static_cast<real>(span->dt), step, true);
-      }
-      d = decide(*span);
-      if (!failed(*span, d)) break;
-      if (retry < retries && solver_->retry_step()) {
-        take_again(*span, retry);
-        continue;
-      }
-      record_failure(*span);
-      stop = true;
-      break;
-    }
-    if (stop) break;
+    if (!advance(*span, d)) break;
     const bool converged_now = converged(*span, d.report);
     done_ = step;
     t_ = span->t1;
@@ -395,6 +377,26 @@ bool TimeLoop::failed(const Span& s, const Decisions& d) {
         d.wall_checkpoint))
     return false;
   return bool(r_.failure = solver_->first_failure());
+}
+
+/// Takes the step `s`; a variable step whose result fails is taken again from its start with half
+/// the step (time.retries). False when it failed for good (a fixed dt, or the retries spent): the
+/// last good state is written.
+bool TimeLoop::advance(Span& s, Decisions& d) {
+  const int retries = sched_.variable ? cfg_.time.retries : 0;
+  for (int retry = 0;; ++retry) {
+    {
+      const kc::ProfileRegion region("fvproxy::solver::time_step");
+      solver_->step(static_cast<real>(s.t0), static_cast<real>(s.dt), s.step, true);
+    }
+    d = decide(s);
+    if (!failed(s, d)) return true;
+    if (retry >= retries || !solver_->retry_step()) {
+      record_failure(s);
+      return false;
+    }
+    take_again(s, retry);
+  }
 }
 
 /// The failing step once more from its start state (the solver has put it back), with half the step.
