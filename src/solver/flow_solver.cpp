@@ -532,8 +532,11 @@ FlowSolver::FlowSolver(const Mesh& mesh, const CaseConfig& cfg, const Communicat
   // operators: the solver holds it alone (make_viscous), with one copy of their face geometry.
   if (!(viscous_ && cfg.operators.step == StepPasses::fused)) convection_ = make_convection(det);
   initialize();
-  if (second_order_) muscl_ = make_second_order(det);
-  if (viscous_) make_viscous(det);
+  // muscl.fused (navier-stokes, second order): the MUSCL and the viscous gradients in one cell pass
+  // (operators/muscl/muscl_paired.hpp) instead of muscl_ and viscous_gradient_.
+  const bool paired = second_order_ && viscous_ && pairs_gradients(cfg.operators.muscl, det);
+  if (second_order_) make_second_order(det, paired);
+  if (viscous_) make_viscous(det, paired);
   no_exact_ = no_exact_reason(cfg, viscous_);
 }
 
@@ -627,7 +630,7 @@ std::unique_ptr<FlowConvectionOperator> FlowSolver::make_convection(bool det) co
 
 /// Second order: the gradients, the limiter (Venkatakrishnan's local scale: flow_limiter_scale) and,
 /// with primitive reconstruction, the primitive state.
-std::unique_ptr<MusclOperator> FlowSolver::make_second_order(bool det) {
+void FlowSolver::make_second_order(bool det, bool paired) {
   const Mesh& mesh = mesh_;
   const CaseConfig& cfg = cfg_;
   const index_t C = mesh.n_local(), Fb = boundary_rows();
@@ -637,23 +640,29 @@ std::unique_ptr<MusclOperator> FlowSolver::make_second_order(bool det) {
     w_ = View2<real>("fvproxy::flow::primitive", C, NV);
     wb_ = View2<real>("fvproxy::flow::primitive_boundary_values", Fb, NV);
   }
-  if (cfg.operators.muscl.limiter == Limiter::none) fill("fvproxy::flow::limiter_none", lim_, real(1));
-  return make_muscl(mesh, geom_, cfg.operators.muscl, NV, det,
-                    cfg.operators.muscl.limiter != Limiter::none ? flow_limiter_scale() : LimiterScale{});
+  limited_ = cfg.operators.muscl.limiter != Limiter::none;
+  if (!limited_) fill("fvproxy::flow::limiter_none", lim_, real(1));
+  const LimiterScale scale = limited_ ? flow_limiter_scale() : LimiterScale{};
+  if (paired)
+    paired_ = make_paired_muscl(mesh, geom_, cfg.operators.muscl, scale);
+  else
+    muscl_ = make_muscl(mesh, geom_, cfg.operators.muscl, NV, det, scale);
 }
 
 /// Navier-Stokes: the velocity-temperature gradients and the viscous operator.
-void FlowSolver::make_viscous(bool det) {
+void FlowSolver::make_viscous(bool det, bool paired) {
   const Mesh& mesh = mesh_;
   const CaseConfig& cfg = cfg_;
   const index_t C = mesh.n_local(), Fb = boundary_rows();
   wv_ = View2<real>("fvproxy::flow::velocity_temperature", C, 4);
   wvb_ = View2<real>("fvproxy::flow::velocity_temperature_boundary", Fb, 4);
   gwv_ = View2<real>("fvproxy::flow::velocity_temperature_gradient", C, 12);
-  MusclConfig g = cfg.operators.muscl;
-  g.limiter = Limiter::none;
-  g.fused = false;
-  viscous_gradient_ = make_muscl(mesh, geom_, g, 4, det, {});
+  if (!paired) {
+    MusclConfig g = cfg.operators.muscl;
+    g.limiter = Limiter::none;
+    g.fused = false;
+    viscous_gradient_ = make_muscl(mesh, geom_, g, 4, det, {});
+  }
   FlowViscousConfig vc;
   static_cast<OperatorOptions&>(vc) = cfg.operators.diffusion;
   vc.gas = gas_;
@@ -736,17 +745,16 @@ void FlowSolver::derive(View2<real> u, Rows rows) {
 }
 
 void FlowSolver::gradients(View2<real> u, Part part) {
+  if (paired_) // the MUSCL and the viscous gradients in one pass
+    paired_->compute(primitive_ ? w_ : u, primitive_ ? wb_ : ub_, wv_, wvb_, grad_, lim_, gwv_, part);
   if (second_order_) {
-    if (primitive_)
-      muscl_->compute(w_, wb_, grad_, lim_, part);
-    else
-      muscl_->compute(u, ub_, grad_, lim_, part);
-    if (muscl_->limits()) // limiter none: the face states' own fallback only (flow_convection.hpp)
+    if (muscl_) muscl_->compute(primitive_ ? w_ : u, primitive_ ? wb_ : ub_, grad_, lim_, part);
+    if (limited_) // limiter none: the face states' own fallback only (flow_convection.hpp)
       flow_positivity_limit(mesh_, geom_, primitive_ ? FlowReconstruction::primitive : FlowReconstruction::conservative,
                             gas_, u, grad_, lim_, part);
     flow_entering_first_order(mesh_, patches_, u, grad_, part);
   }
-  if (viscous_) viscous_gradient_->compute(wv_, wvb_, gwv_, View2<real>(), part);
+  if (viscous_gradient_) viscous_gradient_->compute(wv_, wvb_, gwv_, View2<real>(), part);
 }
 
 void FlowSolver::reconstruct(View2<real> u) {
@@ -764,7 +772,7 @@ void FlowSolver::rate(View2<real> u, View2<real> rhs) {
   // instead of exchanged. The naive halo blocks in each exchange and computes every part at once.
   std::vector<View2<real>> arrays;
   if (second_order_) arrays.push_back(grad_);
-  if (second_order_ && muscl_->limits()) arrays.push_back(lim_);
+  if (limited_) arrays.push_back(lim_);
   if (viscous_) arrays.push_back(gwv_);
   const bool overlap = halo_ && halo_->variant() == HaloVariant::optimized;
   if (!overlap) {
@@ -1024,16 +1032,20 @@ std::vector<FieldError> FlowSolver::errors(double t) const {
 
 std::vector<std::pair<std::string, std::string>> FlowSolver::describe() const {
   std::vector<std::pair<std::string, std::string>> d{
-      {"muscl.gradient", muscl_ ? muscl_->gradient_description() : "off (first order)"},
-      {"muscl.limiter", muscl_ && muscl_->limits() ? muscl_->limiter_description()
-                        : muscl_                   ? "none"
-                                                   : "off"},
+      {"muscl.gradient", paired_  ? paired_->description() + " (with the viscous gradients)"
+                         : muscl_ ? muscl_->gradient_description()
+                                  : "off (first order)"},
+      {"muscl.limiter", !second_order_ ? "off"
+                        : !limited_    ? "none"
+                        : paired_      ? "fused (in the paired pass)"
+                                       : muscl_->limiter_description()},
       {"convection", std::string(to_string(cfg_.operators.convection.flux)) + " " +
                          (face_pass_ ? face_pass_->description() : convection_->description()) +
                          (second_order_ ? primitive_ ? ", MUSCL on (rho, u, p)" : ", MUSCL on U" : ", first order")},
-      {"diffusion", viscous_ ? "viscous " + (face_pass_ ? face_pass_->description() : viscosity_->description()) +
-                                   " (gradients " + viscous_gradient_->gradient_description() + ")"
-                             : "off (euler)"},
+      {"diffusion",
+       viscous_ ? "viscous " + (face_pass_ ? face_pass_->description() : viscosity_->description()) + " (gradients " +
+                      (paired_ ? "in muscl's paired pass" : viscous_gradient_->gradient_description()) + ")"
+                : "off (euler)"},
       {"step", face_pass_ ? "one face pass (" + face_pass_->description() + ")"
                : viscous_ ? "separate"
                           : "one face pass (convection only)"}};

@@ -21,6 +21,7 @@
 #include "operators/flow/flow_convection.hpp"
 #include "operators/flow/flow_viscous.hpp"
 #include "operators/muscl/muscl.hpp"
+#include "operators/muscl/muscl_paired.hpp"
 #include "operators/operator_geometry.hpp"
 #include "solver/solver.hpp"
 
@@ -100,8 +101,8 @@ private:
   void start_incoming();
   FlowConvectionConfig convection_config() const;
   std::unique_ptr<FlowConvectionOperator> make_convection(bool det) const;
-  std::unique_ptr<MusclOperator> make_second_order(bool det);
-  void make_viscous(bool det);
+  void make_second_order(bool det, bool paired);
+  void make_viscous(bool det, bool paired);
   /// The fields of output_field_layout from the state `u` into out_.
   ConstView2<real> derived(ConstView2<real> u);
   /// The gradients (and limiter values) the convection and viscous operators read: derive(), then
@@ -131,7 +132,10 @@ private:
   flow::IdealGas gas_;
   bool second_order_ = false, primitive_ = false, viscous_ = false;
   bool two_layers_ = false; ///< two ghost layers: the first layer's gradients computed here, not exchanged
-  std::unique_ptr<MusclOperator> muscl_, viscous_gradient_;
+  bool limited_ = false;    ///< second order with a limiter (operators.muscl.limiter)
+  std::unique_ptr<MusclOperator> muscl_, viscous_gradient_; ///< null with paired_
+  /// muscl.fused, navier-stokes, second order: the MUSCL and the viscous gradients in one cell pass
+  std::unique_ptr<PairedMusclOperator> paired_;
   std::unique_ptr<FlowConvectionOperator> convection_; ///< null with face_pass_
   std::unique_ptr<FlowViscousOperator> viscosity_;     ///< null with face_pass_ (and for euler)
   /// operators.step: fused (navier-stokes): the convection and viscous operators in one (the interior

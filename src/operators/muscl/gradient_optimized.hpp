@@ -42,36 +42,51 @@ inline GradientGeometry gradient_geometry(const Mesh& m, const OperatorGeometry&
           s.shifts,     s.image_x,        s.first_row};
 }
 
+/// The values a gather reads: component k of cell c (a row of u) and of a boundary face or mirror
+/// image (a row of ub).
+struct Values {
+  ConstView2<real> u, ub;
+  KOKKOS_INLINE_FUNCTION real cell(index_t c, int k) const { return u(c, k); }
+  KOKKOS_INLINE_FUNCTION real boundary(index_t row, int k) const { return ub(row, k); }
+};
+
+/// Two sets of values side by side, as one of N1 + N2 components: 0..N1-1 from (u1, ub1), the rest
+/// from (u2, ub2) (the navier-stokes cell pass: muscl_paired.hpp). The component index of every
+/// read is a compile-time constant in the unrolled loops, so the choice costs nothing.
+template <int N1> struct PairedValues {
+  ConstView2<real> u1, ub1, u2, ub2;
+  KOKKOS_INLINE_FUNCTION real cell(index_t c, int k) const { return k < N1 ? u1(c, k) : u2(c, k - N1); }
+  KOKKOS_INLINE_FUNCTION real boundary(index_t row, int k) const { return k < N1 ? ub1(row, k) : ub2(row, k - N1); }
+};
+
 /// on(dx, v) for each extra entry of cell c's stencil (none with the face stencil): dx the entry's
-/// position minus the centroid, v its N values (a vertex neighbour's row of u, or a mirror image's
-/// row of ub); plain entries first, then images, in the stencil's order.
-template <int N, class On>
-KOKKOS_INLINE_FUNCTION void stencil_entries(const GradientGeometry& g, const ConstView2<real>& u,
-                                            const ConstView2<real>& ub, index_t c, const On& on) {
+/// position minus the centroid, v its N values (a vertex neighbour's cell values, or a mirror image's
+/// boundary row); plain entries first, then images, in the stencil's order.
+template <int N, class V, class On>
+KOKKOS_INLINE_FUNCTION void stencil_entries(const GradientGeometry& g, const V& values, index_t c, const On& on) {
   for (index_t q = g.s_off(c); q < g.s_img(c); ++q) {
     const index_t j = g.s_index(q);
     const std::uint8_t t = g.s_shift(q);
     const real dx[3] = {g.C(j, 0) + g.s_shifts(t, 0) - g.C(c, 0), g.C(j, 1) + g.s_shifts(t, 1) - g.C(c, 1),
                         g.C(j, 2) + g.s_shifts(t, 2) - g.C(c, 2)};
     real v[N];
-    for (int k = 0; k < N; ++k) v[k] = u(j, k);
+    for (int k = 0; k < N; ++k) v[k] = values.cell(j, k);
     on(dx, v);
   }
   for (index_t q = g.s_img(c); q < g.s_off(c + 1); ++q) {
     const index_t row = g.s_index(q), e = row - g.first_row;
     const real dx[3] = {g.s_image_x(e, 0) - g.C(c, 0), g.s_image_x(e, 1) - g.C(c, 1), g.s_image_x(e, 2) - g.C(c, 2)};
     real v[N];
-    for (int k = 0; k < N; ++k) v[k] = ub(row, k);
+    for (int k = 0; k < N; ++k) v[k] = values.boundary(row, k);
     on(dx, v);
   }
 }
 
 /// The least-squares sums of the stencil's extra entries added to acc (and their values to on_value).
-template <int N, class OnValue>
-KOKKOS_INLINE_FUNCTION void stencil_sums(const GradientGeometry& g, const ConstView2<real>& u,
-                                         const ConstView2<real>& ub, index_t c, const real (&uc)[N], real (&acc)[N][3],
-                                         const OnValue& on_value) {
-  stencil_entries<N>(g, u, ub, c, [&](const real(&dx)[3], const real(&v)[N]) {
+template <int N, class V, class OnValue>
+KOKKOS_INLINE_FUNCTION void stencil_sums(const GradientGeometry& g, const V& values, index_t c, const real (&uc)[N],
+                                         real (&acc)[N][3], const OnValue& on_value) {
+  stencil_entries<N>(g, values, c, [&](const real(&dx)[3], const real(&v)[N]) {
     for (int k = 0; k < N; ++k) {
       on_value(k, v[k]);
       const real du = v[k] - uc[k];
@@ -110,10 +125,9 @@ finish(const GradientGeometry& g, const View2<real>& grad, index_t c, const real
 /// The gather's sums of cell c (acc, zeroed here) over its interior faces, then its boundary faces;
 /// on_value(k, v) sees every neighbour and boundary value v of component k once, in that order (the
 /// fused MUSCL kernel takes the limiter's extremes from them: muscl_fused.hpp).
-template <int N, GradientMethod M, class OnValue>
-KOKKOS_INLINE_FUNCTION void gather_sums(const GradientGeometry& g, const ConstView2<real>& u,
-                                        const ConstView2<real>& ub, index_t c, const real (&uc)[N], real (&acc)[N][3],
-                                        const OnValue& on_value) {
+template <int N, GradientMethod M, class V, class OnValue>
+KOKKOS_INLINE_FUNCTION void gather_sums(const GradientGeometry& g, const V& values, index_t c, const real (&uc)[N],
+                                        real (&acc)[N][3], const OnValue& on_value) {
   for (int k = 0; k < N; ++k) acc[k][0] = acc[k][1] = acc[k][2] = 0;
   const index_t bb = g.cell_boundary_begin(c);
   for (index_t q = g.cell_face_off(c); q < bb; ++q) { // interior faces
@@ -124,7 +138,7 @@ KOKKOS_INLINE_FUNCTION void gather_sums(const GradientGeometry& g, const ConstVi
       const real w = s > 0 ? g.gg_weight(f) : 1 - g.gg_weight(f);
       const real sS[3] = {s * g.S(f, 0), s * g.S(f, 1), s * g.S(f, 2)};
       for (int k = 0; k < N; ++k) {
-        const real v = u(other, k);
+        const real v = values.cell(other, k);
         on_value(k, v);
         const real uf = w * uc[k] + (1 - w) * v;
         for (int i = 0; i < 3; ++i) acc[k][i] += uf * sS[i];
@@ -132,7 +146,7 @@ KOKKOS_INLINE_FUNCTION void gather_sums(const GradientGeometry& g, const ConstVi
     } else {
       const real wv[3] = {s * g.d(f, 0), s * g.d(f, 1), s * g.d(f, 2)};
       for (int k = 0; k < N; ++k) {
-        const real v = u(other, k);
+        const real v = values.cell(other, k);
         on_value(k, v);
         const real du = v - uc[k];
         for (int i = 0; i < 3; ++i) acc[k][i] += wv[i] * du;
@@ -145,7 +159,7 @@ KOKKOS_INLINE_FUNCTION void gather_sums(const GradientGeometry& g, const ConstVi
     if constexpr (M == GradientMethod::green_gauss) {
       const real w = g.ghost_weight(b); // 0: ub is the face value; 1/2: a mirror ghost's
       for (int k = 0; k < N; ++k) {
-        const real v = ub(b, k);
+        const real v = values.boundary(b, k);
         on_value(k, v);
         const real uf = w * uc[k] + (1 - w) * v;
         for (int i = 0; i < 3; ++i) acc[k][i] += uf * g.S(f, i);
@@ -153,14 +167,14 @@ KOKKOS_INLINE_FUNCTION void gather_sums(const GradientGeometry& g, const ConstVi
     } else {
       const real wv[3] = {g.ghost(b, 0), g.ghost(b, 1), g.ghost(b, 2)};
       for (int k = 0; k < N; ++k) {
-        const real v = ub(b, k);
+        const real v = values.boundary(b, k);
         on_value(k, v);
         const real du = v - uc[k];
         for (int i = 0; i < 3; ++i) acc[k][i] += wv[i] * du;
       }
     }
   }
-  if constexpr (M == GradientMethod::least_squares) stencil_sums<N>(g, u, ub, c, uc, acc, on_value);
+  if constexpr (M == GradientMethod::least_squares) stencil_sums<N>(g, values, c, uc, acc, on_value);
 }
 
 /// gather_sums without a use for the values.
@@ -176,7 +190,7 @@ template <int N, GradientMethod M> struct GradientGather {
   KOKKOS_FUNCTION void operator()(const index_t c) const {
     real uc[N], acc[N][3];
     for (int k = 0; k < N; ++k) uc[k] = u(c, k);
-    gather_sums<N, M>(g, u, ub, c, uc, acc, IgnoreValues{});
+    gather_sums<N, M>(g, Values{u, ub}, c, uc, acc, IgnoreValues{});
     finish<N, M>(g, grad, c, acc);
   }
 };
@@ -247,7 +261,7 @@ template <int N, GradientMethod M> struct GradientFinish {
       if (g.s_off(c + 1) > g.s_off(c)) { // the face stencil's cells read no u here
         real uc[N];
         for (int k = 0; k < N; ++k) uc[k] = u(c, k);
-        stencil_sums<N>(g, u, ub, c, uc, acc, IgnoreValues{});
+        stencil_sums<N>(g, Values{u, ub}, c, uc, acc, IgnoreValues{});
       }
     }
     finish<N, M>(g, grad, c, acc);

@@ -35,7 +35,7 @@ template <int N> KOKKOS_INLINE_FUNCTION void extremes(const GradientGeometry& g,
   }
   for (index_t q = bb; q < g.cell_face_off(c + 1); ++q)
     for (int k = 0; k < N; ++k) e.add(k, ub(g.cell_faces(q) - g.n_interior, k) - uc[k]);
-  stencil_entries<N>(g, u, ub, c, [&](const real(&)[3], const real(&v)[N]) {
+  stencil_entries<N>(g, Values{u, ub}, c, [&](const real(&)[3], const real(&v)[N]) {
     for (int k = 0; k < N; ++k) e.add(k, v[k] - uc[k]);
   });
 }

@@ -20,7 +20,7 @@ template <int N, GradientMethod M, class L> struct FusedMuscl {
     for (int k = 0; k < N; ++k) uc[k] = u(c, k);
     Extremes<N> e;
     e.reset();
-    gather_sums<N, M>(g, u, ub, c, uc, acc, [&](int k, real v) { e.add(k, v - uc[k]); });
+    gather_sums<N, M>(g, Values{u, ub}, c, uc, acc, [&](int k, real v) { e.add(k, v - uc[k]); });
     real gr[N][3], phi[N];
     solve<N, M>(g, c, acc, gr);
     for (int k = 0; k < N; ++k)
