@@ -32,7 +32,9 @@ inline const char* to_string(Part p) {
 /// before and after the state's exchange: docs/halo.md#overlap): every local cell; the owned
 /// cells [0, n_cells) and their boundary faces; the ghost rows [n_cells, n_local) alone, and the
 /// first ghost layer's boundary faces (two layers). owned then ghosts does what all does.
-enum class Rows { all, owned, ghosts };
+/// owned_boundary: the owned cells' boundary faces alone, when their cell rows are already current
+/// (the flow models' fused stage update wrote them: operators/flow/flow_stage_update.hpp).
+enum class Rows { all, owned, ghosts, owned_boundary };
 
 /// [begin, end) of entity indices.
 struct IndexRange {
@@ -51,9 +53,10 @@ struct PartRanges {
   IndexRange rows(Rows r, index_t n_local) const {
     if (r == Rows::owned) return {0, n_cells};
     if (r == Rows::ghosts) return {n_cells, n_local};
+    if (r == Rows::owned_boundary) return {};
     return {0, n_local};
   }
-  /// Whether the owned cells' boundary faces belong to `r` (all, owned).
+  /// Whether the owned cells' boundary faces belong to `r` (all, owned, owned_boundary).
   static bool has_boundary(Rows r) { return r != Rows::ghosts; }
   /// The owned cells of `p`.
   IndexRange cells(Part p) const {
@@ -84,12 +87,13 @@ struct PartRanges {
   }
 };
 
-/// The faces of patch `p` whose boundary values the rows `r` need: the owned cells' (all, owned)
-/// and the first ghost layer's (all, ghosts; none with one ghost layer).
+/// The faces of patch `p` whose boundary values the rows `r` need: the owned cells' (all, owned,
+/// owned_boundary) and the first ghost layer's (all, ghosts; none with one ghost layer).
 inline std::array<IndexRange, 2> patch_faces(const Mesh& m, std::size_t p, Rows r) {
   std::array<IndexRange, 2> out{};
   if (r != Rows::ghosts) out[0] = {m.patches[p].begin, m.patches[p].end};
-  if (r != Rows::owned && p < m.layer1_patches.size()) out[1] = {m.layer1_patches[p].begin, m.layer1_patches[p].end};
+  if ((r == Rows::all || r == Rows::ghosts) && p < m.layer1_patches.size())
+    out[1] = {m.layer1_patches[p].begin, m.layer1_patches[p].end};
   return out;
 }
 

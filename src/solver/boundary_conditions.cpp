@@ -71,8 +71,8 @@ BoundaryConditions::BoundaryConditions(const Mesh& mesh, const CaseConfig& c, co
 
 void BoundaryConditions::apply(ConstView2<real> u, real t, View2<real> ub, Rows r) const {
   for (const PatchCondition& p : patches_)
-    for (const IndexRange faces :
-         {r != Rows::ghosts ? IndexRange{p.begin, p.end} : IndexRange{}, r != Rows::owned ? p.layer1 : IndexRange{}})
+    for (const IndexRange faces : {r != Rows::ghosts ? IndexRange{p.begin, p.end} : IndexRange{},
+                                   r == Rows::all || r == Rows::ghosts ? p.layer1 : IndexRange{}})
       if (faces.size() > 0) apply(p, faces, u, t, ub);
 }
 

@@ -8,6 +8,7 @@
 
 #include "core/error.hpp"
 #include "core/kokkos_compat.hpp"
+#include "operators/flow/flow_stage_update.hpp"
 #include "operators/launch.hpp"
 #include "operators/muscl/limiter.hpp"
 #include "parallel/mpi_environment.hpp"
@@ -597,6 +598,7 @@ void FlowSolver::start_incoming() {
 }
 
 void FlowSolver::restarted(const std::vector<std::vector<real>>& extra) {
+  fields_current_ = false;
   incoming_from_cells_ = true;
   incoming_ready_ = false;
   if (!non_reflecting_ || int(extra.size()) != 2 * kBoundarySlots) return; // none in the checkpoint: from the cells
@@ -644,7 +646,7 @@ void FlowSolver::make_second_order(bool det, bool paired) {
   if (!limited_) fill("fvproxy::flow::limiter_none", lim_, real(1));
   const LimiterScale scale = limited_ ? flow_limiter_scale() : LimiterScale{};
   if (paired)
-    paired_ = make_paired_muscl(mesh, geom_, cfg.operators.muscl, scale);
+    paired_ = make_paired_muscl(mesh, geom_, cfg.operators.muscl, scale, primitive_); // w's velocity is wv's
   else
     muscl_ = make_muscl(mesh, geom_, cfg.operators.muscl, NV, det, scale);
 }
@@ -680,6 +682,7 @@ void FlowSolver::make_viscous(bool det, bool paired) {
 
 void FlowSolver::initialize() {
   incoming_ready_ = incoming_from_cells_ = false; // a new start state: the fixed conditions' characteristics first
+  fields_current_ = false;
   const FlowInitialConfig& ic = cfg_.flow_initial;
   const auto range = Kokkos::RangePolicy<ExecSpace>(0, mesh_.n_local());
   const char* label = "fvproxy::flow::initial_state";
@@ -728,6 +731,10 @@ void FlowSolver::initialize() {
 }
 
 void FlowSolver::derive(View2<real> u, Rows rows) {
+  if (fields_current_ && rows != Rows::ghosts) { // the owned cell rows: from the fused stage update
+    if (rows == Rows::all) derive(u, Rows::ghosts);
+    rows = Rows::owned_boundary;
+  }
   const bool images = rows != Rows::ghosts; // the vertex stencil's mirror images: of owned cells (one rank)
   if (second_order_) {
     if (primitive_) {
@@ -777,14 +784,14 @@ void FlowSolver::rate(View2<real> u, View2<real> rhs) {
   const bool overlap = halo_ && halo_->variant() == HaloVariant::optimized;
   if (!overlap) {
     if (halo_) halo_->exchange(u, HaloKind::state);
-    fill("fvproxy::flow::zero_rate", rhs, real(0));
+    if (!fields_current_) fill("fvproxy::flow::zero_rate", rhs, real(0));
     reconstruct(u);
     if (halo_ && !arrays.empty() && !two_layers_) halo_->exchange(arrays, HaloKind::gradient_limiter);
     face_fluxes(u, rhs, Part::all);
     return;
   }
   halo_->start({u}, HaloKind::state);
-  fill("fvproxy::flow::zero_rate", rhs, real(0));
+  if (!fields_current_) fill("fvproxy::flow::zero_rate", rhs, real(0));
   if (arrays.empty()) { // first order, inviscid: the fluxes read the state alone
     convection_->apply(u, grad_, lim_, rhs, Part::inner);
     halo_->poll();
@@ -835,7 +842,10 @@ void FlowSolver::step(real /*t*/, real dt, long long step, bool check) {
     rate(u_, rhs_);
     if (non_reflecting_)
       flow_relax_incoming(mesh_, gas_, patches_, u_, incoming_, incoming_n_, impedance_, IncomingStep::stage, a, dt);
-    stage_update(un_, u_, rhs_, a, dt, false, step, check_, mesh_.n_cells);
+    // the update with the next stage's zeroed rate and cell fields (operators/flow/flow_stage_update.hpp)
+    flow_stage_update(gas_, un_, u_, rhs_, a, dt, primitive_ ? w_ : View2<real>(), viscous_ ? wv_ : View2<real>(),
+                      mesh_.n_cells);
+    fields_current_ = true;
   }
   if (check) physical_check(step);
 }
@@ -857,10 +867,11 @@ std::optional<StateFailure> FlowSolver::state_failure() {
 }
 
 bool FlowSolver::retry_step() {
-  // The owned rows of the step's start state (stage_update's first stage saved them; the ghost rows
+  // The owned rows of the step's start state (the first stage's update saved them; the ghost rows
   // follow from the next stage's exchange) and the non-reflecting faces' characteristics.
   const Kokkos::pair<index_t, index_t> owned(0, mesh_.n_cells);
   Kokkos::deep_copy(Kokkos::subview(u_, owned, Kokkos::ALL), Kokkos::subview(un_, owned, Kokkos::ALL));
+  fields_current_ = false;
   if (non_reflecting_) Kokkos::deep_copy(incoming_, incoming_n_);
   Kokkos::deep_copy(check_.keys, kNoBadValue);
   return true;

@@ -5,8 +5,10 @@
 //   L(U) = convection (flow_convection.hpp: a Riemann flux, MUSCL with the muscl operator's
 //          gradients and limiter of U or of (rho, u, v, w, p))
 //        + viscous terms (navier-stokes: flow_viscous.hpp, from the gradients of (u, v, w, T)
-//          that the muscl operator's gradient computes, unlimited)
-// advanced in Shu-Osher form with the scalar model's stage update (time_step.hpp). The time step
+//          that the muscl operator's gradient computes, unlimited; with operators.muscl.fused in
+//          the same cell pass as the MUSCL gradients: muscl_paired.hpp)
+// advanced in Shu-Osher form, each stage's update fused with the next stage's zeroed rate and cell
+// fields (flow_stage_update.hpp; the arithmetic of the scalar model's stage update). The time step
 // changes with the flow: cfl / max_c lambda_c every step, with
 //   lambda_c = 1/(2 V_c) sum_f (|u_c . S_f| + c_c |S_f|) + sum_f max(4/3, gamma/Pr) mu_c / rho_c |S_f|^2 / V_c^2
 // (the spectral radius of the convective Jacobian, the standard form: (|u| + c) / h in 1-D and
@@ -147,6 +149,10 @@ private:
   View1<int> slot_;                               ///< each non-reflecting face's slot in its cell's checkpoint columns
   View2<real> checkpoint_;                        ///< the state and the faces' slots (non-reflecting boundaries only)
   bool non_reflecting_ = false, incoming_ready_ = false, incoming_from_cells_ = false;
+  /// The owned rows of w_ and wv_ are u_'s and rhs_ is zero: the fused stage update wrote them since
+  /// u_ last changed otherwise (initialize, restarted and retry_step clear it; a caller that writes
+  /// u_ through state() calls restarted()).
+  bool fields_current_ = false;
   double volume_ = 0; ///< the domain's (every rank's owned cells)
   StateCheck check_;
   Bounds no_bounds_;

@@ -551,8 +551,9 @@ template <class BC> struct PrimitiveBoundaryState {
 void flow_primitive_state(const Mesh& mesh, const flow::IdealGas& gas, const std::vector<FlowPatchBC>& patches,
                           ConstView2<real> u, View2<real> w, View2<real> wb, Rows rows) {
   const IndexRange cells = PartRanges::of(mesh).rows(rows, mesh.n_local());
-  Kokkos::parallel_for("fvproxy::flow_convection::primitive_state",
-                       Kokkos::RangePolicy<ExecSpace>(cells.begin, cells.end), PrimitiveState{gas, u, w});
+  if (cells.size() > 0)
+    Kokkos::parallel_for("fvproxy::flow_convection::primitive_state",
+                         Kokkos::RangePolicy<ExecSpace>(cells.begin, cells.end), PrimitiveState{gas, u, w});
   for (std::size_t p = 0; p < mesh.patches.size(); ++p)
     for (const IndexRange pa : patch_faces(mesh, p, rows)) {
       if (pa.size() == 0) continue;

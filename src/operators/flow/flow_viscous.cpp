@@ -299,8 +299,9 @@ std::unique_ptr<FlowViscousOperator> make_flow_viscous(const Mesh& mesh, const O
 void flow_primitive_fields(const Mesh& mesh, const flow::IdealGas& gas, const std::vector<FlowPatchBC>& patches,
                            ConstView2<real> u, View2<real> w, View2<real> wb, Rows rows) {
   const IndexRange cells = PartRanges::of(mesh).rows(rows, mesh.n_local());
-  Kokkos::parallel_for("fvproxy::flow_viscous::primitive_fields",
-                       Kokkos::RangePolicy<ExecSpace>(cells.begin, cells.end), PrimitiveFields{gas, u, w});
+  if (cells.size() > 0)
+    Kokkos::parallel_for("fvproxy::flow_viscous::primitive_fields",
+                         Kokkos::RangePolicy<ExecSpace>(cells.begin, cells.end), PrimitiveFields{gas, u, w});
   for (std::size_t p = 0; p < mesh.patches.size(); ++p) {
     const FlowPatchBC& bc = patches.at(p);
     for (const IndexRange pa : patch_faces(mesh, p, rows))

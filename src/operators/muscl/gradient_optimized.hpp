@@ -122,13 +122,10 @@ finish(const GradientGeometry& g, const View2<real>& grad, index_t c, const real
     for (int i = 0; i < 3; ++i) grad(c, 3 * k + i) = gr[k][i];
 }
 
-/// The gather's sums of cell c (acc, zeroed here) over its interior faces, then its boundary faces;
-/// on_value(k, v) sees every neighbour and boundary value v of component k once, in that order (the
-/// fused MUSCL kernel takes the limiter's extremes from them: muscl_fused.hpp).
+/// gather_sums' interior faces: acc (not zeroed) += each face neighbour's term.
 template <int N, GradientMethod M, class V, class OnValue>
-KOKKOS_INLINE_FUNCTION void gather_sums(const GradientGeometry& g, const V& values, index_t c, const real (&uc)[N],
-                                        real (&acc)[N][3], const OnValue& on_value) {
-  for (int k = 0; k < N; ++k) acc[k][0] = acc[k][1] = acc[k][2] = 0;
+KOKKOS_INLINE_FUNCTION void interior_sums(const GradientGeometry& g, const V& values, index_t c, const real (&uc)[N],
+                                          real (&acc)[N][3], const OnValue& on_value) {
   const index_t bb = g.cell_boundary_begin(c);
   for (index_t q = g.cell_face_off(c); q < bb; ++q) { // interior faces
     const index_t f = g.cell_faces(q);
@@ -153,6 +150,13 @@ KOKKOS_INLINE_FUNCTION void gather_sums(const GradientGeometry& g, const V& valu
       }
     }
   }
+}
+
+/// gather_sums' boundary faces (owned by c): acc += each boundary value's term.
+template <int N, GradientMethod M, class V, class OnValue>
+KOKKOS_INLINE_FUNCTION void boundary_sums(const GradientGeometry& g, const V& values, index_t c, const real (&uc)[N],
+                                          real (&acc)[N][3], const OnValue& on_value) {
+  const index_t bb = g.cell_boundary_begin(c);
   for (index_t q = bb; q < g.cell_face_off(c + 1); ++q) { // boundary faces (owned by c)
     const index_t f = g.cell_faces(q);
     const index_t b = f - g.n_interior;
@@ -174,6 +178,17 @@ KOKKOS_INLINE_FUNCTION void gather_sums(const GradientGeometry& g, const V& valu
       }
     }
   }
+}
+
+/// The gather's sums of cell c (acc, zeroed here) over its interior faces, then its boundary faces,
+/// then the stencil's extra entries (least squares); on_value(k, v) sees every neighbour and boundary value v of
+/// component k once, in that order (the fused MUSCL kernel takes the limiter's extremes from them: muscl_fused.hpp).
+template <int N, GradientMethod M, class V, class OnValue>
+KOKKOS_INLINE_FUNCTION void gather_sums(const GradientGeometry& g, const V& values, index_t c, const real (&uc)[N],
+                                        real (&acc)[N][3], const OnValue& on_value) {
+  for (int k = 0; k < N; ++k) acc[k][0] = acc[k][1] = acc[k][2] = 0;
+  interior_sums<N, M>(g, values, c, uc, acc, on_value);
+  boundary_sums<N, M>(g, values, c, uc, acc, on_value);
   if constexpr (M == GradientMethod::least_squares) stencil_sums<N>(g, values, c, uc, acc, on_value);
 }
 

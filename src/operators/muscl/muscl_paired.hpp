@@ -22,23 +22,54 @@ namespace fvproxy {
 
 namespace optimized {
 
+/// The flow models' cell rows with the velocity shared: (rho, u, v, w, p) of the first set and T, the
+/// last of the second set's (u, v, w, T), whose velocity is the first set's (both derived from the
+/// conserved state by the same flow::to_primitive).
+struct SharedVelocityValues {
+  ConstView2<real> u1, u2;
+  KOKKOS_INLINE_FUNCTION real cell(index_t c, int k) const { return k < 5 ? u1(c, k) : u2(c, 3); }
+};
+
 /// The two sets' gradients (grad1: N1 x 3, grad2: N2 x 3) and the first set's limiter values, one
 /// cell per work item. L: the limiter functor, or void (unlimited: no extremes, no limiter write).
-template <int N1, int N2, GradientMethod M, class L> struct PairedMuscl {
+/// SharedVelocity (the flow models with MUSCL on (rho, u, p): N1 = 5, N2 = 4): the second set's
+/// velocity in the cell rows is the first set's, so the interior faces are summed over the 6 distinct
+/// values and their sums copied to both sets before each set's own boundary values are added (the
+/// same terms in the same order as apart).
+template <int N1, int N2, GradientMethod M, class L, bool SharedVelocity = false> struct PairedMuscl {
   static constexpr int N = N1 + N2;
+  static_assert(!SharedVelocity || (N1 == 5 && N2 == 4), "a shared velocity is the flow models' layout");
   GradientGeometry g;
   PairedValues<N1> v;
   View2<real> grad1, limiter, grad2;
   VenkatScale<N1> scale; ///< Venkatakrishnan's threshold of the first set (limiter.hpp's venkat_scale)
   KOKKOS_FUNCTION void operator()(const index_t c) const {
     real uc[N], acc[N][3];
-    for (int k = 0; k < N; ++k) uc[k] = v.cell(c, k);
     Extremes<N1> e;
     e.reset();
-    gather_sums<N, M>(g, v, c, uc, acc, [&](int k, real x) {
+    const auto extremes = [&](int k, real x) {
       if constexpr (!std::is_void_v<L>)
         if (k < N1) e.add(k, x - uc[k]);
-    });
+    };
+    if constexpr (SharedVelocity) {
+      const SharedVelocityValues cells{v.u1, v.u2};
+      real u6[6], a6[6][3];
+      for (int k = 0; k < 6; ++k) u6[k] = cells.cell(c, k), a6[k][0] = a6[k][1] = a6[k][2] = 0;
+      for (int k = 0; k < N1; ++k) uc[k] = u6[k];
+      for (int k = 0; k < 3; ++k) uc[N1 + k] = u6[1 + k];
+      uc[N - 1] = u6[5];
+      interior_sums<6, M>(g, cells, c, u6, a6, extremes); // extremes reads uc: the same first N1 values
+      for (int i = 0; i < 3; ++i) {
+        for (int k = 0; k < N1; ++k) acc[k][i] = a6[k][i];
+        for (int k = 0; k < 3; ++k) acc[N1 + k][i] = a6[1 + k][i];
+        acc[N - 1][i] = a6[5][i];
+      }
+      boundary_sums<N, M>(g, v, c, uc, acc, extremes);
+      if constexpr (M == GradientMethod::least_squares) stencil_sums<N>(g, v, c, uc, acc, extremes);
+    } else {
+      for (int k = 0; k < N; ++k) uc[k] = v.cell(c, k);
+      gather_sums<N, M>(g, v, c, uc, acc, extremes);
+    }
     real gr[N][3];
     solve<N, M>(g, c, acc, gr);
     for (int k = 0; k < N1; ++k)
@@ -77,7 +108,10 @@ public:
 bool pairs_gradients(const MusclConfig& cfg, bool deterministic);
 
 /// The pass for 5 reconstructed and 4 viscous components (the flow models'); `scale` empty: unlimited.
+/// `shared_velocity`: the caller guarantees that columns 0..2 of u2 equal columns 1..3 of u1 in every
+/// cell row (MUSCL on (rho, u, p); not the boundary rows), which the pass then reads once.
 std::unique_ptr<PairedMusclOperator> make_paired_muscl(const Mesh& mesh, const OperatorGeometry& geom,
-                                                       const MusclConfig& cfg, const LimiterScale& scale);
+                                                       const MusclConfig& cfg, const LimiterScale& scale,
+                                                       bool shared_velocity);
 
 } // namespace fvproxy
