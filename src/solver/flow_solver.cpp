@@ -990,9 +990,11 @@ std::vector<WallForce> FlowSolver::wall_forces() {
 }
 
 std::vector<double> FlowSolver::integrals() {
-  // rhs_ is free between steps: its first column takes the terms
+  // rhs_ is free between steps: its first column takes the terms (then it is zero no more: the next
+  // stage fills it and derives the cell fields again)
   Kokkos::parallel_for("fvproxy::flow::kinetic_energy", Kokkos::RangePolicy<ExecSpace>(0, mesh_.n_cells),
                        KineticEnergy{u_, rhs_});
+  fields_current_ = false;
   const auto ke = Kokkos::subview(rhs_, Kokkos::ALL(), Kokkos::make_pair(0, 1));
   std::vector<double> v{fvproxy::conserved_totals(mesh_, ke, comm_)[0] / volume_};
   for (const WallForce& w : wall_forces())

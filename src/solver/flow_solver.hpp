@@ -150,8 +150,8 @@ private:
   View2<real> checkpoint_;                        ///< the state and the faces' slots (non-reflecting boundaries only)
   bool non_reflecting_ = false, incoming_ready_ = false, incoming_from_cells_ = false;
   /// The owned rows of w_ and wv_ are u_'s and rhs_ is zero: the fused stage update wrote them since
-  /// u_ last changed otherwise (initialize, restarted and retry_step clear it; a caller that writes
-  /// u_ through state() calls restarted()).
+  /// u_ last changed otherwise (initialize, restarted and retry_step clear it, and integrals, which
+  /// uses rhs_ as scratch; a caller that writes u_ through state() calls restarted()).
   bool fields_current_ = false;
   double volume_ = 0; ///< the domain's (every rank's owned cells)
   StateCheck check_;
