@@ -11,6 +11,7 @@
 
 #include "mesh/gmsh_reader.hpp"
 #include "operator_fixture.hpp"
+#include "operators/flow/flow_muscl.hpp"
 #include "operators/muscl/limiter.hpp"
 #include "operators/muscl/muscl.hpp"
 #include "operators/muscl/muscl_paired.hpp"
@@ -95,7 +96,7 @@ TEST(MusclPaired, EqualsTheTwoSetsOnTheirOwn) {
           View2<real> g1 = poisoned("fvproxy::test::grad1", m.n_cells, 15),
                       l = poisoned("fvproxy::test::lim", m.n_cells, 5),
                       g2 = poisoned("fvproxy::test::grad2", m.n_cells, 12);
-          const auto paired = make_paired_muscl(m, a.geom, cfg, s, shared);
+          const auto paired = make_paired_muscl(m, a.geom, cfg, s, shared, FlowPositivityCheck{});
           ASSERT_EQ(paired->limits(), limited);
           ASSERT_EQ(paired->description().find("shared velocity") != std::string::npos, shared);
           paired->compute(a.u, a.ub, u2, b.ub, g1, l, g2, Part::all);

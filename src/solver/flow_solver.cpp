@@ -645,10 +645,17 @@ void FlowSolver::make_second_order(bool det, bool paired) {
   limited_ = cfg.operators.muscl.limiter != Limiter::none;
   if (!limited_) fill("fvproxy::flow::limiter_none", lim_, real(1));
   const LimiterScale scale = limited_ ? flow_limiter_scale() : LimiterScale{};
-  if (paired)
-    paired_ = make_paired_muscl(mesh, geom_, cfg.operators.muscl, scale, primitive_); // w's velocity is wv's
-  else
-    muscl_ = make_muscl(mesh, geom_, cfg.operators.muscl, NV, det, scale);
+  // the positivity check in the fused passes (else flow_positivity_limit after them)
+  const FlowPositivityCheck check{limited_,
+                                  primitive_ ? FlowReconstruction::primitive : FlowReconstruction::conservative, gas_};
+  if (paired) {
+    paired_ = make_paired_muscl(mesh, geom_, cfg.operators.muscl, scale, primitive_, check); // w's velocity is wv's
+    positivity_checked_ = limited_;
+  } else {
+    FlowMuscl m = make_flow_muscl(mesh, geom_, cfg.operators.muscl, det, scale, check);
+    muscl_ = std::move(m.muscl);
+    positivity_checked_ = m.positivity_checked;
+  }
 }
 
 /// Navier-Stokes: the velocity-temperature gradients and the viscous operator.
@@ -756,7 +763,7 @@ void FlowSolver::gradients(View2<real> u, Part part) {
     paired_->compute(primitive_ ? w_ : u, primitive_ ? wb_ : ub_, wv_, wvb_, grad_, lim_, gwv_, part);
   if (second_order_) {
     if (muscl_) muscl_->compute(primitive_ ? w_ : u, primitive_ ? wb_ : ub_, grad_, lim_, part);
-    if (limited_) // limiter none: the face states' own fallback only (flow_convection.hpp)
+    if (limited_ && !positivity_checked_) // limiter none: the face states' own fallback only (flow_convection.hpp)
       flow_positivity_limit(mesh_, geom_, primitive_ ? FlowReconstruction::primitive : FlowReconstruction::conservative,
                             gas_, u, grad_, lim_, part);
     flow_entering_first_order(mesh_, patches_, u, grad_, part);

@@ -21,6 +21,7 @@
 
 #include "operators/face_pass/flow_face_pass.hpp"
 #include "operators/flow/flow_convection.hpp"
+#include "operators/flow/flow_muscl.hpp"
 #include "operators/flow/flow_viscous.hpp"
 #include "operators/muscl/muscl.hpp"
 #include "operators/muscl/muscl_paired.hpp"
@@ -133,8 +134,9 @@ private:
   View2<real> mirror_rules_; ///< the vertex stencil's mirror images' ghost rules (flow_mirror_rules)
   flow::IdealGas gas_;
   bool second_order_ = false, primitive_ = false, viscous_ = false;
-  bool two_layers_ = false; ///< two ghost layers: the first layer's gradients computed here, not exchanged
-  bool limited_ = false;    ///< second order with a limiter (operators.muscl.limiter)
+  bool two_layers_ = false;         ///< two ghost layers: the first layer's gradients computed here, not exchanged
+  bool limited_ = false;            ///< second order with a limiter (operators.muscl.limiter)
+  bool positivity_checked_ = false; ///< the fused muscl pass checks positivity (no flow_positivity_limit)
   std::unique_ptr<MusclOperator> muscl_, viscous_gradient_; ///< null with paired_
   /// muscl.fused, navier-stokes, second order: the MUSCL and the viscous gradients in one cell pass
   std::unique_ptr<PairedMusclOperator> paired_;

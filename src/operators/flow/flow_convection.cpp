@@ -7,6 +7,7 @@
 
 #include "operators/boundary_patches.hpp"
 #include "operators/flow/flow_convection_optimized.hpp"
+#include "operators/flow/flow_positivity.hpp"
 #include "operators/muscl/gradient_optimized.hpp"
 
 namespace fvproxy {
@@ -654,35 +655,17 @@ template <FlowReconstruction R> struct PositivityLimit {
   flow::IdealGas eos;
   ConstView2<real> u, grad;
   View2<real> lim;
-  KOKKOS_FUNCTION bool physical_at(const real (&base)[NV], index_t c, const real (&rc)[3]) const {
-    real X[NV];
-    for (int k = 0; k < NV; ++k)
-      X[k] = base[k] + lim(c, k) * (grad(c, 3 * k) * rc[0] + grad(c, 3 * k + 1) * rc[1] + grad(c, 3 * k + 2) * rc[2]);
-    if constexpr (R == FlowReconstruction::primitive) return X[0] > 0 && X[4] > 0;
-    const Primitive w = flow::to_primitive(flow::Conserved{X[0], {X[1], X[2], X[3]}, X[4]}, eos);
-    return w.rho > 0 && w.p > 0;
-  }
   KOKKOS_FUNCTION void operator()(const index_t c) const {
-    real base[NV]; // U_c, or W_c
-    for (int k = 0; k < NV; ++k) base[k] = u(c, k);
+    real base[NV], gr[NV][3], phi[NV]; // U_c, or W_c
+    for (int k = 0; k < NV; ++k) {
+      base[k] = u(c, k), phi[k] = lim(c, k);
+      for (int i = 0; i < 3; ++i) gr[k][i] = grad(c, 3 * k + i);
+    }
     if constexpr (R == FlowReconstruction::primitive) {
       const Primitive w = flow::to_primitive(flow::Conserved{base[0], {base[1], base[2], base[3]}, base[4]}, eos);
       base[0] = w.rho, base[1] = w.u[0], base[2] = w.u[1], base[3] = w.u[2], base[4] = w.p;
     }
-    bool ok = true;
-    const index_t bb = g.cell_boundary_begin(c);
-    for (index_t q = g.cell_face_off(c); q < bb && ok; ++q) { // interior faces: r, or r - d on the neighbour side
-      const index_t f = g.cell_faces(q);
-      const real m = g.sign(q) > 0 ? real(0) : real(1);
-      const real rc[3] = {g.r(f, 0) - m * g.d(f, 0), g.r(f, 1) - m * g.d(f, 1), g.r(f, 2) - m * g.d(f, 2)};
-      ok = physical_at(base, c, rc);
-    }
-    for (index_t q = bb; q < g.cell_face_off(c + 1) && ok; ++q) { // boundary faces (d is not set there)
-      const index_t f = g.cell_faces(q);
-      const real rc[3] = {g.r(f, 0), g.r(f, 1), g.r(f, 2)};
-      ok = physical_at(base, c, rc);
-    }
-    if (!ok)
+    if (!physical_face_states<R>(g, eos, c, base, gr, phi))
       for (int k = 0; k < NV; ++k) lim(c, k) = 0;
   }
 };

@@ -86,6 +86,15 @@ template <int N, class L> KOKKOS_INLINE_FUNCTION void limit(const GradientGeomet
   }
 }
 
+/// What the fused kernels (muscl_fused.hpp, muscl_paired.hpp) do with a cell's limiter values after
+/// the limiter, while its value, gradient and limiter values are in registers: nothing, or a
+/// model's bound, `void operator()(g, c, uc, gr, phi)` that may lower phi (the flow models'
+/// positivity: operators/flow/flow_positivity.hpp).
+struct NoBound {
+  template <int N> KOKKOS_INLINE_FUNCTION void operator()(const GradientGeometry&, index_t, const real (&)[N],
+                                                          const real (&)[N][3], real (&)[N]) const {}
+};
+
 /// The two-pass limiter: one cell per work item, reading u's neighbours again and the gradient the
 /// gradient kernel wrote.
 template <int N, class L> struct LimiterGather {

@@ -32,32 +32,6 @@ private:
   std::unique_ptr<LimiterOperator> limiter_;
 };
 
-template <int N, optimized::GradientMethod M, class L> class FusedMusclOperator final : public MusclOperator {
-public:
-  FusedMusclOperator(const Mesh& m, const OperatorGeometry& og, const MusclConfig& cfg, const LimiterScale& scale)
-      : g_(optimized::gradient_geometry(m, og)), parts_(PartRanges::of(m)), launch_{cfg.policy, cfg.team_size},
-        scale_(venkat_scale<N>(scale, cfg.venkatakrishnan_threshold)),
-        note_(stencil_note(og.stencil, m.n_gradient_cells())) {}
-  void compute(ConstView2<real> u, ConstView2<real> ub, View2<real> grad, View2<real> limiter,
-               Part part) const override {
-    const optimized::FusedMuscl<N, M, L> f{g_, u, ub, grad, limiter, scale_};
-    launch("fvproxy::muscl::fused", parts_.cells(part), launch_, f);
-  }
-  bool limits() const override { return true; }
-  std::string gradient_description() const override {
-    return std::string("optimized/fused/") + to_string(launch_.policy) +
-           (launch_.policy == Policy::team ? "/" + std::to_string(launch_.team_size) : "") + note_;
-  }
-  std::string limiter_description() const override { return "fused (in the gradient kernel)"; }
-
-private:
-  optimized::GradientGeometry g_;
-  PartRanges parts_;
-  LaunchOptions launch_;
-  VenkatScale<N> scale_;
-  std::string note_;
-};
-
 template <int N> struct MakeFused {
   template <optimized::GradientMethod M> static std::unique_ptr<MusclOperator>
   with(const Mesh& m, const OperatorGeometry& g, const MusclConfig& cfg, const LimiterScale& scale) {

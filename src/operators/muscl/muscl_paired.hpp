@@ -36,13 +36,16 @@ struct SharedVelocityValues {
 /// velocity in the cell rows is the first set's, so the interior faces are summed over the 6 distinct
 /// values and their sums copied to both sets before each set's own boundary values are added (the
 /// same terms in the same order as apart).
-template <int N1, int N2, GradientMethod M, class L, bool SharedVelocity = false> struct PairedMuscl {
+/// B: the bound on the first set's limiter values (NoBound, or the flow models' positivity).
+template <int N1, int N2, GradientMethod M, class L, bool SharedVelocity = false, class B = NoBound>
+struct PairedMuscl {
   static constexpr int N = N1 + N2;
   static_assert(!SharedVelocity || (N1 == 5 && N2 == 4), "a shared velocity is the flow models' layout");
   GradientGeometry g;
   PairedValues<N1> v;
   View2<real> grad1, limiter, grad2;
   VenkatScale<N1> scale; ///< Venkatakrishnan's threshold of the first set (limiter.hpp's venkat_scale)
+  B bound{};
   KOKKOS_FUNCTION void operator()(const index_t c) const {
     real uc[N], acc[N][3];
     Extremes<N1> e;
@@ -83,6 +86,7 @@ template <int N1, int N2, GradientMethod M, class L, bool SharedVelocity = false
         for (int i = 0; i < 3; ++i) g1[k][i] = gr[k][i];
       }
       limit<N1, L>(g, c, u1, g1, e, scale, phi);
+      bound(g, c, u1, g1, phi);
       for (int k = 0; k < N1; ++k) limiter(c, k) = phi[k];
     }
   }
@@ -104,14 +108,10 @@ public:
 };
 
 /// Whether the paired pass applies to `cfg`: the optimized variant gathering (any stencil and
-/// gradient method), fused (operators.muscl.fused); `deterministic` gathers too.
-bool pairs_gradients(const MusclConfig& cfg, bool deterministic);
-
-/// The pass for 5 reconstructed and 4 viscous components (the flow models'); `scale` empty: unlimited.
-/// `shared_velocity`: the caller guarantees that columns 0..2 of u2 equal columns 1..3 of u1 in every
-/// cell row (MUSCL on (rho, u, p); not the boundary rows), which the pass then reads once.
-std::unique_ptr<PairedMusclOperator> make_paired_muscl(const Mesh& mesh, const OperatorGeometry& geom,
-                                                       const MusclConfig& cfg, const LimiterScale& scale,
-                                                       bool shared_velocity);
+/// gradient method), fused (operators.muscl.fused); `deterministic` gathers too. The flow models make
+/// it (operators/flow/flow_muscl.hpp: make_paired_muscl).
+inline bool pairs_gradients(const MusclConfig& cfg, bool deterministic) {
+  return cfg.fused && cfg.variant == Variant::optimized && (deterministic || cfg.scatter == Scatter::gather);
+}
 
 } // namespace fvproxy
