@@ -740,8 +740,8 @@ TEST(DistributedRun, FlowRunsEqualOneRankPerGlobalId) {
   // frontier part after it), the blocking one, and atomic scatters. Sod's tube on 24 x 2 x 2 hexes
   // run to t = 0.12: the shock and the rarefaction cross every rank cut (a missing gradient exchange
   // fails here: checked). Couette flow (navier-stokes: the viscous gradients' exchange, no-slip walls
-  // on several ranks; one face pass and the separate operators). Sod on tets with Green-Gauss and HLLC on the conserved
-  // variables.
+  // on several ranks; one face pass and the separate operators; limited, the paired cell pass with its
+  // positivity check). Sod on tets with Green-Gauss and HLLC on the conserved variables.
   const double tol = test::tol(1e-12);
   auto sod = [](const char* file, std::vector<std::string> sets) {
     ConfigSource src = ConfigSource::from_file(test::source_path(file));
@@ -779,7 +779,13 @@ TEST(DistributedRun, FlowRunsEqualOneRankPerGlobalId) {
   expect_same_run(parse_case(couette), "couette, deterministic, overlapped halo", true, 0);
   couette.apply_set("parallel.halo.layers=2");
   expect_same_run(parse_case(couette), "couette, deterministic, two ghost layers", true, 0);
+  // limited: the paired cell pass with the positivity check in it, over the inner, frontier and
+  // first-layer parts (and the limiter values' exchange with one layer)
+  couette.apply_set("operators.muscl.limiter=venkatakrishnan");
+  expect_same_run(parse_case(couette), "couette, Venkatakrishnan, two ghost layers", true, 0);
   couette.apply_set("parallel.halo.layers=1");
+  expect_same_run(parse_case(couette), "couette, Venkatakrishnan, overlapped halo", true, 0);
+  couette.apply_set("operators.muscl.limiter=none");
   // navier-stokes defaults to one face pass (operators.step: fused): the separate operators too,
   // and the face pass with atomics
   couette.apply_set("operators.step=separate");
