@@ -5,16 +5,12 @@
 // each face's connectivity and geometry, the cell's least-squares or Green-Gauss matrix and the
 // launch are read once instead of once per set. Each component's sums are the same arithmetic, in
 // the same order, as FusedMuscl (or GradientGather) on its own set: the same bits.
-#include <memory>
 #include <string>
 #include <type_traits>
 
 #include "core/types.hpp"
-#include "mesh/mesh.hpp"
 #include "operators/muscl/gradient_optimized.hpp"
-#include "operators/muscl/limiter.hpp"
 #include "operators/muscl/limiter_optimized.hpp"
-#include "operators/operator_geometry.hpp"
 #include "operators/operator_options.hpp"
 #include "operators/part.hpp"
 
