@@ -306,12 +306,13 @@ void ConfigurationBench::fill_flow_inputs() {
   }
 }
 
-// One flow step (flow-euler-step, flow-ns-step) as the sum of its kernels' minimal bytes, per stage:
-// boundary values, the muscl operator on 5 variables, the convection, the zeroed rate and the
-// stage update (u, rhs read, u written, u^n read or written); navier-stokes adds W = (u, v, w, T)
-// with its boundary values, its gradients (the gradient's model on 4 variables) and the viscous
-// operator. Per step: the stable-step reduction (the state, each cell's face vectors, 1/V) and the
-// physical check (the state).
+// One flow step (flow-euler-step, flow-ns-step) as the sum of the separate kernels' minimal bytes
+// (the yardstick kept since 2026-11-24, so figures compare across revisions; the fused passes that
+// now run move fewer: docs/performance.md#one-cell-pass-for-navier-stokes), per stage: boundary
+// values, the muscl operator on 5 variables, the convection, the zeroed rate and the stage update
+// (u, rhs read, u written, u^n read or written); navier-stokes adds W = (u, v, w, T) with its
+// boundary values, its gradients (the gradient's model on 4 variables) and the viscous operator. Per step: the
+// stable-step reduction (the state, each cell's face vectors, 1/V) and the physical check (the state).
 double ConfigurationBench::flow_step_bytes(bool viscous) const {
   const double Rb = sizeof(real);
   const double stages = double(shu_osher_stages(cfg.time.integrator).size());

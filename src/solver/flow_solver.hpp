@@ -87,12 +87,13 @@ public:
   std::vector<std::pair<std::string, std::string>> describe() const override;
   const Mesh& mesh() const override { return mesh_; }
 
-  /// rhs = L(u) (ghost rows of u exchanged first on a decomposed mesh).
-  void rate(View2<real> u, View2<real> rhs);
   /// Records the first non-finite or non-physical cell of the state in check_ (keyed by `step`).
   void physical_check(long long step);
 
 private:
+  /// rhs = L(u) (ghost rows of u exchanged first on a decomposed mesh); u, rhs: u_ and rhs_ (with
+  /// fields_current_ their owned cell fields and the zeroed rate are taken as the update left them).
+  void rate(View2<real> u, View2<real> rhs);
   // The constructor's parts, in its order: the state arrays, the convection operator, then (after
   // the initial state) the second-order reconstruction and the viscous operator.
   void allocate_state();

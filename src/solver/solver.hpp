@@ -80,7 +80,8 @@ public:
   /// Whether the stable step changes with the state (then the loop asks for it every step).
   virtual bool variable_step() const { return false; }
 
-  /// The state (rows: owned then ghost cells; columns: checkpoint_field_layout's).
+  /// The state (rows: owned then ghost cells; columns: checkpoint_field_layout's). A caller that
+  /// writes it calls restarted() after (the flow solver keeps fields derived from it between steps).
   virtual View2<real> state() const = 0;
   /// The array a checkpoint holds (rows: owned cells first; columns: checkpoint_field_layout's):
   /// the state, and the flow solver's non-reflecting faces' slots after it.

@@ -113,8 +113,8 @@ std::unique_ptr<FlowConvectionOperator> make_flow_convection(const Mesh& mesh, c
                                                              bool deterministic);
 
 /// ub(f - n_interior, :) = the conserved boundary state of each boundary face from its owner's
-/// state (the values the gradients take on boundary faces); one kernel per patch. Nothing for
-/// `Rows::ghosts` (boundary faces belong to owned cells).
+/// state (the values the gradients take on boundary faces); one kernel per patch: the owned cells'
+/// faces (all, owned, owned_boundary) and the first ghost layer's (all, ghosts; two ghost layers).
 void flow_boundary_values(const Mesh& mesh, const flow::IdealGas& gas, const std::vector<FlowPatchBC>& patches,
                           ConstView2<real> u, View2<real> ub, Rows rows = Rows::all);
 
@@ -168,9 +168,10 @@ void flow_image_values(const OperatorGeometry& og, const flow::IdealGas& gas, Co
 /// the time loop): no-slip (1) or slip (0), the wall's velocity, its temperature (<= 0: adiabatic).
 View2<real> flow_mirror_rules(const std::vector<FlowPatchBC>& patches);
 
-/// W = (rho, u, v, w, p) per cell (the `rows`: owned and ghost rows, or either) and wb its
-/// primitive boundary states (with the owned rows): the field whose gradients and limiter values
-/// the primitive MUSCL (FlowReconstruction::primitive) takes.
+/// W = (rho, u, v, w, p) per cell (the `rows`: owned and ghost rows, or either; none for
+/// Rows::owned_boundary, whose cell rows the fused stage update wrote) and wb its primitive boundary
+/// states (patch_faces' faces of the rows): the field whose gradients and limiter values the
+/// primitive MUSCL (FlowReconstruction::primitive) takes.
 void flow_primitive_state(const Mesh& mesh, const flow::IdealGas& gas, const std::vector<FlowPatchBC>& patches,
                           ConstView2<real> u, View2<real> w, View2<real> wb, Rows rows = Rows::all);
 

@@ -67,7 +67,8 @@ std::unique_ptr<FlowViscousOperator> make_flow_viscous(const Mesh& mesh, const O
 /// conserved state u, and its boundary values wb (OperatorGeometry::ghost): on no-slip walls the
 /// mirror ghost (2 u_wall - u_P, 2 T_wall - T_P or T_P when adiabatic), on slip walls and symmetry
 /// planes the mirror image (u_P mirrored about the face, T_P), on every other type the owner's W
-/// as the face value (zero normal gradient). `rows` as flow_primitive_state's.
+/// as the face value (zero normal gradient). `rows` as flow_primitive_state's (Rows::owned_boundary:
+/// the owned cells' boundary faces alone).
 void flow_primitive_fields(const Mesh& mesh, const flow::IdealGas& gas, const std::vector<FlowPatchBC>& patches,
                            ConstView2<real> u, View2<real> w, View2<real> wb, Rows rows = Rows::all);
 
