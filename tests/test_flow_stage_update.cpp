@@ -60,8 +60,8 @@ TEST(FlowStageUpdate, EqualsTheUpdateZeroFillAndDerivedFields) {
   }
   const StateCheck sc(std::vector<real>(NV, 0), std::vector<real>(NV, 0));
   for (const double a : {0.0, 0.75, 1.0 / 3.0})
-    for (const auto& [with_w, with_wv] : {std::pair{true, true}, std::pair{true, false}, std::pair{false, true},
-                                          std::pair{false, false}}) {
+    for (const auto& [with_w, with_wv] :
+         {std::pair{true, true}, std::pair{true, false}, std::pair{false, true}, std::pair{false, false}}) {
       SCOPED_TRACE("a = " + std::to_string(a) + (with_w ? ", W" : "") + (with_wv ? ", (u, v, w, T)" : ""));
       const real ar = real(a), dt = real(0.013);
       // the passes it replaces
