@@ -61,6 +61,13 @@ inline FieldSetup field_setup(const HostMesh& h, int n, const Field& field, Sten
   return s;
 }
 
+/// A copy of v on the host (never v itself, which create_mirror_view gives on a host backend).
+inline HostView2 host_copy(const View2<real>& v) {
+  HostView2 h = Kokkos::create_mirror(v);
+  Kokkos::deep_copy(h, v);
+  return h;
+}
+
 inline double max_abs(const HostView2& h) {
   double m = 0;
   for (std::size_t c = 0; c < h.extent(0); ++c)

@@ -17,7 +17,7 @@ namespace fvproxy {
 namespace {
 
 constexpr int NV = flow::kVariables;
-using HostOut = Kokkos::View<real**, Kokkos::LayoutLeft, HostSpace>;
+using HostOut = test::HostView2;
 
 /// A fast shear flow at a low pressure: velocity gradients ~15 (a cell's velocity varies by ~1 across
 /// it) and p ~ 2e-3, so that a limited MUSCL on U can give a face a negative pressure.
@@ -67,13 +67,6 @@ State state(const HostMesh& h) {
   return s;
 }
 
-/// A copy on the host (never the device view itself: the reference is kept before the check changes it).
-HostOut host(const View2<real>& v) {
-  HostOut h = Kokkos::create_mirror(v);
-  Kokkos::deep_copy(h, v);
-  return h;
-}
-
 TEST(FlowMuscl, PositivityCheckInThePassEqualsTheSeparateKernel) {
   const std::vector<std::pair<std::string, HostMesh>> meshes{
       {"tet jitter zorder", test::box_mesh(ElementKind::tet, {false, false, false}, 0.15, Ordering::zorder)},
@@ -94,9 +87,9 @@ TEST(FlowMuscl, PositivityCheckInThePassEqualsTheSeparateKernel) {
           // the reference: the fused muscl operator, then flow_positivity_limit
           View2<real> rg("fvproxy::test::ref_grad", m.n_cells, 3 * NV), rl("fvproxy::test::ref_lim", m.n_cells, NV);
           make_muscl(m, s.geom, cfg, NV, false, scale)->compute(in, in_b, rg, rl);
-          const HostOut before = host(rl);
+          const HostOut before = test::host_copy(rl);
           flow_positivity_limit(m, s.geom, rec, s.gas, s.u, rg, rl, Part::all);
-          const HostOut ref = host(rl);
+          const HostOut ref = test::host_copy(rl);
           int zeroed = 0;
           for (index_t c = 0; c < m.n_cells; ++c) { // limited before, first order after
             bool was = false, now = true;
@@ -114,7 +107,8 @@ TEST(FlowMuscl, PositivityCheckInThePassEqualsTheSeparateKernel) {
               pl("fvproxy::test::paired_lim", m.n_cells, NV), pv("fvproxy::test::paired_viscous", m.n_cells, 12);
           make_paired_muscl(m, s.geom, cfg, scale, primitive, check)
               ->compute(in, in_b, s.wv, s.wvb, pg, pl, pv, Part::all);
-          const HostOut got = host(l), paired = host(pl), hg = host(g), hrg = host(rg);
+          const HostOut got = test::host_copy(l), paired = test::host_copy(pl), hg = test::host_copy(g),
+                        hrg = test::host_copy(rg);
           double d = 0, dp = 0, dg = 0;
           for (index_t c = 0; c < m.n_cells; ++c) {
             for (int k = 0; k < NV; ++k) {

@@ -19,13 +19,7 @@ namespace fvproxy {
 namespace {
 
 constexpr int NV = flow::kVariables;
-using HostOut = Kokkos::View<real**, Kokkos::LayoutLeft, HostSpace>;
-
-HostOut host(const View2<real>& v) {
-  HostOut h = Kokkos::create_mirror(v);
-  Kokkos::deep_copy(h, v);
-  return h;
-}
+using HostOut = test::HostView2;
 
 View2<real> copy(const View2<real>& v, const std::string& name) {
   View2<real> c(name, v.extent(0), v.extent(1));
@@ -35,7 +29,7 @@ View2<real> copy(const View2<real>& v, const std::string& name) {
 
 /// max |a - b| over the first `rows` rows (every row when rows < 0).
 double max_diff(const View2<real>& a, const View2<real>& b, index_t rows = -1) {
-  const HostOut x = host(a), y = host(b);
+  const HostOut x = test::host_copy(a), y = test::host_copy(b);
   const index_t n = rows < 0 ? index_t(x.extent(0)) : rows;
   double d = 0;
   for (index_t i = 0; i < n; ++i)
@@ -80,7 +74,7 @@ TEST(FlowStageUpdate, EqualsTheUpdateZeroFillAndDerivedFields) {
       flow_stage_update(gas, gun, gu, grhs, ar, dt, with_w ? gw : View2<real>(), with_wv ? gwv : View2<real>(), rows);
       EXPECT_EQ(max_diff(gu, ru), 0.0); // every row: the ghost rows untouched by both
       EXPECT_EQ(max_diff(gun, run), 0.0);
-      const HostOut hr = host(grhs), r0 = host(rhs);
+      const HostOut hr = test::host_copy(grhs), r0 = test::host_copy(rhs);
       double zero = 0, kept = 0; // max |rhs| over the owned rows; max |rhs - rhs before| over the others
       for (index_t c = 0; c < m.n_cells; ++c)
         for (int k = 0; k < NV; ++k) {

@@ -20,7 +20,7 @@
 namespace fvproxy {
 namespace {
 
-using HostOut = Kokkos::View<real**, Kokkos::LayoutLeft, HostSpace>;
+using HostOut = test::HostView2;
 
 /// Smooth fields with a jump (the limiters act on some cells), different in each set.
 const test::Field kFirst = [](int k, const double* x) {
@@ -35,10 +35,6 @@ View2<real> poisoned(const std::string& name, index_t rows, int cols) {
   View2<real> v(name, rows, cols);
   Kokkos::deep_copy(v, std::nan(""));
   return v;
-}
-
-HostOut host(const View2<real>& v) {
-  return Kokkos::create_mirror_view_and_copy(HostSpace(), v);
 }
 
 /// max |a - b| over every entry (NaN, an entry not written, counts as infinite) and max |b|.
@@ -107,14 +103,14 @@ TEST(MusclPaired, EqualsTheTwoSetsOnTheirOwn) {
           MusclConfig unlimited = cfg;
           unlimited.limiter = Limiter::none;
           make_muscl(m, b.geom, unlimited, 4, false, {})->compute(u2, b.ub, r2, View2<real>());
-          const auto [d1, s1] = compare(host(g1), host(r1));
-          const auto [d2, s2] = compare(host(g2), host(r2));
+          const auto [d1, s1] = compare(test::host_copy(g1), test::host_copy(r1));
+          const auto [d2, s2] = compare(test::host_copy(g2), test::host_copy(r2));
           ASSERT_GT(s1, 0.1);
           ASSERT_GT(s2, 0.1);
           EXPECT_LE(d1, test::tol(1e-13) * s1) << paired->description();
           EXPECT_LE(d2, test::tol(1e-13) * s2) << paired->description();
           if (!limited) continue;
-          const HostOut hl = host(l), hr = host(rl);
+          const HostOut hl = test::host_copy(l), hr = test::host_copy(rl);
           const auto [dl, sl] = compare(hl, hr);
           EXPECT_LE(dl, test::tol(1e-13)) << paired->description();
           bool acts = false;
