@@ -123,16 +123,16 @@ TEST(MusclPaired, EqualsTheTwoSetsOnTheirOwn) {
 
 TEST(MusclPaired, AppliesToTheFusedOptimizedGather) {
   MusclConfig cfg;
-  EXPECT_TRUE(pairs_gradients(cfg, false)); // the defaults: optimized, gather, fused
+  EXPECT_TRUE(fuses_passes(cfg, false)); // the defaults: optimized, gather, fused
   cfg.fused = false;
-  EXPECT_FALSE(pairs_gradients(cfg, false));
+  EXPECT_FALSE(fuses_passes(cfg, false));
   cfg = MusclConfig{};
   cfg.variant = Variant::naive;
-  EXPECT_FALSE(pairs_gradients(cfg, true));
+  EXPECT_FALSE(fuses_passes(cfg, true));
   cfg = MusclConfig{};
   cfg.scatter = Scatter::atomic;
-  EXPECT_FALSE(pairs_gradients(cfg, false));
-  EXPECT_TRUE(pairs_gradients(cfg, true)); // deterministic: every operator gathers
+  EXPECT_FALSE(fuses_passes(cfg, false));
+  EXPECT_TRUE(fuses_passes(cfg, true)); // deterministic: every operator gathers
 }
 
 } // namespace

@@ -535,7 +535,7 @@ FlowSolver::FlowSolver(const Mesh& mesh, const CaseConfig& cfg, const Communicat
   initialize();
   // muscl.fused (navier-stokes, second order): the MUSCL and the viscous gradients in one cell pass
   // (operators/muscl/muscl_paired.hpp) instead of muscl_ and viscous_gradient_.
-  const bool paired = second_order_ && viscous_ && pairs_gradients(cfg.operators.muscl, det);
+  const bool paired = second_order_ && viscous_ && fuses_passes(cfg.operators.muscl, det);
   if (second_order_) make_second_order(det, paired);
   if (viscous_) make_viscous(det, paired);
   no_exact_ = no_exact_reason(cfg, viscous_);

@@ -125,7 +125,7 @@ FlowMuscl make_flow_muscl(const Mesh& mesh, const OperatorGeometry& geom, const 
                           const LimiterScale& scale, const FlowPositivityCheck& positivity) {
   check_scale(scale, "make_flow_muscl");
   const bool limited = !scale.empty() && cfg.limiter != Limiter::none;
-  if (!(positivity.on && limited && pairs_gradients(cfg, deterministic))) // where make_muscl would not fuse
+  if (!(positivity.on && limited && fuses_passes(cfg, deterministic))) // where make_muscl would not fuse
     return {make_muscl(mesh, geom, cfg, kReconstructed, deterministic, scale), false};
   if (cfg.gradient == Gradient::green_gauss)
     return {fused_with_method<GradientMethod::green_gauss>(mesh, geom, cfg, scale, positivity), true};

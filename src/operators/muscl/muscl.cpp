@@ -54,11 +54,14 @@ std::unique_ptr<MusclOperator> make_muscl(const Mesh& mesh, const OperatorGeomet
   if (!scale.empty() && scale.components() != components)
     throw std::logic_error("make_muscl: a limiter scale of " + std::to_string(scale.components()) + " components for " +
                            std::to_string(components));
-  const bool gather = deterministic || cfg.scatter == Scatter::gather;
-  if (cfg.fused && limited && cfg.variant == Variant::optimized && gather)
+  if (limited && fuses_passes(cfg, deterministic))
     return dispatch_components<MakeFused>(components, mesh, geom, cfg, scale);
   return std::make_unique<TwoPassMuscl>(make_gradient(mesh, geom, cfg, components, deterministic),
                                         limited ? make_limiter(mesh, geom, cfg, scale) : nullptr);
+}
+
+bool fuses_passes(const MusclConfig& cfg, bool deterministic) {
+  return cfg.fused && cfg.variant == Variant::optimized && (deterministic || cfg.scatter == Scatter::gather);
 }
 
 std::unique_ptr<MusclOperator> make_two_pass_muscl(std::unique_ptr<GradientOperator> gradient,

@@ -41,6 +41,11 @@ public:
 std::unique_ptr<MusclOperator> make_muscl(const Mesh& mesh, const OperatorGeometry& geom, const MusclConfig& cfg,
                                           int components, bool deterministic, const LimiterScale& scale);
 
+/// Whether `cfg` runs the fused cell kernels (operators.muscl.fused with the optimized variant's
+/// gather; `deterministic` gathers too): make_muscl's fused gradient + limiter where there is a
+/// limiter, and the flow models' paired pass and positivity check in the pass (operators/flow/flow_muscl.hpp).
+bool fuses_passes(const MusclConfig& cfg, bool deterministic);
+
 class GradientOperator;
 /// Two given passes as one operator (the ablation ladder's steps: operators/ladder/ladder.hpp);
 /// `limiter` null: gradients only.

@@ -103,11 +103,4 @@ public:
   virtual std::string description() const = 0;
 };
 
-/// Whether the paired pass applies to `cfg`: the optimized variant gathering (any stencil and
-/// gradient method), fused (operators.muscl.fused); `deterministic` gathers too. The flow models make
-/// it (operators/flow/flow_muscl.hpp: make_paired_muscl).
-inline bool pairs_gradients(const MusclConfig& cfg, bool deterministic) {
-  return cfg.fused && cfg.variant == Variant::optimized && (deterministic || cfg.scatter == Scatter::gather);
-}
-
 } // namespace fvproxy
