@@ -687,6 +687,15 @@ TEST(DistributedRun, EqualsOneRankPerGlobalId) {
   expect_same_run(with({"operators.step=fused", "operators.convection.scatter=atomic",
                         "operators.diffusion.scatter=atomic", "mesh.reorder=random"}),
                   "one face pass, atomic scatters, random numbering", false, tol);
+  // Stored face fluxes (each face once, summed per cell in the gather's order): bitwise without
+  // run.deterministic, overlapped (the inner part stores the faces among owned cells, the frontier
+  // the faces to ghosts) and with two ghost layers.
+  expect_same_run(
+      with({"operators.convection.scatter=stored", "operators.diffusion.scatter=stored", "mesh.reorder=random"}),
+      "one face pass, stored fluxes, random numbering", true, 0);
+  expect_same_run(with({"operators.convection.scatter=stored", "operators.diffusion.scatter=stored",
+                        "parallel.halo.layers=2", "mesh.partition=hilbert"}),
+                  "one face pass, stored fluxes, two ghost layers", true, 0);
   // The blocking halo, and the overlapped one with atomic scatters (faces to ghosts one-sided).
   expect_same_run(with({"run.deterministic=true", "parallel.halo.variant=naive"}), "deterministic, naive halo", true,
                   0);
@@ -761,6 +770,11 @@ TEST(DistributedRun, FlowRunsEqualOneRankPerGlobalId) {
                     std::string("sod, deterministic, transport ") + t, true, 0);
   expect_same_run(sod("inputs/sod.yaml", {"operators.convection.scatter=atomic", "operators.muscl.scatter=atomic"}),
                   "sod, atomic scatters", false, tol, false, 1.0);
+  // euler's convection with stored face fluxes: deterministic without the key, bitwise
+  for (const char* layers : {"1", "2"})
+    expect_same_run(sod("inputs/sod_tet.yaml",
+                        {"operators.convection.scatter=stored", std::string("parallel.halo.layers=") + layers}),
+                    std::string("sod on tets, stored fluxes, ghost layers: ") + layers, true, 0);
   // Two ghost layers: no gradient exchange, the first layer's slip-wall faces mirrored here.
   for (const char* v : {"optimized", "naive"})
     expect_same_run(sod("inputs/sod.yaml",
@@ -796,6 +810,9 @@ TEST(DistributedRun, FlowRunsEqualOneRankPerGlobalId) {
   couette.apply_set("operators.convection.scatter=atomic");
   couette.apply_set("operators.step=fused");
   expect_same_run(parse_case(couette), "couette, one face pass, atomic scatters", false, tol, false, 1.0);
+  couette.apply_set("operators.convection.scatter=stored"); // deterministic: bitwise again
+  couette.apply_set("operators.diffusion.scatter=stored");
+  expect_same_run(parse_case(couette), "couette, one face pass, stored fluxes", true, 0);
 }
 
 /// Boxes that can be built in parts: every element, periodic and not, jittered, each partition

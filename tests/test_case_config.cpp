@@ -196,6 +196,27 @@ TEST(CaseConfig, Errors) {
   expect_input_error([] { parse(kBase + "operators:\n  muscl: {scatter: atomic, fused: true}\n"); },
                      {"operators.muscl.fused: fused: true needs scatter: gather"});
   expect_input_error([] { parse(kBase + "operators:\n  muscl: {fused: yes please}\n"); }, {"operators.muscl.fused"});
+  // scatter: stored (face fluxes stored, then summed per cell): one face pass or a flow convection
+  expect_input_error([] { parse(kBase + "operators:\n  muscl: {scatter: stored}\n"); },
+                     {"operators.muscl.scatter: scatter: stored is an accumulation of the face operators"});
+  expect_input_error([] { parse(kBase + "operators:\n  convection: {scatter: stored}\n"); },
+                     {"operators.convection.scatter: scatter: stored needs one face pass (operators.step: fused)"});
+  expect_input_error(
+      [] {
+        parse(kBase +
+              "operators:\n  convection: {scatter: stored}\n  diffusion: {scatter: stored}\n  step: separate\n");
+      },
+      {"operators.convection.scatter: scatter: stored needs one face pass"});
+  {
+    const CaseConfig c = parse(kBase + "operators:\n  convection: {scatter: stored}\n  diffusion: {scatter: stored}\n");
+    EXPECT_EQ(c.operators.step, StepPasses::fused);
+    EXPECT_EQ(c.operators.convection.scatter, Scatter::stored);
+    // deterministic already: allowed with run.deterministic
+    EXPECT_EQ(parse(kBase + "operators:\n  convection: {scatter: stored}\n  diffusion: {scatter: stored}\n"
+                            "run: {deterministic: true}\n")
+                  .operators.diffusion.scatter,
+              Scatter::stored);
+  }
   expect_input_error([] { parse(kBase + "operators:\n  diffusion: {team_size: 100}\n"); },
                      {"operators.diffusion.team_size: value 100 out of range"});
   expect_input_error([] { parse(kBase + "operators:\n  convection: {order: 3}\n"); },
@@ -376,6 +397,9 @@ TEST(CaseConfig, FlowModels) {
 }
 
 TEST(CaseConfig, FlowModelErrors) {
+  // euler's convection stores its face fluxes on its own (no face pass to join)
+  EXPECT_EQ(parse(kFlow + "operators:\n  convection: {scatter: stored}\n").operators.convection.scatter,
+            Scatter::stored);
   expect_input_error([] { parse(kMesh + "physics: {model: navier-stokes}\n"); },
                      {"physics.viscosity", "required key missing for model: navier-stokes"});
   expect_input_error([] { parse(kMesh + "physics: {model: euler, components: 5}\n"); },

@@ -119,12 +119,24 @@ TEST(FlowFacePass, EqualsConvectionThenViscous) {
       ASSERT_GT(visc, 1e-3 * conv) << name;
       for (const auto& [s, pol, det] :
            {std::tuple{Scatter::gather, Policy::range, true}, std::tuple{Scatter::gather, Policy::team, false},
-            std::tuple{Scatter::atomic, Policy::range, false}, std::tuple{Scatter::atomic, Policy::team, false}}) {
+            std::tuple{Scatter::atomic, Policy::range, false}, std::tuple{Scatter::atomic, Policy::team, false},
+            std::tuple{Scatter::stored, Policy::range, false}, std::tuple{Scatter::stored, Policy::team, true}}) {
         const Options o = options(flux, order, rec, law, s, pol);
         SCOPED_TRACE(name + ", " + to_string(flux) + ", order " + std::to_string(order) + ", " + to_string(s) + "/" +
                      to_string(pol));
-        const test::HostView2 ref = separate(p, o, det), got = fused(p, o, det);
+        // the separate viscous operator has no stored accumulation: against the gather
+        const Options so = s == Scatter::stored ? options(flux, order, rec, law, Scatter::gather, pol) : o;
+        const test::HostView2 ref = separate(p, so, det), got = fused(p, o, det);
         EXPECT_LE(test::max_abs_diff(got, ref), test::tol(1e-13) * test::max_abs(ref));
+        if (s != Scatter::stored) continue;
+        // The flow convection alone (euler) stores too: each face's flux, summed per cell in the
+        // gather's order, is the gather's rate bitwise.
+        const auto stored = make_flow_convection(p.mesh, p.geom, o.conv, p.bcs, det);
+        const auto gather = make_flow_convection(p.mesh, p.geom, so.conv, p.bcs, det);
+        const auto rate = [&](const auto& op) {
+          return test::added_rate(p.mesh, NV, [&](View2<real> rhs) { op->apply(p.u, p.grad, p.lim, rhs); });
+        };
+        EXPECT_EQ(test::max_abs_diff(rate(stored), rate(gather)), 0.0);
       }
       // The wall forces' fluxes: the face pass gives each patch's convective and viscous fluxes as
       // the two operators do (with one face pass the solver holds no other operator).
@@ -163,6 +175,12 @@ TEST(FlowFacePass, RefusesMismatchedOperators) {
               Policy::range);
   o.conv.variant = Variant::naive;
   EXPECT_THROW(make_flow_face_pass(p.mesh, p.geom, o.conv, o.visc, p.bcs, false), InputError);
+  // stored fluxes: the face pass and the convection; the separate viscous operator refuses them
+  o = options(flow::FluxType::hllc, 2, FlowReconstruction::primitive, FlowViscosity::Law::constant, Scatter::stored,
+              Policy::range);
+  EXPECT_NO_THROW(make_flow_face_pass(p.mesh, p.geom, o.conv, o.visc, p.bcs, false));
+  EXPECT_NO_THROW(make_flow_convection(p.mesh, p.geom, o.conv, p.bcs, false));
+  EXPECT_THROW(make_flow_viscous(p.mesh, p.geom, o.visc, p.bcs, false), InputError);
 }
 
 } // namespace

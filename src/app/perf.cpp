@@ -147,6 +147,7 @@ OperatorsConfig apply_variant(OperatorsConfig oc, const VariantSpec& v) {
   if (v.step_given) oc.step = v.step; // e.g. {defaults: true, step: fused}: one face pass
   if (v.case_options) {
     if (v.fused_given) oc.muscl.fused = v.fused; // e.g. {defaults: true, fused: false}: the two passes
+    if (v.scatter_given) oc.convection.scatter = oc.diffusion.scatter = v.options.scatter; // e.g. stored
     return oc;
   }
   for (OperatorOptions* o : {static_cast<OperatorOptions*>(&oc.muscl), static_cast<OperatorOptions*>(&oc.convection),
@@ -156,6 +157,7 @@ OperatorsConfig apply_variant(OperatorsConfig oc, const VariantSpec& v) {
     o->policy = v.options.policy;
     o->team_size = v.options.team_size;
   }
+  if (oc.muscl.scatter == Scatter::stored) oc.muscl.scatter = Scatter::gather; // the gradients always gather
   oc.muscl.fused = v.fused;
   if (!v.step_given) oc.step = default_step(oc, PhysicsModel::scalar); // as a case with these options
   return oc;

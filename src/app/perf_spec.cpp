@@ -174,9 +174,10 @@ VariantSpec SpecParser::variant(const YAML::Node& vars, std::size_t i) const {
   if (vars[i]["variant"])
     v.options.variant =
         r.enum_value(vars[i]["variant"], p + ".variant", std::vector<Variant>{Variant::naive, Variant::optimized});
+  v.scatter_given = bool(vars[i]["scatter"]);
   if (vars[i]["scatter"])
-    v.options.scatter =
-        r.enum_value(vars[i]["scatter"], p + ".scatter", std::vector<Scatter>{Scatter::atomic, Scatter::gather});
+    v.options.scatter = r.enum_value(vars[i]["scatter"], p + ".scatter",
+                                     std::vector<Scatter>{Scatter::atomic, Scatter::gather, Scatter::stored});
   if (vars[i]["policy"])
     v.options.policy = r.enum_value(vars[i]["policy"], p + ".policy", std::vector<Policy>{Policy::range, Policy::team});
   if (vars[i]["team_size"]) v.options.team_size = static_cast<int>(r.int_value(vars[i]["team_size"], p + ".team_size"));
@@ -207,7 +208,7 @@ void SpecParser::fused(const YAML::Node& vars, std::size_t i, const std::string&
 void SpecParser::case_defaults(const YAML::Node& vars, std::size_t i, const std::string& p, VariantSpec& v) const {
   if (vars[i]["defaults"]) {
     v.case_options = r.bool_value(vars[i]["defaults"], p + ".defaults");
-    for (const char* k : {"variant", "scatter", "policy", "team_size"})
+    for (const char* k : {"variant", "policy", "team_size"}) // scatter: the face operators' over the case's
       if (v.case_options && vars[i][k])
         r.fail(vars[i][k], p + "." + k, "'defaults: true' takes the case's options; remove this key");
   }

@@ -22,6 +22,9 @@ struct VariantSpec {
   /// `step: separate | fused` (operators.step): the face fluxes in one pass; with defaults too
   StepPasses step = StepPasses::separate;
   bool step_given = false;
+  /// `scatter` with `defaults: true`: the face operators' (convection, diffusion) accumulation over
+  /// the case's; without defaults every operator's, the gradients gathering where it is `stored`
+  bool scatter_given = false;
 };
 
 /// One entry of `meshes`: a generated box (`{element, cells}`, the case's generate section with

@@ -9,6 +9,7 @@
 #include <Kokkos_Core.hpp>
 
 #include "core/config_reader.hpp"
+#include "core/error.hpp"
 
 namespace fvproxy {
 
@@ -24,7 +25,7 @@ const char* to_string(Limiter l) {
   return l == Limiter::none ? "none" : l == Limiter::barth_jespersen ? "barth-jespersen" : "venkatakrishnan";
 }
 const char* to_string(Scatter s) {
-  return s == Scatter::atomic ? "atomic" : "gather";
+  return s == Scatter::atomic ? "atomic" : s == Scatter::gather ? "gather" : "stored";
 }
 const char* to_string(Policy p) {
   return p == Policy::range ? "range" : "team";
@@ -55,7 +56,8 @@ void parse_options(const Reader& r, const YAML::Node& n, const std::string& path
              "the naive variant always scatters with atomics and launches an MDRangePolicy; remove it or use variant: "
              "optimized");
   if (n["scatter"]) {
-    o.scatter = r.enum_value(n["scatter"], path + ".scatter", std::vector<Scatter>{Scatter::atomic, Scatter::gather});
+    o.scatter = r.enum_value(n["scatter"], path + ".scatter",
+                             std::vector<Scatter>{Scatter::atomic, Scatter::gather, Scatter::stored});
     if (deterministic && o.scatter == Scatter::atomic)
       r.fail(n["scatter"], path + ".scatter", "scatter: atomic contradicts run.deterministic: true",
              "deterministic runs gather (no atomics); " + r.src().locate(det_node, "run.deterministic") + " sets it");
@@ -72,6 +74,13 @@ void parse_options(const Reader& r, const YAML::Node& n, const std::string& path
 }
 
 } // namespace
+
+void refuse_stored(Scatter s, const std::string& key, const std::string& what) {
+  if (s == Scatter::stored)
+    throw InputError(key, "scatter: stored: " + what + " has no stored accumulation",
+                     "stored applies to one face pass (operators.step: fused) and to the euler convection; use "
+                     "gather or atomic");
+}
 
 bool fusable_face_operators(const OperatorsConfig& ops) {
   return ops.convection.variant == Variant::optimized && ops.diffusion.variant == Variant::optimized &&
@@ -154,6 +163,25 @@ void read_step(const Reader& r, const YAML::Node& st, PhysicsModel model, Operat
   }
 }
 
+/// `scatter: stored` where the fluxes are one pass per face: the face pass (operators.step: fused)
+/// or the euler convection (docs/operators/face-pass.md#accumulation); never the gradients.
+void check_stored(const Reader& r, const YAML::Node& n, PhysicsModel model, const OperatorsConfig& ops) {
+  const auto key = [&](const char* op) { return n[op] ? n[op]["scatter"] : YAML::Node(); };
+  if (ops.muscl.scatter == Scatter::stored)
+    r.fail(key("muscl"), "operators.muscl.scatter", "scatter: stored is an accumulation of the face operators",
+           "the gradients gather each cell's faces; use gather (the default) or atomic");
+  const bool fused = ops.step == StepPasses::fused;
+  const auto need_pass = [&](const char* op) {
+    r.fail(key(op), std::string("operators.") + op + ".scatter",
+           "scatter: stored needs one face pass (operators.step: fused)",
+           "the separate scalar and viscous operators gather or scatter; give convection and diffusion the same "
+           "scatter: stored (the face pass), or use gather or atomic");
+  };
+  // the flow convection stores on its own too; euler has no diffusion operator
+  if (ops.convection.scatter == Scatter::stored && !fused && model == PhysicsModel::scalar) need_pass("convection");
+  if (ops.diffusion.scatter == Scatter::stored && !fused && model != PhysicsModel::euler) need_pass("diffusion");
+}
+
 } // namespace
 
 OperatorsConfig read_operator_options(const Reader& r, const YAML::Node& root, bool deterministic, PhysicsModel model) {
@@ -231,6 +259,7 @@ OperatorsConfig read_operator_options(const Reader& r, const YAML::Node& root, b
     parse_options(r, d, "operators.diffusion", ops.diffusion, deterministic, det);
   }
   read_step(r, n["step"], model, ops);
+  check_stored(r, n, model, ops);
   return ops;
 }
 

@@ -1,6 +1,8 @@
 #pragma once
 // The case file's `operators` section (docs/inputs.md#operators): each operator's variant and the
 // optimized variant's options. The case assembles the sections (solver/case_config.hpp).
+#include <string>
+
 #include <yaml-cpp/yaml.h>
 
 #include "physics/physics_options.hpp"
@@ -10,7 +12,11 @@ namespace fvproxy {
 enum class Variant { naive, optimized };
 enum class Gradient { green_gauss, least_squares };
 enum class Limiter { none, barth_jespersen, venkatakrishnan };
-enum class Scatter { atomic, gather };
+/// How a face operator adds its faces' fluxes to the cells' rates: one atomic per face side and
+/// variable, one thread per cell over its faces (each face evaluated twice), or the fluxes stored
+/// per face and then summed per cell (each face evaluated once, no atomics: issue 39,
+/// docs/operators/face-pass.md#accumulation). The gradients always gather.
+enum class Scatter { atomic, gather, stored };
 enum class Policy { range, team };
 /// How a stage's face fluxes are computed: each operator its own pass, or convection and diffusion
 /// in one pass (issue 39; operators/face_pass/face_pass.hpp).
@@ -76,6 +82,16 @@ class Reader;
 bool fusable_face_operators(const OperatorsConfig& ops);
 /// operators.step's default: fused for the scalar and navier-stokes models where their face operators are fusable.
 StepPasses default_step(const OperatorsConfig& ops, PhysicsModel model);
+
+/// The scatter an operator runs: `run.deterministic` turns atomic into gather (stored and gather are
+/// deterministic already).
+inline Scatter resolved_scatter(Scatter s, bool deterministic) {
+  return deterministic && s == Scatter::atomic ? Scatter::gather : s;
+}
+/// Throws InputError naming `key` where `s` is stored: the operator `what` has no stored
+/// accumulation (the face pass and the flow convection have; a benchmark's variants reach the
+/// factories without read_operator_options, which refuses it in a case file).
+void refuse_stored(Scatter s, const std::string& key, const std::string& what);
 
 /// `operators` of the case root; `deterministic` (run.deterministic) forbids atomic scatters.
 OperatorsConfig read_operator_options(const detail::Reader& r, const YAML::Node& root, bool deterministic,

@@ -110,12 +110,13 @@ ScalarSolver::ScalarSolver(const Mesh& mesh, const CaseConfig& cfg, const Commun
   if (needs_gradient(cfg))
     muscl_ = make_muscl(mesh, geom_, cfg.operators.muscl, n_, det,
                         limited ? scalar_limiter_scale(bounds_.lo, bounds_.hi) : LimiterScale{});
-  if (moves(cfg.physics.velocity))
-    convection_ = make_convection(mesh, geom_, cfg.operators.convection, phi_, n_, types, det);
-  if (kappa_max_ > 0)
-    diffusion_ = make_diffusion(mesh, geom_, cfg.operators.diffusion, cfg.physics.diffusivity, types, det);
-  if (cfg.operators.step == StepPasses::fused && convection_ && diffusion_) // one operator alone has nothing to fuse
+  const bool moving = moves(cfg.physics.velocity), diffusing = kappa_max_ > 0;
+  if (cfg.operators.step == StepPasses::fused && moving && diffusing) { // one operator alone has nothing to fuse
     face_pass_ = make_scalar_face_pass(mesh, geom_, cfg.operators, phi_, cfg.physics.diffusivity, types, det);
+    return;
+  }
+  if (moving) convection_ = make_convection(mesh, geom_, cfg.operators.convection, phi_, n_, types, det);
+  if (diffusing) diffusion_ = make_diffusion(mesh, geom_, cfg.operators.diffusion, cfg.physics.diffusivity, types, det);
 }
 
 void ScalarSolver::initialize() {
@@ -249,8 +250,12 @@ std::vector<std::pair<std::string, std::string>> ScalarSolver::describe() const 
   std::vector<std::pair<std::string, std::string>> d{
       {"muscl.gradient", muscl_ ? muscl_->gradient_description() : "off"},
       {"muscl.limiter", muscl_ && muscl_->limits() ? muscl_->limiter_description() : (lim_.data() ? "none" : "off")},
-      {"convection", convection_ ? convection_->description() : "off (no velocity)"},
-      {"diffusion", diffusion_ ? diffusion_->description() : "off (no diffusivity)"},
+      {"convection", face_pass_    ? face_pass_->description()
+                     : convection_ ? convection_->description()
+                                   : "off (no velocity)"},
+      {"diffusion", face_pass_   ? face_pass_->description()
+                    : diffusion_ ? diffusion_->description()
+                                 : "off (no diffusivity)"},
       {"step", face_pass_ ? "one face pass (" + face_pass_->description() + ")" : "separate"}};
   if (halo_)
     d.emplace_back("halo", std::string(to_string(halo_->variant())) + " (" + halo_->transport() +

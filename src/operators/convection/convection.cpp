@@ -169,6 +169,7 @@ std::unique_ptr<ConvectionOperator> make_convection(const Mesh& mesh, const Oper
                                                     const std::vector<BoundaryType>& patch_types, bool deterministic) {
   if (cfg.variant == Variant::naive)
     return std::make_unique<NaiveConvectionOperator>(mesh, cfg.order, phi, components, patch_types, deterministic);
+  refuse_stored(cfg.scatter, "operators.convection.scatter", "the separate scalar convection");
   const bool gather = deterministic || cfg.scatter == Scatter::gather;
   return dispatch_components<MakeConvection>(components, mesh, geom, cfg, phi, patch_types, gather);
 }

@@ -8,6 +8,8 @@
 //   ConvectionScatterInterior<M, R, X>  one thread per face, atomics to both sides (X: the faces
 //                                       between an owned cell and a ghost, to the owned side only)
 //   ConvectionScatterPatch<M, R, BC>    one thread per boundary face, an atomic to its owner
+//   ConvectionStoreInterior<M, R>       one thread per face: its flux stored (scatter: stored),
+//   StoredFluxSum<N>                    then one thread per cell sums its faces' stored fluxes
 //
 // A convection model M is a small value type copied into every thread: its physical parameters and
 // the per-face data its flux reads (is_convection_model checks it at compile time, C++17 detection
@@ -45,11 +47,14 @@
 // Accumulators are `real acc[M::n_vars]` (registers, no local memory on CUDA). Every kernel adds
 // the same terms in the same order as the scalar kernels did before the models shared them, so the
 // scalar results are bitwise unchanged.
+#include <string>
 #include <type_traits>
 
 #include "core/types.hpp"
 #include "mesh/mesh.hpp"
+#include "operators/launch.hpp"
 #include "operators/operator_geometry.hpp"
+#include "operators/part.hpp"
 
 namespace fvproxy {
 
@@ -267,6 +272,71 @@ template <class M, Reconstruction R, bool Cross = false> struct ConvectionScatte
     }
   }
 };
+
+/// The stored face fluxes of `scatter: stored` (docs/operators/face-pass.md#accumulation): one row
+/// per interior face, a face's variables side by side (one or two 32-byte sectors per face read).
+using FaceFluxes = Kokkos::View<real**, Kokkos::LayoutRight, MemSpace>;
+using ConstFaceFluxes = Kokkos::View<const real**, Kokkos::LayoutRight, MemSpace>;
+
+/// flux(f, :) = interior face f's flux times its area (owner side left), each face once.
+template <class M, Reconstruction R> struct ConvectionStoreInterior {
+  static_assert(is_convection_model<M>, "M does not fulfil the convection model contract");
+  static constexpr int N = M::n_vars;
+  M m;
+  ConvectionGeometry g;
+  ConstView2<real> u, grad, lim;
+  FaceFluxes flux;
+  KOKKOS_FUNCTION void operator()(const index_t f) const {
+    if constexpr (is_separable_convection<M>) {
+      const index_t o = g.owner(f), n = g.neighbour(f);
+      const real ro[3] = {g.r(f, 0), g.r(f, 1), g.r(f, 2)};
+      const real rn[3] = {ro[0] - g.d(f, 0), ro[1] - g.d(f, 1), ro[2] - g.d(f, 2)};
+      const typename M::Face face = m.face(f);
+      for (int k = 0; k < N; ++k)
+        flux(f, k) =
+            m.flux(face, m.template value<R>(u, grad, lim, o, k, ro), m.template value<R>(u, grad, lim, n, k, rn));
+    } else {
+      real F[N];
+      interior_flux<M, R>(m, g, u, grad, lim, f, F);
+      for (int k = 0; k < N; ++k) flux(f, k) = F[k];
+    }
+  }
+};
+
+/// rhs(c, :) -= the sum over cell c's interior faces of sign x the stored flux, over V: the terms
+/// and the order of ConvectionGatherInterior, so the same bits when the fluxes are the same.
+template <int N> struct StoredFluxSum {
+  ConvectionGeometry g;
+  ConstFaceFluxes flux;
+  View2<real> rhs;
+  KOKKOS_FUNCTION void operator()(const index_t c) const {
+    real acc[N];
+    for (int k = 0; k < N; ++k) acc[k] = 0;
+    for (index_t q = g.off(c); q < g.bbegin(c); ++q) {
+      const index_t f = g.faces(q);
+      const real s = g.sign(q);
+      for (int k = 0; k < N; ++k) acc[k] += s * flux(f, k);
+    }
+    const real iv = g.inv_volume(c);
+    for (int k = 0; k < N; ++k) rhs(c, k) -= acc[k] * iv;
+  }
+};
+
+/// `scatter: stored` over `part`: its interior faces' fluxes by `store` (a functor over faces that
+/// fills `flux`; labels "<label>store_interior", "..._cross"), then its owned cells sum them
+/// ("<label>sum_stored"). The inner part stores every face between two owned cells, so a frontier
+/// cell's sum (after the halo) finds its faces to other owned cells stored already.
+template <int N, class Store>
+void launch_stored(const std::string& label, const PartRanges& parts, const LaunchOptions& lo, const Store& store,
+                   const ConvectionGeometry& g, ConstFaceFluxes flux, View2<real> rhs, Part part) {
+  if (part == Part::all) {
+    launch(label + "store_interior", IndexRange{0, parts.n_interior}, lo, store);
+  } else {
+    launch(label + "store_interior", parts.owned_faces(part), lo, store);
+    launch(label + "store_cross", parts.cross_faces(part), lo, store);
+  }
+  launch(label + "sum_stored", parts.cells(part), lo, StoredFluxSum<N>{g, flux, rhs});
+}
 
 template <class M, Reconstruction R, class BC> struct ConvectionScatterPatch {
   static_assert(is_convection_model<M>, "M does not fulfil the convection model contract");

@@ -107,6 +107,7 @@ std::unique_ptr<DiffusionOperator> make_diffusion(const Mesh& mesh, const Operat
                                                   const DiffusionConfig& cfg, const std::vector<double>& kappa,
                                                   const std::vector<BoundaryType>& patch_types, bool deterministic) {
   if (cfg.variant == Variant::naive) return std::make_unique<NaiveDiffusion>(mesh, kappa, patch_types, deterministic);
+  refuse_stored(cfg.scatter, "operators.diffusion.scatter", "the separate diffusion operator");
   const bool gather = deterministic || cfg.scatter == Scatter::gather;
   return dispatch_components<MakeOptimizedDiffusion>(int(kappa.size()), mesh, geom, cfg, kappa, patch_types, gather);
 }

@@ -14,26 +14,29 @@ namespace {
 template <int N, Reconstruction R> class ScalarFacePass final : public FacePassOperator {
 public:
   ScalarFacePass(const Mesh& m, const OperatorGeometry& og, const OperatorsConfig& ops, View1<real> phi,
-                 const std::vector<double>& kappa, const std::vector<BoundaryType>& types, bool gather)
+                 const std::vector<double>& kappa, const std::vector<BoundaryType>& types, Scatter scatter)
       : conv_{phi}, g_(convection_geometry(m, og)), cells_(diffusion_cells(m, og)), alpha_(og.diff_alpha),
         k_(og.diff_k), parts_(PartRanges::of(m)),
-        n_interior_(m.n_interior), launch_{ops.convection.policy, ops.convection.team_size}, gather_(gather),
+        n_interior_(m.n_interior), launch_{ops.convection.policy, ops.convection.team_size}, scatter_(scatter),
+        gather_(scatter != Scatter::atomic),
         conv_patches_(patch_owner_runs(m, types, "fvproxy::face_pass::convection_patch_runs")),
         diff_patches_(scalar_diffusion_patch_runs(m, types)) {
     for (int q = 0; q < N; ++q) kappa_[q] = static_cast<real>(kappa[q]);
+    if (scatter_ == Scatter::stored) flux_ = FaceFluxes("fvproxy::face_pass::face_flux", m.n_interior, N);
   }
   void apply(ConstView2<real> u, ConstView2<real> ub, ConstView2<real> grad, ConstView2<real> lim, View2<real> rhs,
              Part part) const override {
     using CM = ScalarUpwind<N>;
     using DM = ScalarDiffusion<N>;
     const DM dm = scalar_diffusion_model<N>(alpha_, k_, kappa_, u, grad);
-    launch_face_pass<CM, R, DM>("", parts_, launch_, gather_, conv_, dm, g_, u, grad, lim, rhs, part);
+    launch_face_pass<CM, R, DM>("", parts_, launch_, scatter_, conv_, dm, g_, u, grad, lim, rhs, part, flux_);
+    // the patches gather per cell unless the interior faces scatter (no atomics with stored fluxes)
     scalar_convection_patches<N, R>(conv_, g_, conv_patches_, n_interior_, launch_, gather_, u, ub, grad, lim, rhs,
                                     part);
     scalar_diffusion_patches<N>(dm, cells_, diff_patches_, n_interior_, launch_, gather_, ub, rhs, part);
   }
   std::string description() const override {
-    return std::string("fused/") + (gather_ ? "gather/" : "atomic/") + to_string(launch_.policy);
+    return std::string("fused/") + to_string(scatter_) + "/" + to_string(launch_.policy);
   }
 
 private:
@@ -45,7 +48,9 @@ private:
   PartRanges parts_;
   index_t n_interior_;
   LaunchOptions launch_;
-  bool gather_;
+  Scatter scatter_;
+  bool gather_;     ///< the patches: per cell (gather, stored) or per face with atomics
+  FaceFluxes flux_; ///< the interior faces' net fluxes (scatter: stored)
   std::vector<PatchRuns> conv_patches_, diff_patches_;
   real kappa_[N];
 };
@@ -53,10 +58,10 @@ private:
 template <int N> struct MakeScalarFacePass {
   static std::unique_ptr<FacePassOperator> make(const Mesh& m, const OperatorGeometry& og, const OperatorsConfig& ops,
                                                 View1<real> phi, const std::vector<double>& kappa,
-                                                const std::vector<BoundaryType>& types, bool gather) {
+                                                const std::vector<BoundaryType>& types, Scatter scatter) {
     if (ops.convection.order == 1)
-      return std::make_unique<ScalarFacePass<N, Reconstruction::first_order>>(m, og, ops, phi, kappa, types, gather);
-    return std::make_unique<ScalarFacePass<N, Reconstruction::conservative>>(m, og, ops, phi, kappa, types, gather);
+      return std::make_unique<ScalarFacePass<N, Reconstruction::first_order>>(m, og, ops, phi, kappa, types, scatter);
+    return std::make_unique<ScalarFacePass<N, Reconstruction::conservative>>(m, og, ops, phi, kappa, types, scatter);
   }
 };
 
@@ -71,8 +76,8 @@ std::unique_ptr<FacePassOperator> make_scalar_face_pass(const Mesh& mesh, const 
   if (!fusable_face_operators(ops))
     throw InputError("operators.step", "step: fused needs the optimized convection and diffusion with one scatter, "
                                        "launch policy and team size");
-  const bool gather = deterministic || ops.convection.scatter == Scatter::gather;
-  return dispatch_components<MakeScalarFacePass>(int(kappa.size()), mesh, geom, ops, phi, kappa, patch_types, gather);
+  const Scatter scatter = resolved_scatter(ops.convection.scatter, deterministic);
+  return dispatch_components<MakeScalarFacePass>(int(kappa.size()), mesh, geom, ops, phi, kappa, patch_types, scatter);
 }
 
 } // namespace fvproxy

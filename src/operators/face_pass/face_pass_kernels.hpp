@@ -7,6 +7,8 @@
 //
 //   FacePassGatherInterior<CM, R, DM>           one thread per cell: its interior faces, one update
 //   FacePassScatterInterior<CM, R, DM, Cross>   one thread per face, one atomic per side and variable
+//   FacePassStoreInterior<CM, R, DM>            one thread per face, its net flux stored; then
+//                                               StoredFluxSum (convection_kernels.hpp) per cell
 //
 //   launch_face_pass                            the interior faces of a part with either (the scalar
 //                                               and the navier-stokes face pass)
@@ -122,15 +124,57 @@ template <class CM, Reconstruction R, class DM, bool Cross = false> struct FaceP
   }
 };
 
-/// The interior faces of `part` in one pass: one thread per cell (gather), or per face with atomics
-/// (the faces among owned cells, then those to ghosts: to the owned side only). Kernel labels
-/// "fvproxy::face_pass::<prefix>gather_interior", "..._scatter_interior", "..._scatter_cross".
+/// flux(f, :) = interior face f's net flux out of its owner, convective minus kappa diffusive (the
+/// scatter's), each face once (scatter: stored).
+template <class CM, Reconstruction R, class DM> struct FacePassStoreInterior {
+  static_assert(detail::face_pass_models<CM, DM>(),
+                "the face pass takes a convection and a diffusion model of the same variables, both separable or "
+                "neither");
+  static constexpr int N = CM::n_vars, K0 = DM::first;
+  CM cm;
+  DM dm;
+  ConvectionGeometry g;
+  ConstView2<real> u, grad, lim;
+  FaceFluxes flux;
+  KOKKOS_FUNCTION void operator()(const index_t f) const {
+    if constexpr (is_separable_convection<CM>) {
+      const index_t o = g.owner(f), n = g.neighbour(f);
+      const real ro[3] = {g.r(f, 0), g.r(f, 1), g.r(f, 2)};
+      const real rn[3] = {ro[0] - g.d(f, 0), ro[1] - g.d(f, 1), ro[2] - g.d(f, 2)};
+      const typename CM::Face face = cm.face(f);
+      const typename DM::Face dface = dm.face(f);
+      for (int k = 0; k < N; ++k) {
+        real fl =
+            cm.flux(face, cm.template value<R>(u, grad, lim, o, k, ro), cm.template value<R>(u, grad, lim, n, k, rn));
+        if (k >= K0) fl -= dm.scale(k) * dm.interior(dface, o, n, k);
+        flux(f, k) = fl;
+      }
+    } else {
+      real F[N], D[N];
+      interior_flux<CM, R>(cm, g, u, grad, lim, f, F);
+      dm.interior(f, D);
+      for (int k = K0; k < N; ++k) F[k] -= dm.scale(k) * D[k];
+      for (int k = 0; k < N; ++k) flux(f, k) = F[k];
+    }
+  }
+};
+
+/// The interior faces of `part` in one pass: one thread per cell (gather), per face with atomics
+/// (the faces among owned cells, then those to ghosts: to the owned side only), or per face into
+/// `flux` and then per cell (stored). Kernel labels "fvproxy::face_pass::<prefix>gather_interior",
+/// "..._scatter_interior", "..._scatter_cross", "..._store_interior", "..._store_cross",
+/// "..._sum_stored".
 template <class CM, Reconstruction R, class DM>
-void launch_face_pass(const std::string& prefix, const PartRanges& parts, const LaunchOptions& lo, bool gather,
+void launch_face_pass(const std::string& prefix, const PartRanges& parts, const LaunchOptions& lo, Scatter scatter,
                       const CM& cm, const DM& dm, const ConvectionGeometry& g, ConstView2<real> u,
-                      ConstView2<real> grad, ConstView2<real> lim, View2<real> rhs, Part part) {
+                      ConstView2<real> grad, ConstView2<real> lim, View2<real> rhs, Part part, FaceFluxes flux) {
   const std::string label = "fvproxy::face_pass::" + prefix;
-  if (gather) {
+  if (scatter == Scatter::stored) {
+    launch_stored<CM::n_vars>(label, parts, lo, FacePassStoreInterior<CM, R, DM>{cm, dm, g, u, grad, lim, flux}, g,
+                              flux, rhs, part);
+    return;
+  }
+  if (scatter == Scatter::gather) {
     launch(label + "gather_interior", parts.cells(part), lo,
            FacePassGatherInterior<CM, R, DM>{cm, dm, g, u, grad, lim, rhs});
     return;

@@ -22,13 +22,13 @@ std::unique_ptr<FlowFacePassOperator> make_flow_face_pass(const Mesh& mesh, cons
   if (!fusable_face_operators(ops))
     throw InputError("operators.step", "step: fused needs the optimized convection and diffusion with one scatter, "
                                        "launch policy and team size");
-  const bool gather = deterministic || conv.scatter == Scatter::gather;
+  const Scatter scatter = resolved_scatter(conv.scatter, deterministic);
   switch (conv.flux) {
-  case flow::FluxType::rusanov: return flow_detail::make_face_pass_rusanov(mesh, geom, conv, visc, patches, gather);
-  case flow::FluxType::hllc: return flow_detail::make_face_pass_hllc(mesh, geom, conv, visc, patches, gather);
+  case flow::FluxType::rusanov: return flow_detail::make_face_pass_rusanov(mesh, geom, conv, visc, patches, scatter);
+  case flow::FluxType::hllc: return flow_detail::make_face_pass_hllc(mesh, geom, conv, visc, patches, scatter);
   case flow::FluxType::roe: break;
   }
-  return flow_detail::make_face_pass_roe(mesh, geom, conv, visc, patches, gather);
+  return flow_detail::make_face_pass_roe(mesh, geom, conv, visc, patches, scatter);
 }
 
 } // namespace fvproxy

@@ -6,8 +6,8 @@ namespace fvproxy::flow_detail {
 std::unique_ptr<FlowFacePassOperator> make_face_pass_hllc(const Mesh& m, const OperatorGeometry& og,
                                                           const FlowConvectionConfig& cfg,
                                                           const FlowViscousConfig& visc,
-                                                          const std::vector<FlowPatchBC>& patches, bool gather) {
-  return make_face_pass(m, og, flow::Hllc{}, cfg, visc, patches, gather);
+                                                          const std::vector<FlowPatchBC>& patches, Scatter scatter) {
+  return make_face_pass(m, og, flow::Hllc{}, cfg, visc, patches, scatter);
 }
 
 } // namespace fvproxy::flow_detail

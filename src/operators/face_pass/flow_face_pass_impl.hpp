@@ -19,16 +19,19 @@ template <class Model, Reconstruction R, class VM> class OptimizedFlowFacePass f
 
 public:
   OptimizedFlowFacePass(const Mesh& m, const OperatorGeometry& og, const Model& model, const VM& vm,
-                        const FlowConvectionConfig& cfg, const std::vector<FlowPatchBC>& patches, bool gather)
+                        const FlowConvectionConfig& cfg, const std::vector<FlowPatchBC>& patches, Scatter scatter)
       : g_(convection_geometry(m, og)), vg_(viscous_geometry(m, og)), cells_(diffusion_cells(m, og)),
-        parts_(PartRanges::of(m)), launch_{cfg.policy, cfg.team_size}, gather_(gather), vm_(vm),
-        conv_patches_(m, cfg, patches), walls_(m, patches) {
+        parts_(PartRanges::of(m)), launch_{cfg.policy, cfg.team_size}, scatter_(scatter),
+        gather_(scatter != Scatter::atomic), vm_(vm), conv_patches_(m, cfg, patches), walls_(m, patches) {
     model_ = Flow{model, vg_.normal, vg_.area}; // the viscous geometry's unit normals and areas: one copy
+    if (scatter_ == Scatter::stored) flux_ = FaceFluxes("fvproxy::face_pass::flow_face_flux", m.n_interior, kNV);
   }
   void apply(ConstView2<real> u, ConstView2<real> grad, ConstView2<real> lim, ConstView2<real> w, ConstView2<real> wb,
              ConstView2<real> gw, View2<real> rhs, Part part) const override {
     const Visc visc{vm_, vg_, w, gw};
-    launch_face_pass<Flow, R, Visc>("flow_", parts_, launch_, gather_, model_, visc, g_, u, grad, lim, rhs, part);
+    launch_face_pass<Flow, R, Visc>("flow_", parts_, launch_, scatter_, model_, visc, g_, u, grad, lim, rhs, part,
+                                    flux_);
+    // the patches gather per cell unless the interior faces scatter (no atomics with stored fluxes)
     conv_patches_.apply<R>(model_, g_, launch_, gather_, u, grad, lim, rhs, part);
     walls_.apply(visc, cells_, launch_, gather_, wb, rhs, part);
   }
@@ -42,7 +45,7 @@ public:
       fill("fvproxy::face_pass::viscous_patch_fluxes_zero", out, real(0)); // no viscous flux on this patch
   }
   std::string description() const override {
-    return std::string("fused/") + (gather_ ? "gather/" : "atomic/") + to_string(launch_.policy);
+    return std::string("fused/") + to_string(scatter_) + "/" + to_string(launch_.policy);
   }
 
 private:
@@ -52,7 +55,9 @@ private:
   DiffusionCells cells_;
   PartRanges parts_;
   LaunchOptions launch_;
-  bool gather_;
+  Scatter scatter_;
+  bool gather_;     ///< the patches: per cell (gather, stored) or per face with atomics
+  FaceFluxes flux_; ///< the interior faces' net fluxes (scatter: stored)
   VM vm_;
   FlowConvectionPatches conv_patches_;
   ViscousWalls<VM> walls_;
@@ -63,19 +68,19 @@ private:
 template <class NumFlux>
 std::unique_ptr<FlowFacePassOperator> make_face_pass(const Mesh& m, const OperatorGeometry& og, NumFlux flux,
                                                      const FlowConvectionConfig& cfg, const FlowViscousConfig& visc,
-                                                     const std::vector<FlowPatchBC>& patches, bool gather) {
+                                                     const std::vector<FlowPatchBC>& patches, Scatter scatter) {
   using Model = flow::EulerModel<NumFlux>;
   const Model model{cfg.gas, flux};
   const auto with_law = [&](auto vm) -> std::unique_ptr<FlowFacePassOperator> {
     using VM = decltype(vm);
     if (cfg.order == 1)
       return std::make_unique<OptimizedFlowFacePass<Model, Reconstruction::first_order, VM>>(m, og, model, vm, cfg,
-                                                                                             patches, gather);
+                                                                                             patches, scatter);
     if (cfg.reconstruction == FlowReconstruction::primitive)
       return std::make_unique<OptimizedFlowFacePass<Model, Reconstruction::primitive, VM>>(m, og, model, vm, cfg,
-                                                                                           patches, gather);
+                                                                                           patches, scatter);
     return std::make_unique<OptimizedFlowFacePass<Model, Reconstruction::conservative, VM>>(m, og, model, vm, cfg,
-                                                                                            patches, gather);
+                                                                                            patches, scatter);
   };
   if (visc.viscosity.law == FlowViscosity::Law::sutherland)
     return with_law(ViscousModel<flow::Sutherland>{visc.viscosity.sutherland, visc.gas, visc.prandtl});
@@ -85,13 +90,13 @@ std::unique_ptr<FlowFacePassOperator> make_face_pass(const Mesh& m, const Operat
 std::unique_ptr<FlowFacePassOperator> make_face_pass_rusanov(const Mesh& m, const OperatorGeometry& og,
                                                              const FlowConvectionConfig& cfg,
                                                              const FlowViscousConfig& visc,
-                                                             const std::vector<FlowPatchBC>& patches, bool gather);
+                                                             const std::vector<FlowPatchBC>& patches, Scatter scatter);
 std::unique_ptr<FlowFacePassOperator> make_face_pass_hllc(const Mesh& m, const OperatorGeometry& og,
                                                           const FlowConvectionConfig& cfg,
                                                           const FlowViscousConfig& visc,
-                                                          const std::vector<FlowPatchBC>& patches, bool gather);
+                                                          const std::vector<FlowPatchBC>& patches, Scatter scatter);
 std::unique_ptr<FlowFacePassOperator> make_face_pass_roe(const Mesh& m, const OperatorGeometry& og,
                                                          const FlowConvectionConfig& cfg, const FlowViscousConfig& visc,
-                                                         const std::vector<FlowPatchBC>& patches, bool gather);
+                                                         const std::vector<FlowPatchBC>& patches, Scatter scatter);
 
 } // namespace fvproxy::flow_detail

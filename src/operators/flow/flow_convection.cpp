@@ -327,14 +327,15 @@ std::unique_ptr<FlowConvectionOperator> make_flow_convection(const Mesh& mesh, c
   if (patches.size() != mesh.patches.size())
     throw std::logic_error("make_flow_convection: " + std::to_string(patches.size()) + " boundary conditions for " +
                            std::to_string(mesh.patches.size()) + " patches");
-  const bool gather = deterministic || cfg.scatter == Scatter::gather;
-  if (cfg.variant == Variant::naive) return std::make_unique<NaiveFlowConvection>(mesh, cfg, patches, gather);
+  const Scatter scatter = resolved_scatter(cfg.scatter, deterministic);
+  if (cfg.variant == Variant::naive)
+    return std::make_unique<NaiveFlowConvection>(mesh, cfg, patches, scatter != Scatter::atomic);
   switch (cfg.flux) {
-  case flow::FluxType::rusanov: return flow_detail::make_optimized_rusanov(mesh, geom, cfg, patches, gather);
-  case flow::FluxType::hllc: return flow_detail::make_optimized_hllc(mesh, geom, cfg, patches, gather);
+  case flow::FluxType::rusanov: return flow_detail::make_optimized_rusanov(mesh, geom, cfg, patches, scatter);
+  case flow::FluxType::hllc: return flow_detail::make_optimized_hllc(mesh, geom, cfg, patches, scatter);
   case flow::FluxType::roe: break;
   }
-  return flow_detail::make_optimized_roe(mesh, geom, cfg, patches, gather);
+  return flow_detail::make_optimized_roe(mesh, geom, cfg, patches, scatter);
 }
 
 void flow_boundary_values(const Mesh& mesh, const flow::IdealGas& gas, const std::vector<FlowPatchBC>& patches,

@@ -5,8 +5,8 @@ namespace fvproxy::flow_detail {
 
 std::unique_ptr<FlowConvectionOperator> make_optimized_hllc(const Mesh& m, const OperatorGeometry& og,
                                                             const FlowConvectionConfig& cfg,
-                                                            const std::vector<FlowPatchBC>& patches, bool gather) {
-  return make_optimized(m, og, flow::Hllc{}, cfg, patches, gather);
+                                                            const std::vector<FlowPatchBC>& patches, Scatter scatter) {
+  return make_optimized(m, og, flow::Hllc{}, cfg, patches, scatter);
 }
 
 } // namespace fvproxy::flow_detail

@@ -250,9 +250,11 @@ template <class Model, Reconstruction R> class OptimizedFlowConvection final : p
 
 public:
   OptimizedFlowConvection(const Mesh& m, const OperatorGeometry& og, const Model& model,
-                          const FlowConvectionConfig& cfg, const std::vector<FlowPatchBC>& patches, bool gather)
-      : g_(convection_geometry(m, og)), parts_(PartRanges::of(m)), launch_{cfg.policy, cfg.team_size}, gather_(gather),
-        patches_(m, cfg, patches) {
+                          const FlowConvectionConfig& cfg, const std::vector<FlowPatchBC>& patches, Scatter scatter)
+      : g_(convection_geometry(m, og)), parts_(PartRanges::of(m)), launch_{cfg.policy, cfg.team_size},
+        scatter_(scatter), patches_(m, cfg, patches) {
+    if (scatter_ == Scatter::stored)
+      flux_ = FaceFluxes("fvproxy::flow_convection::face_flux", m.n_interior, flow::kVariables);
     Vec3View<real> normal("fvproxy::flow_convection::unit_normal", m.n_faces);
     View1<real> area("fvproxy::flow_convection::area", m.n_faces);
     Kokkos::parallel_for("fvproxy::flow_convection::normals", Kokkos::RangePolicy<ExecSpace>(0, m.n_faces),
@@ -261,23 +263,28 @@ public:
   }
   void apply(ConstView2<real> u, ConstView2<real> grad, ConstView2<real> lim, View2<real> rhs,
              Part part) const override {
-    if (gather_)
+    if (scatter_ == Scatter::gather) {
       launch("fvproxy::flow_convection::gather_interior", parts_.cells(part), launch_,
              ConvectionGatherInterior<Flow, R>{model_, g_, u, grad, lim, rhs});
-    else {
+    } else if (scatter_ == Scatter::stored) {
+      launch_stored<Flow::n_vars>("fvproxy::flow_convection::", parts_, launch_,
+                                  ConvectionStoreInterior<Flow, R>{model_, g_, u, grad, lim, flux_}, g_, flux_, rhs,
+                                  part);
+    } else {
       launch("fvproxy::flow_convection::scatter_interior", parts_.owned_faces(part), launch_,
              ConvectionScatterInterior<Flow, R>{model_, g_, u, grad, lim, rhs, parts_.n_cells});
       launch("fvproxy::flow_convection::scatter_cross", parts_.cross_faces(part), launch_,
              ConvectionScatterInterior<Flow, R, true>{model_, g_, u, grad, lim, rhs, parts_.n_cells});
     }
-    patches_.apply<R>(model_, g_, launch_, gather_, u, grad, lim, rhs, part);
+    // the patches gather per cell unless the interior faces scatter (no atomics with stored fluxes)
+    patches_.apply<R>(model_, g_, launch_, scatter_ != Scatter::atomic, u, grad, lim, rhs, part);
   }
   void patch_fluxes(ConstView2<real> u, ConstView2<real> grad, ConstView2<real> lim, std::size_t patch,
                     View2<real> out) const override {
     patches_.patch_fluxes<R>(model_, g_, u, grad, lim, patch, out);
   }
   std::string description() const override {
-    return std::string("optimized/") + (gather_ ? "gather/" : "atomic/") + to_string(launch_.policy);
+    return std::string("optimized/") + to_string(scatter_) + "/" + to_string(launch_.policy);
   }
 
 private:
@@ -285,35 +292,37 @@ private:
   ConvectionGeometry g_;
   PartRanges parts_;
   LaunchOptions launch_;
-  bool gather_;
+  Scatter scatter_;
+  FaceFluxes flux_; ///< the interior faces' fluxes (scatter: stored)
   FlowConvectionPatches patches_;
 };
 
 template <class NumFlux>
 std::unique_ptr<FlowConvectionOperator> make_optimized(const Mesh& m, const OperatorGeometry& og, NumFlux flux,
                                                        const FlowConvectionConfig& cfg,
-                                                       const std::vector<FlowPatchBC>& patches, bool gather) {
+                                                       const std::vector<FlowPatchBC>& patches, Scatter scatter) {
   using Model = flow::EulerModel<NumFlux>;
   const Model model{cfg.gas, flux};
   if (cfg.order == 1)
     return std::make_unique<OptimizedFlowConvection<Model, Reconstruction::first_order>>(m, og, model, cfg, patches,
-                                                                                         gather);
+                                                                                         scatter);
   if (cfg.reconstruction == FlowReconstruction::primitive)
     return std::make_unique<OptimizedFlowConvection<Model, Reconstruction::primitive>>(m, og, model, cfg, patches,
-                                                                                       gather);
+                                                                                       scatter);
   return std::make_unique<OptimizedFlowConvection<Model, Reconstruction::conservative>>(m, og, model, cfg, patches,
-                                                                                        gather);
+                                                                                        scatter);
 }
 
 /// The optimized operator with each numerical flux (flow_convection_<flux>.cpp).
 std::unique_ptr<FlowConvectionOperator> make_optimized_rusanov(const Mesh& m, const OperatorGeometry& og,
                                                                const FlowConvectionConfig& cfg,
-                                                               const std::vector<FlowPatchBC>& patches, bool gather);
+                                                               const std::vector<FlowPatchBC>& patches,
+                                                               Scatter scatter);
 std::unique_ptr<FlowConvectionOperator> make_optimized_hllc(const Mesh& m, const OperatorGeometry& og,
                                                             const FlowConvectionConfig& cfg,
-                                                            const std::vector<FlowPatchBC>& patches, bool gather);
+                                                            const std::vector<FlowPatchBC>& patches, Scatter scatter);
 std::unique_ptr<FlowConvectionOperator> make_optimized_roe(const Mesh& m, const OperatorGeometry& og,
                                                            const FlowConvectionConfig& cfg,
-                                                           const std::vector<FlowPatchBC>& patches, bool gather);
+                                                           const std::vector<FlowPatchBC>& patches, Scatter scatter);
 
 } // namespace fvproxy::flow_detail

@@ -284,6 +284,7 @@ std::unique_ptr<FlowViscousOperator> make_flow_viscous(const Mesh& mesh, const O
   if (patches.size() != mesh.patches.size())
     throw std::logic_error("make_flow_viscous: " + std::to_string(patches.size()) + " boundary conditions for " +
                            std::to_string(mesh.patches.size()) + " patches");
+  refuse_stored(cfg.scatter, "operators.diffusion.scatter", "the separate viscous operator");
   const bool gather = deterministic || cfg.scatter == Scatter::gather;
   if (cfg.variant == Variant::naive) return std::make_unique<NaiveFlowViscous>(mesh, cfg, patches, gather);
   if (cfg.viscosity.law == FlowViscosity::Law::sutherland) {

@@ -100,6 +100,7 @@ std::unique_ptr<GradientOperator> make_gradient(const Mesh& mesh, const Operator
                                                 int components, bool deterministic) {
   if (cfg.variant == Variant::naive)
     return std::make_unique<NaiveGradient>(mesh, geom, components, cfg.gradient, deterministic);
+  refuse_stored(cfg.scatter, "operators.muscl.scatter", "the gradient");
   const bool gather = deterministic || cfg.scatter == Scatter::gather;
   return dispatch_components<MakeOptimizedGradient>(components, mesh, geom, cfg, gather);
 }
