@@ -5,7 +5,7 @@
 #   regress.sh FVPROXY SOURCE_DIR CASE COMBO OUT_DIR [EXPECTED_EXIT]
 # The combinations cover every pair of (muscl, convection, diffusion) x (naive, optimized) and
 # vary the optimized options, the ordering and run.deterministic; E and F (scalar and navier-stokes cases) the face
-# pass (operators.step: separate, and fused with atomics; `recorded` runs the default, fused). Keys are set one by one (a
+# pass (operators.step: separate, and fused with atomics; `recorded` runs the default, fused); G the stored face fluxes. Keys are set one by one (a
 # mapping given to --set replaces the case's whole section, and with it its gradient or limiter). `perturbed` changes the physics
 # slightly (the initial amplitude, by 1e-3: caught in double and in float builds): the comparison must then fail (exit 1), which shows the test can.
 # `change:KEY=VALUE` changes one option the reference covers (its gradient, limiter, integrator, ...):
@@ -34,6 +34,9 @@ case "$combo" in
   E) sets=(--set operators.step=separate --set run.deterministic=true --set mesh.reorder=hilbert) ;;
   F) sets=(--set operators.step=fused --set operators.convection.scatter=atomic --set operators.convection.policy=team
            --set operators.diffusion.scatter=atomic --set operators.diffusion.policy=team --set mesh.reorder=random) ;;
+  # Stored face fluxes (one face pass: scalar cases with convection and diffusion, navier-stokes; euler's
+  # convection alone), each face once, deterministic without run.deterministic.
+  G) sets=(--set operators.convection.scatter=stored --set operators.diffusion.scatter=stored --set mesh.reorder=zorder) ;;
   perturbed) sets=(--set "initial=[{type: gaussian, center: [0.5, 0.5, 0.5], width: 0.15, amplitude: 1.001}]") ;;
   change:*) sets=(--set "${combo#change:}") ;; # one option the reference covers, changed: must be caught
   *) echo "unknown combination '$combo'"; exit 2 ;;
