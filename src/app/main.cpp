@@ -1,6 +1,7 @@
 // fvproxy command-line interface: parses the command, starts MPI and Kokkos, dispatches.
 #include <csignal>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <optional>
 #include <unistd.h>
@@ -34,6 +35,15 @@ std::string initialize_kokkos(int kargc, char** kargv) {
     if (failed.empty()) failed = "unknown error";
   }
   return failed;
+}
+
+// OpenMP thread binding left unset: say so in the environment (OMP_PROC_BIND=false, which is what
+// the OpenMP runtime does when it is unset, having read its environment when the program loaded),
+// so that Kokkos does not print its four-line binding advice at every start (eight blocks at -np 4)
+// to users who did not ask for it. Set OMP_PROC_BIND=spread OMP_PLACES=threads to bind
+// (docs/running.md#threads-and-binding); a value given is kept.
+void default_thread_binding() {
+  if (!std::getenv("OMP_PROC_BIND")) setenv("OMP_PROC_BIND", "false", 0);
 }
 
 // Kokkos::initialize with stdout sent to stderr meanwhile; returns initialize_kokkos's message.
@@ -137,6 +147,7 @@ int main(int argc, char** argv) {
     for (auto& s : kokkos_args) kargv.push_back(s.data());
     int kargc = static_cast<int>(kargv.size());
     kargv.push_back(nullptr);
+    default_thread_binding();
     const std::string failed = initialize_kokkos_on_stderr(kargc, kargv.data());
     if (!failed.empty()) {
       report_kokkos_failure(mpi, kokkos_args, failed);
