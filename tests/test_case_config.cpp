@@ -32,15 +32,16 @@ TEST(CaseConfig, Defaults) {
   EXPECT_EQ(c.operators.muscl.limiter, Limiter::venkatakrishnan);
   EXPECT_EQ(c.operators.muscl.venkatakrishnan_threshold, 0.015);
   EXPECT_EQ(c.operators.convection.order, 2);
-  // The face scatter default is the backend's measured best (docs/performance.md): atomic on
-  // CUDA, gather on host backends; the gradients always gather; deterministic runs always gather.
-  const Scatter face = std::string(ExecSpace::name()) == "Cuda" ? Scatter::atomic : Scatter::gather;
+  // The face scatter default is the backend's measured best (docs/operators/face-pass.md#accumulation):
+  // atomic on CUDA, the stored face fluxes on host backends; the gradients always gather;
+  // deterministic runs store.
+  const Scatter face = std::string(ExecSpace::name()) == "Cuda" ? Scatter::atomic : Scatter::stored;
   EXPECT_EQ(c.operators.convection.scatter, face);
   EXPECT_EQ(c.operators.diffusion.scatter, face);
   EXPECT_EQ(c.operators.muscl.scatter, Scatter::gather);
   const CaseConfig d = parse(kBase + "run: {deterministic: true}\n");
-  EXPECT_EQ(d.operators.convection.scatter, Scatter::gather);
-  EXPECT_EQ(d.operators.diffusion.scatter, Scatter::gather);
+  EXPECT_EQ(d.operators.convection.scatter, Scatter::stored);
+  EXPECT_EQ(d.operators.diffusion.scatter, Scatter::stored);
   EXPECT_EQ(parse(kBase + "operators: {convection: {order: 1}}\n").operators.convection.scatter, face);
   EXPECT_EQ(c.operators.convection.policy, Policy::range);
   EXPECT_EQ(c.operators.convection.team_size, 128);
@@ -196,17 +197,12 @@ TEST(CaseConfig, Errors) {
   expect_input_error([] { parse(kBase + "operators:\n  muscl: {scatter: atomic, fused: true}\n"); },
                      {"operators.muscl.fused: fused: true needs scatter: gather"});
   expect_input_error([] { parse(kBase + "operators:\n  muscl: {fused: yes please}\n"); }, {"operators.muscl.fused"});
-  // scatter: stored (face fluxes stored, then summed per cell): one face pass or a flow convection
+  // scatter: stored (face fluxes stored, then summed per cell): every face operator, not the gradients
   expect_input_error([] { parse(kBase + "operators:\n  muscl: {scatter: stored}\n"); },
                      {"operators.muscl.scatter: scatter: stored is an accumulation of the face operators"});
-  expect_input_error([] { parse(kBase + "operators:\n  convection: {scatter: stored}\n"); },
-                     {"operators.convection.scatter: scatter: stored needs one face pass (operators.step: fused)"});
-  expect_input_error(
-      [] {
-        parse(kBase +
-              "operators:\n  convection: {scatter: stored}\n  diffusion: {scatter: stored}\n  step: separate\n");
-      },
-      {"operators.convection.scatter: scatter: stored needs one face pass"});
+  EXPECT_EQ(
+      parse(kBase + "operators:\n  convection: {scatter: stored}\n  step: separate\n").operators.convection.scatter,
+      Scatter::stored);
   {
     const CaseConfig c = parse(kBase + "operators:\n  convection: {scatter: stored}\n  diffusion: {scatter: stored}\n");
     EXPECT_EQ(c.operators.step, StepPasses::fused);
@@ -400,6 +396,16 @@ TEST(CaseConfig, FlowModelErrors) {
   // euler's convection stores its face fluxes on its own (no face pass to join)
   EXPECT_EQ(parse(kFlow + "operators:\n  convection: {scatter: stored}\n").operators.convection.scatter,
             Scatter::stored);
+  // navier-stokes' separate viscous operator does not store: refused when given, gather when defaulted
+  const std::string ns = kMesh + "physics: {model: navier-stokes, viscosity: {type: constant, value: 0.01}}\n"
+                                 "initial: {type: uniform, density: 1, velocity: [0.5, 0, 0], pressure: 1}\n"
+                                 "time: {end_time: 0.1}\n";
+  expect_input_error([&] { parse(ns + "operators:\n  diffusion: {scatter: stored}\n  step: separate\n"); },
+                     {"operators.diffusion.scatter: scatter: stored needs one face pass (operators.step: fused) for "
+                      "the viscous terms"});
+  const CaseConfig sep = parse(ns + "operators:\n  step: separate\n  convection: {scatter: stored}\n");
+  EXPECT_EQ(sep.operators.diffusion.scatter, Scatter::gather);
+  EXPECT_EQ(parse(ns + "run: {deterministic: true}\n").operators.diffusion.scatter, Scatter::stored);
   expect_input_error([] { parse(kMesh + "physics: {model: navier-stokes}\n"); },
                      {"physics.viscosity", "required key missing for model: navier-stokes"});
   expect_input_error([] { parse(kMesh + "physics: {model: euler, components: 5}\n"); },

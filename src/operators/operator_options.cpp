@@ -78,7 +78,7 @@ void parse_options(const Reader& r, const YAML::Node& n, const std::string& path
 void refuse_stored(Scatter s, const std::string& key, const std::string& what) {
   if (s == Scatter::stored)
     throw InputError(key, "scatter: stored: " + what + " has no stored accumulation",
-                     "stored applies to one face pass (operators.step: fused) and to the euler convection; use "
+                     "stored applies to the face operators (convection, the scalar diffusion, one face pass); use "
                      "gather or atomic");
 }
 
@@ -95,17 +95,27 @@ StepPasses default_step(const OperatorsConfig& ops, PhysicsModel model) {
 namespace {
 
 /// The default scatter of the convection and diffusion face loops, from the benchmark harness
-/// (docs/performance.md). On CUDA the atomic face scatter beat the per-cell gather in every
-/// configuration measured (1.4-4.6x; the gather evaluates each interior face twice and is
-/// L2-bound). On the OpenMP backend the gather is faster on locality-preserving numberings (median
-/// 1.2x convection, 1.6x diffusion) and the atomic scatter only under random numberings. The
-/// gradients gather everywhere; deterministic runs always gather.
+/// (docs/operators/face-pass.md#accumulation, perf/face-accumulation*.yaml). On CUDA per-face
+/// atomics are fastest (the stored fluxes 1-2 % behind on tets, 4-14 % on hexes; the per-cell
+/// gather, which evaluates each face twice, 1.2-2.4x slower); on the OpenMP backend the stored
+/// fluxes are fastest (1.07-1.25x over atomics, 1.4-1.75x over the gather). Deterministic runs
+/// store (no atomics; 1.3-2.3x faster than the gather on an H200). Where stored does not apply
+/// (navier-stokes' separate viscous operator) the default falls back to gather: fallback_to_gather.
 Scatter default_face_scatter(bool deterministic) {
-  if (deterministic) return Scatter::gather;
 #if defined(KOKKOS_ENABLE_CUDA)
-  if (std::is_same<Kokkos::DefaultExecutionSpace, Kokkos::Cuda>::value) return Scatter::atomic;
+  if (!deterministic && std::is_same<Kokkos::DefaultExecutionSpace, Kokkos::Cuda>::value) return Scatter::atomic;
 #endif
-  return Scatter::gather;
+  (void)deterministic;
+  return Scatter::stored;
+}
+
+/// A default `stored` where it does not apply becomes gather: the separate viscous operator of
+/// navier-stokes (operators.step: separate) has no stored accumulation; euler has no diffusion.
+void fallback_to_gather(const YAML::Node& n, PhysicsModel model, OperatorsConfig& ops) {
+  const bool given = n && n["diffusion"] && n["diffusion"]["scatter"];
+  if (!given && ops.diffusion.scatter == Scatter::stored && model != PhysicsModel::scalar &&
+      ops.step != StepPasses::fused)
+    ops.diffusion.scatter = Scatter::gather;
 }
 
 void emit_options(YAML::Node n, const OperatorOptions& o) { // Node is a handle: writes go to the tree
@@ -163,8 +173,8 @@ void read_step(const Reader& r, const YAML::Node& st, PhysicsModel model, Operat
   }
 }
 
-/// `scatter: stored` where the fluxes are one pass per face: the face pass (operators.step: fused)
-/// or the euler convection (docs/operators/face-pass.md#accumulation); never the gradients.
+/// `scatter: stored` (docs/operators/face-pass.md#accumulation): every face operator but
+/// navier-stokes' separate viscous operator (its face pass stores); never the gradients.
 void check_stored(const Reader& r, const YAML::Node& n, PhysicsModel model, const OperatorsConfig& ops) {
   const auto key = [&](const char* op) { return n[op] ? n[op]["scatter"] : YAML::Node(); };
   if (ops.muscl.scatter == Scatter::stored)
@@ -173,13 +183,13 @@ void check_stored(const Reader& r, const YAML::Node& n, PhysicsModel model, cons
   const bool fused = ops.step == StepPasses::fused;
   const auto need_pass = [&](const char* op) {
     r.fail(key(op), std::string("operators.") + op + ".scatter",
-           "scatter: stored needs one face pass (operators.step: fused)",
-           "the separate scalar and viscous operators gather or scatter; give convection and diffusion the same "
+           "scatter: stored needs one face pass (operators.step: fused) for the viscous terms",
+           "navier-stokes' separate viscous operator gathers or scatters; give convection and diffusion the same "
            "scatter: stored (the face pass), or use gather or atomic");
   };
-  // the flow convection stores on its own too; euler has no diffusion operator
-  if (ops.convection.scatter == Scatter::stored && !fused && model == PhysicsModel::scalar) need_pass("convection");
-  if (ops.diffusion.scatter == Scatter::stored && !fused && model != PhysicsModel::euler) need_pass("diffusion");
+  // every convection stores, and the scalar diffusion; navier-stokes' separate viscous operator does not
+  if (ops.diffusion.scatter == Scatter::stored && !fused && model == PhysicsModel::navier_stokes)
+    need_pass("diffusion");
 }
 
 } // namespace
@@ -190,6 +200,7 @@ OperatorsConfig read_operator_options(const Reader& r, const YAML::Node& root, b
   const YAML::Node n = root["operators"];
   if (!n) {
     ops.step = default_step(ops, model);
+    fallback_to_gather(n, model, ops);
     return ops;
   }
   r.check_keys(n, "operators", {"muscl", "convection", "diffusion", "step"});
@@ -259,6 +270,7 @@ OperatorsConfig read_operator_options(const Reader& r, const YAML::Node& root, b
     parse_options(r, d, "operators.diffusion", ops.diffusion, deterministic, det);
   }
   read_step(r, n["step"], model, ops);
+  fallback_to_gather(n, model, ops);
   check_stored(r, n, model, ops);
   return ops;
 }

@@ -88,9 +88,9 @@ StepPasses default_step(const OperatorsConfig& ops, PhysicsModel model);
 inline Scatter resolved_scatter(Scatter s, bool deterministic) {
   return deterministic && s == Scatter::atomic ? Scatter::gather : s;
 }
-/// Throws InputError naming `key` where `s` is stored: the operator `what` has no stored
-/// accumulation (the face pass and the flow convection have; a benchmark's variants reach the
-/// factories without read_operator_options, which refuses it in a case file).
+/// Throws InputError naming `key` where `s` is stored: the operator `what` (the gradients,
+/// navier-stokes' separate viscous operator) has no stored accumulation (a benchmark's variants
+/// reach the factories without read_operator_options, which refuses it in a case file).
 void refuse_stored(Scatter s, const std::string& key, const std::string& what);
 
 /// `operators` of the case root; `deterministic` (run.deterministic) forbids atomic scatters.

@@ -68,14 +68,19 @@ struct NaiveConvectionGather {
 template <int N, Reconstruction R> class OptimizedConvection final : public ConvectionOperator {
 public:
   OptimizedConvection(const Mesh& m, const OperatorGeometry& og, const ConvectionConfig& cfg, View1<real> phi,
-                      const std::vector<BoundaryType>& types, bool gather)
+                      const std::vector<BoundaryType>& types, Scatter scatter)
       : model_{phi}, g_(convection_geometry(m, og)), parts_(PartRanges::of(m)),
-        n_interior_(m.n_interior), launch_{cfg.policy, cfg.team_size}, gather_(gather),
-        patches_(patch_owner_runs(m, types, "fvproxy::convection::patch_runs")) {}
+        n_interior_(m.n_interior), launch_{cfg.policy, cfg.team_size}, scatter_(scatter),
+        gather_(scatter != Scatter::atomic), patches_(patch_owner_runs(m, types, "fvproxy::convection::patch_runs")) {
+    if (scatter_ == Scatter::stored) flux_ = FaceFluxes("fvproxy::convection::face_flux", m.n_interior, N);
+  }
   void apply(ConstView2<real> u, ConstView2<real> ub, ConstView2<real> grad, ConstView2<real> lim, View2<real> rhs,
              Part part) const override {
     using Model = ScalarUpwind<N>;
-    if (gather_)
+    if (scatter_ == Scatter::stored)
+      launch_stored<N>("fvproxy::convection::", parts_, launch_,
+                       ConvectionStoreInterior<Model, R>{model_, g_, u, grad, lim, flux_}, g_, flux_, rhs, part);
+    else if (gather_)
       launch("fvproxy::convection::gather_interior", parts_.cells(part), launch_,
              ConvectionGatherInterior<Model, R>{model_, g_, u, grad, lim, rhs});
     else {
@@ -87,7 +92,7 @@ public:
     scalar_convection_patches<N, R>(model_, g_, patches_, n_interior_, launch_, gather_, u, ub, grad, lim, rhs, part);
   }
   std::string description() const override {
-    return std::string("optimized/") + (gather_ ? "gather/" : "atomic/") + to_string(launch_.policy);
+    return std::string("optimized/") + to_string(scatter_) + "/" + to_string(launch_.policy);
   }
 
 private:
@@ -96,7 +101,9 @@ private:
   PartRanges parts_;
   index_t n_interior_;
   LaunchOptions launch_;
-  bool gather_;
+  Scatter scatter_;
+  bool gather_;     ///< the patches: per cell (gather, stored) or per face with atomics
+  FaceFluxes flux_; ///< the interior faces' fluxes (scatter: stored)
   std::vector<PatchRuns> patches_;
 };
 
@@ -155,10 +162,10 @@ private:
 template <int N> struct MakeConvection {
   static std::unique_ptr<ConvectionOperator> make(const Mesh& m, const OperatorGeometry& og,
                                                   const ConvectionConfig& cfg, View1<real> phi,
-                                                  const std::vector<BoundaryType>& types, bool gather) {
+                                                  const std::vector<BoundaryType>& types, Scatter scatter) {
     if (cfg.order == 1)
-      return std::make_unique<OptimizedConvection<N, Reconstruction::first_order>>(m, og, cfg, phi, types, gather);
-    return std::make_unique<OptimizedConvection<N, Reconstruction::conservative>>(m, og, cfg, phi, types, gather);
+      return std::make_unique<OptimizedConvection<N, Reconstruction::first_order>>(m, og, cfg, phi, types, scatter);
+    return std::make_unique<OptimizedConvection<N, Reconstruction::conservative>>(m, og, cfg, phi, types, scatter);
   }
 };
 
@@ -169,9 +176,8 @@ std::unique_ptr<ConvectionOperator> make_convection(const Mesh& mesh, const Oper
                                                     const std::vector<BoundaryType>& patch_types, bool deterministic) {
   if (cfg.variant == Variant::naive)
     return std::make_unique<NaiveConvectionOperator>(mesh, cfg.order, phi, components, patch_types, deterministic);
-  refuse_stored(cfg.scatter, "operators.convection.scatter", "the separate scalar convection");
-  const bool gather = deterministic || cfg.scatter == Scatter::gather;
-  return dispatch_components<MakeConvection>(components, mesh, geom, cfg, phi, patch_types, gather);
+  return dispatch_components<MakeConvection>(components, mesh, geom, cfg, phi, patch_types,
+                                             resolved_scatter(cfg.scatter, deterministic));
 }
 
 } // namespace fvproxy

@@ -9,7 +9,7 @@
 //                                       between an owned cell and a ghost, to the owned side only)
 //   ConvectionScatterPatch<M, R, BC>    one thread per boundary face, an atomic to its owner
 //   ConvectionStoreInterior<M, R>       one thread per face: its flux stored (scatter: stored),
-//   StoredFluxSum<N>                    then one thread per cell sums its faces' stored fluxes
+//                                       then StoredFluxSum (stored_fluxes.hpp) per cell
 //
 // A convection model M is a small value type copied into every thread: its physical parameters and
 // the per-face data its flux reads (is_convection_model checks it at compile time, C++17 detection
@@ -52,9 +52,8 @@
 
 #include "core/types.hpp"
 #include "mesh/mesh.hpp"
-#include "operators/launch.hpp"
 #include "operators/operator_geometry.hpp"
-#include "operators/part.hpp"
+#include "operators/stored_fluxes.hpp"
 
 namespace fvproxy {
 
@@ -273,11 +272,6 @@ template <class M, Reconstruction R, bool Cross = false> struct ConvectionScatte
   }
 };
 
-/// The stored face fluxes of `scatter: stored` (docs/operators/face-pass.md#accumulation): one row
-/// per interior face, a face's variables side by side (one or two 32-byte sectors per face read).
-using FaceFluxes = Kokkos::View<real**, Kokkos::LayoutRight, MemSpace>;
-using ConstFaceFluxes = Kokkos::View<const real**, Kokkos::LayoutRight, MemSpace>;
-
 /// flux(f, :) = interior face f's flux times its area (owner side left), each face once.
 template <class M, Reconstruction R> struct ConvectionStoreInterior {
   static_assert(is_convection_model<M>, "M does not fulfil the convection model contract");
@@ -302,41 +296,6 @@ template <class M, Reconstruction R> struct ConvectionStoreInterior {
     }
   }
 };
-
-/// rhs(c, :) -= the sum over cell c's interior faces of sign x the stored flux, over V: the terms
-/// and the order of ConvectionGatherInterior, so the same bits when the fluxes are the same.
-template <int N> struct StoredFluxSum {
-  ConvectionGeometry g;
-  ConstFaceFluxes flux;
-  View2<real> rhs;
-  KOKKOS_FUNCTION void operator()(const index_t c) const {
-    real acc[N];
-    for (int k = 0; k < N; ++k) acc[k] = 0;
-    for (index_t q = g.off(c); q < g.bbegin(c); ++q) {
-      const index_t f = g.faces(q);
-      const real s = g.sign(q);
-      for (int k = 0; k < N; ++k) acc[k] += s * flux(f, k);
-    }
-    const real iv = g.inv_volume(c);
-    for (int k = 0; k < N; ++k) rhs(c, k) -= acc[k] * iv;
-  }
-};
-
-/// `scatter: stored` over `part`: its interior faces' fluxes by `store` (a functor over faces that
-/// fills `flux`; labels "<label>store_interior", "..._cross"), then its owned cells sum them
-/// ("<label>sum_stored"). The inner part stores every face between two owned cells, so a frontier
-/// cell's sum (after the halo) finds its faces to other owned cells stored already.
-template <int N, class Store>
-void launch_stored(const std::string& label, const PartRanges& parts, const LaunchOptions& lo, const Store& store,
-                   const ConvectionGeometry& g, ConstFaceFluxes flux, View2<real> rhs, Part part) {
-  if (part == Part::all) {
-    launch(label + "store_interior", IndexRange{0, parts.n_interior}, lo, store);
-  } else {
-    launch(label + "store_interior", parts.owned_faces(part), lo, store);
-    launch(label + "store_cross", parts.cross_faces(part), lo, store);
-  }
-  launch(label + "sum_stored", parts.cells(part), lo, StoredFluxSum<N>{g, flux, rhs});
-}
 
 template <class M, Reconstruction R, class BC> struct ConvectionScatterPatch {
   static_assert(is_convection_model<M>, "M does not fulfil the convection model contract");

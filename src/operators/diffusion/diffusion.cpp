@@ -56,17 +56,21 @@ private:
 template <int N> class OptimizedDiffusion final : public DiffusionOperator {
 public:
   OptimizedDiffusion(const Mesh& m, const OperatorGeometry& og, const DiffusionConfig& cfg,
-                     const std::vector<double>& kappa, const std::vector<BoundaryType>& types, bool gather)
+                     const std::vector<double>& kappa, const std::vector<BoundaryType>& types, Scatter scatter)
       : cells_(diffusion_cells(m, og)), alpha_(og.diff_alpha), k_(og.diff_k), parts_(PartRanges::of(m)),
-        n_interior_(m.n_interior), launch_{cfg.policy, cfg.team_size}, gather_(gather),
-        patches_(scalar_diffusion_patch_runs(m, types)) {
+        n_interior_(m.n_interior), launch_{cfg.policy, cfg.team_size}, scatter_(scatter),
+        gather_(scatter != Scatter::atomic), patches_(scalar_diffusion_patch_runs(m, types)) {
     for (int q = 0; q < N; ++q) kappa_[q] = static_cast<real>(kappa[q]);
+    if (scatter_ == Scatter::stored) flux_ = FaceFluxes("fvproxy::diffusion::face_flux", m.n_interior, N);
   }
   void apply(ConstView2<real> u, ConstView2<real> ub, ConstView2<real> grad, View2<real> rhs,
              Part part) const override {
     using Model = ScalarDiffusion<N>;
     const Model m = scalar_diffusion_model<N>(alpha_, k_, kappa_, u, grad);
-    if (gather_)
+    if (scatter_ == Scatter::stored)
+      launch_stored<N>("fvproxy::diffusion::", parts_, launch_, DiffusionStoreInterior<Model>{m, cells_, flux_}, cells_,
+                       flux_, rhs, part);
+    else if (gather_)
       launch("fvproxy::diffusion::gather_interior", parts_.cells(part), launch_,
              DiffusionGatherInterior<Model>{m, cells_, rhs});
     else {
@@ -78,7 +82,7 @@ public:
     scalar_diffusion_patches<N>(m, cells_, patches_, n_interior_, launch_, gather_, ub, rhs, part);
   }
   std::string description() const override {
-    return std::string("optimized/") + (gather_ ? "gather/" : "atomic/") + to_string(launch_.policy);
+    return std::string("optimized/") + to_string(scatter_) + "/" + to_string(launch_.policy);
   }
 
 private:
@@ -88,7 +92,9 @@ private:
   PartRanges parts_;
   index_t n_interior_;
   LaunchOptions launch_;
-  bool gather_;
+  Scatter scatter_;
+  bool gather_;     ///< the patches: per cell (gather, stored) or per face with atomics
+  FaceFluxes flux_; ///< the interior faces' fluxes (scatter: stored)
   real kappa_[N];
   std::vector<PatchRuns> patches_;
 };
@@ -96,8 +102,8 @@ private:
 template <int N> struct MakeOptimizedDiffusion {
   static std::unique_ptr<DiffusionOperator> make(const Mesh& m, const OperatorGeometry& og, const DiffusionConfig& cfg,
                                                  const std::vector<double>& kappa,
-                                                 const std::vector<BoundaryType>& types, bool gather) {
-    return std::make_unique<OptimizedDiffusion<N>>(m, og, cfg, kappa, types, gather);
+                                                 const std::vector<BoundaryType>& types, Scatter scatter) {
+    return std::make_unique<OptimizedDiffusion<N>>(m, og, cfg, kappa, types, scatter);
   }
 };
 
@@ -107,9 +113,8 @@ std::unique_ptr<DiffusionOperator> make_diffusion(const Mesh& mesh, const Operat
                                                   const DiffusionConfig& cfg, const std::vector<double>& kappa,
                                                   const std::vector<BoundaryType>& patch_types, bool deterministic) {
   if (cfg.variant == Variant::naive) return std::make_unique<NaiveDiffusion>(mesh, kappa, patch_types, deterministic);
-  refuse_stored(cfg.scatter, "operators.diffusion.scatter", "the separate diffusion operator");
-  const bool gather = deterministic || cfg.scatter == Scatter::gather;
-  return dispatch_components<MakeOptimizedDiffusion>(int(kappa.size()), mesh, geom, cfg, kappa, patch_types, gather);
+  return dispatch_components<MakeOptimizedDiffusion>(int(kappa.size()), mesh, geom, cfg, kappa, patch_types,
+                                                     resolved_scatter(cfg.scatter, deterministic));
 }
 
 } // namespace fvproxy

@@ -8,6 +8,8 @@
 //   DiffusionScatterInterior<M, X>     one thread per face, atomics to both sides (X: the faces
 //                                      between an owned cell and a ghost, to the owned side only)
 //   DiffusionScatterPatch<M, BC>       one thread per boundary face, an atomic to its owner
+//   DiffusionStoreInterior<M>          one thread per face: its flux stored (scatter: stored), then
+//                                      StoredFluxSum (stored_fluxes.hpp) per cell
 //
 // rhs(c, k) += scale_k / V_c sum_f s_f F_k(f): F(f) is the diffusive flux through face f out of
 // its owner (times the area, or in the model's own units that scale_k turns into a flux). A
@@ -45,6 +47,7 @@
 #include "core/types.hpp"
 #include "mesh/mesh.hpp"
 #include "operators/operator_geometry.hpp"
+#include "operators/stored_fluxes.hpp"
 
 namespace fvproxy {
 
@@ -180,6 +183,29 @@ template <class M, bool Cross = false> struct DiffusionScatterInterior {
         const real in = g.inv_volume(n);
         for (int k = K0; k < N; ++k) Kokkos::atomic_add(&rhs(n, k), -(m.scale(k) * F[k]) * in);
       }
+    }
+  }
+};
+
+/// flux(f, k) = minus interior face f's scaled diffusive flux out of its owner, -scale_k F_k (0 for
+/// k < first), each face once (scatter: stored; StoredFluxSum subtracts the sum, so the rate gains
+/// +scale_k F_k / V as the other kernels add it).
+template <class M> struct DiffusionStoreInterior {
+  static_assert(is_diffusion_model<M>, "M does not fulfil the diffusion model contract");
+  static constexpr int K0 = M::first, N = M::n_vars;
+  M m;
+  DiffusionCells g;
+  FaceFluxes flux;
+  KOKKOS_FUNCTION void operator()(const index_t f) const {
+    for (int k = 0; k < K0; ++k) flux(f, k) = 0;
+    if constexpr (is_separable_diffusion<M>) {
+      const typename M::Face face = m.face(f);
+      const index_t o = g.owner(f), n = g.neighbour(f);
+      for (int k = K0; k < N; ++k) flux(f, k) = -(m.scale(k) * m.interior(face, o, n, k));
+    } else {
+      real F[N];
+      m.interior(f, F);
+      for (int k = K0; k < N; ++k) flux(f, k) = -(m.scale(k) * F[k]);
     }
   }
 };

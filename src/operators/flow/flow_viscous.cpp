@@ -284,9 +284,9 @@ std::unique_ptr<FlowViscousOperator> make_flow_viscous(const Mesh& mesh, const O
   if (patches.size() != mesh.patches.size())
     throw std::logic_error("make_flow_viscous: " + std::to_string(patches.size()) + " boundary conditions for " +
                            std::to_string(mesh.patches.size()) + " patches");
-  refuse_stored(cfg.scatter, "operators.diffusion.scatter", "the separate viscous operator");
-  const bool gather = deterministic || cfg.scatter == Scatter::gather;
+  const bool gather = resolved_scatter(cfg.scatter, deterministic) != Scatter::atomic;
   if (cfg.variant == Variant::naive) return std::make_unique<NaiveFlowViscous>(mesh, cfg, patches, gather);
+  refuse_stored(cfg.scatter, "operators.diffusion.scatter", "the separate viscous operator");
   if (cfg.viscosity.law == FlowViscosity::Law::sutherland) {
     using VM = ViscousModel<flow::Sutherland>;
     return std::make_unique<OptimizedFlowViscous<VM>>(mesh, geom, VM{cfg.viscosity.sutherland, cfg.gas, cfg.prandtl},
