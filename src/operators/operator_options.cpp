@@ -60,7 +60,8 @@ void parse_options(const Reader& r, const YAML::Node& n, const std::string& path
                              std::vector<Scatter>{Scatter::atomic, Scatter::gather, Scatter::stored});
     if (deterministic && o.scatter == Scatter::atomic)
       r.fail(n["scatter"], path + ".scatter", "scatter: atomic contradicts run.deterministic: true",
-             "deterministic runs gather (no atomics); " + r.src().locate(det_node, "run.deterministic") + " sets it");
+             "deterministic runs store or gather (no atomics); " + r.src().locate(det_node, "run.deterministic") +
+                 " sets it");
   }
   if (n["policy"])
     o.policy = r.enum_value(n["policy"], path + ".policy", std::vector<Policy>{Policy::range, Policy::team});
@@ -99,7 +100,7 @@ namespace {
 /// atomics are fastest (the stored fluxes 1-2 % behind on tets, 4-14 % on hexes; the per-cell
 /// gather, which evaluates each face twice, 1.2-2.4x slower); on the OpenMP backend the stored
 /// fluxes are fastest (1.07-1.25x over atomics, 1.4-1.75x over the gather). Deterministic runs
-/// store (no atomics; 1.3-2.3x faster than the gather on an H200). Where stored does not apply
+/// store (no atomics; 1.2-2.3x faster than the gather on an H200). Where stored does not apply
 /// (navier-stokes' separate viscous operator) the default falls back to gather: fallback_to_gather.
 Scatter default_face_scatter(bool deterministic) {
 #if defined(KOKKOS_ENABLE_CUDA)

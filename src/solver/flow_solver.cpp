@@ -472,6 +472,7 @@ double FlowSolver::memory_bytes(double cells, double faces, double interior_face
   double bytes = R * (3 * Fi + 3 * F + Fi + F + 3 * F + 9 * C + 6 * C + 4 * Fb) + 4 * C + Fb + R * face_vectors +
                  stencil_memory_estimate(c.operators.muscl.stencil, C, F);
   bytes += R * (NV * 3 + 10) * C + R * NV * Fb; // u, un, rhs, the output fields; boundary values
+  if (c.operators.convection.scatter == Scatter::stored) bytes += R * NV * Fi; // stored face fluxes (one array)
   if (c.operators.convection.order == 2) {
     bytes += R * (3 * NV + NV) * C; // gradients, limiter values
     if (c.operators.convection.variables == FlowVariables::primitive) bytes += R * NV * (C + Fb);

@@ -50,6 +50,11 @@ double ScalarSolver::memory_bytes(double cells, double faces, double interior_fa
   bytes += R * (state * C * N + Fb * N);
   if (needs_gradient(c)) bytes += R * 3 * C * N;
   if (needs_limiter(c)) bytes += R * C * N;
+  // stored face fluxes (N per interior face): one array for the face pass, one per separate operator
+  const bool pass = c.operators.step == StepPasses::fused && moves(c.physics.velocity) && max_kappa(c) > 0;
+  const int stored = (c.operators.convection.scatter == Scatter::stored && moves(c.physics.velocity)) +
+                     (c.operators.diffusion.scatter == Scatter::stored && max_kappa(c) > 0);
+  bytes += R * N * Fi * (pass ? (stored > 0 ? 1 : 0) : stored);
   return bytes + stencil_memory_estimate(c.operators.muscl.stencil, C, F);
 }
 
