@@ -97,7 +97,7 @@ namespace {
 
 /// The default scatter of the convection and diffusion face loops, from the benchmark harness
 /// (docs/operators/face-pass.md#accumulation, perf/face-accumulation*.yaml). On CUDA per-face
-/// atomics are fastest (the stored fluxes 1-2 % behind on tets, 4-14 % on hexes; the per-cell
+/// atomics are fastest (the stored fluxes 1-7 % behind on tets, 3-14 % on hexes; the per-cell
 /// gather, which evaluates each face twice, 1.2-2.4x slower); on the OpenMP backend the stored
 /// fluxes are fastest (1.07-1.25x over atomics, 1.4-1.75x over the gather). Deterministic runs
 /// store (no atomics; 1.2-2.3x faster than the gather on an H200). Where stored does not apply
