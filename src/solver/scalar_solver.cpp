@@ -32,6 +32,11 @@ bool needs_gradient(const CaseConfig& c) {
 bool needs_limiter(const CaseConfig& c) {
   return moves(c.physics.velocity) && c.operators.convection.order == 2;
 }
+/// Convection and diffusion in one face pass (operators.step: fused, both present: one operator
+/// alone has nothing to fuse).
+bool runs_face_pass(const CaseConfig& c) {
+  return c.operators.step == StepPasses::fused && moves(c.physics.velocity) && max_kappa(c) > 0;
+}
 
 } // namespace
 
@@ -51,7 +56,7 @@ double ScalarSolver::memory_bytes(double cells, double faces, double interior_fa
   if (needs_gradient(c)) bytes += R * 3 * C * N;
   if (needs_limiter(c)) bytes += R * C * N;
   // stored face fluxes (N per interior face): one array for the face pass, one per separate operator
-  const bool pass = c.operators.step == StepPasses::fused && moves(c.physics.velocity) && max_kappa(c) > 0;
+  const bool pass = runs_face_pass(c);
   const int stored = (c.operators.convection.scatter == Scatter::stored && moves(c.physics.velocity)) +
                      (c.operators.diffusion.scatter == Scatter::stored && max_kappa(c) > 0);
   bytes += R * N * Fi * (pass ? (stored > 0 ? 1 : 0) : stored);
@@ -115,13 +120,14 @@ ScalarSolver::ScalarSolver(const Mesh& mesh, const CaseConfig& cfg, const Commun
   if (needs_gradient(cfg))
     muscl_ = make_muscl(mesh, geom_, cfg.operators.muscl, n_, det,
                         limited ? scalar_limiter_scale(bounds_.lo, bounds_.hi) : LimiterScale{});
-  const bool moving = moves(cfg.physics.velocity), diffusing = kappa_max_ > 0;
-  if (cfg.operators.step == StepPasses::fused && moving && diffusing) { // one operator alone has nothing to fuse
+  if (runs_face_pass(cfg)) {
     face_pass_ = make_scalar_face_pass(mesh, geom_, cfg.operators, phi_, cfg.physics.diffusivity, types, det);
     return;
   }
-  if (moving) convection_ = make_convection(mesh, geom_, cfg.operators.convection, phi_, n_, types, det);
-  if (diffusing) diffusion_ = make_diffusion(mesh, geom_, cfg.operators.diffusion, cfg.physics.diffusivity, types, det);
+  if (moves(cfg.physics.velocity))
+    convection_ = make_convection(mesh, geom_, cfg.operators.convection, phi_, n_, types, det);
+  if (kappa_max_ > 0)
+    diffusion_ = make_diffusion(mesh, geom_, cfg.operators.diffusion, cfg.physics.diffusivity, types, det);
 }
 
 void ScalarSolver::initialize() {
