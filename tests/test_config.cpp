@@ -154,7 +154,10 @@ TEST(Config, DuplicateKeysSecondDocumentsAndComplexKeysAreRefused) {
 }
 
 TEST(Config, PartitionMethod) {
-  EXPECT_EQ(parse("mesh:\n  generate: {cells: [4, 4, 4]}\n").mesh.partition, PartitionMethod::metis);
+  // Unset: ptscotch for a generated box (built in parts on several ranks), metis for a file.
+  EXPECT_EQ(parse("mesh:\n  generate: {cells: [4, 4, 4]}\n").mesh.partition, PartitionMethod::ptscotch);
+  EXPECT_EQ(parse("mesh:\n  file: " + test::source_path("mesh/hybrid_channel.msh") + "\n").mesh.partition,
+            PartitionMethod::metis);
   const CaseConfig c = parse("mesh:\n  generate: {cells: [4, 4, 4]}\n  partition: blocks\n");
   EXPECT_EQ(c.mesh.partition, PartitionMethod::blocks);
   EXPECT_EQ(c.mesh.partition_where, "case.yaml:3:14");

@@ -158,6 +158,9 @@ MeshConfig read_mesh_options(const Reader& r, const YAML::Node& root) {
     mc.reorder_seed = static_cast<std::uint64_t>(s);
   }
   mc.partition_where = r.src().locate(m["partition"], "mesh.partition");
+  // A generated box is built in parts and partitioned by the ranks together (no rank holds the
+  // whole mesh: docs/decomposition.md#built-in-parts); a mesh file goes through rank 0 and METIS.
+  if (mc.generate) mc.partition = PartitionMethod::ptscotch;
   if (m["partition"]) {
     mc.partition = r.enum_value(m["partition"], "mesh.partition", all_partition_methods());
     if (mc.partition == PartitionMethod::blocks && !mc.generate)

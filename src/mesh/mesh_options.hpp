@@ -41,8 +41,10 @@ struct MeshConfig {
   std::string file_as_written;       ///< as written in the case file
   Ordering reorder = Ordering::zorder;
   std::uint64_t reorder_seed = 1;
-  PartitionMethod partition = PartitionMethod::metis; ///< ignored on one rank
-  std::string partition_where;                        ///< where mesh.partition was given (for errors about the method)
+  /// Ignored on one rank. Unset in the case: ptscotch for a generated box (built in parts), metis
+  /// for a mesh file (read_mesh_options).
+  PartitionMethod partition = PartitionMethod::metis;
+  std::string partition_where; ///< where mesh.partition was given (for errors about the method)
 };
 
 namespace detail {

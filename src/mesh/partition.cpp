@@ -51,28 +51,33 @@ std::vector<int> metis_parts(const HostMesh& m, int parts) {
   return std::vector<int>(part.begin(), part.end());
 }
 
-/// PT-Scotch on the ranks of `comm` (each its contiguous slice of the cells), every cell's part on
-/// every rank; sequential Scotch on this process alone without a communicator.
+/// PT-Scotch on the ranks of `comm` (each the cells of its contiguous slice of the global ids:
+/// cell_graph_by_gid, as a box built in parts hands it), every cell's part on every rank;
+/// sequential Scotch on this process alone without a communicator.
 std::vector<int> ptscotch_global(const HostMesh& m, int parts, MPI_Comm comm) {
   const index_t n = m.n_cells();
   const int S = comm_size(comm), rank = comm_rank(comm);
-  if (S == 1) return ptscotch_parts_one_process(cell_graph(m, 0, n), parts);
   auto first = [&](int r) { return static_cast<index_t>(static_cast<gid_t>(n) * r / S); };
-  const std::vector<int> mine = ptscotch_parts(cell_graph(m, first(rank), first(rank + 1)), parts, comm);
-  std::vector<int> count(S), displ(S), part(n);
-  for (int r = 0; r < S; ++r) {
-    count[r] = first(r + 1) - first(r);
-    displ[r] = first(r);
+  std::vector<int> by_gid(n);
+  if (S == 1) {
+    by_gid = ptscotch_parts_one_process(cell_graph_by_gid(m, 0, n), parts);
+  } else {
+    const std::vector<int> mine = ptscotch_parts(cell_graph_by_gid(m, first(rank), first(rank + 1)), parts, comm);
+    std::vector<int> count(S), displ(S);
+    for (int r = 0; r < S; ++r) {
+      count[r] = first(r + 1) - first(r);
+      displ[r] = first(r);
+    }
+    MPI_Allgatherv(mine.data(), static_cast<int>(mine.size()), MPI_INT, by_gid.data(), count.data(), displ.data(),
+                   MPI_INT, comm);
   }
-  MPI_Allgatherv(mine.data(), static_cast<int>(mine.size()), MPI_INT, part.data(), count.data(), displ.data(), MPI_INT,
-                 comm);
+  std::vector<int> part(n);
+  for (index_t c = 0; c < n; ++c) part[c] = by_gid[std::size_t(m.cell_gid[c])];
   return part;
 }
 
-/// METIS (and Scotch) may leave parts empty on a graph barely larger than the number of parts (3
-/// parts of 4 cells): a rank without cells has nothing to compute and no neighbour to exchange with.
-/// Each empty part takes the highest-numbered cell of the then largest part (deterministic, the
-/// same on every rank). Returns the number of parts refilled.
+} // namespace
+
 int refill_empty_parts(std::vector<int>& part, int parts) {
   std::vector<index_t> owned(parts, 0);
   for (int r : part) ++owned[r];
@@ -91,6 +96,29 @@ int refill_empty_parts(std::vector<int>& part, int parts) {
   }
   return refilled;
 }
+
+int refill_empty_parts(std::vector<int>& part, const std::vector<gid_t>& row, int parts, MPI_Comm comm) {
+  std::vector<long long> owned(std::size_t(parts), 0);
+  for (const int r : part) ++owned[std::size_t(r)];
+  MPI_Allreduce(MPI_IN_PLACE, owned.data(), parts, MPI_LONG_LONG, MPI_SUM, comm);
+  int refilled = 0;
+  for (int r = 0; r < parts; ++r) {
+    if (owned[std::size_t(r)] > 0) continue;
+    const int donor = static_cast<int>(std::max_element(owned.begin(), owned.end()) - owned.begin());
+    long long last = -1; // the donor's cell of the largest row, over the ranks
+    for (std::size_t c = 0; c < part.size(); ++c)
+      if (part[c] == donor) last = std::max(last, static_cast<long long>(row[c]));
+    MPI_Allreduce(MPI_IN_PLACE, &last, 1, MPI_LONG_LONG, MPI_MAX, comm);
+    for (std::size_t c = 0; c < part.size(); ++c)
+      if (part[c] == donor && static_cast<long long>(row[c]) == last) part[c] = r;
+    --owned[std::size_t(donor)];
+    ++owned[std::size_t(r)];
+    ++refilled;
+  }
+  return refilled;
+}
+
+namespace {
 
 long long faces_cut(const std::array<int, 3>& f, const std::array<int, 3>& c, const std::array<bool, 3>& periodic) {
   long long cut = 0;

@@ -34,6 +34,18 @@ struct Partition {
   int refilled = 0;                   ///< parts the method left empty, each then given one cell of the largest part
 };
 
+/// METIS (and Scotch) may leave parts empty on a graph barely larger than the number of parts (3
+/// parts of 4 cells): a rank without cells has nothing to compute and no neighbour to exchange with.
+/// Each empty part takes the highest-numbered cell of the then largest part (deterministic, the
+/// same on every rank). Returns the number of parts refilled. `part`: every
+/// cell's part in the order of the mesh's cells (its rows); a box built in parts does the same
+/// among the ranks (parallel/parts.cpp).
+int refill_empty_parts(std::vector<int>& part, int parts);
+/// The same when the ranks of `comm` each hold some of the cells: `part` and `row` (each cell's
+/// index in the whole mesh) of this rank's cells; every rank ends with what refill_empty_parts
+/// gives its cells on the whole vector. Collective; returns the number of parts refilled.
+int refill_empty_parts(std::vector<int>& part, const std::vector<gid_t>& row, int parts, MPI_Comm comm);
+
 /// InputError naming `where` when `parts` is below 1 or above `cells`: every part (rank) needs a
 /// cell, whatever the method.
 void check_parts_fit(const std::string& where, long long parts, long long cells);

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <limits>
+#include <numeric>
 #include <optional>
 #include <string>
 
@@ -360,24 +361,30 @@ std::vector<int> ptscotch_parts(const DistGraph& g, int parts, MPI_Comm comm) {
   return d.partition(n_global);
 }
 
-DistGraph cell_graph(const HostMesh& m, index_t begin, index_t end) {
+namespace {
+
+/// The graph of `cells` of `m` (in that order, vertices begin, begin + 1, ...), each neighbour
+/// numbered by `number(cell)`.
+template <class Number>
+DistGraph graph_of(const HostMesh& m, const std::vector<index_t>& cells, gid_t begin, const Number& number) {
   DistGraph g;
   g.vtx_begin = begin;
-  g.vtx_end = end;
-  g.xadj.assign(std::size_t(end - begin) + 1, 0);
+  g.vtx_end = begin + gid_t(cells.size());
+  g.xadj.assign(cells.size() + 1, 0);
   std::size_t ends = 0;
-  for (index_t c = begin; c < end; ++c) ends += std::size_t(m.cell_face_off[c + 1] - m.cell_face_off[c]);
+  for (const index_t c : cells) ends += std::size_t(m.cell_face_off[c + 1] - m.cell_face_off[c]);
   g.adjncy.reserve(ends);
   g.adjwgt.reserve(ends);
-  std::vector<index_t> nb; // this cell's neighbours through its interior faces, with repeats
-  for (index_t c = begin; c < end; ++c) {
+  std::vector<gid_t> nb; // this cell's neighbours through its interior faces, with repeats
+  for (std::size_t i = 0; i < cells.size(); ++i) {
+    const index_t c = cells[i];
     nb.clear();
     for (index_t k = m.cell_face_off[c]; k < m.cell_face_off[c + 1]; ++k) {
       const index_t f = m.cell_faces[k];
       if (f >= m.n_interior) continue;
       const index_t a = m.face_owner[f], b = m.face_neighbour[f];
       if (a == b) continue; // a periodic face of a cell with itself: no edge
-      nb.push_back(a == c ? b : a);
+      nb.push_back(number(a == c ? b : a));
     }
     std::sort(nb.begin(), nb.end());
     for (std::size_t k = 0; k < nb.size(); ++k) {
@@ -388,9 +395,34 @@ DistGraph cell_graph(const HostMesh& m, index_t begin, index_t end) {
       g.adjncy.push_back(nb[k]);
       g.adjwgt.push_back(1);
     }
-    g.xadj[std::size_t(c - begin) + 1] = gid_t(g.adjncy.size());
+    g.xadj[i + 1] = gid_t(g.adjncy.size());
   }
   return g;
+}
+
+} // namespace
+
+DistGraph cell_graph(const HostMesh& m, index_t begin, index_t end) {
+  std::vector<index_t> cells(std::size_t(end - begin));
+  std::iota(cells.begin(), cells.end(), begin);
+  return graph_of(m, cells, begin, [](index_t c) { return gid_t(c); });
+}
+
+DistGraph cell_graph_by_gid(const HostMesh& m, gid_t begin, gid_t end) {
+  std::vector<index_t> cells;
+  for (index_t c = 0; c < m.n_cells(); ++c)
+    if (m.cell_gid[c] >= begin && m.cell_gid[c] < end) cells.push_back(c);
+  std::sort(cells.begin(), cells.end(), [&](index_t a, index_t b) { return m.cell_gid[a] < m.cell_gid[b]; });
+  for (std::size_t i = 0; i < cells.size(); ++i)
+    if (m.cell_gid[cells[i]] != begin + gid_t(i))
+      throw RunError("error: cell_graph_by_gid: the mesh lacks the cell of global id " +
+                     std::to_string(begin + gid_t(i)) + " of [" + std::to_string(begin) + ", " + std::to_string(end) +
+                     ")");
+  if (gid_t(cells.size()) != end - begin)
+    throw RunError("error: cell_graph_by_gid: the mesh holds " + std::to_string(cells.size()) + " of the " +
+                   std::to_string(end - begin) + " cells of global ids [" + std::to_string(begin) + ", " +
+                   std::to_string(end) + ")");
+  return graph_of(m, cells, begin, [&](index_t c) { return m.cell_gid[c]; });
 }
 
 } // namespace fvproxy

@@ -55,4 +55,11 @@ std::vector<int> ptscotch_parts_one_process(const DistGraph& g, int parts);
 /// graph (the one METIS partitions).
 DistGraph cell_graph(const HostMesh& m, index_t begin, index_t end);
 
+/// The same graph numbered by global cell id (vertex g = the cell whose cell_gid is g): the cells
+/// of `m` with ids in [begin, end), which must all be there with every face (the whole mesh, or a
+/// piece reaching past them), neighbours by their ids. The same slice whichever mesh or piece it is
+/// cut from, and whatever the cells' order: what the whole mesh on rank 0 and a box built in parts
+/// hand PT-Scotch (docs/decomposition.md#built-in-parts). RunError when a cell of the range is missing.
+DistGraph cell_graph_by_gid(const HostMesh& m, gid_t begin, gid_t end);
+
 } // namespace fvproxy

@@ -197,23 +197,24 @@ struct FromRoot {
     }
   }
 
-  /// The first of rank r's cells [n r/P, n (r+1)/P) of the graph.
-  index_t slice(int r) const {
+  /// The first global id of rank r's cells [n r/P, n (r+1)/P) of the graph.
+  gid_t slice(int r) const {
     const gid_t n = totals[0];
-    return static_cast<index_t>(n * r / P);
+    return n * r / P;
   }
 
-  /// This rank's slice of the cell graph: rank 0 cuts every rank's and sends it.
+  /// This rank's slice of the cell graph, numbered by global id (cell_graph_by_gid: the slice a box
+  /// built in parts gives its rank): rank 0 cuts every rank's and sends it.
   DistGraph graph_slice() const {
     DistGraph g;
     if (me == 0) {
       for (int r = 1; r < P; ++r) {
-        const DistGraph x = cell_graph(b.host, slice(r), slice(r + 1));
+        const DistGraph x = cell_graph_by_gid(b.host, slice(r), slice(r + 1));
         Bytes out;
         out.put(x.vtx_begin), out.put(x.vtx_end), out.put(x.xadj), out.put(x.adjncy), out.put(x.adjwgt);
         send_bytes(out.b, r, comm);
       }
-      g = cell_graph(b.host, 0, slice(1));
+      g = cell_graph_by_gid(b.host, 0, slice(1));
     } else {
       Bytes in{recv_bytes(0, comm), 0};
       in.get(g.vtx_begin), in.get(g.vtx_end), in.get(g.xadj), in.get(g.adjncy), in.get(g.adjwgt);
@@ -221,17 +222,23 @@ struct FromRoot {
     return g;
   }
 
-  /// Rank r gets the cells [n r/P, n (r+1)/P) of the graph, every rank partitions, rank 0 gathers.
+  /// Rank r gets the cells of global ids [n r/P, n (r+1)/P) of the graph, every rank partitions,
+  /// rank 0 gathers and refills an empty part (as partition_cells does).
   void partition_distributed() {
     const gid_t n = totals[0];
     const DistGraph g = graph_slice();
     const std::vector<int> mine = ptscotch_parts(g, P, comm.raw());
-    std::vector<int> counts(P), displs(P, 0);
+    std::vector<int> counts(P), displs(P, 0), by_gid;
     for (int r = 0; r < P; ++r) counts[r] = static_cast<int>(slice(r + 1) - slice(r));
     for (int r = 1; r < P; ++r) displs[r] = displs[r - 1] + counts[r - 1];
-    if (me == 0) d.partition.part.assign(std::size_t(n), 0);
-    MPI_Gatherv(mine.data(), static_cast<int>(mine.size()), MPI_INT, d.partition.part.data(), counts.data(),
-                displs.data(), MPI_INT, 0, comm.raw());
+    if (me == 0) by_gid.assign(std::size_t(n), 0);
+    MPI_Gatherv(mine.data(), static_cast<int>(mine.size()), MPI_INT, by_gid.data(), counts.data(), displs.data(),
+                MPI_INT, 0, comm.raw());
+    if (me != 0) return;
+    d.partition.part.resize(std::size_t(n));
+    for (std::size_t c = 0; c < d.partition.part.size(); ++c)
+      d.partition.part[c] = by_gid[std::size_t(b.host.cell_gid[c])];
+    d.partition.refilled = refill_empty_parts(d.partition.part, P);
   }
 
   /// The local nodes' rows in the mesh file (node global id -> row: the whole mesh's).

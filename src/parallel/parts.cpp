@@ -11,6 +11,7 @@
 #include "core/error.hpp"
 #include "mesh/box_generator.hpp"
 #include "mesh/mesh.hpp"
+#include "mesh/ptscotch.hpp"
 #include "mesh/reorder.hpp"
 #include "parallel/collectives.hpp"
 
@@ -91,7 +92,7 @@ std::vector<index_t> cells_with_gids(const HostMesh& m, const std::vector<gid_t>
 
 bool builds_in_parts(const MeshConfig& cfg) {
   const bool partition_ok = cfg.partition == PartitionMethod::blocks || cfg.partition == PartitionMethod::hilbert ||
-                            cfg.partition == PartitionMethod::zorder;
+                            cfg.partition == PartitionMethod::zorder || cfg.partition == PartitionMethod::ptscotch;
   const bool order_ok = cfg.reorder == Ordering::none || is_curve(cfg.reorder);
   return cfg.generate.has_value() && partition_ok && order_ok;
 }
@@ -223,7 +224,8 @@ struct BoxInParts {
   const gid_t H, n;
   PartsMesh out;
   const std::array<int, 3>& B; ///< out.partition.blocks
-  const bool curve_part;
+  const bool curve_part;       ///< hilbert, zorder: equal pieces of a curve
+  const bool graph_part;       ///< ptscotch: the ranks partition the slabs' cell graph together
   const bool curve_order;
   const Ordering part_curve;
   const gid_t slab0, slab1;
@@ -234,7 +236,8 @@ struct BoxInParts {
   BoxInParts(const MeshConfig& cfg, const Communicator& comm)
       : cfg(cfg), box(*cfg.generate), comm(comm), P(comm.size()), me(comm.rank()), per(cells_per_hex(box)),
         H(gid_t(box.cells[0]) * box.cells[1] * box.cells[2]), n(H * per), B(out.partition.blocks),
-        curve_part(cfg.partition != PartitionMethod::blocks), curve_order(is_curve(cfg.reorder)),
+        curve_part(cfg.partition == PartitionMethod::hilbert || cfg.partition == PartitionMethod::zorder),
+        graph_part(cfg.partition == PartitionMethod::ptscotch), curve_order(is_curve(cfg.reorder)),
         part_curve(cfg.partition == PartitionMethod::hilbert ? Ordering::hilbert : Ordering::zorder),
         slab0(block_begin(H, me, P)), slab1(block_begin(H, me + 1, P)) {}
 
@@ -290,6 +293,8 @@ struct BoxInParts {
     std::sort(directory.begin(), directory.end(), [](const Place& a, const Place& b) { return a.gid < b.gid; });
     if (curve_part) {
       part_slab_on_curve(piece, dev);
+    } else if (graph_part) {
+      part_slab_by_graph(piece);
     } else {
       for (Place& p : directory) p.part = block_part(p.gid);
     }
@@ -312,6 +317,18 @@ struct BoxInParts {
     const auto pos = curve_positions(piece, dev, S, part_curve, pf, comm);
     for (std::size_t i = 0; i < S.size(); ++i)
       directory[std::size_t(piece.cell_gid[S[i]] - slab0 * per)].part = static_cast<int>((__int128)pos[i] * P / n);
+  }
+
+  /// The parts of the slab's cells by PT-Scotch: every rank hands it its slab's cells (contiguous
+  /// global ids, numbered by them: the graph slice the whole mesh on rank 0 gives), then the empty
+  /// parts are refilled as on the whole mesh.
+  void part_slab_by_graph(const HostMesh& piece) {
+    const std::vector<int> part = ptscotch_parts(cell_graph_by_gid(piece, slab0 * per, slab1 * per), P, comm.raw());
+    std::vector<int> parts(directory.size());
+    std::vector<gid_t> rows(directory.size());
+    for (std::size_t i = 0; i < directory.size(); ++i) parts[i] = part[i], rows[i] = directory[i].row; // both by gid
+    out.partition.refilled = refill_empty_parts(parts, rows, P, comm.raw());
+    for (std::size_t i = 0; i < directory.size(); ++i) directory[i].part = parts[i];
   }
 
   /// Every cell's place to its owner.
@@ -358,7 +375,7 @@ struct BoxInParts {
   /// The ghosts' places: from the directory (closed-form for blocks in the generation order).
   std::vector<Place> places_of(const std::vector<gid_t>& ghost_gids) const {
     std::vector<Place> ghost_places(ghost_gids.size());
-    if (curve_part || curve_order) {
+    if (curve_part || graph_part || curve_order) {
       std::vector<gid_t> ask(ghost_gids);
       std::vector<int> counts(P, 0);
       for (const gid_t g : ask) ++counts[block_owner(g / per, H, P)]; // ascending gids: ascending owners
@@ -425,7 +442,7 @@ PartsMesh build_box_in_parts(const MeshConfig& cfg, const Communicator& comm, co
   b.describe_partition(where);
 
   Kokkos::Timer timer;
-  if (b.curve_part || b.curve_order)
+  if (b.curve_part || b.graph_part || b.curve_order)
     b.place_slab();
   else // blocks in the generation order: everything closed-form
     b.place_blocks();

@@ -9,18 +9,19 @@
 //   1. the slab of hexes [H r/P, H (r+1)/P) (when the partition or the ordering follows a curve):
 //      its cells' centroid keys on the whole box's curve frame (min/max over the ranks), their
 //      global positions along the curve by a parallel sample sort: the cells' place in the ordered
-//      mesh (mesh.reorder) and their part (mesh.partition: equal contiguous pieces of the curve);
-//      `blocks` parts are closed-form. The slab keeps (part, ordered index) of its cells: the
-//      directory other ranks ask about their ghosts.
+//      mesh (mesh.reorder) and their part (mesh.partition: equal contiguous pieces of the curve;
+//      ptscotch: PT-Scotch on the slabs' cell graph, each rank its slab's cells, numbered by global
+//      id as the whole mesh's graph is sliced); `blocks` parts are closed-form. The slab keeps (part, ordered index) of
+//      its cells: the directory other ranks ask about their ghosts.
 //   2. the rank's own hexes (its cells' hexes) and two layers around them (three with two ghost
 //      layers) are generated, faces built, ordered as the whole mesh is; its cells, their ghosts
 //      (parts from the directory) and the faces between them are cut out with extract_local.
 // Two layers: a ghost's centroid (hence its key and its place in the order) needs all its faces,
 // which reach one hex further than the ghost itself.
 //
-// Which meshes: `mesh.generate` boxes with mesh.partition blocks, hilbert or zorder and
-// mesh.reorder none, zorder or hilbert (the orderings whose place is a sort key). METIS, `rcm`,
-// `random` and Gmsh files still need the whole mesh (decompose()).
+// Which meshes: `mesh.generate` boxes with mesh.partition ptscotch (the default for a box),
+// blocks, hilbert or zorder and mesh.reorder none, zorder or hilbert (the orderings whose place is
+// a sort key). METIS, `rcm`, `random` and Gmsh files still need the whole mesh (decompose()).
 #include <vector>
 
 #include "mesh/local_mesh.hpp"

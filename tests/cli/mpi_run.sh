@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # mpi_run.sh MPIEXEC FVPROXY INPUTS REFERENCES OUT: fvproxy run on N MPI ranks (docs/parallel.md).
-#  1. run.deterministic on 2 and 3 ranks (metis, hilbert, blocks): every output file holds the same
+#  1. run.deterministic on 2 and 3 ranks (ptscotch, metis, hilbert, blocks): every output file holds the same
 #     cells and values as the one-rank run's (fvproxy compare --rtol 0 --atol 0), one summary.json
-#     (rank 0) with the global cell count; with metis every file (mesh.h5, fields, checkpoints, the
-#     XDMF) is byte for byte the one-rank run's (cmp); hilbert and blocks build the box in parts, and
-#     with hilbert every file is byte for byte the one-rank run's of the same case; with two ghost
+#     (rank 0) with the global cell count; with ptscotch (the default: built in parts), metis (built on
+#     rank 0) and hilbert (in parts) every file (mesh.h5, fields, checkpoints, the XDMF) is byte for
+#     byte the one-rank run's of the same case (cmp); blocks builds in parts too; with two ghost
 #     layers (metis, hilbert; a restart from a one-layer checkpoint) the same fields; a zorder run says
 #     it built the mesh in parts;
 #  2. the references default, sphere_in_box, hybrid_channel and the flow models' sod, sod_tet, vortex, couette, cylinder, inlets and
@@ -52,19 +52,22 @@ bytes() { # A_DIR B_DIR [MIN]: every .h5 and .xdmf file of A is in B, byte for b
   [[ $n -ge ${3:-2} ]] || fail "only $n files compared in $1"
 }
 
-# 1. deterministic runs, bitwise per global id; with metis (the default) the same files, bytes and all;
-#    with hilbert and blocks the box is built in parts (no rank holds the whole mesh), and with
+# 1. deterministic runs, bitwise per global id; with ptscotch (the default), hilbert and blocks the box
+#    is built in parts (no rank holds the whole mesh), with metis on rank 0; with ptscotch, metis and
 #    hilbert the files are the one-rank run's of the same case, bytes and all
 run_in "$out/one" "$fv" run "$in/default.yaml" "${small[@]}" "${ck[@]}" 2>/dev/null || fail "one rank failed"
-run_in "$out/one_hilbert" "$fv" run "$in/default.yaml" "${small[@]}" "${ck[@]}" --set mesh.partition=hilbert \
-  2>/dev/null || fail "one rank (hilbert) failed"
+for method in hilbert metis; do
+  run_in "$out/one_$method" "$fv" run "$in/default.yaml" "${small[@]}" "${ck[@]}" --set mesh.partition=$method \
+    2>/dev/null || fail "one rank ($method) failed"
+done
 for np in 2 3; do
-  for method in metis hilbert blocks; do
+  for method in ptscotch metis hilbert blocks; do
     d="$out/np${np}_$method"
     run_in "$d" mpi "$np" "$fv" run "$in/default.yaml" "${small[@]}" "${ck[@]}" --set mesh.partition=$method \
       >"$d.log" 2>&1 || fail "$np ranks, $method: exit $?: $(grep -v Kokkos "$d.log" | tail -n 5)"
     same "$out/one/o" "$d/o"
-    [[ $method != metis ]] || bytes "$out/one/o" "$d/o" 12 # mesh, 6 fields, 4 checkpoints, XDMF
+    [[ $method != ptscotch ]] || bytes "$out/one/o" "$d/o" 12 # the default: mesh, 6 fields, 4 checkpoints, XDMF
+    [[ $method != metis ]] || bytes "$out/one_metis/o" "$d/o" 12 # built on rank 0
     [[ $method != hilbert ]] || bytes "$out/one_hilbert/o" "$d/o" 12 # built in parts
     cells=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['cells'])" "$d/o/summary.json")
     [[ $cells == 1296 ]] || fail "$np ranks: summary.json cells = $cells, expected 1296"

@@ -29,6 +29,11 @@ std::vector<MeshConfig> boxes_in_parts() {
   box(ElementKind::hex, {6, 6, 6}, {true, true, true}, Ordering::none, PartitionMethod::zorder);
   box(ElementKind::prism, {5, 3, 6}, {false, false, true}, Ordering::hilbert, PartitionMethod::zorder);
   box(ElementKind::prism, {3, 3, 3}, {true, true, true}, Ordering::zorder, PartitionMethod::hilbert);
+  // PT-Scotch on the slabs' graph (the default for a box): the partition rank 0's whole mesh gets
+  box(ElementKind::tet, {5, 6, 4}, {true, false, true}, Ordering::zorder, PartitionMethod::ptscotch);
+  box(ElementKind::hex, {7, 4, 5}, {false, false, false}, Ordering::none, PartitionMethod::ptscotch);
+  box(ElementKind::prism, {4, 5, 3}, {false, true, false}, Ordering::hilbert, PartitionMethod::ptscotch);
+  box(ElementKind::hex, {2, 2, 1}, {false, false, false}, Ordering::zorder, PartitionMethod::ptscotch); // 4 cells
   return out;
 }
 

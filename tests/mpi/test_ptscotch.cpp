@@ -19,6 +19,31 @@ std::vector<int> gather_parts(const std::vector<int>& mine, index_t n, const std
   return all;
 }
 
+TEST(Ptscotch, EmptyPartsAreRefilledAmongTheRanksAsOnTheWholeMesh) {
+  // Parts a partitioner left empty, the cells spread over the ranks in a scrambled order (as a box
+  // built in parts holds its slab by global id, not by row): each rank's cells end in the parts
+  // refill_empty_parts gives the whole vector, and the count agrees.
+  const Communicator w = Communicator::world();
+  const int P = w.size();
+  for (const auto& [n, parts] : std::vector<std::pair<int, int>>{{4, 3}, {11, 7}, {30, 9}}) {
+    std::vector<int> whole(static_cast<std::size_t>(n));
+    for (int c = 0; c < n; ++c) whole[std::size_t(c)] = (c * c) % 3 == 0 ? 1 : c % 5 == 0 ? 4 % parts : 0;
+    std::vector<int> expected = whole;
+    const int refilled = refill_empty_parts(expected, parts);
+    ASSERT_GT(refilled, 0);
+    std::vector<int> mine;
+    std::vector<gid_t> rows;
+    for (int k = 0; k < n; ++k) {
+      const int c = (k * 7 + 3) % n; // n is prime to 7: every row once
+      if (k % P == w.rank()) mine.push_back(whole[std::size_t(c)]), rows.push_back(c);
+    }
+    SCOPED_TRACE(std::to_string(n) + " cells, " + std::to_string(parts) + " parts");
+    EXPECT_EQ(refill_empty_parts(mine, rows, parts, w.raw()), refilled);
+    for (std::size_t i = 0; i < mine.size(); ++i)
+      EXPECT_EQ(mine[i], expected[std::size_t(rows[i])]) << "row " << rows[i];
+  }
+}
+
 TEST(Ptscotch, DistributedGraphGivesAValidPartition) {
   // The cell graph split unevenly over the ranks (as a mesh built in parts would be), partitioned
   // by PT-Scotch into P and 2P + 1 parts: every cell in a part, every part non-empty and within 10%
