@@ -67,8 +67,9 @@ CurveFrame global_frame(const Mesh& m, const std::vector<index_t>& cells, const 
 }
 
 /// `piece` reordered as the whole mesh is (mesh.reorder: none keeps the global-id order in which
-/// pieces are generated; a curve sorts by (key on the whole box's frame, global id)).
-void order_piece(HostMesh& piece, Mesh& device, Ordering reorder, const CurveFrame& frame) {
+/// pieces are generated; a curve sorts by (key on the whole box's frame, global id)); `device`, its
+/// device copy for the centroids, is left as it was (the caller needs the host mesh only).
+void order_piece(HostMesh& piece, const Mesh& device, Ordering reorder, const CurveFrame& frame) {
   if (!is_curve(reorder)) return;
   const auto key = curve_keys(device, reorder, frame);
   std::vector<index_t> p(key.size());
@@ -77,7 +78,6 @@ void order_piece(HostMesh& piece, Mesh& device, Ordering reorder, const CurveFra
     return key[a] != key[b] ? key[a] < key[b] : piece.cell_gid[a] < piece.cell_gid[b];
   });
   piece = permute_cells(piece, p);
-  device = upload(piece);
 }
 
 /// Local cells of `m` whose global id is in the sorted list `gids`.
@@ -283,8 +283,8 @@ struct BoxInParts {
   void place_slab() {
     std::vector<gid_t> slab(std::size_t(slab1 - slab0));
     std::iota(slab.begin(), slab.end(), slab0);
-    HostMesh piece = generate_box_piece(box, dilate(box, slab, 2));
-    Mesh dev = upload(piece);
+    const HostMesh piece = generate_box_piece(box, dilate(box, slab, 2));
+    const Mesh dev = curve_part || curve_order ? upload(piece) : Mesh{}; // centroids for the curves' keys
     std::vector<index_t> S = in_slab(piece);
     directory.resize(S.size());
     for (std::size_t i = 0; i < S.size(); ++i) directory[i] = {piece.cell_gid[S[i]], piece.cell_gid[S[i]], 0};
@@ -301,13 +301,12 @@ struct BoxInParts {
     send_places_to_owners();
   }
 
-  /// The rows of the slab's cells `S` in the mesh ordered along mesh.reorder's curve; `piece` and
-  /// `dev` then in that order.
-  void order_slab(HostMesh& piece, Mesh& dev, const std::vector<index_t>& S) {
+  /// The rows of the slab's cells `S` in the mesh ordered along mesh.reorder's curve. The slab
+  /// itself stays in its order (what follows reads it by global id).
+  void order_slab(const HostMesh& piece, const Mesh& dev, const std::vector<index_t>& S) {
     order_frame = global_frame(dev, S, comm);
     const auto row = curve_positions(piece, dev, S, cfg.reorder, order_frame, comm);
     for (std::size_t i = 0; i < S.size(); ++i) directory[i].row = row[i];
-    order_piece(piece, dev, cfg.reorder, order_frame);
   }
 
   /// The parts of the slab's cells: equal contiguous pieces of the partition's curve.
@@ -367,8 +366,7 @@ struct BoxInParts {
       if (hexes.empty() || hexes.back() != g / per) hexes.push_back(g / per);
     hexes.erase(std::unique(hexes.begin(), hexes.end()), hexes.end()); // own_gids ascending: hexes too
     HostMesh piece = generate_box_piece(box, dilate(box, hexes, layers + 1));
-    Mesh dev = upload(piece);
-    order_piece(piece, dev, cfg.reorder, order_frame);
+    if (curve_order) order_piece(piece, upload(piece), cfg.reorder, order_frame);
     return piece;
   }
 
