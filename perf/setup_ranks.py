@@ -17,6 +17,7 @@ import csv
 import json
 import os
 import shlex
+import shutil
 import subprocess
 import sys
 
@@ -69,6 +70,7 @@ def main():
                          "device_B_per_cell_max": "%.0f" % mem["max"], "device_B_per_cell_mean": "%.0f" % mem["mean"],
                          "device_max_over_mean": "%.3f" % (mem["max"] / mem["mean"]), "mesh": mesh})
             print(rows[-1], flush=True)
+            shutil.rmtree(d, ignore_errors=True)  # mesh.h5 of a large box: GBs
     with open(os.path.join(a.out, "results.csv"), "w", newline="") as f:
         f.write((header or "# no run completed") + "\n")
         if rows:
