@@ -199,5 +199,35 @@ TEST(Box, JitterIsSeededAndNonOrthogonal) {
   EXPECT_NE(h1.x, h3.x);
 }
 
+TEST(Box, PieceHoldsTheWholeBoxsCellsAndNodes) {
+  // A piece (generate_box_piece) has the whole box's cells of its hexes with the same nodes, by
+  // global id and position: a compact piece (its nodes found through a table over their span) and
+  // one of two far-apart hexes of a periodic box (a span 8 times its nodes: a binary search).
+  BoxConfig b;
+  b.cells = {5, 4, 6};
+  b.element = ElementKind::tet;
+  b.perturb = 0.2;
+  b.periodic = {false, true, true};
+  const HostMesh whole = generate_box(b);
+  for (const std::vector<gid_t>& hexes :
+       {std::vector<gid_t>{6, 7, 8, 11, 12, 13, 26, 27}, std::vector<gid_t>{0, 119}}) {
+    SCOPED_TRACE(std::to_string(hexes.size()) + " hexes");
+    const HostMesh piece = generate_box_piece(b, hexes);
+    ASSERT_EQ(piece.n_cells(), index_t(6 * hexes.size()));
+    for (index_t c = 0; c < piece.n_cells(); ++c) {
+      const gid_t g = piece.cell_gid[c];
+      ASSERT_EQ(g / 6, hexes[std::size_t(c / 6)]);
+      const index_t w = static_cast<index_t>(g); // the whole box's cell of that id
+      ASSERT_EQ(whole.cell_gid[w], g);
+      for (int k = 0; k < 4; ++k) {
+        const index_t u = piece.cell_nodes[piece.cell_node_off[c] + k],
+                      v = whole.cell_nodes[whole.cell_node_off[w] + k];
+        EXPECT_EQ(piece.node_gid[u], whole.node_gid[v]);
+        for (int a = 0; a < 3; ++a) EXPECT_EQ(piece.x[3 * u + a], whole.x[3 * v + a]);
+      }
+    }
+  }
+}
+
 } // namespace
 } // namespace fvproxy

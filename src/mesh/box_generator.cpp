@@ -1,6 +1,7 @@
 #include "mesh/box_generator.hpp"
 
 #include <algorithm>
+#include <limits>
 
 #include "mesh/random.hpp"
 
@@ -69,7 +70,9 @@ struct BoxCells {
   const int nx, ny, nz;
   const double h[3];
   const std::size_t nhex;
-  std::vector<index_t> nodes; // global node index of each local node
+  std::vector<index_t> nodes;    // global node index of each local node
+  std::vector<index_t> local_of; // local number of global node first_node + u (empty: binary search)
+  index_t first_node = 0;
 
   BoxCells(const BoxConfig& cfg, const std::vector<gid_t>* hexes)
       : cfg(cfg), hexes(hexes), idx{cfg.cells}, nx(cfg.cells[0]), ny(cfg.cells[1]),
@@ -87,26 +90,41 @@ struct BoxCells {
     return idx.node(w[0], w[1], w[2]);
   }
 
-  /// The local number of global node v.
+  /// The local number of global node v (a piece's node: by its table, or a binary search).
   index_t local(index_t v) const {
     if (!hexes) return v;
+    if (!local_of.empty()) return local_of[std::size_t(v - first_node)];
     return static_cast<index_t>(std::lower_bound(nodes.begin(), nodes.end(), v) - nodes.begin());
   }
 
-  /// Nodes: the corners of the hexes and their periodic partners, ascending.
-  void collect_nodes() {
-    nodes.reserve(nhex * 8);
+  /// Calls f(v) for each corner of the piece's hexes and its periodic partner (with repeats).
+  template <class F> void for_corners(const F& f) const {
     for (std::size_t k = 0; k < nhex; ++k) {
       const gid_t hx = hex_at(k);
       const int i = int(hx % nx), j = int((hx / nx) % ny), l = int(hx / (gid_t(nx) * ny));
       for (int c = 0; c < 8; ++c) {
         const index_t v = idx.node(i + (c & 1), j + ((c >> 1) & 1), l + ((c >> 2) & 1));
-        nodes.push_back(v);
-        nodes.push_back(wrapped(v));
+        f(v);
+        f(wrapped(v));
       }
     }
-    std::sort(nodes.begin(), nodes.end());
-    nodes.erase(std::unique(nodes.begin(), nodes.end()), nodes.end());
+  }
+
+  /// Nodes: the corners of the hexes and their periodic partners, ascending; and, where their global
+  /// numbers span at most 8 times as many, the table of their local numbers (local()).
+  void collect_nodes() {
+    index_t lo = std::numeric_limits<index_t>::max(), hi = -1;
+    for_corners([&](index_t v) { lo = std::min(lo, v), hi = std::max(hi, v); });
+    if (hi < lo) return;
+    const std::size_t span = std::size_t(hi - lo) + 1;
+    std::vector<char> used(span, 0); // marks instead of sorting 16 entries per hex
+    for_corners([&](index_t v) { used[std::size_t(v - lo)] = 1; });
+    for (std::size_t u = 0; u < span; ++u)
+      if (used[u]) nodes.push_back(lo + static_cast<index_t>(u));
+    if (span > 8 * nodes.size()) return;
+    first_node = lo;
+    local_of.assign(span, -1);
+    for (std::size_t u = 0; u < nodes.size(); ++u) local_of[std::size_t(nodes[u] - lo)] = static_cast<index_t>(u);
   }
 
   /// The nodes' global ids, keys (shared by periodic partners) and positions.
