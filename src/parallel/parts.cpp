@@ -318,14 +318,25 @@ struct BoxInParts {
       directory[std::size_t(piece.cell_gid[S[i]] - slab0 * per)].part = static_cast<int>((__int128)pos[i] * P / n);
   }
 
-  /// The parts of the slab's cells by PT-Scotch: every rank hands it its slab's cells (contiguous
-  /// global ids, numbered by them: the graph slice the whole mesh on rank 0 gives), then the empty
-  /// parts are refilled as on the whole mesh.
+  /// The parts of the slab's cells by PT-Scotch. Each rank hands it the whole mesh's graph slice,
+  /// the cells of global ids [n r/P, n (r+1)/P) numbered by them (what rank 0's whole mesh gives:
+  /// the same partition). The slice starts and ends within a hex of the slab's ends, so the slab's
+  /// piece holds its cells with every face; each cell's part then goes to the rank whose slab holds
+  /// it, and the empty parts are refilled as on the whole mesh.
   void part_slab_by_graph(const HostMesh& piece) {
-    const std::vector<int> part = ptscotch_parts(cell_graph_by_gid(piece, slab0 * per, slab1 * per), P, comm.raw());
+    const gid_t g0 = n * me / P, g1 = n * (me + 1) / P;
+    const std::vector<int> part = ptscotch_parts(cell_graph_by_gid(piece, g0, g1), P, comm.raw());
+    std::vector<std::array<gid_t, 2>> send(part.size()); // (gid, part), ascending gids: ascending owners
+    std::vector<int> counts(P, 0);
+    for (std::size_t i = 0; i < part.size(); ++i) {
+      send[i] = {g0 + gid_t(i), gid_t(part[i])};
+      ++counts[block_owner((g0 + gid_t(i)) / per, H, P)];
+    }
+    for (const std::array<gid_t, 2>& gp : alltoallv(send, counts, comm))
+      directory[std::size_t(gp[0] - slab0 * per)].part = static_cast<int>(gp[1]);
     std::vector<int> parts(directory.size());
     std::vector<gid_t> rows(directory.size());
-    for (std::size_t i = 0; i < directory.size(); ++i) parts[i] = part[i], rows[i] = directory[i].row; // both by gid
+    for (std::size_t i = 0; i < directory.size(); ++i) parts[i] = directory[i].part, rows[i] = directory[i].row;
     out.partition.refilled = refill_empty_parts(parts, rows, P, comm.raw());
     for (std::size_t i = 0; i < directory.size(); ++i) directory[i].part = parts[i];
   }

@@ -10,8 +10,9 @@
 //      its cells' centroid keys on the whole box's curve frame (min/max over the ranks), their
 //      global positions along the curve by a parallel sample sort: the cells' place in the ordered
 //      mesh (mesh.reorder) and their part (mesh.partition: equal contiguous pieces of the curve;
-//      ptscotch: PT-Scotch on the slabs' cell graph, each rank its slab's cells, numbered by global
-//      id as the whole mesh's graph is sliced); `blocks` parts are closed-form. The slab keeps (part, ordered index) of
+//      ptscotch: PT-Scotch on the cell graph sliced as the whole mesh's is, rank r the cells of
+//      global ids [n r/P, n (r+1)/P), which its slab's piece holds with every face; each part then
+//      to the slab that holds the cell); `blocks` parts are closed-form. The slab keeps (part, ordered index) of
 //      its cells: the directory other ranks ask about their ghosts.
 //   2. the rank's own hexes (its cells' hexes) and two layers around them (three with two ghost
 //      layers) are generated, faces built, ordered as the whole mesh is; its cells, their ghosts

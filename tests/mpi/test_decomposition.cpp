@@ -33,7 +33,11 @@ std::vector<MeshConfig> boxes_in_parts() {
   box(ElementKind::tet, {5, 6, 4}, {true, false, true}, Ordering::zorder, PartitionMethod::ptscotch);
   box(ElementKind::hex, {7, 4, 5}, {false, false, false}, Ordering::none, PartitionMethod::ptscotch);
   box(ElementKind::prism, {4, 5, 3}, {false, true, false}, Ordering::hilbert, PartitionMethod::ptscotch);
-  box(ElementKind::hex, {2, 2, 1}, {false, false, false}, Ordering::zorder, PartitionMethod::ptscotch); // 4 cells
+  if (Communicator::world().size() <= 4) // 4 cells: a cell per rank at most
+    box(ElementKind::hex, {2, 2, 1}, {false, false, false}, Ordering::zorder, PartitionMethod::ptscotch);
+  // 140 hexes: on 3 ranks the slabs of hexes [140 r/3, ...) are not the whole mesh's graph slices of
+  // cells [840 r/3, ...): the slab holds the slice's cells, whose parts go to their slab's rank
+  box(ElementKind::tet, {7, 4, 5}, {false, false, true}, Ordering::zorder, PartitionMethod::ptscotch);
   return out;
 }
 
