@@ -76,46 +76,44 @@ std::vector<int> ptscotch_global(const HostMesh& m, int parts, MPI_Comm comm) {
   return part;
 }
 
-} // namespace
-
-int refill_empty_parts(std::vector<int>& part, int parts) {
-  std::vector<index_t> owned(parts, 0);
-  for (int r : part) ++owned[r];
-  int refilled = 0;
-  for (int r = 0; r < parts; ++r) {
-    if (owned[r] > 0) continue;
-    const int donor = static_cast<int>(std::max_element(owned.begin(), owned.end()) - owned.begin());
-    for (std::size_t c = part.size(); c-- > 0;)
-      if (part[c] == donor) {
-        part[c] = r;
-        break;
-      }
-    --owned[donor];
-    ++owned[r];
-    ++refilled;
-  }
-  return refilled;
-}
-
-int refill_empty_parts(std::vector<int>& part, const std::vector<gid_t>& row, int parts, MPI_Comm comm) {
+/// refill_empty_parts on this process's cells (part, and each one's row: row(c)), the counts and
+/// the largest row made global by sum(counts) and max(row) (nothing on one process).
+template <class Row, class Sum, class Max>
+int refill(std::vector<int>& part, const Row& row, int parts, const Sum& sum, const Max& max) {
   std::vector<long long> owned(std::size_t(parts), 0);
   for (const int r : part) ++owned[std::size_t(r)];
-  MPI_Allreduce(MPI_IN_PLACE, owned.data(), parts, MPI_LONG_LONG, MPI_SUM, comm);
+  sum(owned);
   int refilled = 0;
   for (int r = 0; r < parts; ++r) {
     if (owned[std::size_t(r)] > 0) continue;
     const int donor = static_cast<int>(std::max_element(owned.begin(), owned.end()) - owned.begin());
-    long long last = -1; // the donor's cell of the largest row, over the ranks
+    long long last = -1; // the donor's cell of the largest row
     for (std::size_t c = 0; c < part.size(); ++c)
-      if (part[c] == donor) last = std::max(last, static_cast<long long>(row[c]));
-    MPI_Allreduce(MPI_IN_PLACE, &last, 1, MPI_LONG_LONG, MPI_MAX, comm);
+      if (part[c] == donor) last = std::max(last, static_cast<long long>(row(c)));
+    max(last);
     for (std::size_t c = 0; c < part.size(); ++c)
-      if (part[c] == donor && static_cast<long long>(row[c]) == last) part[c] = r;
+      if (part[c] == donor && static_cast<long long>(row(c)) == last) part[c] = r;
     --owned[std::size_t(donor)];
     ++owned[std::size_t(r)];
     ++refilled;
   }
   return refilled;
+}
+
+} // namespace
+
+int refill_empty_parts(std::vector<int>& part, int parts) {
+  return refill(
+      part, [](std::size_t c) { return c; }, parts, [](std::vector<long long>&) {}, [](long long&) {});
+}
+
+int refill_empty_parts(std::vector<int>& part, const std::vector<gid_t>& row, int parts, MPI_Comm comm) {
+  return refill(
+      part, [&](std::size_t c) { return row[c]; }, parts,
+      [&](std::vector<long long>& owned) {
+        MPI_Allreduce(MPI_IN_PLACE, owned.data(), int(owned.size()), MPI_LONG_LONG, MPI_SUM, comm);
+      },
+      [&](long long& last) { MPI_Allreduce(MPI_IN_PLACE, &last, 1, MPI_LONG_LONG, MPI_MAX, comm); });
 }
 
 namespace {

@@ -31,6 +31,10 @@ TEST(Ptscotch, EmptyPartsAreRefilledAmongTheRanksAsOnTheWholeMesh) {
     std::vector<int> expected = whole;
     const int refilled = refill_empty_parts(expected, parts);
     ASSERT_GT(refilled, 0);
+    if (n == 4) { // parts 0 and 1 hold two cells each: the first of them gives its highest-numbered cell
+      EXPECT_EQ(whole, (std::vector<int>{1, 0, 0, 1}));
+      EXPECT_EQ(expected, (std::vector<int>{1, 0, 2, 1}));
+    }
     std::vector<int> mine;
     std::vector<gid_t> rows;
     for (int k = 0; k < n; ++k) {
