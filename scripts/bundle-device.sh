@@ -3,7 +3,7 @@
 #   bin/fvproxy, bin/fvproxy_tests (cuda preset), bin/fvproxy-float (cuda-float preset, if built), lib/ with the shared libraries the GPU machine
 #   lacks (CUDA 11.8 runtime, parallel HDF5, yaml-cpp, szip/aec, ...) but not Open MPI's (that
 #   machine's Open MPI 4.1.6 is ABI-compatible and its plugins match it), inputs/, mesh/, tests/
-#   data, perf/ (the benchmark harness and its specs), ptxas.log, and run.sh which sets LD_LIBRARY_PATH and runs a command.
+#   data, perf/ (the benchmark harness and its specs; lib/libfvproxy_stage_tool.so, perf/stage_tool.cpp), ptxas.log, and run.sh which sets LD_LIBRARY_PATH and runs a command.
 # Usage: make bundle   (then carry build/bundle to the GPU machine and run bundle/run.sh ...)
 #
 # The default build is build/cuda (Debian's Kokkos 3.4.01) unless --default names another:
@@ -73,7 +73,9 @@ if [[ $default_kokkos != 4.* ]]; then
 fi
 cp -r inputs mesh "$out/"
 mkdir -p "$out/perf" "$out/scripts"
-cp perf/*.sh perf/*.yaml perf/*.py perf/ptxas_exceptions.txt "$out/perf/"
+cp perf/*.sh perf/*.yaml perf/*.py perf/*.cpp perf/ptxas_exceptions.txt "$out/perf/"
+# The host-time Kokkos tool of perf/fixed_cost.sh (no Kokkos in it: any C++17 compiler)
+g++ -O2 -std=c++17 -shared -fPIC perf/stage_tool.cpp -o "$out/lib/libfvproxy_stage_tool.so"
 cp scripts/device-run.sh "$out/scripts/" 2>/dev/null || true
 cp -r tests/data tests/cli tests/reference "$out/tests/"
 # Shared libraries: every non-system library the binaries need, except Open MPI's and the C/C++
