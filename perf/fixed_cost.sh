@@ -28,13 +28,16 @@ mpi=(mpirun --bind-to none -x OMP_NUM_THREADS=4 -x LD_LIBRARY_PATH -x FVPROXY_SO
      -x OMPI_ALLOW_RUN_AS_ROOT_CONFIRM -x "$toolvar" -x FVPROXY_STAGE_LOG)
 echo "name,case,cells,gpus,transport,steps,loop_s,stages" >"$out/steps.csv"
 
-# run NAME CASE CELLS NP TRANSPORT STEPS TOOL: one run, a line of steps.csv
+# run NAME CASE CELLS NP TRANSPORT STEPS TOOL [SET...]: one run, a line of steps.csv
 run() {
   local name=$1 case=$2 cells=$3 np=$4 transport=$5 steps=$6 with_tool=$7
-  local d=/tmp/fixed_cost_$name-$steps
+  shift 7
+  local d=/tmp/fixed_cost_$name-$steps sets=()
+  for s in "$@"; do sets+=(--set "$s"); done
   rm -rf "$d"
-  local cmd=(bin/fvproxy run "$case" --quiet --set "mesh.generate.cells=$cells" --set "parallel.halo.transport=$transport"
-             --set "time={integrator: ssprk3, steps: $steps, dt: 0.0002}" --set 'output={}' --output-dir "$d")
+  local cmd=("${FVPROXY_BIN:-bin/fvproxy}" run "$case" --quiet --set "mesh.generate.cells=$cells"
+             --set "parallel.halo.transport=$transport" --set "time={integrator: ssprk3, steps: $steps, dt: 0.0002}"
+             --set 'output={}' "${sets[@]}" --output-dir "$d")
   export "$toolvar=" FVPROXY_STAGE_LOG=
   [[ $with_tool == 1 ]] && export "$toolvar=$tool" FVPROXY_STAGE_LOG=$out/$name.stage
   if [[ $np == 1 ]]; then
@@ -59,11 +62,13 @@ PY
   rm -rf "$d"
 }
 
-# config NAME CASE CELLS NP TRANSPORT: the two lengths, the longer one with the tool too
+# config NAME CASE CELLS NP TRANSPORT [SET...]: the two lengths, the longer one with the tool too
 config() {
-  run "$1" "$2" "$3" "$4" "$5" "$S1" 0
-  run "$1" "$2" "$3" "$4" "$5" "$S2" 0
-  run "$1-tool" "$2" "$3" "$4" "$5" "$S2" 1
+  local a=("$1" "$2" "$3" "$4" "$5")
+  shift 5
+  run "${a[@]}" "$S1" 0 "$@"
+  run "${a[@]}" "$S2" 0 "$@"
+  run "${a[0]}-tool" "${a[@]:1}" "$S2" 1 "$@"
 }
 
 ngpu=$(nvidia-smi -L | wc -l)
@@ -77,6 +82,10 @@ for size in small mid; do
     if ((ngpu >= 2)); then
       config "$m-$size-2gpu-ipc" "$case" "${cells[0]}" 2 ipc
       config "$m-$size-2gpu-staged" "$case" "${cells[0]}" 2 staged
+      # the other ghost-layer count (docs/halo.md#two-ghost-layers): scalar 1 -> 2, navier-stokes 2 -> 1
+      other=2
+      [[ $m == ns ]] && other=1
+      config "$m-$size-2gpu-ipc-layers$other" "$case" "${cells[0]}" 2 ipc "parallel.halo.layers=$other"
     fi
   done
 done

@@ -73,22 +73,33 @@ def host(out, name):
     return ranks
 
 
+def halo_wait(out, name, steps):
+    """The tool run's exposed halo wait (summary.json halo.seconds_wait, mean over ranks) per stage, us."""
+    for path in glob.glob(os.path.join(out, name + "-tool-*.summary.json")):
+        h = json.load(open(path)).get("halo", {})
+        w, st = h.get("seconds_wait", {}), h.get("stages", {})
+        if isinstance(w, dict) and isinstance(st, dict) and st.get("max"):
+            return "%.1f" % (w["mean"] / st["max"] * 1e6)
+    return "-"
+
+
 def main():
     out = sys.argv[1]
     m = marginal(out)
     lines = ["| configuration | cells | GPUs | transport | ms/step | us/stage | host us/stage (rank 0): stage | "
-             "launch calls (n) | halo launches | halo_start own | halo_finish own (wait incl.) | stage own | per-step rest |",
-             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
+             "launch calls (n) | halo launches | halo_start own | halo_finish own (wait incl.) | of which wait W | stage own | "
+             "per-step rest |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for name in sorted(m, key=lambda n: (n.split("-")[0], n.split("-")[1], n)):
         ms, r = m[name]
         hr = host(out, name)
         h = hr.get("0") or (next(iter(hr.values())) if hr else {})  # one process without MPI: its pid
         g = lambda k: "%.1f" % h[k] if k in h else "-"
         step_rest = sum(h.get(k, 0) for k in ("step self", "step launch", "step fence", "step copy"))
-        lines.append("| %s | %s | %s | %s | %.3f | %.1f | %s | %s (%s) | %s | %s | %s | %s | %.1f |" % (
+        lines.append("| %s | %s | %s | %s | %.3f | %.1f | %s | %s (%s) | %s | %s | %s | %s | %s | %.1f |" % (
             name, r["cells"], r["gpus"], r["transport"], ms, ms / 3 * 1e3, g("stage total"), g("launch"),
             "%.1f" % h["launches per stage"] if h else "-", g("halo launch"), g("halo_start self"),
-            g("halo_finish self"), g("stage"), step_rest))
+            g("halo_finish self"), halo_wait(out, name, r["steps"]), g("stage"), step_rest))
     text = "\n".join(lines) + "\n"
     open(os.path.join(out, "breakdown.md"), "w").write(text)
     print(text)

@@ -2,13 +2,13 @@
 // (issue 40 item 1: the fixed cost per Runge-Kutta stage on several GPUs, where Nsight Systems
 // cannot make a report). Nothing is fenced: it timestamps, with the host's steady clock, every
 // kernel launch (begin -> end of parallel_for / reduce / scan: on a GPU the launch call, not the
-// kernel), every fence and deep copy, and every profiling region (fvproxy::solver::time_step,
-// rk_stage, fvproxy::parallel::halo_start and halo_finish: src/parallel/halo.cpp), and adds them
-// up per region stack. At the end each process writes FVPROXY_STAGE_LOG.<rank> (OMPI / PMI / Slurm
-// rank, else the pid), one CSV line per (kind, stack, name): calls, seconds, and for regions their
-// self seconds (inclusive minus nested regions, launches, fences and copies: the host's own work
-// there: MPI calls, CUDA event records, stream waits, host loops). perf/stage_breakdown.py turns the
-// files into per-stage figures. Build (no Kokkos header, no link to Kokkos):
+// kernel: the tool asks Kokkos for no fences of its own), every fence and deep copy, and every profiling region
+// (fvproxy::solver::time_step, rk_stage, fvproxy::parallel::halo_start and halo_finish: src/parallel/halo.cpp), and
+// adds them up per region stack. At the end each process writes FVPROXY_STAGE_LOG.<rank> (OMPI / PMI / Slurm rank, else
+// the pid), one CSV line per (kind, stack, name): calls, seconds, and for regions their self seconds (inclusive minus
+// nested regions, launches, fences and copies: the host's own work there: MPI calls, CUDA event records, stream waits,
+// host loops). perf/stage_breakdown.py turns the files into per-stage figures. Build (no Kokkos header, no link to
+// Kokkos):
 //   g++ -O2 -std=c++17 -shared -fPIC perf/stage_tool.cpp -o libfvproxy_stage_tool.so
 // Load: KOKKOS_TOOLS_LIBS=$PWD/libfvproxy_stage_tool.so (Kokkos 4.x), KOKKOS_PROFILE_LIBRARY (3.4).
 #include <unistd.h>
@@ -63,9 +63,9 @@ struct Tool {
     Sum& s = sums[{op_kind.back(), stack(), ops.back().name}];
     ++s.calls;
     s.seconds += dt;
-    if (!regions.empty()) regions.back().inner += dt;
     ops.pop_back();
     op_kind.pop_back();
+    if (ops.empty() && !regions.empty()) regions.back().inner += dt; // an op inside an op is in its time
   }
 };
 
@@ -93,6 +93,18 @@ extern "C" {
 struct SpaceHandle {
   char name[64];
 };
+
+struct Kokkos_Tools_ToolSettings { // Kokkos 4.x's layout (Kokkos_Profiling_C_Interface.h)
+  bool requires_global_fencing;
+  bool padding[255];
+};
+
+// Without this Kokkos 4.x fences the device before and after every kernel for the tool ("Kokkos
+// Profile Tool Fence"): the host would wait for each kernel and the launch calls' times would be
+// the kernels'. Kokkos 3.4 never asks (and never fences for a tool).
+void kokkosp_request_tool_settings(const std::uint32_t, Kokkos_Tools_ToolSettings* settings) {
+  settings->requires_global_fencing = false;
+}
 
 void kokkosp_init_library(const int, const std::uint64_t, const std::uint32_t, void*) {}
 
