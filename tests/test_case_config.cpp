@@ -156,9 +156,20 @@ TEST(CaseConfig, HaloVariantAndTransport) {
   expect_input_error([] { parse(kBase + "parallel:\n  halo: {transport: nvlink}\n"); },
                      {"case.yaml", "parallel.halo.transport: invalid value 'nvlink'", "auto | ipc | mpi | staged"});
   expect_input_error([] { parse(kBase + "parallel:\n  halo: {transprt: ipc}\n"); }, {"transprt", "transport"});
-  // parallel.halo.layers: 1 by default for the scalar model, 2 for the flow models, either kept
-  // through the resolved case, others refused
-  EXPECT_EQ(d.parallel.halo.layers, 1);
+  // parallel.halo.layers: 2 by default wherever one layer would exchange twice per stage (the flow
+  // models; a scalar case with second-order convection or diffusion), 1 where the state is all a
+  // stage exchanges (first-order convection alone); either kept through the resolved case, others refused
+  const std::string moving = kBase + "physics: {velocity: {type: uniform, value: [1, 0, 0]}}\n";
+  EXPECT_EQ(parse(moving).parallel.halo.layers, 2);
+  EXPECT_EQ(parse(moving, {"operators.convection.order=1"}).parallel.halo.layers, 1);
+  EXPECT_EQ(parse(moving, {"operators.convection.order=1", "physics.diffusivity=0.01"}).parallel.halo.layers, 2);
+  EXPECT_EQ(parse(kBase + "physics: {diffusivity: 0.01}\n").parallel.halo.layers, 2);
+  EXPECT_EQ(parse(moving, {"operators.convection.order=1", "parallel.halo.layers=2"}).parallel.halo.layers, 2);
+  EXPECT_EQ(parse(moving, {"parallel.halo.layers=1"}).parallel.halo.layers, 1);
+  {
+    ConfigSource src = ConfigSource::from_file(test::source_path("inputs/default.yaml"));
+    EXPECT_EQ(parse_case(src).parallel.halo.layers, 2);
+  }
   for (const char* f : {"inputs/sod.yaml", "inputs/taylor_green.yaml"}) {
     ConfigSource src = ConfigSource::from_file(test::source_path(f));
     EXPECT_EQ(parse_case(src).parallel.halo.layers, 2) << f;

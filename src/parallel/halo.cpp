@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <type_traits>
 #if __has_include(<mpi-ext.h>)
 #include <mpi-ext.h> // Open MPI's extensions: MPIX_Query_cuda_support
@@ -581,16 +582,19 @@ void Halo::start(const std::vector<View2<real>>& arrays, HaloKind kind) {
   // The device timeline of this exchange (GPU builds), the ring's oldest resolved first.
   d.current = nullptr;
   if constexpr (device::kAsync) {
+    const kc::ProfileRegion timeline("fvproxy::parallel::halo_timeline");
     d.current = &d.marks[std::size_t(n) % d.marks.size()];
     Device::resolve(*d.current, stats_);
     d.current->kind = static_cast<int>(kind);
   }
   if (route_ == HaloTransport::mpi) d.unpacked.synchronize(); // MPI is about to write the buffer it read
   if (route_ == HaloTransport::staged && n >= 2) d.recv_host_free[p].synchronize(); // MPI will write this half
-  // The halo's instance starts where the default instance is now: the arrays are written.
-  d.written.record(dflt);
-  d.written.make_wait(side);
-  if (d.current) d.current->t0.record(side);
+  { // The halo's instance starts where the default instance is now: the arrays are written.
+    const kc::ProfileRegion fork("fvproxy::parallel::halo_fork");
+    d.written.record(dflt);
+    d.written.make_wait(side);
+    if (d.current) d.current->t0.record(side);
+  }
   switch (route_) {
   case HaloTransport::staged: staged_start(p); break;
   case HaloTransport::mpi: // MPI reads and writes the packed buffers where they are
@@ -603,7 +607,10 @@ void Halo::start(const std::vector<View2<real>>& arrays, HaloKind kind) {
   case HaloTransport::ipc:
   case HaloTransport::automatic: ipc_start(n); break;
   }
-  if (d.current) d.current->k0.record(dflt);
+  if (d.current) {
+    const kc::ProfileRegion timeline("fvproxy::parallel::halo_timeline");
+    d.current->k0.record(dflt);
+  }
   pack_seconds_ = clock() - t0;
 }
 
@@ -636,6 +643,7 @@ void Halo::ipc_start([[maybe_unused]] long long n) {
   const ExecSpace& side = dev_->side.get();
   pack_rows(side, send_dev_, send_index_, arrays_, columns_, 0, send_index_host_.size());
   const cudaStream_t s = side.cuda_stream();
+  std::optional<kc::ProfileRegion> part(std::in_place, "fvproxy::parallel::halo_copy");
   for (std::size_t j = 0; j < nb; ++j) {
     const IpcLinks::Peer& peer = ipc.peers[j];
     if (n >= 2) device::check(cudaStreamWaitEvent(s, peer.consumed[p], 0), "cudaStreamWaitEvent");
@@ -647,6 +655,7 @@ void Halo::ipc_start([[maybe_unused]] long long n) {
                   "cudaMemcpyAsync (halo, ipc)");
   }
   device::check(cudaEventRecord(ipc.ready[p], s), "cudaEventRecord");
+  part.emplace("fvproxy::parallel::halo_post"); // the 4-byte messages
   t_posted_ = clock();
   for (std::size_t j = 0; j < nb; ++j) {
     ipc.msg_out[j] = int(n);
@@ -667,6 +676,7 @@ void Halo::ipc_finish([[maybe_unused]] const std::vector<View2<real>>& arrays) {
   const long long n = n_exchange_ - 1;
   const int p = int(n % 2);
   const cudaStream_t s = dev_->side.get().cuda_stream();
+  const kc::ProfileRegion region("fvproxy::parallel::halo_device_wait"); // the neighbours' copies, unpacked
   for (std::size_t j = 0; j < ranks_.size(); ++j) {
     if (ipc.msg_in[j] != int(n))
       throw RunError("error: the halo exchange is out of step with rank " + std::to_string(ranks_[j]) +
@@ -715,9 +725,13 @@ void Halo::finish() {
   const ExecSpace dflt;
   const ExecSpace& side = d.side.get();
   const int p = int((n_exchange_ - 1) % 2);
-  if (d.current) d.current->k1.record(dflt); // the inner cells' work ends here
+  if (d.current) {
+    const kc::ProfileRegion timeline("fvproxy::parallel::halo_timeline");
+    d.current->k1.record(dflt); // the inner cells' work ends here
+  }
   // Exposed wait: from here until the received values are where the unpack reads them (the host's
   // view: on a GPU the unpacking itself is queued, not waited for).
+  std::optional<kc::ProfileRegion> part(std::in_place, "fvproxy::parallel::halo_wait");
   const double t0 = clock();
   const int nrecv = static_cast<int>(ranks_.size());
   if (route_ == HaloTransport::staged) {
@@ -736,6 +750,7 @@ void Halo::finish() {
   // Seen ready: at the poll that saw the messages, else now.
   const double ready = arrived_ ? t_arrived_ : t1;
   arrived_ = false;
+  part.reset();
   switch (route_) {
   case HaloTransport::staged:
     for (std::size_t j = 0; j < ranks_.size(); ++j)
@@ -747,6 +762,7 @@ void Halo::finish() {
   case HaloTransport::ipc:
   case HaloTransport::automatic: ipc_finish(arrays); break;
   }
+  part.emplace("fvproxy::parallel::halo_join");
   if (d.current) d.current->t1.record(side), d.current->pending = true;
   d.unpacked.record(side);
   d.unpacked.make_wait(dflt); // the default instance's later work reads the ghost rows

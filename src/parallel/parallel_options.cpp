@@ -24,12 +24,9 @@ const char* to_string(HaloTransport t) {
   return "?";
 }
 
-ParallelConfig read_parallel_options(const Reader& r, const YAML::Node& root, bool flow) {
+ParallelConfig read_parallel_options(const Reader& r, const YAML::Node& root, int default_layers) {
   ParallelConfig c;
-  // Ghost layers by default: the flow models' halo is their gradients (20 or 32 values per ghost
-  // against 5), so two layers send a third of the bytes (measured: as fast over NVLink, 13 % shorter steps
-  // staged through the host); the scalar model's is small either way (docs/halo.md#two-ghost-layers).
-  c.halo.layers = flow ? 2 : 1;
+  c.halo.layers = default_layers;
   if (const YAML::Node p = root["parallel"]) {
     r.check_keys(p, "parallel", {"halo"});
     if (const YAML::Node h = p["halo"]) {

@@ -37,8 +37,9 @@ namespace detail {
 class Reader;
 }
 
-/// `parallel` of the case root; `flow`: the flow models' default of two ghost layers.
-ParallelConfig read_parallel_options(const detail::Reader& r, const YAML::Node& root, bool flow);
+/// `parallel` of the case root; `default_layers`: parallel.halo.layers when the case does not say
+/// (the model's choice: docs/halo.md#two-ghost-layers).
+ParallelConfig read_parallel_options(const detail::Reader& r, const YAML::Node& root, int default_layers);
 YAML::Node parallel_options_yaml(const ParallelConfig& p);
 
 } // namespace fvproxy
