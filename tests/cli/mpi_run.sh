@@ -75,20 +75,23 @@ for np in 2 3; do
   done
 done
 
-# ... with two ghost layers (docs/halo.md#two-ghost-layers), on rank 0's mesh and built in parts:
-# the same fields; and a restart with two layers from a one-layer checkpoint ends where the one-rank run does
+# ... with one ghost layer (the default for this case is two: docs/halo.md#two-ghost-layers), on rank
+# 0's mesh and built in parts: the same fields; and a restart with one layer from a two-layer
+# checkpoint ends where the one-rank run does
 for method in metis hilbert; do
-  d="$out/np3_${method}_layers2"
+  d="$out/np3_${method}_layers1"
   run_in "$d" mpi 3 "$fv" run "$in/default.yaml" "${small[@]}" "${ck[@]}" --set mesh.partition=$method \
-    --set parallel.halo.layers=2 >"$d.log" 2>&1 || fail "3 ranks, $method, two ghost layers: $(grep -v Kokkos "$d.log" | tail -n 5)"
+    --set parallel.halo.layers=1 >"$d.log" 2>&1 || fail "3 ranks, $method, one ghost layer: $(grep -v Kokkos "$d.log" | tail -n 5)"
   same "$out/one/o" "$d/o"
-  python3 -c "import json,sys; h=json.load(open(sys.argv[1]))['halo']; assert h['layers'] == 2, h" "$d/o/summary.json" ||
-    fail "3 ranks, $method: summary.json halo.layers is not 2"
+  python3 -c "import json,sys; h=json.load(open(sys.argv[1]))['halo']; assert h['layers'] == 1, h" "$d/o/summary.json" ||
+    fail "3 ranks, $method: summary.json halo.layers is not 1"
 done
-d="$out/re2to3_layers2"
-run_in "$d" mpi 3 "$fv" run "$in/default.yaml" "${small[@]}" "${ck[@]}" --set parallel.halo.layers=2 \
+python3 -c "import json,sys; h=json.load(open(sys.argv[1]))['halo']; assert h['layers'] == 2, h" "$out/np2_metis/o/summary.json" ||
+  fail "2 ranks, metis: summary.json halo.layers is not 2 (the default of a case that reconstructs)"
+d="$out/re2to3_layers1"
+run_in "$d" mpi 3 "$fv" run "$in/default.yaml" "${small[@]}" "${ck[@]}" --set parallel.halo.layers=1 \
   --restart "$out/np2_metis/o/checkpoint_000020.h5" >"$d.log" 2>&1 ||
-  fail "restart 2 -> 3 with two ghost layers: $(grep -v Kokkos "$d.log" | tail -n 5)"
+  fail "restart 2 -> 3 with one ghost layer: $(grep -v Kokkos "$d.log" | tail -n 5)"
 for f in fields_000030.h5 "$(basename "$(ls "$out/one/o"/fields_*.h5 | tail -n 1)")"; do
   "$fv" compare "$out/one/o/$f" "$d/o/$f" --rtol 0 --atol 0 >/dev/null 2>&1 ||
     fail "restart 2 -> 3 with two ghost layers: $f differs from the one-rank run's"

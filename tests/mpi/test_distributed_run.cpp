@@ -74,7 +74,9 @@ void expect_same_run(const CaseConfig& cfg, const std::string& what, bool bitwis
 
 TEST(DistributedRun, EqualsOneRankPerGlobalId) {
   const double tol = test::tol(1e-12);
-  const std::vector<std::string> base{"mesh.generate.cells=[5,5,4]", "time.steps=6"};
+  // One ghost layer unless a run says two (this case's default: docs/halo.md#two-ghost-layers), so that
+  // both halos are covered: the gradients' exchange and the first layer's gradients computed here.
+  const std::vector<std::string> base{"mesh.generate.cells=[5,5,4]", "time.steps=6", "parallel.halo.layers=1"};
   auto with = [&](std::vector<std::string> sets) {
     sets.insert(sets.begin(), base.begin(), base.end());
     return test::case_from(test::kPeriodicBlob, sets);
@@ -129,6 +131,7 @@ TEST(DistributedRun, EqualsOneRankPerGlobalId) {
   ConfigSource src = ConfigSource::from_file(test::source_path("inputs/hybrid_channel.yaml"));
   src.apply_set("time={steps: 5, cfl: 0.4}");
   src.apply_set("run.deterministic=true");
+  src.apply_set("parallel.halo.layers=1");
   expect_same_run(parse_case(src), "hybrid channel (Gmsh), deterministic", true, 0);
   // Two ghost layers (the first layer's gradients and limiter values computed here, not exchanged):
   // bitwise, each variant, the blocking halo, a mesh with every boundary kind.
@@ -236,8 +239,9 @@ TEST(DistributedRun, FilesEachStagesExchangesUnderTheirKind) {
   const Communicator w = Communicator::world();
   for (const char* hv : {"naive", "optimized"}) {
     SCOPED_TRACE(hv);
-    const CaseConfig cfg = test::case_from(test::kPeriodicBlob, {"mesh.generate.cells=[5,5,4]", "time.steps=4",
-                                                                 std::string("parallel.halo.variant=") + hv});
+    const CaseConfig cfg =
+        test::case_from(test::kPeriodicBlob, {"mesh.generate.cells=[5,5,4]", "time.steps=4", "parallel.halo.layers=1",
+                                              std::string("parallel.halo.variant=") + hv});
     const BuiltMesh g = build_mesh(cfg.mesh);
     Decomposition d = decompose(g, cfg.mesh, w, cfg.parallel.halo);
     const HaloStats before = d.halo->stats();
