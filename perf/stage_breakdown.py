@@ -53,6 +53,9 @@ def host(out, name):
             stack, kind, sec = r["stack"], r["kind"], float(r["seconds"])
             if "time_step" not in stack and r["name"] != "fvproxy::solver::time_step":
                 continue  # set-up, output
+            if kind == "region" and r["name"].startswith("fvproxy::parallel::halo_") and r["name"] not in (START, FINISH):
+                c["sub " + r["name"].rsplit("::", 1)[1]] += sec  # inclusive: its launches and copies too
+                continue
             if kind == "region":
                 key = {STAGE: "stage", START: "halo_start self", FINISH: "halo_finish self",
                        "fvproxy::solver::time_step": "step self"}.get(r["name"], "other regions self")
@@ -100,6 +103,20 @@ def main():
             name, r["cells"], r["gpus"], r["transport"], ms, ms / 3 * 1e3, g("stage total"), g("launch"),
             "%.1f" % h["launches per stage"] if h else "-", g("halo launch"), g("halo_start self"),
             g("halo_finish self"), halo_wait(out, name, r["steps"]), g("stage"), step_rest))
+    # The halo calls' host time by step (perf/stage_tool.cpp's sub-regions of src/parallel/halo.cpp)
+    subs = ["halo_timeline", "halo_fork", "halo_copy", "halo_post", "halo_wait", "halo_device_wait", "halo_join"]
+    lines += ["", "Halo calls, rank 0, host us per stage: " + ", ".join(subs) + " (inclusive), then what is left "
+              "of halo_start / halo_finish (the pack / unpack launch, the staged copies, the rest)", "",
+              "| configuration | " + " | ".join(subs) + " | start rest | finish rest |",
+              "| --- |" + " --- |" * (len(subs) + 2)]
+    for name in sorted(m, key=lambda n: (n.split("-")[0], n.split("-")[1], n)):
+        hr = host(out, name)
+        h = hr.get("0") or (next(iter(hr.values())) if hr else {})
+        if not any(k.startswith("sub ") for k in h):
+            continue
+        lines.append("| %s | %s | %.1f | %.1f |" % (name, " | ".join("%.1f" % h.get("sub " + k, 0) for k in subs),
+                                                  h.get("halo_start self", 0),
+                                                  h.get("halo_finish self", 0)))
     text = "\n".join(lines) + "\n"
     open(os.path.join(out, "breakdown.md"), "w").write(text)
     print(text)

@@ -214,21 +214,29 @@ struct Halo::Device {
     int kind = 0;
     bool pending = false;
   };
-  std::array<Mark, 8> marks; ///< a ring: exchange n uses marks[n % 8], resolved when reused
+  /// The device timeline is sampled: every kTimelineEvery-th exchange of each kind is timed (the
+  /// first one included) and stands for that many. Timing one costs the host ~18 us (four timed
+  /// event records, two synchronizations and three elapsed-time reads: perf/results/
+  /// 2026-11-29-h200x2-fixed-cost), a fifth of a small mesh's stage on two GPUs.
+  static constexpr long long kTimelineEvery = 8;
+  std::array<long long, kHaloKinds> exchanges_of_kind{}; ///< per HaloKind, for the sampling
+  std::array<Mark, 8> marks; ///< a ring: the m-th timed exchange uses marks[m % 8], resolved when reused
+  long long timed = 0;
   Mark* current = nullptr;
   IpcLinks ipc;
 
-  /// Adds a finished exchange's device times to `stats` (waits for its events; long reached).
+  /// Adds a finished exchange's device times to `stats` (waits for its events; long reached),
+  /// each weighed by the exchanges it stands for.
   static void resolve(Mark& m, HaloStats& stats) {
     if (!m.pending) return;
     m.pending = false;
     m.t1.synchronize();
     m.k1.synchronize();
     const double t1 = device::Event::seconds(m.t0, m.t1), k0 = device::Event::seconds(m.t0, m.k0),
-                 k1 = device::Event::seconds(m.t0, m.k1);
+                 k1 = device::Event::seconds(m.t0, m.k1), w = double(kTimelineEvery);
     HaloCounters c;
-    c.gpu_seconds_transfer = std::max(0.0, t1);
-    c.gpu_seconds_overlapped = std::max(0.0, std::min(t1, k1) - std::max(0.0, k0));
+    c.gpu_seconds_transfer = w * std::max(0.0, t1);
+    c.gpu_seconds_overlapped = w * std::max(0.0, std::min(t1, k1) - std::max(0.0, k0));
     stats.gpu_seconds_transfer += c.gpu_seconds_transfer, stats.gpu_seconds_overlapped += c.gpu_seconds_overlapped;
     stats.kind[m.kind].gpu_seconds_transfer += c.gpu_seconds_transfer;
     stats.kind[m.kind].gpu_seconds_overlapped += c.gpu_seconds_overlapped;
@@ -579,11 +587,11 @@ void Halo::start(const std::vector<View2<real>>& arrays, HaloKind kind) {
   Device& d = *dev_;
   const ExecSpace dflt;
   const ExecSpace& side = d.side.get();
-  // The device timeline of this exchange (GPU builds), the ring's oldest resolved first.
+  // The device timeline of this exchange (GPU builds) when it is sampled, the ring's oldest resolved first.
   d.current = nullptr;
-  if constexpr (device::kAsync) {
+  if (device::kAsync && d.exchanges_of_kind[std::size_t(kind)]++ % Device::kTimelineEvery == 0) {
     const kc::ProfileRegion timeline("fvproxy::parallel::halo_timeline");
-    d.current = &d.marks[std::size_t(n) % d.marks.size()];
+    d.current = &d.marks[std::size_t(d.timed++) % d.marks.size()];
     Device::resolve(*d.current, stats_);
     d.current->kind = static_cast<int>(kind);
   }
