@@ -24,7 +24,7 @@ const char* to_string(HaloTransport t);
 struct HaloSettings {
   HaloVariant variant = HaloVariant::optimized;
   HaloTransport transport = HaloTransport::automatic;
-  int layers = 1; ///< a case's default: 1 for the scalar model, 2 for the flow models (parse_case)
+  int layers = 1; ///< a case's default: 2 where one layer would exchange twice per stage (parse_case)
   HaloSettings() = default;
   HaloSettings(HaloVariant v, HaloTransport t = HaloTransport::automatic, int l = 1) // NOLINT
       : variant(v), transport(t), layers(l) {}

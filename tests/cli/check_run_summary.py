@@ -115,7 +115,9 @@ def per_rank(j, profiled):
         assert t["seconds"] == t["max"], t
     assert bool(j["timers"]) == profiled
 
-small = ["--set", "mesh.generate.cells=[6,6,6]", "--set", "time={end_time: 0.05}"]
+# One ghost layer (the case's default is two: docs/halo.md#two-ghost-layers), so that both kinds of
+# exchange are in the summary: the state and the gradients + limiter values, each once per stage.
+small = ["--set", "mesh.generate.cells=[6,6,6]", "--set", "time={end_time: 0.05}", "--set", "parallel.halo.layers=1"]
 with tempfile.TemporaryDirectory() as d:
     out = os.path.join(d, "nested", "out")
     p = subprocess.run(launch + [exe, "run", case, "--quiet", "--output-dir", out] + small, capture_output=True,
