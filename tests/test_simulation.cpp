@@ -112,32 +112,6 @@ TEST(TimeIntegrator, CflStepOnAUniformBox) {
   EXPECT_GE(st.limiting_cell, 0);
 }
 
-// The stage kernel with zero_rate: the same update, and the rate it read left zero (the owned rows
-// only on a decomposed mesh: the ghost rows are never written); an array that is not the rate refused.
-TEST(TimeIntegrator, StageUpdateZeroesTheRateItRead) {
-  const index_t n = 6, owned = 4;
-  View2<real> un("un", n, 2), u("u", n, 2), rhs("rhs", n, 2), u2("u2", n, 2), other("other", n, 2);
-  const StateCheck sc;
-  auto hu = Kokkos::create_mirror(u);
-  auto hr = Kokkos::create_mirror(rhs);
-  for (index_t c = 0; c < n; ++c)
-    for (int k = 0; k < 2; ++k) hu(c, k) = real(1 + c + 10 * k), hr(c, k) = real(c - k + 0.5);
-  Kokkos::deep_copy(u, hu);
-  Kokkos::deep_copy(u2, hu);
-  Kokkos::deep_copy(rhs, hr);
-  stage_update(un, u2, rhs, 0, real(0.5), false, 1, sc, owned); // the reference: rhs kept
-  stage_update(un, u, rhs, 0, real(0.5), false, 1, sc, owned, rhs);
-  auto gu = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), u);
-  auto gu2 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), u2);
-  auto gr = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), rhs);
-  for (index_t c = 0; c < n; ++c)
-    for (int k = 0; k < 2; ++k) {
-      EXPECT_EQ(gu(c, k), gu2(c, k)) << c << " " << k;
-      EXPECT_EQ(gr(c, k), c < owned ? real(0) : hr(c, k)) << c << " " << k;
-    }
-  EXPECT_THROW(stage_update(un, u, rhs, 0, real(0.5), false, 1, sc, owned, other), RunError);
-}
-
 // The stage kernel: u = a un + (1 - a)(u + dt rhs); the first stage saves u^n; the first
 // non-finite result, and the first finite one outside the bounds, are recorded as (step, cell,
 // component), the earliest step winning.
@@ -568,8 +542,8 @@ TEST(Run, ProfileTimesEveryKernelByLabel) {
   std::map<std::string, long long> calls;
   for (const auto& t : r.timers) calls[t.label] = t.calls;
   EXPECT_EQ(calls["fvproxy::solver::stage_update"], 20 * 3);
-  EXPECT_EQ(calls.count("fvproxy::solver::zero_rate"), 0u); // the stage update zeroes the rate as it reads it
-  EXPECT_EQ(calls["fvproxy::muscl::fused"], 20 * 3);        // the default muscl: gradient and limiter in one kernel
+  EXPECT_EQ(calls["fvproxy::solver::zero_rate"], 20 * 3);
+  EXPECT_EQ(calls["fvproxy::muscl::fused"], 20 * 3); // the default muscl: gradient and limiter in one kernel
   // the default step: convection and diffusion in one face pass (stored fluxes on host backends, per-face
   // atomics on CUDA, or the gather)
   EXPECT_EQ(calls["fvproxy::face_pass::gather_interior"] + calls["fvproxy::face_pass::scatter_interior"] +

@@ -134,16 +134,9 @@ void ScalarSolver::initialize() {
   fill_from_profile(mesh_, solution_, 0, u_);
 }
 
-void ScalarSolver::zero_rate(View2<real> rhs) {
-  // The stage update zeroes rhs_ as it reads it (time_step.hpp): only a rate computed another
-  // way since (none yet: a guard for callers to come) or another array needs the fill.
-  if (rhs.data() != rhs_.data() || !rate_zeroed_) fill("fvproxy::solver::zero_rate", rhs, real(0));
-  if (rhs.data() == rhs_.data()) rate_zeroed_ = false; // the fluxes are about to be added into it
-}
-
 void ScalarSolver::rate(ConstView2<real> u, real t, View2<real> rhs) {
   bc_.apply(u, t, ub_);
-  zero_rate(rhs);
+  fill("fvproxy::solver::zero_rate", rhs, real(0));
   if (muscl_) muscl_->compute(u, ub_, grad_, lim_);
   if (muscl_ && two_layers_) // the first ghost layer's gradients and limiter values, here
     muscl_->compute(u, ub_, grad_, lim_, Part::layer1);
@@ -175,7 +168,7 @@ void ScalarSolver::overlapped_rate(real t) {
   // progress the messages and timestamps their arrival (docs/halo.md#halo-statistics).
   halo_->start({u_}, HaloKind::state);
   bc_.apply(u_, t, ub_, Rows::owned); // the owned cells' boundary faces
-  zero_rate(rhs_);
+  fill("fvproxy::solver::zero_rate", rhs_, real(0));
   if (muscl_) muscl_->compute(u_, ub_, grad_, lim_, Part::inner);
   halo_->poll(); // after the inner kernels are queued: the device works while the staged sends wait
   halo_->finish();
@@ -220,8 +213,7 @@ void ScalarSolver::step(real t, real dt, long long step, bool check) {
       rate(u_, ts, rhs_);
     }
     stage_update(un_, u_, rhs_, static_cast<real>(stages_[s].a), dt, check && s + 1 == stages_.size(), step, check_,
-                 mesh_.n_cells, rhs_); // and the rate zeroed for the next stage
-    rate_zeroed_ = true;
+                 mesh_.n_cells);
   }
 }
 

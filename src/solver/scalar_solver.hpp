@@ -93,8 +93,6 @@ private:
   /// rhs_ = L(u_, t) with the halo exchanges of u_, then of the gradients and limiter values,
   /// overlapped with the inner part of the operators.
   void overlapped_rate(real t);
-  /// rhs = 0 before the fluxes are added, by a fill kernel unless it is rhs_ and already zero.
-  void zero_rate(View2<real> rhs);
   /// The convective and diffusive fluxes of `part` into rhs: the fused face pass, or each operator.
   void face_fluxes(ConstView2<real> u, View2<real> rhs, Part part) const;
 
@@ -114,7 +112,6 @@ private:
   std::vector<ShuOsherStage> stages_;
   double kappa_max_ = 0;
   bool two_layers_ = false; ///< two ghost layers: the first layer's gradients computed here, not exchanged
-  bool rate_zeroed_ = true; ///< rhs_ is all zeros (allocated so; the stage update zeroes what it reads)
   View2<real> u_, un_, rhs_, ub_, grad_, lim_;
   Bounds bounds_;
   StateCheck check_;

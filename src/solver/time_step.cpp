@@ -49,8 +49,7 @@ template <bool Blend, bool Strided = false> struct StageUpdate {
   Kokkos::View<unsigned long long[2], MemSpace> keys;
   ConstView1<real> lo, hi;
   bool check, save;
-  index_t stride;  ///< Strided: rows of the arrays (owned + ghost cells); n_cells owned rows updated
-  real* zero_rate; ///< rhs's data when the rate is zeroed once read (the next stage's start), else null
+  index_t stride; ///< Strided: rows of the arrays (owned + ghost cells); n_cells owned rows updated
   KOKKOS_FUNCTION void operator()(const index_t j) const {
     index_t i = j;
     if constexpr (Strided) {
@@ -60,7 +59,6 @@ template <bool Blend, bool Strided = false> struct StageUpdate {
     real* x = u.data();
     const real old = x[i];
     real v = old + dt * rhs.data()[i];
-    if (zero_rate) zero_rate[i] = real(0);
     if constexpr (Blend)
       v = a * un.data()[i] + b * v;
     else if (save)
@@ -110,10 +108,7 @@ StateCheck::StateCheck(const std::vector<real>& l, const std::vector<real>& h)
 }
 
 void stage_update(View2<real> un, View2<real> u, ConstView2<real> rhs, real a, real dt, bool check, long long step,
-                  const StateCheck& sc, index_t rows, View2<real> zero_rate) {
-  if (zero_rate.data() &&
-      (zero_rate.data() != rhs.data() || zero_rate.extent(0) != rhs.extent(0) || zero_rate.extent(1) != rhs.extent(1)))
-    throw RunError("fvproxy::solver::stage_update: zero_rate must be the rate itself");
+                  const StateCheck& sc, index_t rows) {
   if (check && (sc.lo.extent(0) < u.extent(1) || sc.hi.extent(0) < u.extent(1)))
     throw RunError("fvproxy::solver::stage_update: bounds for " + std::to_string(sc.lo.extent(0)) + " of " +
                    std::to_string(u.extent(1)) + " components");
@@ -128,27 +123,24 @@ void stage_update(View2<real> un, View2<real> u, ConstView2<real> rhs, real a, r
   const auto key = static_cast<unsigned long long>(step < kMaxSteps ? step : kMaxSteps) << 35;
   // A streaming kernel: launched as one (launch.hpp: streaming_launch).
   const bool save = un.data() != nullptr;
-  real* const zero = zero_rate.data();
   // Ghost rows (a decomposed mesh) are not updated: the strided kernel skips them; one rank keeps
   // the flat one.
   if (n_cells == stride) {
     if (a == 0) // the first stage: u^n is written (when allocated), not read
-      launch(
-          "fvproxy::solver::stage_update", total, streaming_launch(),
-          StageUpdate<false>{un, rhs, u, a, 1 - a, dt, n_cells, key, sc.keys, sc.lo, sc.hi, check, save, stride, zero});
+      launch("fvproxy::solver::stage_update", total, streaming_launch(),
+             StageUpdate<false>{un, rhs, u, a, 1 - a, dt, n_cells, key, sc.keys, sc.lo, sc.hi, check, save, stride});
     else
-      launch(
-          "fvproxy::solver::stage_update", total, streaming_launch(),
-          StageUpdate<true>{un, rhs, u, a, 1 - a, dt, n_cells, key, sc.keys, sc.lo, sc.hi, check, false, stride, zero});
+      launch("fvproxy::solver::stage_update", total, streaming_launch(),
+             StageUpdate<true>{un, rhs, u, a, 1 - a, dt, n_cells, key, sc.keys, sc.lo, sc.hi, check, false, stride});
   } else {
     if (a == 0)
-      launch("fvproxy::solver::stage_update", total, streaming_launch(),
-             StageUpdate<false, true>{un, rhs, u, a, 1 - a, dt, n_cells, key, sc.keys, sc.lo, sc.hi, check, save,
-                                      stride, zero});
+      launch(
+          "fvproxy::solver::stage_update", total, streaming_launch(),
+          StageUpdate<false, true>{un, rhs, u, a, 1 - a, dt, n_cells, key, sc.keys, sc.lo, sc.hi, check, save, stride});
     else
-      launch("fvproxy::solver::stage_update", total, streaming_launch(),
-             StageUpdate<true, true>{un, rhs, u, a, 1 - a, dt, n_cells, key, sc.keys, sc.lo, sc.hi, check, false,
-                                     stride, zero});
+      launch(
+          "fvproxy::solver::stage_update", total, streaming_launch(),
+          StageUpdate<true, true>{un, rhs, u, a, 1 - a, dt, n_cells, key, sc.keys, sc.lo, sc.hi, check, false, stride});
   }
 }
 

@@ -68,10 +68,8 @@ struct StateCheck {
 /// The first stage (a = 0) also saves u^n into `un` when `un` is allocated (multi-stage schemes).
 /// With `check`, the first non-finite or out-of-bounds result is recorded in `sc` (StateCheck).
 /// `rows` (< 0: all) updates only the first rows of each column (a rank's owned cells; the ghost
-/// rows after them are the halo exchange's). `zero_rate` (rhs itself, or none) sets each rate
-/// entry to 0 once it is read, so that the next stage's rate starts from zero without a fill
-/// kernel of its own (one launch fewer per stage: docs/performance.md#where-a-stages-fixed-cost-goes-on-two-gpus).
+/// rows after them are the halo exchange's).
 void stage_update(View2<real> un, View2<real> u, ConstView2<real> rhs, real a, real dt, bool check, long long step,
-                  const StateCheck& sc, index_t rows = -1, View2<real> zero_rate = {});
+                  const StateCheck& sc, index_t rows = -1);
 
 } // namespace fvproxy
