@@ -14,7 +14,8 @@
 # tool-free pair gives the times. FVPROXY_BIN picks the executable (default bin/fvproxy);
 # FIXED_COST_ONLY=REGEX runs only the configurations whose names match (e.g. 'small-2gpu-ipc$');
 # NAME_TAG is appended to every name (A/B runs of two executables into one OUT); SIZES picks among
-# small (0.2M tets, 0.11M hexes), mid (1.08M, 0.88M) and large (16.9M, 7.1M) (default: small mid).
+# small (0.2M tets, 0.11M hexes), mid (1.08M, 0.88M) and large (16.9M, 7.1M) (default: small mid);
+# FIXED_COST_TOOL=0 skips the tool runs.
 set -u
 out=$1
 mkdir -p "$out"
@@ -73,7 +74,7 @@ config() {
   shift 5
   run "${a[@]}" "$S1" 0 "$@"
   run "${a[@]}" "$S2" 0 "$@"
-  run "${a[0]}-tool" "${a[@]:1}" "$S2" 1 "$@"
+  [[ ${FIXED_COST_TOOL:-1} == 0 ]] || run "${a[0]}-tool" "${a[@]:1}" "$S2" 1 "$@"
 }
 
 ngpu=$(nvidia-smi -L | wc -l)
