@@ -19,12 +19,11 @@ namespace {
 const std::vector<std::string> kTopLevel{"case",     "mesh", "physics", "initial",    "boundary", "operators",
                                          "parallel", "time", "output",  "checkpoint", "run"};
 
-/// Forward Euler with unlimited second-order convection amplifies every mode: refused.
 /// parallel.halo.layers when the case does not say (docs/halo.md#two-ghost-layers): 2 wherever one
 /// layer would exchange twice per stage (the gradients and limiter values after the state), so that
 /// a stage has one exchange: the flow models (whose gradients are 4-6x the state's bytes) and a
-/// scalar case that reconstructs (second-order convection or diffusion; on two H200s its step is 27 %
-/// shorter at 0.2M tets, 6 % at 1.1M, within 1 % at 16.9M: perf/results/2026-11-29-h200x2-fixed-cost);
+/// scalar case that reconstructs (second-order convection or diffusion; on two H200s its step is 45 %
+/// shorter at 0.2M tets, 11 % at 1.1M, 2 % longer at 16.9M: perf/results/2026-11-29-h200x2-fixed-cost);
 /// 1 where the state is all a stage exchanges (first-order convection alone).
 int default_halo_layers(const CaseConfig& c) {
   if (c.physics.is_flow()) return 2;
@@ -33,6 +32,7 @@ int default_halo_layers(const CaseConfig& c) {
   return ScalarSolver::halo_values_per_ghost(one_layer) > c.physics.components ? 2 : 1;
 }
 
+/// Forward Euler with unlimited second-order convection amplifies every mode: refused.
 void check_euler_stability(const Reader& r, const YAML::Node& root, const CaseConfig& c) {
   if (c.time.integrator == Integrator::euler && c.operators.convection.order == 2 &&
       c.operators.muscl.limiter == Limiter::none) {
