@@ -26,10 +26,7 @@ const std::vector<std::string> kTopLevel{"case",     "mesh", "physics", "initial
 /// shorter at 0.2M tets, 11 % at 1.1M, 2 % longer at 16.9M: perf/results/2026-11-29-h200x2-fixed-cost);
 /// 1 where the state is all a stage exchanges (first-order convection alone).
 int default_halo_layers(const CaseConfig& c) {
-  if (c.physics.is_flow()) return 2;
-  CaseConfig one_layer = c;
-  one_layer.parallel.halo.layers = 1;
-  return ScalarSolver::halo_values_per_ghost(one_layer) > c.physics.components ? 2 : 1;
+  return c.physics.is_flow() || ScalarSolver::reads_gradients(c) ? 2 : 1;
 }
 
 /// Forward Euler with unlimited second-order convection amplifies every mode: refused.

@@ -63,6 +63,10 @@ double ScalarSolver::memory_bytes(double cells, double faces, double interior_fa
   return bytes + stencil_memory_estimate(c.operators.muscl.stencil, C, F);
 }
 
+bool ScalarSolver::reads_gradients(const CaseConfig& c) {
+  return needs_gradient(c);
+}
+
 int ScalarSolver::halo_values_per_ghost(const CaseConfig& c) {
   const int n = c.physics.components;
   if (c.parallel.halo.layers == 2) return n; // the state alone, of two layers of ghosts

@@ -52,6 +52,9 @@ public:
   /// state (N components), then its gradient (3N) when convection is second order or diffusion on,
   /// and its limiter values (N) when convection is second order.
   static int halo_values_per_ghost(const CaseConfig& cfg);
+  /// Whether a stage reads its neighbours' gradients (second-order convection or diffusion): with
+  /// one ghost layer they are a second exchange per stage (docs/halo.md#two-ghost-layers).
+  static bool reads_gradients(const CaseConfig& cfg);
 
   /// u = the initial condition (the case's profiles at the cell centroids).
   void initialize() override;
