@@ -19,6 +19,15 @@
 #           fused (issue 39; not in the default list)
 #   four    Taylor-Green 192^3 and the scalar 16.9M tets on 1, 2 and every GPU of a 4- or 8-GPU
 #           machine, the default transport (not in the default list)
+#   four-weak  weak scaling to every GPU: the scalar case at 8.45M tets per GPU (1 GPU 112^3 x 6,
+#           2 GPUs [112,112,224] = `four`'s, 4 GPUs [112,224,224], 8 GPUs [224,224,224]) and
+#           Taylor-Green at 192^3 hexes per GPU (1 GPU = `four`'s, then [192,192,384], [192,384,384],
+#           [384,384,384]: the cells stretched, the work per GPU the same)
+#   four-large  strong scaling of the big cases: the scalar 33.8M tets ([112,224,224]) on 1 and 2 GPUs
+#           (every GPU: `four-weak`'s), Taylor-Green 256^3 on 1, 2 and every GPU
+#   bind    every GPU, scripts/gpu-bind.sh (each rank on the cores near its GPU) against unbound
+#           ranks: Taylor-Green 192^3 and the scalar case at 1.08M tets ([64,64,44] x 6)
+# Runs on several ranks go through scripts/gpu-bind.sh when FVPROXY_GPU_BIND=1.
 # Each run is made twice, with two step counts, so that set-up and first-step costs cancel: the
 # marginal time per step = (loop(long) - loop(short)) / (long - short). The figures, with the
 # transport that ran and the device timeline's overlap, go to OUT/steps.csv (perf/gpu_halo.py
@@ -54,10 +63,12 @@ measure() {
   rm -rf "$d"
   local cmd=("${FVPROXY_BIN:-bin/fvproxy}" run "$case" --set "mesh.generate.cells=$cells" --set "parallel.halo.transport=$transport"
              "$@" --set 'output={}' --output-dir "$d")
+  local bind=()
+  [[ ${FVPROXY_GPU_BIND:-0} == 1 ]] && bind=(scripts/gpu-bind.sh)
   if [[ $np == 1 ]]; then
     gpu_step "$name" 300 "${cmd[@]}"
   else
-    gpu_step "$name" 300 "${mpi[@]}" -np "$np" "${cmd[@]}"
+    gpu_step "$name" 300 "${mpi[@]}" -np "$np" "${bind[@]}" "${cmd[@]}"
   fi
   ./run.sh python3 - "$d/summary.json" "$name" "$cells" "$np" "$transport" "$steps" >>"$out/steps.csv" <<'EOF'
 import json, sys
@@ -123,6 +134,9 @@ for part in "${parts[@]}"; do
       gpu_step tests_np3_two_gpus 240 "${mpi[@]}" -np 3 -x FVPROXY_TEST_IPC=1 $t "$f"
       gpu_step tests_np2_hidden_gpus 240 "${mpi[@]}" -np 2 -x FVPROXY_TEST_IPC=0 "$out/one_gpu_per_rank.sh" $t "$f"
     fi
+    if [[ $ngpu -ge 4 ]]; then # ipc among every pair of four ranks, one per GPU
+      gpu_step tests_np4_four_gpus 300 "${mpi[@]}" -np 4 -x FVPROXY_TEST_IPC=1 $t "$f"
+    fi
     ;;
   tg)
     for s in 10 40; do
@@ -173,6 +187,52 @@ for part in "${parts[@]}"; do
       done
     done
     ;;
+  four-weak) # the same cells per GPU on 1, 2, 4 (8) GPUs; the one- and two-GPU points shared with `four`
+    sc=("" "[112,112,112]" "[112,112,224]" "" "[112,224,224]" "" "" "" "[224,224,224]")
+    tg=("" "" "[192,192,384]" "" "[192,384,384]" "" "" "" "[384,384,384]")
+    for n in 1 2 4 8; do
+      [[ $n -le $ngpu ]] || continue
+      if [[ $n != 2 ]]; then
+        for s in 20 80; do
+          measure weak_scalar_${n}_$s inputs/default.yaml "${sc[$n]}" "$n" auto $s --set "time={integrator: ssprk3, steps: $s}"
+        done
+      fi
+      if [[ $n != 1 ]]; then
+        for s in 10 40; do
+          measure weak_tg_${n}_$s inputs/taylor_green.yaml "${tg[$n]}" "$n" auto $s \
+            --set "time={integrator: ssprk3, steps: $s, dt: 0.0002}"
+        done
+      fi
+    done
+    ;;
+  four-large) # 33.8M tets on 1 and 2 GPUs (every GPU: four-weak), Taylor-Green 256^3 on 1, 2, every GPU
+    for n in 1 2; do
+      for s in 20 80; do
+        measure large_scalar_${n}_$s inputs/default.yaml "[112,224,224]" "$n" auto $s --set "time={integrator: ssprk3, steps: $s}"
+      done
+    done
+    ns=(1 2)
+    [[ $ngpu -gt 2 ]] && ns+=("$ngpu")
+    for n in "${ns[@]}"; do
+      for s in 10 40; do
+        measure large_tg_${n}_$s inputs/taylor_green.yaml "[256,256,256]" "$n" auto $s \
+          --set "time={integrator: ssprk3, steps: $s, dt: 0.0002}"
+      done
+    done
+    ;;
+  bind) # every GPU, bound (scripts/gpu-bind.sh) and not, A B A B
+    for ab in 0a 1a 0b 1b; do
+      b=${ab:0:1}
+      for s in 10 40; do
+        FVPROXY_GPU_BIND=$b measure bind${ab}_tg_${ngpu}_$s inputs/taylor_green.yaml "[192,192,192]" "$ngpu" auto $s \
+          --set "time={integrator: ssprk3, steps: $s, dt: 0.0002}"
+      done
+      for s in 100 400; do
+        FVPROXY_GPU_BIND=$b measure bind${ab}_scalar_${ngpu}_$s inputs/default.yaml "[64,64,44]" "$ngpu" auto $s \
+          --set "time={integrator: ssprk3, steps: $s}"
+      done
+    done
+    ;;
   layers-staged) # the same two-GPU runs through the staged transport (one GPU per rank, a network)
     [[ $ngpu -ge 2 ]] && two_gpu_layers staged _staged
     ;;
@@ -186,6 +246,6 @@ for part in "${parts[@]}"; do
     done
     [[ $ngpu -ge 2 ]] && two_gpu_layers auto ""
     ;;
-  *) echo "gpu_halo.sh: unknown part '$part' (tests | tg | scalar | weak | layers | layers-staged)" >&2; exit 2 ;;
+  *) echo "gpu_halo.sh: unknown part '$part' (tests | tg | scalar | weak | layers | layers-staged | face-pass | tg-face-pass | four | four-weak | four-large | bind)" >&2; exit 2 ;;
   esac
 done

@@ -76,7 +76,7 @@ mkdir -p "$out/perf" "$out/scripts"
 cp perf/*.sh perf/*.yaml perf/*.py perf/*.cpp perf/ptxas_exceptions.txt "$out/perf/"
 # The host-time Kokkos tool of perf/fixed_cost.sh (no Kokkos in it: any C++17 compiler)
 g++ -O2 -std=c++17 -shared -fPIC perf/stage_tool.cpp -o "$out/lib/libfvproxy_stage_tool.so"
-cp scripts/device-run.sh "$out/scripts/" 2>/dev/null || true
+cp scripts/device-run.sh scripts/gpu-bind.sh "$out/scripts/" 2>/dev/null || true
 cp -r tests/data tests/cli tests/reference "$out/tests/"
 # Shared libraries: every non-system library the binaries need, except Open MPI's and the C/C++
 # runtime (present there): verified set of docs/gpu.md#the-toolchain-step-by-step, plus libmetis.so.5

@@ -31,6 +31,8 @@ nlohmann::json to_json(const RankPlacement& p) {
   j["device_id"] = p.device_id >= 0 ? nlohmann::json(p.device_id) : nlohmann::json(nullptr);
   j["pci_bus_id"] = p.pci_bus_id.empty() ? nlohmann::json(nullptr) : nlohmann::json(p.pci_bus_id);
   if (p.device != "host") j["visible_devices"] = p.visible_devices;
+  j["cpus"] = p.cpus;
+  j["cpu_count"] = p.cpu_count;
   return j;
 }
 
@@ -289,17 +291,18 @@ void print_rank_table(const nlohmann::json& j) {
   };
   std::printf("  ranks: %zu; slowest: rank %d (busy %.4f s = %s)\n", ranks.size(), j["slowest_rank"]["rank"].get<int>(),
               j["slowest_rank"]["busy_seconds"].get<double>(), j["slowest_rank"]["measure"].get<std::string>().c_str());
-  std::printf("    %4s %-20s %5s %-6s %4s %-14s %10s %9s %9s %9s %9s %9s\n", "rank", "host", "local", "device", "id",
-              "PCI bus", "owned", "ghosts", "set-up s", "loop s", "halo w s", "busy s");
+  std::printf("    %4s %-20s %5s %-6s %4s %-14s %10s %9s %9s %9s %9s %9s  %s\n", "rank", "host", "local", "device",
+              "id", "PCI bus", "owned", "ghosts", "set-up s", "loop s", "halo w s", "busy s", "CPUs");
   for (const auto& r : ranks) {
     const auto& s = r["seconds"];
-    std::printf("    %4d %-20s %5d %-6s %4s %-14s %10lld %9lld %9.4f %9.4f %9.4f %9.4f\n", r["rank"].get<int>(),
+    std::printf("    %4d %-20s %5d %-6s %4s %-14s %10lld %9lld %9.4f %9.4f %9.4f %9.4f  %s\n", r["rank"].get<int>(),
                 r["host"].get<std::string>().substr(0, 20).c_str(), r["local_rank"].get<int>(),
                 r["device"].get<std::string>().c_str(),
                 r["device_id"].is_null() ? "-" : std::to_string(r["device_id"].get<int>()).c_str(),
                 r["pci_bus_id"].is_null() ? "-" : r["pci_bus_id"].get<std::string>().c_str(),
                 r["owned_cells"].get<long long>(), r["ghost_cells"].get<long long>(), s["setup"].get<double>(),
-                s["time_loop"].get<double>(), s["halo_wait"].get<double>(), s["busy"].get<double>());
+                s["time_loop"].get<double>(), s["halo_wait"].get<double>(), s["busy"].get<double>(),
+                r.value("cpus", std::string("-")).substr(0, 24).c_str());
   }
   std::printf("    seconds, min / mean / max over ranks: set-up %s; time loop %s; output %s\n",
               stat(j["phases"]["setup"]).c_str(), stat(j["phases"]["time_loop"]).c_str(),

@@ -1,6 +1,9 @@
 #include "parallel/placement.hpp"
 
+#include <sched.h>
 #include <unistd.h>
+
+#include <string>
 
 #include <Kokkos_Core.hpp>
 
@@ -10,11 +13,33 @@
 
 namespace fvproxy {
 
+namespace {
+
+/// The CPUs this process may run on, as ranges ("0-15,32"), and how many; "" and 0 when unknown.
+void cpu_affinity(std::string& list, int& count) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) != 0) return;
+  count = CPU_COUNT(&set);
+  for (int c = 0; c < CPU_SETSIZE; ++c) {
+    if (!CPU_ISSET(c, &set)) continue;
+    int last = c;
+    while (last + 1 < CPU_SETSIZE && CPU_ISSET(last + 1, &set)) ++last;
+    if (!list.empty()) list += ',';
+    list += std::to_string(c);
+    if (last > c) list += '-' + std::to_string(last);
+    c = last;
+  }
+}
+
+} // namespace
+
 RankPlacement rank_placement(const Communicator& comm) {
   RankPlacement p;
   p.rank = comm.rank();
   char name[256] = {};
   if (gethostname(name, sizeof name - 1) == 0) p.host = name;
+  cpu_affinity(p.cpus, p.cpu_count);
   if (p.host.empty()) p.host = "?";
   if (comm.size() > 1) {
     MPI_Comm local = MPI_COMM_NULL;
