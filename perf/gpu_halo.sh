@@ -23,8 +23,9 @@
 #           2 GPUs [112,112,224] = `four`'s, 4 GPUs [112,224,224], 8 GPUs [224,224,224]) and
 #           Taylor-Green at 192^3 hexes per GPU (1 GPU = `four`'s, then [192,192,384], [192,384,384],
 #           [384,384,384]: the cells stretched, the work per GPU the same)
-#   four-large  strong scaling of the big cases: the scalar 33.8M tets ([112,224,224]) on 1 and 2 GPUs
-#           (every GPU: `four-weak`'s), Taylor-Green 256^3 on 1, 2 and every GPU
+#   four-large  strong scaling of the big cases: the scalar 33.8M tets ([112,224,224]) on 1 GPU
+#           (FOUR_LARGE_SCALAR_GPUS="1 2": also 2; every GPU: `four-weak`'s), Taylor-Green 256^3 on 1, 2
+#           and every GPU
 #   bind    every GPU, scripts/gpu-bind.sh (each rank on the cores near its GPU) against unbound
 #           ranks: Taylor-Green 192^3 and the scalar case at 1.08M tets ([64,64,44] x 6)
 # Runs on several ranks go through scripts/gpu-bind.sh when FVPROXY_GPU_BIND=1.
@@ -206,7 +207,7 @@ for part in "${parts[@]}"; do
     done
     ;;
   four-large) # 33.8M tets on 1 and 2 GPUs (every GPU: four-weak), Taylor-Green 256^3 on 1, 2, every GPU
-    for n in 1 2; do
+    for n in ${FOUR_LARGE_SCALAR_GPUS:-1}; do
       for s in 20 80; do
         measure large_scalar_${n}_$s inputs/default.yaml "[112,224,224]" "$n" auto $s --set "time={integrator: ssprk3, steps: $s}"
       done

@@ -10,7 +10,9 @@
 # the local ranks whose GPUs share that list; the rank is pinned to its share with taskset, and
 # OMP_NUM_THREADS (unless set), OMP_PROC_BIND=close and OMP_PLACES=cores (unless set) place its
 # OpenMP threads there. FVPROXY_BIND_VERBOSE=1 prints each rank's choice on stderr.
-# Without GPUs (no nvidia-smi or none listed) the command runs unchanged.
+# Without GPUs (no nvidia-smi or none listed) the command runs unchanged. For tests
+# (tests/cli/gpu_bind.sh): FVPROXY_BIND_SYSFS replaces /sys, FVPROXY_BIND_ALLOWED the CPUs this
+# process may use, and FVPROXY_BIND_DRY_RUN=1 prints the choice instead of running the command.
 set -euo pipefail
 [[ $# -gt 0 ]] || { echo "usage: scripts/gpu-bind.sh COMMAND..." >&2; exit 2; }
 
@@ -28,7 +30,7 @@ fi
 cpulist_of() {
   local b=${1: -12} # "00000000:18:00.0" -> "0000:18:00.0"
   b=${b,,}
-  cat "/sys/bus/pci/devices/$b/local_cpulist" 2>/dev/null || true
+  cat "${FVPROXY_BIND_SYSFS:-/sys}/bus/pci/devices/$b/local_cpulist" 2>/dev/null || true
 }
 # expand LIST: "0-3,8" -> "0 1 2 3 8"
 expand() {
@@ -61,7 +63,7 @@ for ((r = 0; r < local_size; ++r)); do
 done
 read -ra cpus <<<"$(expand "$mine")"
 # only the CPUs this process may use (a batch system's cgroup may hold fewer)
-allowed=$(taskset -cp $$ 2>/dev/null | sed 's/.*: //')
+allowed=${FVPROXY_BIND_ALLOWED:-$(taskset -cp $$ 2>/dev/null | sed 's/.*: //')}
 if [[ -n $allowed ]]; then
   read -ra ok <<<"$(expand "$allowed")"
   declare -A is_ok=()
@@ -82,5 +84,9 @@ export OMP_PROC_BIND=${OMP_PROC_BIND:-close} OMP_PLACES=${OMP_PLACES:-cores}
 if [[ ${FVPROXY_BIND_VERBOSE:-0} == 1 ]]; then
   echo "gpu-bind: local rank $local_rank/$local_size -> GPU $gpu (${buses[$gpu]}), CPUs $list" \
     "(GPU's list $mine shared by $sharing ranks), OMP_NUM_THREADS=$OMP_NUM_THREADS" >&2
+fi
+if [[ ${FVPROXY_BIND_DRY_RUN:-0} == 1 ]]; then
+  echo "KOKKOS_DEVICE_ID=$gpu OMP_NUM_THREADS=$OMP_NUM_THREADS taskset -c $list $*"
+  exit 0
 fi
 exec taskset -c "$list" "$@"
