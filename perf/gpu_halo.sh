@@ -25,7 +25,11 @@
 #           [384,384,384]: the cells stretched, the work per GPU the same)
 #   four-large  strong scaling of the big cases: the scalar 33.8M tets ([112,224,224]) on 1 GPU
 #           (FOUR_LARGE_SCALAR_GPUS="1 2": also 2; every GPU: `four-weak`'s), Taylor-Green 256^3 on 1, 2
-#           and every GPU
+#           and every GPU (FOUR_LARGE_TG_GPUS picks; FOUR_WEAK_GPUS the GPU counts of `four-weak`)
+#   four-mid  the mid meshes (scalar 1.08M tets [64,64,44] x 6, Taylor-Green 96^3 = 0.88M hexes) on 1, 2
+#           and every GPU, the default transport (the small-mesh end of strong scaling)
+#   four-staged  Taylor-Green 192^3 and the scalar 16.9M tets on every GPU through the staged transport
+#           (host memory and MPI, as between nodes)
 #   bind    every GPU, scripts/gpu-bind.sh (each rank on the cores near its GPU) against unbound
 #           ranks: Taylor-Green 192^3 and the scalar case at 1.08M tets ([64,64,44] x 6)
 # Runs on several ranks go through scripts/gpu-bind.sh when FVPROXY_GPU_BIND=1.
@@ -176,13 +180,15 @@ for part in "${parts[@]}"; do
     ;;
   four) # strong scaling to every GPU of the machine (4 or 8): Taylor-Green 192^3 and the scalar 16.9M tets
     # on 1, 2 and all GPUs, one rank per GPU, the default transport (ipc among all pairs of ranks)
-    for n in 1 2 "$ngpu"; do
+    # (FOUR_GPUS: the GPU counts; FOUR_TG_STEPS: Taylor-Green's two run lengths; FOUR_SCALAR=0: no scalar runs)
+    for n in ${FOUR_GPUS:-1 2 $ngpu}; do
       [[ $n -le $ngpu ]] || continue
-      [[ $n == "$ngpu" && $n == 2 ]] && continue
-      for s in 10 40; do
+      [[ -z ${FOUR_GPUS:-} && $n == "$ngpu" && $n == 2 ]] && continue
+      for s in ${FOUR_TG_STEPS:-10 40}; do
         measure tg_${n}_$s inputs/taylor_green.yaml "[192,192,192]" "$n" auto $s \
           --set "time={integrator: ssprk3, steps: $s, dt: 0.0002}"
       done
+      [[ ${FOUR_SCALAR:-1} == 0 ]] && continue
       for s in 20 80; do
         measure scalar_${n}_$s inputs/default.yaml "[112,112,224]" "$n" auto $s --set "time={integrator: ssprk3, steps: $s}"
       done
@@ -191,7 +197,7 @@ for part in "${parts[@]}"; do
   four-weak) # the same cells per GPU on 1, 2, 4 (8) GPUs; the one- and two-GPU points shared with `four`
     sc=("" "[112,112,112]" "[112,112,224]" "" "[112,224,224]" "" "" "" "[224,224,224]")
     tg=("" "" "[192,192,384]" "" "[192,384,384]" "" "" "" "[384,384,384]")
-    for n in 1 2 4 8; do
+    for n in ${FOUR_WEAK_GPUS:-1 2 4 8}; do
       [[ $n -le $ngpu ]] || continue
       if [[ $n != 2 ]]; then
         for s in 20 80; do
@@ -199,7 +205,7 @@ for part in "${parts[@]}"; do
         done
       fi
       if [[ $n != 1 ]]; then
-        for s in 10 40; do
+        for s in 20 80; do
           measure weak_tg_${n}_$s inputs/taylor_green.yaml "${tg[$n]}" "$n" auto $s \
             --set "time={integrator: ssprk3, steps: $s, dt: 0.0002}"
         done
@@ -214,11 +220,33 @@ for part in "${parts[@]}"; do
     done
     ns=(1 2)
     [[ $ngpu -gt 2 ]] && ns+=("$ngpu")
+    [[ -n ${FOUR_LARGE_TG_GPUS:-} ]] && read -ra ns <<<"$FOUR_LARGE_TG_GPUS"
     for n in "${ns[@]}"; do
-      for s in 10 40; do
+      for s in 20 80; do
         measure large_tg_${n}_$s inputs/taylor_green.yaml "[256,256,256]" "$n" auto $s \
           --set "time={integrator: ssprk3, steps: $s, dt: 0.0002}"
       done
+    done
+    ;;
+  four-mid)
+    for n in 1 2 "$ngpu"; do
+      [[ $n == 2 && $ngpu == 2 && ${mid_two:-0} == 1 ]] && continue
+      [[ $n == 2 ]] && mid_two=1
+      for s in 100 400; do
+        measure mid_scalar_${n}_$s inputs/default.yaml "[64,64,44]" "$n" auto $s --set "time={integrator: ssprk3, steps: $s}"
+      done
+      for s in 40 160; do
+        measure mid_tg_${n}_$s inputs/taylor_green.yaml "[96,96,96]" "$n" auto $s \
+          --set "time={integrator: ssprk3, steps: $s, dt: 0.0002}"
+      done
+    done
+    ;;
+  four-staged)
+    for s in 20 80; do
+      measure tg_${ngpu}_staged_$s inputs/taylor_green.yaml "[192,192,192]" "$ngpu" staged $s \
+        --set "time={integrator: ssprk3, steps: $s, dt: 0.0002}"
+      measure scalar_${ngpu}_staged_$s inputs/default.yaml "[112,112,224]" "$ngpu" staged $s \
+        --set "time={integrator: ssprk3, steps: $s}"
     done
     ;;
   bind) # every GPU, bound (scripts/gpu-bind.sh) and not, A B A B
@@ -247,6 +275,6 @@ for part in "${parts[@]}"; do
     done
     [[ $ngpu -ge 2 ]] && two_gpu_layers auto ""
     ;;
-  *) echo "gpu_halo.sh: unknown part '$part' (tests | tg | scalar | weak | layers | layers-staged | face-pass | tg-face-pass | four | four-weak | four-large | bind)" >&2; exit 2 ;;
+  *) echo "gpu_halo.sh: unknown part '$part' (tests | tg | scalar | weak | layers | layers-staged | face-pass | tg-face-pass | four | four-weak | four-large | four-mid | four-staged | bind)" >&2; exit 2 ;;
   esac
 done
