@@ -9,6 +9,8 @@ Two sub-commands:
     /usr/bin/python3 perf/scaling_model.py partitions --out perf/results/2026-11-24-scaling-model
     # 2. the model: fits, validation against every measured run, predictions, plots, markdown:
     /usr/bin/python3 perf/scaling_model.py model --out perf/results/2026-11-24-scaling-model
+    # 3. the model of today's halo (perf/scaling_today.py), from the 2026-11-29 runs on 2 and 4 H200:
+    /usr/bin/python3 perf/scaling_model.py today --out perf/results/2026-11-29-scaling-today [--check]
 
 `model` reads OUT/partitions.csv (from `partitions`) and the measured `perf/mpi_halo.py` results
 listed in MEASURED below (results.csv of each folder), and writes OUT/model.md (every table of
@@ -948,7 +950,15 @@ def main():
     m.add_argument("--out", required=True)
     m.add_argument("--check", action="store_true",
                    help="exit 1 unless the halo law and the tight validation points hold (see check())")
+    t = sub.add_parser("today", help="the model of today's halo from the 2026-11-29 H200 runs: OUT/today.md, today.json")
+    t.add_argument("--out", required=True)
+    t.add_argument("--check", action="store_true",
+                   help="exit 1 unless the model reproduces the validation points (scaling_today.run)")
     args = ap.parse_args()
+    if args.cmd == "today":
+        sys.path.insert(0, HERE)
+        import scaling_today
+        sys.exit(scaling_today.run(ROOT, args.out, args.check))
     if args.cmd == "partitions":
         cmd_partitions(args)
     elif args.cmd == "kernels":
