@@ -351,7 +351,7 @@ TEST(CaseConfig, FlowModels) {
   EXPECT_EQ(c.physics.components, 5);
   EXPECT_EQ(c.physics.flow.gamma, 1.4);
   EXPECT_EQ(c.flow_initial.type, FlowInitialType::uniform);
-  EXPECT_EQ(c.operators.convection.flux, FlowFlux::roe);
+  EXPECT_EQ(c.operators.convection.flux, flow::FluxType::roe);
   EXPECT_EQ(c.operators.convection.variables, FlowVariables::primitive);
   ASSERT_EQ(c.flow_boundary.size(), 1u);
   EXPECT_EQ(c.flow_boundary[0].kind, FlowBoundaryKind::farfield);
@@ -361,7 +361,7 @@ TEST(CaseConfig, FlowModels) {
   std::ostringstream out;
   out << c.resolved();
   const CaseConfig again = parse(out.str());
-  EXPECT_EQ(again.operators.convection.flux, FlowFlux::roe);
+  EXPECT_EQ(again.operators.convection.flux, flow::FluxType::roe);
   EXPECT_EQ(again.flow_boundary[0].state.pressure, 1.0);
 
   const CaseConfig ns = parse(

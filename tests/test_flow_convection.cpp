@@ -35,16 +35,16 @@ void smooth_state(int k, const double* x, double* U) {
 
 /// Boundary conditions cycling through every type over the mesh's patches, from type `first` on.
 std::vector<FlowPatchBC> cycling_patches(const Mesh& m, std::size_t first = 0) {
-  const FlowBoundaryType types[] = {FlowBoundaryType::slip_wall,          FlowBoundaryType::farfield,
-                                    FlowBoundaryType::supersonic_outflow, FlowBoundaryType::supersonic_inflow,
-                                    FlowBoundaryType::symmetry,           FlowBoundaryType::no_slip_wall,
-                                    FlowBoundaryType::subsonic_inflow,    FlowBoundaryType::subsonic_outflow,
-                                    FlowBoundaryType::velocity_inlet,     FlowBoundaryType::mass_flow_inlet};
+  const FlowBoundaryKind types[] = {FlowBoundaryKind::slip_wall,          FlowBoundaryKind::farfield,
+                                    FlowBoundaryKind::supersonic_outflow, FlowBoundaryKind::supersonic_inflow,
+                                    FlowBoundaryKind::symmetry,           FlowBoundaryKind::no_slip_wall,
+                                    FlowBoundaryKind::subsonic_inflow,    FlowBoundaryKind::subsonic_outflow,
+                                    FlowBoundaryKind::velocity_inlet,     FlowBoundaryKind::mass_flow_inlet};
   constexpr std::size_t n_types = sizeof(types) / sizeof(types[0]);
   std::vector<FlowPatchBC> p(m.patches.size());
   for (std::size_t i = 0; i < p.size(); ++i) {
     p[i].type = types[(i + first) % n_types];
-    p[i].state = p[i].type == FlowBoundaryType::supersonic_inflow ? Primitive{real(1.2), {real(2.5), 0, real(0.1)}, 1}
+    p[i].state = p[i].type == FlowBoundaryKind::supersonic_inflow ? Primitive{real(1.2), {real(2.5), 0, real(0.1)}, 1}
                                                                   : Primitive{1, {real(0.4), real(0.1), 0}, 1};
     p[i].wall_velocity[0] = real(0.3), p[i].wall_velocity[2] = real(-0.2);
     p[i].total_pressure = real(1.3), p[i].total_temperature = real(1.2 / 287.05); // the gas's R
@@ -66,7 +66,7 @@ std::vector<FlowPatchBC> cycling_patches(const Mesh& m, std::size_t first = 0) {
   Kokkos::deep_copy(impedance, hz);
   for (std::size_t i = 0; i < p.size(); ++i)
     if ((i / 2) % 2 == 0 &&
-        (p[i].type == FlowBoundaryType::subsonic_inflow || p[i].type == FlowBoundaryType::subsonic_outflow))
+        (p[i].type == FlowBoundaryKind::subsonic_inflow || p[i].type == FlowBoundaryKind::subsonic_outflow))
       p[i].non_reflecting = true, p[i].incoming = incoming, p[i].impedance = impedance,
       p[i].incoming_first = m.n_interior;
   return p;
@@ -121,7 +121,7 @@ void primitive_reconstruction(FlowSetup& s, const std::vector<FlowPatchBC>& bcs,
 }
 
 FlowConvectionConfig config(Variant v, Scatter sc, Policy p, FluxType flux, int order,
-                            FlowReconstruction rec = FlowReconstruction::conservative) {
+                            FlowVariables rec = FlowVariables::conservative) {
   FlowConvectionConfig c;
   c.variant = v, c.scatter = sc, c.policy = p, c.team_size = 64, c.flux = flux, c.order = order;
   c.reconstruction = rec;
@@ -150,16 +150,16 @@ TEST(FlowConvection, VariantsAgreeOnEveryMeshFluxAndOrder) {
     mc.limiter = Limiter::barth_jespersen;
     flow_boundary_values(s.mesh, gas, bcs, s.u, s.ub);
     const auto muscl = make_muscl(s.mesh, s.geom, mc, NV, false, flow_limiter_scale());
-    for (FlowReconstruction rec : {FlowReconstruction::conservative, FlowReconstruction::primitive}) {
-      if (rec == FlowReconstruction::conservative)
+    for (FlowVariables rec : {FlowVariables::conservative, FlowVariables::primitive}) {
+      if (rec == FlowVariables::conservative)
         reconstruction(s, bcs, gas, muscl.get());
       else
         primitive_reconstruction(s, bcs, gas, mc);
       for (FluxType flux : {FluxType::rusanov, FluxType::hllc, FluxType::roe})
         for (int order : {1, 2}) {
-          if (rec == FlowReconstruction::primitive && order == 1) continue; // the same as conservative
+          if (rec == FlowVariables::primitive && order == 1) continue; // the same as conservative
           SCOPED_TRACE(name + ", flux " + std::to_string(static_cast<int>(flux)) + ", order " + std::to_string(order) +
-                       (rec == FlowReconstruction::primitive ? ", primitive MUSCL" : ""));
+                       (rec == FlowVariables::primitive ? ", primitive MUSCL" : ""));
           const test::HostView2 ref =
               rate(s, *make_flow_convection(s.mesh, s.geom,
                                             config(Variant::naive, Scatter::atomic, Policy::range, flux, order, rec),
@@ -209,7 +209,7 @@ TEST(FlowConvection, UniformFlowStaysUniformAndTheOperatorConserves) {
   fill_state(
       s, [&](const double*, double* U) { U[0] = U0.rho, U[1] = U0.m[0], U[2] = U0.m[1], U[3] = U0.m[2], U[4] = U0.E; });
   FlowPatchBC far;
-  far.type = FlowBoundaryType::farfield, far.state = w;
+  far.type = FlowBoundaryKind::farfield, far.state = w;
   std::vector<FlowPatchBC> bcs(s.mesh.patches.size(), far);
   MusclConfig mc;
   flow_boundary_values(s.mesh, gas, bcs, s.u, s.ub);
@@ -296,7 +296,7 @@ long long advance(FlowSetup& s, const FlowConvectionOperator& op, const MusclOpe
 }
 
 SodResult sod(ElementKind e, int cells, FluxType flux, int order, Variant variant,
-              FlowReconstruction rec = FlowReconstruction::conservative) {
+              FlowVariables rec = FlowVariables::conservative) {
   BoxConfig b;
   b.element = e;
   b.cells = {cells, 2, 2};
@@ -317,7 +317,7 @@ SodResult sod(ElementKind e, int cells, FluxType flux, int order, Variant varian
                                        config(variant, Scatter::atomic, Policy::range, flux, order, rec), walls, false);
   const double T = 0.2;
   SodResult res;
-  res.steps = advance(s, *op, muscl.get(), walls, gas, T, rec == FlowReconstruction::primitive);
+  res.steps = advance(s, *op, muscl.get(), walls, gas, T, rec == FlowVariables::primitive);
   const real n[3] = {1, 0, 0};
   const flow::ExactRiemann exact = flow::ExactRiemann::solve(left, right, n, 1.4);
   auto hu = Kokkos::create_mirror_view_and_copy(HostSpace(), s.u);
@@ -356,8 +356,7 @@ TEST(FlowConvection, SodShockTubeFirstAndSecondOrder) {
     }
   // MUSCL on the primitive variables (hexes, HLLC): second order too.
   const SodResult one = sod(ElementKind::hex, 100, FluxType::hllc, 1, Variant::optimized);
-  const SodResult prim =
-      sod(ElementKind::hex, 100, FluxType::hllc, 2, Variant::optimized, FlowReconstruction::primitive);
+  const SodResult prim = sod(ElementKind::hex, 100, FluxType::hllc, 2, Variant::optimized, FlowVariables::primitive);
   std::printf("[sod] hex hllc, MUSCL on primitives: L1 rho %.5f p %.5f u %.5f\n", prim.l1_density, prim.l1_pressure,
               prim.l1_velocity);
   EXPECT_LT(prim.l1_density, 0.7 * one.l1_density);

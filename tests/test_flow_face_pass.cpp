@@ -33,9 +33,9 @@ struct FlowProblem {
 FlowProblem flow_problem(const HostMesh& h, std::size_t first) {
   FlowProblem p{upload(h), {}, {}, {}, {}, {}, {}, {}, {}, {}};
   const Mesh& m = p.mesh;
-  const FlowBoundaryType types[] = {FlowBoundaryType::no_slip_wall, FlowBoundaryType::slip_wall,
-                                    FlowBoundaryType::no_slip_wall, FlowBoundaryType::farfield,
-                                    FlowBoundaryType::symmetry,     FlowBoundaryType::subsonic_outflow};
+  const FlowBoundaryKind types[] = {FlowBoundaryKind::no_slip_wall, FlowBoundaryKind::slip_wall,
+                                    FlowBoundaryKind::no_slip_wall, FlowBoundaryKind::farfield,
+                                    FlowBoundaryKind::symmetry,     FlowBoundaryKind::subsonic_outflow};
   p.bcs.resize(m.patches.size());
   for (std::size_t i = 0; i < p.bcs.size(); ++i) {
     FlowPatchBC& b = p.bcs[i];
@@ -71,7 +71,7 @@ struct Options {
   FlowViscousConfig visc;
 };
 
-Options options(flow::FluxType flux, int order, FlowReconstruction rec, FlowViscosity::Law law, Scatter s, Policy pol) {
+Options options(flow::FluxType flux, int order, FlowVariables rec, FlowViscosity::Law law, Scatter s, Policy pol) {
   Options o;
   o.conv.flux = flux, o.conv.order = order, o.conv.reconstruction = rec;
   o.conv.gas.gas_constant = 1;
@@ -108,9 +108,9 @@ TEST(FlowFacePass, EqualsConvectionThenViscous) {
   for (const auto& [name, h] : meshes) {
     const FlowProblem p = flow_problem(h, first++);
     for (const auto& [flux, order, rec, law] :
-         {std::tuple{flow::FluxType::hllc, 2, FlowReconstruction::primitive, FlowViscosity::Law::sutherland},
-          std::tuple{flow::FluxType::roe, 2, FlowReconstruction::conservative, FlowViscosity::Law::constant},
-          std::tuple{flow::FluxType::rusanov, 1, FlowReconstruction::conservative, FlowViscosity::Law::sutherland}}) {
+         {std::tuple{flow::FluxType::hllc, 2, FlowVariables::primitive, FlowViscosity::Law::sutherland},
+          std::tuple{flow::FluxType::roe, 2, FlowVariables::conservative, FlowViscosity::Law::constant},
+          std::tuple{flow::FluxType::rusanov, 1, FlowVariables::conservative, FlowViscosity::Law::sutherland}}) {
       // Both terms matter: a pass that dropped either (or a boundary kernel) would differ by far more
       // than round-off.
       const Options g = options(flux, order, rec, law, Scatter::gather, Policy::range);
@@ -156,8 +156,8 @@ TEST(FlowFacePass, EqualsConvectionThenViscous) {
         const auto visc_got =
             test::patch_fluxes(p.mesh, q, NV, [&](View2<real> o) { f->viscous_patch_fluxes(p.w, p.wb, p.gw, q, o); });
         EXPECT_EQ(test::max_abs_diff(visc_got, visc_ref), 0.0);
-        const bool walled = p.bcs[q].type == FlowBoundaryType::no_slip_wall ||
-                            p.bcs[q].type == FlowBoundaryType::slip_wall || p.bcs[q].type == FlowBoundaryType::symmetry;
+        const bool walled = p.bcs[q].type == FlowBoundaryKind::no_slip_wall ||
+                            p.bcs[q].type == FlowBoundaryKind::slip_wall || p.bcs[q].type == FlowBoundaryKind::symmetry;
         EXPECT_EQ(test::max_abs(visc_ref) > 0, walled);
       }
     }
@@ -167,16 +167,16 @@ TEST(FlowFacePass, EqualsConvectionThenViscous) {
 TEST(FlowFacePass, RefusesMismatchedOperators) {
   const FlowProblem p =
       flow_problem(test::box_mesh(ElementKind::hex, {false, false, false}, 0, Ordering::none, {3, 3, 3}), 0);
-  Options o = options(flow::FluxType::hllc, 2, FlowReconstruction::primitive, FlowViscosity::Law::constant,
-                      Scatter::gather, Policy::range);
+  Options o = options(flow::FluxType::hllc, 2, FlowVariables::primitive, FlowViscosity::Law::constant, Scatter::gather,
+                      Policy::range);
   o.visc.scatter = Scatter::atomic;
   EXPECT_THROW(make_flow_face_pass(p.mesh, p.geom, o.conv, o.visc, p.bcs, false), InputError);
-  o = options(flow::FluxType::hllc, 2, FlowReconstruction::primitive, FlowViscosity::Law::constant, Scatter::gather,
+  o = options(flow::FluxType::hllc, 2, FlowVariables::primitive, FlowViscosity::Law::constant, Scatter::gather,
               Policy::range);
   o.conv.variant = Variant::naive;
   EXPECT_THROW(make_flow_face_pass(p.mesh, p.geom, o.conv, o.visc, p.bcs, false), InputError);
   // stored fluxes: the face pass and the convection; the separate viscous operator refuses them
-  o = options(flow::FluxType::hllc, 2, FlowReconstruction::primitive, FlowViscosity::Law::constant, Scatter::stored,
+  o = options(flow::FluxType::hllc, 2, FlowVariables::primitive, FlowViscosity::Law::constant, Scatter::stored,
               Policy::range);
   EXPECT_NO_THROW(make_flow_face_pass(p.mesh, p.geom, o.conv, o.visc, p.bcs, false));
   EXPECT_NO_THROW(make_flow_convection(p.mesh, p.geom, o.conv, p.bcs, false));

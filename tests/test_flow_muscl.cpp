@@ -48,8 +48,8 @@ State state(const HostMesh& h) {
   State s{upload(h), {}, {}, {}, {}, {}, {}, {}, {}, {}};
   const Mesh& m = s.mesh;
   s.bcs.resize(m.patches.size());
-  const FlowBoundaryType types[] = {FlowBoundaryType::slip_wall, FlowBoundaryType::supersonic_outflow,
-                                    FlowBoundaryType::no_slip_wall, FlowBoundaryType::symmetry};
+  const FlowBoundaryKind types[] = {FlowBoundaryKind::slip_wall, FlowBoundaryKind::supersonic_outflow,
+                                    FlowBoundaryKind::no_slip_wall, FlowBoundaryKind::symmetry};
   for (std::size_t i = 0; i < s.bcs.size(); ++i) s.bcs[i].type = types[i % 4];
   s.geom = make_operator_geometry(m, mirror_patches(s.bcs));
   s.gas.gas_constant = 1;
@@ -74,10 +74,10 @@ TEST(FlowMuscl, PositivityCheckInThePassEqualsTheSeparateKernel) {
   for (const auto& [name, h] : meshes) {
     const State s = state(h);
     const Mesh& m = s.mesh;
-    for (FlowReconstruction rec : {FlowReconstruction::conservative, FlowReconstruction::primitive})
+    for (FlowVariables rec : {FlowVariables::conservative, FlowVariables::primitive})
       for (Gradient method : {Gradient::least_squares, Gradient::green_gauss})
         for (Limiter limiter : {Limiter::venkatakrishnan, Limiter::barth_jespersen}) {
-          const bool primitive = rec == FlowReconstruction::primitive;
+          const bool primitive = rec == FlowVariables::primitive;
           SCOPED_TRACE(name + (primitive ? ", MUSCL on W, " : ", MUSCL on U, ") + to_string(method) + ", " +
                        to_string(limiter));
           MusclConfig cfg;
@@ -132,7 +132,7 @@ TEST(FlowMuscl, PositivityCheckInThePassEqualsTheSeparateKernel) {
 
 TEST(FlowMuscl, NoCheckWhereTheMusclOperatorDoesNotFuse) {
   const State s = state(test::box_mesh(ElementKind::tet, {false, false, false}, 0.1, Ordering::none));
-  const FlowPositivityCheck check{true, FlowReconstruction::conservative, s.gas};
+  const FlowPositivityCheck check{true, FlowVariables::conservative, s.gas};
   MusclConfig cfg;
   cfg.fused = false; // two passes: flow_positivity_limit after them
   EXPECT_FALSE(make_flow_muscl(s.mesh, s.geom, cfg, false, flow_limiter_scale(), check).positivity_checked);

@@ -73,7 +73,7 @@ template <class Field> void fill_exact(ViscousSetup& s, const Field& W) {
 /// own fluxes do not matter there): 0 for momentum, `energy` (to `energy_tol`) for the energy.
 void expect_inner_rates(const ViscousSetup& s, double energy, double energy_tol) {
   FlowPatchBC farfield;
-  farfield.type = FlowBoundaryType::farfield, farfield.state = {};
+  farfield.type = FlowBoundaryKind::farfield, farfield.state = {};
   const std::vector<FlowPatchBC> far(s.mesh.patches.size(), farfield);
   auto off = Kokkos::create_mirror_view_and_copy(HostSpace(), s.mesh.cell_face_off);
   auto faces = Kokkos::create_mirror_view_and_copy(HostSpace(), s.mesh.cell_faces);
@@ -106,9 +106,9 @@ TEST(FlowViscous, VariantsAgreeOnEveryMeshAndViscosityLaw) {
     // every boundary type with a viscous flux (no-slip walls isothermal and adiabatic, slip walls,
     // symmetry planes) and one without (far field), over the meshes
     std::vector<FlowPatchBC> bcs(s.mesh.patches.size());
-    const FlowBoundaryType types[] = {FlowBoundaryType::no_slip_wall, FlowBoundaryType::slip_wall,
-                                      FlowBoundaryType::no_slip_wall, FlowBoundaryType::farfield,
-                                      FlowBoundaryType::symmetry};
+    const FlowBoundaryKind types[] = {FlowBoundaryKind::no_slip_wall, FlowBoundaryKind::slip_wall,
+                                      FlowBoundaryKind::no_slip_wall, FlowBoundaryKind::farfield,
+                                      FlowBoundaryKind::symmetry};
     for (std::size_t i = 0; i < bcs.size(); ++i) {
       bcs[i].type = types[(i + first) % 5];
       bcs[i].wall_temperature = (i + first) % 5 == 0 ? real(1.3) : real(0);
@@ -160,7 +160,7 @@ TEST(FlowViscous, VariantsAgreeOnEveryMeshAndViscosityLaw) {
         const test::HostView2 hb =
             test::patch_fluxes(s.mesh, p, NV, [&](View2<real> out) { opt->patch_fluxes(s.w, s.wb, s.gw, p, out); });
         EXPECT_LE(test::max_abs_diff(ha, hb), test::tol(1e-12) * scale) << "patch " << p;
-        if (bcs[p].type == FlowBoundaryType::farfield)
+        if (bcs[p].type == FlowBoundaryKind::farfield)
           EXPECT_EQ(test::max_abs(ha), 0.0) << "patch " << p;
         else
           EXPECT_GT(test::max_abs(ha), 0.0) << "patch " << p << " (" << to_string(bcs[p].type) << ")";

@@ -151,10 +151,10 @@ TEST(VertexStencil, MirrorImagesTakeEachWallsGhostRule) {
   for (std::size_t p = 0; p < m.patches.size(); ++p) {
     FlowPatchBC& bc = bcs[p];
     const std::string& name = m.patches[p].name;
-    if (name == "ymin") bc.type = FlowBoundaryType::no_slip_wall;
-    if (name == "ymax") bc.type = FlowBoundaryType::no_slip_wall, bc.wall_velocity[0] = real(a);
-    if (name == "zmin") bc.type = FlowBoundaryType::symmetry;
-    if (name == "zmax") bc.type = FlowBoundaryType::slip_wall;
+    if (name == "ymin") bc.type = FlowBoundaryKind::no_slip_wall;
+    if (name == "ymax") bc.type = FlowBoundaryKind::no_slip_wall, bc.wall_velocity[0] = real(a);
+    if (name == "zmin") bc.type = FlowBoundaryKind::symmetry;
+    if (name == "zmax") bc.type = FlowBoundaryKind::slip_wall;
   }
   const OperatorGeometry g = make_operator_geometry(m, mirror_patches(bcs), Stencil::vertex);
   ASSERT_GT(g.stencil.n_images, 0);

@@ -360,9 +360,7 @@ CaseConfig ConfigurationBench::flow_step_case(bool ns, const OperatorsConfig& oc
   c.physics.model = ns ? PhysicsModel::navier_stokes : PhysicsModel::euler;
   c.physics.components = 5;
   c.physics.flow.mu = 1e-3;
-  c.operators.convection.flux = spec.fluxes[0] == flow::FluxType::rusanov ? FlowFlux::rusanov
-                                : spec.fluxes[0] == flow::FluxType::hllc  ? FlowFlux::hllc
-                                                                          : FlowFlux::roe;
+  c.operators.convection.flux = spec.fluxes[0];
   // the Taylor-Green state (one period over the box's x length), slip walls on every patch
   c.flow_initial.type = FlowInitialType::taylor_green;
   c.flow_initial.length =

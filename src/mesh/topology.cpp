@@ -93,13 +93,13 @@ double bbox_diagonal(const HostMesh& m) {
 /// different), faces numbered by their group's place in it, periodic translations numbered in face
 /// order.
 struct FaceBuilder {
-  HostMesh& m;
+  HostMesh& mesh;
   const BoundaryClassifier& classify;
   const double tol;
   std::vector<FaceRecord> rec; ///< one per cell face, sorted by key
   std::int64_t n_rec = 0;
   std::vector<std::int64_t> start; ///< start[g] = face g's group's first record
-  std::int64_t nf = 0;
+  std::int64_t n_faces = 0;
   // Per face: its node count, owner, neighbour, patch, translation; problems flagged.
   std::vector<index_t> node_off;
   std::vector<index_t> owner, neighbour;
@@ -108,30 +108,30 @@ struct FaceBuilder {
   std::vector<char> periodic;
   std::vector<char> bad;
 
-  FaceBuilder(HostMesh& m, const BoundaryClassifier& classify)
-      : m(m), classify(classify), tol(1e-9 * std::max(bbox_diagonal(m), 1e-300)) {}
+  FaceBuilder(HostMesh& mesh, const BoundaryClassifier& classify)
+      : mesh(mesh), classify(classify), tol(1e-9 * std::max(bbox_diagonal(mesh), 1e-300)) {}
 
-  index_t key_of(index_t node) const { return m.node_key.empty() ? node : m.node_key[node]; }
+  index_t key_of(index_t node) const { return mesh.node_key.empty() ? node : mesh.node_key[node]; }
 
   /// The nodes of cell c's local face lf, into `out`; their count.
   int local_nodes(index_t c, int lf, index_t* out) const {
-    const LocalFace& f = element_info(m.cell_type[c]).faces[lf];
-    const index_t* cn = m.cell_nodes.data() + m.cell_node_off[c];
+    const LocalFace& f = element_info(mesh.cell_type[c]).faces[lf];
+    const index_t* cn = mesh.cell_nodes.data() + mesh.cell_node_off[c];
     for (int i = 0; i < f.n; ++i) out[i] = cn[f.nodes[i]];
     return f.n;
   }
 
   /// One record per face of every cell (its sorted node key), sorted: a face's records side by side.
   void make_records() {
-    const index_t nc = m.n_cells();
+    const index_t nc = mesh.n_cells();
     std::vector<std::int64_t> first(std::size_t(nc) + 1, 0);
     host::parallel_for("fvproxy::mesh::face_record_counts", nc,
-                       [&](std::int64_t c) { first[c] = element_info(m.cell_type[c]).n_faces; });
+                       [&](std::int64_t c) { first[c] = element_info(mesh.cell_type[c]).n_faces; });
     n_rec = host::exclusive_scan(first);
     rec.resize(static_cast<std::size_t>(n_rec));
     host::parallel_for("fvproxy::mesh::face_records", nc, [&](std::int64_t c) {
-      const ElementInfo& e = element_info(m.cell_type[c]);
-      const index_t* cn = m.cell_nodes.data() + m.cell_node_off[c];
+      const ElementInfo& e = element_info(mesh.cell_type[c]);
+      const index_t* cn = mesh.cell_nodes.data() + mesh.cell_node_off[c];
       for (int lf = 0; lf < e.n_faces; ++lf) {
         FaceRecord& r = rec[first[c] + lf];
         const LocalFace& f = e.faces[lf];
@@ -153,8 +153,8 @@ struct FaceBuilder {
     std::vector<std::int64_t> face_of(static_cast<std::size_t>(R) + 1, 0);
     host::parallel_for("fvproxy::mesh::face_groups", R,
                        [&](std::int64_t i) { face_of[i] = (i == 0 || !same_key(rec[i - 1], rec[i])) ? 1 : 0; });
-    nf = host::exclusive_scan(face_of); // face_of[i]: the face of record i's group (+1 unless first)
-    start.assign(static_cast<std::size_t>(nf) + 1, R);
+    n_faces = host::exclusive_scan(face_of); // face_of[i]: the face of record i's group (+1 unless first)
+    start.assign(static_cast<std::size_t>(n_faces) + 1, R);
     host::parallel_for("fvproxy::mesh::face_starts", R, [&](std::int64_t i) {
       if (i == 0 || !same_key(rec[i - 1], rec[i])) start[face_of[i]] = i;
     });
@@ -164,13 +164,13 @@ struct FaceBuilder {
   /// Per face: its node count, owner, neighbour, patch, translation; problems flagged (the serial
   /// pass below reports the first one, as it always did).
   void match_faces() {
-    node_off.assign(static_cast<std::size_t>(nf) + 1, 0);
-    owner.resize(nf), neighbour.resize(nf);
-    face_patch.resize(nf);
-    shift_t.resize(nf);
-    periodic.assign(nf, 0);
-    bad.assign(nf, 0);
-    host::parallel_for("fvproxy::mesh::face_match", nf, [&](std::int64_t g) {
+    node_off.assign(static_cast<std::size_t>(n_faces) + 1, 0);
+    owner.resize(n_faces), neighbour.resize(n_faces);
+    face_patch.resize(n_faces);
+    shift_t.resize(n_faces);
+    periodic.assign(n_faces, 0);
+    bad.assign(n_faces, 0);
+    host::parallel_for("fvproxy::mesh::face_match", n_faces, [&](std::int64_t g) {
       const std::int64_t i = start[g], j = start[g + 1];
       index_t on[kMaxFaceNodes];
       const int n = local_nodes(rec[i].cell, rec[i].local, on);
@@ -185,7 +185,7 @@ struct FaceBuilder {
         }
         index_t nn[kMaxFaceNodes];
         local_nodes(rec[i + 1].cell, rec[i + 1].local, nn);
-        const auto co = face_center(m, on, n), cnb = face_center(m, nn, n);
+        const auto co = face_center(mesh, on, n), cnb = face_center(mesh, nn, n);
         // Components below the tolerance are rounding (the two sides sum their nodes in different
         // orders): snap them to zero so a translation is exactly along its axes.
         std::array<double, 3> t{co[0] - cnb[0], co[1] - cnb[1], co[2] - cnb[2]};
@@ -196,7 +196,7 @@ struct FaceBuilder {
         neighbour[g] = rec[i + 1].cell;
         face_patch[g] = -1;
       } else {
-        const int p = classify.patch_of(m, on, n);
+        const int p = classify.patch_of(mesh, on, n);
         if (p < 0) bad[g] = 1;
         neighbour[g] = -1;
         face_patch[g] = p;
@@ -208,11 +208,11 @@ struct FaceBuilder {
   /// up to the first bad face: errors come in face order, as in a single pass.
   void number_translations() {
     const std::int64_t g_bad = std::find(bad.begin(), bad.end(), 1) - bad.begin();
-    m.shifts.assign(1, {0.0, 0.0, 0.0});
-    m.face_shift.assign(nf, 0);
+    mesh.shifts.assign(1, {0.0, 0.0, 0.0});
+    mesh.face_shift.assign(n_faces, 0);
     for (std::int64_t g = 0; g < g_bad; ++g)
-      if (periodic[g]) m.face_shift[g] = shift_index(m, shift_t[g], tol);
-    if (g_bad < nf) report_bad_face(g_bad);
+      if (periodic[g]) mesh.face_shift[g] = shift_index(mesh, shift_t[g], tol);
+    if (g_bad < n_faces) report_bad_face(g_bad);
   }
 
   /// The InputError for bad face g: shared by more than two cells, a cell's own neighbour, or a
@@ -224,15 +224,16 @@ struct FaceBuilder {
     if (j - i > 2) {
       std::ostringstream os;
       os << "cells (global ids)";
-      for (std::int64_t k = i; k < j; ++k) os << ' ' << m.cell_gid[rec[k].cell];
+      for (std::int64_t k = i; k < j; ++k) os << ' ' << mesh.cell_gid[rec[k].cell];
       throw InputError("mesh", "a face is shared by more than two cells (" + std::to_string(j - i) + ")",
-                       describe_face(m, on, n) + " belongs to " + os.str());
+                       describe_face(mesh, on, n) + " belongs to " + os.str());
     }
     if (j - i == 2)
       throw InputError("mesh", "a cell is its own neighbour across a face",
-                       describe_face(m, on, n) + " of cell (global id) " + std::to_string(m.cell_gid[rec[i].cell]));
+                       describe_face(mesh, on, n) + " of cell (global id) " +
+                           std::to_string(mesh.cell_gid[rec[i].cell]));
     throw InputError("mesh", "a boundary face lies in no boundary patch",
-                     describe_face(m, on, n) + " of cell (global id) " + std::to_string(m.cell_gid[rec[i].cell]) +
+                     describe_face(mesh, on, n) + " of cell (global id) " + std::to_string(mesh.cell_gid[rec[i].cell]) +
                          "\n" + classify.where());
   }
 
@@ -240,14 +241,14 @@ struct FaceBuilder {
   void store_faces() {
     std::vector<std::array<double, 3>>().swap(shift_t);
     const index_t n_face_nodes = host::exclusive_scan(node_off);
-    node_off[nf] = n_face_nodes;
-    m.face_nodes.assign(static_cast<std::size_t>(n_face_nodes), 0);
-    host::parallel_for("fvproxy::mesh::face_nodes", nf, [&](std::int64_t g) {
-      local_nodes(rec[start[g]].cell, rec[start[g]].local, m.face_nodes.data() + node_off[g]);
+    node_off[n_faces] = n_face_nodes;
+    mesh.face_nodes.assign(static_cast<std::size_t>(n_face_nodes), 0);
+    host::parallel_for("fvproxy::mesh::face_nodes", n_faces, [&](std::int64_t g) {
+      local_nodes(rec[start[g]].cell, rec[start[g]].local, mesh.face_nodes.data() + node_off[g]);
     });
-    m.face_node_off.swap(node_off);
-    m.face_owner.swap(owner);
-    m.face_neighbour.swap(neighbour);
+    mesh.face_node_off.swap(node_off);
+    mesh.face_owner.swap(owner);
+    mesh.face_neighbour.swap(neighbour);
     std::vector<FaceRecord>().swap(rec);
   }
 };

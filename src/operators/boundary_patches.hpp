@@ -2,7 +2,7 @@
 // Boundary-patch data the operators share: for the optimized gathers, each patch's runs of faces
 // with the same owner (a patch's faces are sorted by owner, so one thread per run touches one
 // cell and patches launched one after another need no atomics); for the naive kernels, a per-face
-// flag they branch on.
+// flag they branch on, and their launches (the face loop of a part, each patch's fluxes).
 #include <string>
 #include <vector>
 
@@ -51,6 +51,24 @@ template <class K> void naive_patch_fluxes(const std::string& label, const Mesh&
   if (nf > 0)
     Kokkos::parallel_for(label, Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>({0, 0}, {nf, n}),
                          NaivePatchFluxes<K>{kernel, out, first});
+}
+
+/// The naive flow operators' launch over `part` (the honest first port: an MDRange of (cell or face,
+/// variable) pairs): with `gather`, one thread per owned cell of the part and variable summing its
+/// faces (Gather{kernel}); else one per face of the part and variable adding to both cells with
+/// atomics (Scatter{kernel}). Kernels "<prefix>::naive_gather" and "<prefix>::naive_scatter".
+template <class Gather, class Scatter, class K>
+void naive_face_launch(const std::string& prefix, const Mesh& m, Part part, bool gather, int nv, const K& kernel) {
+  using MD = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>;
+  const PartRanges parts = PartRanges::of(m);
+  if (gather) {
+    const IndexRange cells = parts.cells(part);
+    if (cells.size() > 0)
+      Kokkos::parallel_for(prefix + "::naive_gather", MD({cells.begin, 0}, {cells.end, nv}), Gather{kernel});
+    return;
+  }
+  for (const IndexRange r : parts.faces(part))
+    if (r.size() > 0) Kokkos::parallel_for(prefix + "::naive_scatter", MD({r.begin, 0}, {r.end, nv}), Scatter{kernel});
 }
 
 } // namespace fvproxy

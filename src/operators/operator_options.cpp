@@ -15,6 +15,11 @@ namespace fvproxy {
 
 using detail::Reader;
 
+namespace {
+/// operators.convection.flux's values, in the order its error message lists them.
+constexpr flow::FluxType kFluxes[] = {flow::FluxType::rusanov, flow::FluxType::hllc, flow::FluxType::roe};
+} // namespace
+
 const char* to_string(Variant v) {
   return v == Variant::naive ? "naive" : "optimized";
 }
@@ -36,9 +41,6 @@ const char* to_string(StepPasses s) {
 
 const char* to_string(Stencil s) {
   return s == Stencil::vertex ? "vertex" : "face";
-}
-const char* to_string(FlowFlux f) {
-  return f == FlowFlux::rusanov ? "rusanov" : f == FlowFlux::hllc ? "hllc" : "roe";
 }
 const char* to_string(FlowVariables v) {
   return v == FlowVariables::conservative ? "conservative" : "primitive";
@@ -248,15 +250,15 @@ OperatorsConfig read_operator_options(const Reader& r, const YAML::Node& root, b
     r.check_keys(c, "operators.convection", keys);
     parse_options(r, c, "operators.convection", ops.convection, deterministic, det);
     if (c["flux"])
-      ops.convection.flux = r.enum_value(c["flux"], "operators.convection.flux",
-                                         std::vector<FlowFlux>{FlowFlux::rusanov, FlowFlux::hllc, FlowFlux::roe});
+      ops.convection.flux =
+          r.enum_value(c["flux"], "operators.convection.flux", std::vector<flow::FluxType>{kFluxes, kFluxes + 3});
     if (c["reconstruction"])
       ops.convection.variables =
           r.enum_value(c["reconstruction"], "operators.convection.reconstruction",
                        std::vector<FlowVariables>{FlowVariables::conservative, FlowVariables::primitive});
     if (c["entropy_fix"]) {
       ops.convection.entropy_fix = r.bool_value(c["entropy_fix"], "operators.convection.entropy_fix");
-      if (ops.convection.flux != FlowFlux::roe)
+      if (ops.convection.flux != flow::FluxType::roe)
         r.fail(c["entropy_fix"], "operators.convection.entropy_fix", "an option of flux: roe",
                std::string("the ") + to_string(ops.convection.flux) + " flux needs no entropy fix");
     }
@@ -290,7 +292,7 @@ YAML::Node operator_options_yaml(const OperatorsConfig& o, bool flow) {
   if (flow) {
     ops["convection"]["flux"] = to_string(o.convection.flux);
     ops["convection"]["reconstruction"] = to_string(o.convection.variables);
-    if (o.convection.flux == FlowFlux::roe) ops["convection"]["entropy_fix"] = o.convection.entropy_fix;
+    if (o.convection.flux == flow::FluxType::roe) ops["convection"]["entropy_fix"] = o.convection.entropy_fix;
   }
   emit_options(ops["diffusion"], o.diffusion);
   ops["step"] = to_string(o.step);

@@ -5,6 +5,7 @@
 
 #include <yaml-cpp/yaml.h>
 
+#include "physics/euler_model.hpp" // flow::FluxType: operators.convection.flux
 #include "physics/physics_options.hpp"
 
 namespace fvproxy {
@@ -51,15 +52,12 @@ struct MusclConfig : OperatorOptions {
   /// where it does not apply (naive variant, atomic scatter, no limiter) the two passes run.
   bool fused = true;
 };
-/// operators.convection.flux of the flow models (physics/euler_model.hpp's FluxType by name).
-enum class FlowFlux { rusanov, hllc, roe };
 /// operators.muscl.variables of the flow models: what MUSCL extrapolates to the faces.
 enum class FlowVariables { conservative, primitive };
-const char* to_string(FlowFlux f);
 const char* to_string(FlowVariables v);
 struct ConvectionConfig : OperatorOptions {
   int order = 2;
-  FlowFlux flux = FlowFlux::hllc;                     ///< flow models
+  flow::FluxType flux = flow::FluxType::hllc;         ///< flow models (physics/euler_model.hpp)
   FlowVariables variables = FlowVariables::primitive; ///< flow models (docs/physics.md#the-flow-defaults)
   bool entropy_fix = true;                            ///< flow models, flux: roe
 };

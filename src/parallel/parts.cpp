@@ -219,13 +219,13 @@ struct BoxInParts {
   const MeshConfig& cfg;
   const BoxConfig& box;
   const Communicator& comm;
-  const int P, me;
-  const int per;
-  const gid_t H, n;
+  const int ranks, rank;                ///< the communicator's size, this rank
+  const int per_hex;                    ///< cells per hex (1 hex, 2 prisms, 6 tets)
+  const gid_t total_hexes, total_cells; ///< in the whole box
   PartsMesh out;
-  const std::array<int, 3>& B; ///< out.partition.blocks
-  const bool curve_part;       ///< hilbert, zorder: equal pieces of a curve
-  const bool graph_part;       ///< ptscotch: the ranks partition the slabs' cell graph together
+  const std::array<int, 3>& blocks; ///< out.partition.blocks
+  const bool curve_part;            ///< hilbert, zorder: equal pieces of a curve
+  const bool graph_part;            ///< ptscotch: the ranks partition the slabs' cell graph together
   const bool curve_order;
   const Ordering part_curve;
   const gid_t slab0, slab1;
@@ -234,47 +234,48 @@ struct BoxInParts {
   CurveFrame order_frame;
 
   BoxInParts(const MeshConfig& cfg, const Communicator& comm)
-      : cfg(cfg), box(*cfg.generate), comm(comm), P(comm.size()), me(comm.rank()), per(cells_per_hex(box)),
-        H(gid_t(box.cells[0]) * box.cells[1] * box.cells[2]), n(H * per), B(out.partition.blocks),
+      : cfg(cfg), box(*cfg.generate), comm(comm), ranks(comm.size()), rank(comm.rank()), per_hex(cells_per_hex(box)),
+        total_hexes(gid_t(box.cells[0]) * box.cells[1] * box.cells[2]), total_cells(total_hexes * per_hex),
+        blocks(out.partition.blocks),
         curve_part(cfg.partition == PartitionMethod::hilbert || cfg.partition == PartitionMethod::zorder),
         graph_part(cfg.partition == PartitionMethod::ptscotch), curve_order(is_curve(cfg.reorder)),
         part_curve(cfg.partition == PartitionMethod::hilbert ? Ordering::hilbert : Ordering::zorder),
-        slab0(block_begin(H, me, P)), slab1(block_begin(H, me + 1, P)) {}
+        slab0(block_begin(total_hexes, rank, ranks)), slab1(block_begin(total_hexes, rank + 1, ranks)) {}
 
   /// out's partition; InputError (naming `where`) when the box cannot be divided so.
   void describe_partition(const std::string& where) {
-    out.n_global_cells = n;
+    out.n_global_cells = total_cells;
     out.partition.method = cfg.partition;
-    out.partition.parts = P;
-    check_parts_fit(where, P, n);
+    out.partition.parts = ranks;
+    check_parts_fit(where, ranks, total_cells);
     if (cfg.partition == PartitionMethod::blocks) {
       std::array<bool, 3> periodic{box.periodic[0], box.periodic[1], box.periodic[2]};
-      out.partition.blocks = block_factors(P, box.cells, periodic);
+      out.partition.blocks = block_factors(ranks, box.cells, periodic);
       if (out.partition.blocks[0] == 0)
         throw InputError(where,
                          "'blocks' cannot divide the box of " + std::to_string(box.cells[0]) + "x" +
                              std::to_string(box.cells[1]) + "x" + std::to_string(box.cells[2]) + " hexes into " +
-                             std::to_string(P) + " boxes",
-                         "no px x py x pz = " + std::to_string(P) +
+                             std::to_string(ranks) + " boxes",
+                         "no px x py x pz = " + std::to_string(ranks) +
                              " has every factor within its axis' cell count: use metis, hilbert or zorder");
     }
   }
 
   /// The `blocks` part of cell `gid`.
   int block_part(gid_t gid) const {
-    const gid_t hex = gid / per;
+    const gid_t hex = gid / per_hex;
     const gid_t i = hex % box.cells[0], j = (hex / box.cells[0]) % box.cells[1],
                 l = hex / (gid_t(box.cells[0]) * box.cells[1]);
-    const int bi = static_cast<int>(i * B[0] / box.cells[0]), bj = static_cast<int>(j * B[1] / box.cells[1]),
-              bk = static_cast<int>(l * B[2] / box.cells[2]);
-    return bi + B[0] * (bj + B[1] * bk);
+    const int bi = static_cast<int>(i * blocks[0] / box.cells[0]), bj = static_cast<int>(j * blocks[1] / box.cells[1]),
+              bk = static_cast<int>(l * blocks[2] / box.cells[2]);
+    return bi + blocks[0] * (bj + blocks[1] * bk);
   }
 
   /// The cells of `m` in this rank's slab.
   std::vector<index_t> in_slab(const HostMesh& m) const {
     std::vector<index_t> c;
     for (index_t k = 0; k < m.n_cells(); ++k)
-      if (m.cell_gid[k] >= slab0 * per && m.cell_gid[k] < slab1 * per) c.push_back(k);
+      if (m.cell_gid[k] >= slab0 * per_hex && m.cell_gid[k] < slab1 * per_hex) c.push_back(k);
     return c;
   }
 
@@ -288,7 +289,7 @@ struct BoxInParts {
     std::vector<index_t> S = in_slab(piece);
     directory.resize(S.size());
     for (std::size_t i = 0; i < S.size(); ++i) directory[i] = {piece.cell_gid[S[i]], piece.cell_gid[S[i]], 0};
-    // directory is indexed by gid - slab0 * per: S follows the piece's order, sort it below.
+    // directory is indexed by gid - slab0 * per_hex: S follows the piece's order, sort it below.
     if (curve_order) order_slab(piece, dev, S);
     std::sort(directory.begin(), directory.end(), [](const Place& a, const Place& b) { return a.gid < b.gid; });
     if (curve_part) {
@@ -315,29 +316,30 @@ struct BoxInParts {
     const CurveFrame pf = global_frame(dev, S, comm);
     const auto pos = curve_positions(piece, dev, S, part_curve, pf, comm);
     for (std::size_t i = 0; i < S.size(); ++i)
-      directory[std::size_t(piece.cell_gid[S[i]] - slab0 * per)].part = static_cast<int>((__int128)pos[i] * P / n);
+      directory[std::size_t(piece.cell_gid[S[i]] - slab0 * per_hex)].part =
+          static_cast<int>((__int128)pos[i] * ranks / total_cells);
   }
 
   /// The parts of the slab's cells by PT-Scotch. Each rank hands it the whole mesh's graph slice,
-  /// the cells of global ids [n r/P, n (r+1)/P) numbered by them (what rank 0's whole mesh gives:
-  /// the same partition). The slice starts and ends within a hex of the slab's ends, so the slab's
-  /// piece holds its cells with every face; each cell's part then goes to the rank whose slab holds
-  /// it, and the empty parts are refilled as on the whole mesh.
+  /// the cells of global ids [N r/R, N (r+1)/R) (N total_cells, R ranks) numbered by them (what rank 0's whole mesh
+  /// gives: the same partition). The slice starts and ends within a hex of the slab's ends, so the slab's piece holds
+  /// its cells with every face; each cell's part then goes to the rank whose slab holds it, and the empty parts are
+  /// refilled as on the whole mesh.
   void part_slab_by_graph(const HostMesh& piece) {
-    const gid_t g0 = n * me / P, g1 = n * (me + 1) / P;
-    const std::vector<int> part = ptscotch_parts(cell_graph_by_gid(piece, g0, g1), P, comm.raw());
+    const gid_t g0 = total_cells * rank / ranks, g1 = total_cells * (rank + 1) / ranks;
+    const std::vector<int> part = ptscotch_parts(cell_graph_by_gid(piece, g0, g1), ranks, comm.raw());
     std::vector<std::array<gid_t, 2>> send(part.size()); // (gid, part), ascending gids: ascending owners
-    std::vector<int> counts(P, 0);
+    std::vector<int> counts(ranks, 0);
     for (std::size_t i = 0; i < part.size(); ++i) {
       send[i] = {g0 + gid_t(i), gid_t(part[i])};
-      ++counts[block_owner((g0 + gid_t(i)) / per, H, P)];
+      ++counts[block_owner((g0 + gid_t(i)) / per_hex, total_hexes, ranks)];
     }
     for (const std::array<gid_t, 2>& gp : alltoallv(send, counts, comm))
-      directory[std::size_t(gp[0] - slab0 * per)].part = static_cast<int>(gp[1]);
+      directory[std::size_t(gp[0] - slab0 * per_hex)].part = static_cast<int>(gp[1]);
     std::vector<int> parts(directory.size());
     std::vector<gid_t> rows(directory.size());
     for (std::size_t i = 0; i < directory.size(); ++i) parts[i] = directory[i].part, rows[i] = directory[i].row;
-    out.partition.refilled = refill_empty_parts(parts, rows, P, comm.raw());
+    out.partition.refilled = refill_empty_parts(parts, rows, ranks, comm.raw());
     for (std::size_t i = 0; i < directory.size(); ++i) directory[i].part = parts[i];
   }
 
@@ -345,7 +347,7 @@ struct BoxInParts {
   void send_places_to_owners() {
     std::vector<Place> send(directory);
     std::sort(send.begin(), send.end(), [](const Place& a, const Place& b) { return a.part < b.part; });
-    std::vector<int> counts(P, 0);
+    std::vector<int> counts(ranks, 0);
     for (const Place& p : send) ++counts[p.part];
     owned = alltoallv(send, counts, comm);
     std::sort(owned.begin(), owned.end(), [](const Place& a, const Place& b) { return a.gid < b.gid; });
@@ -355,16 +357,16 @@ struct BoxInParts {
   void place_blocks() {
     const auto& c = box.cells;
     std::array<std::vector<gid_t>, 3> axis;
-    const int b3[3] = {me % B[0], (me / B[0]) % B[1], me / (B[0] * B[1])};
+    const int b3[3] = {rank % blocks[0], (rank / blocks[0]) % blocks[1], rank / (blocks[0] * blocks[1])};
     for (int a = 0; a < 3; ++a)
       for (gid_t i = 0; i < c[a]; ++i)
-        if (int(i * B[a] / c[a]) == b3[a]) axis[a].push_back(i);
+        if (int(i * blocks[a] / c[a]) == b3[a]) axis[a].push_back(i);
     for (const gid_t k : axis[2])
       for (const gid_t j : axis[1])
         for (const gid_t i : axis[0])
-          for (int s = 0; s < per; ++s) {
-            const gid_t g = (i + c[0] * (j + gid_t(c[1]) * k)) * per + s;
-            owned.push_back({g, g, me});
+          for (int s = 0; s < per_hex; ++s) {
+            const gid_t g = (i + c[0] * (j + gid_t(c[1]) * k)) * per_hex + s;
+            owned.push_back({g, g, rank});
           }
     std::sort(owned.begin(), owned.end(), [](const Place& a, const Place& b) { return a.gid < b.gid; });
   }
@@ -374,7 +376,7 @@ struct BoxInParts {
   HostMesh own_piece(const std::vector<gid_t>& own_gids, int layers) const {
     std::vector<gid_t> hexes;
     for (const gid_t g : own_gids)
-      if (hexes.empty() || hexes.back() != g / per) hexes.push_back(g / per);
+      if (hexes.empty() || hexes.back() != g / per_hex) hexes.push_back(g / per_hex);
     hexes.erase(std::unique(hexes.begin(), hexes.end()), hexes.end()); // own_gids ascending: hexes too
     HostMesh piece = generate_box_piece(box, dilate(box, hexes, layers + 1));
     if (curve_order) order_piece(piece, upload(piece), cfg.reorder, order_frame);
@@ -386,12 +388,13 @@ struct BoxInParts {
     std::vector<Place> ghost_places(ghost_gids.size());
     if (curve_part || graph_part || curve_order) {
       std::vector<gid_t> ask(ghost_gids);
-      std::vector<int> counts(P, 0);
-      for (const gid_t g : ask) ++counts[block_owner(g / per, H, P)]; // ascending gids: ascending owners
+      std::vector<int> counts(ranks, 0);
+      for (const gid_t g : ask)
+        ++counts[block_owner(g / per_hex, total_hexes, ranks)]; // ascending gids: ascending owners
       std::vector<int> asked_counts;
       const std::vector<gid_t> asked = alltoallv(ask, counts, comm, &asked_counts);
       std::vector<Place> answer(asked.size());
-      for (std::size_t i = 0; i < asked.size(); ++i) answer[i] = directory[std::size_t(asked[i] - slab0 * per)];
+      for (std::size_t i = 0; i < asked.size(); ++i) answer[i] = directory[std::size_t(asked[i] - slab0 * per_hex)];
       ghost_places = alltoallv(answer, asked_counts, comm);
     } else {
       for (std::size_t i = 0; i < ghost_gids.size(); ++i)
@@ -410,7 +413,7 @@ struct BoxInParts {
     const index_t nc = piece.n_cells();
     std::vector<int> part(nc, -1);
     std::vector<index_t> own = cells_with_gids(piece, own_gids);
-    for (const index_t c : own) part[c] = me;
+    for (const index_t c : own) part[c] = rank;
     const std::vector<gid_t> ghost_gids = ghost_gids_of(piece, own, layers);
     const std::vector<Place> ghost_places = places_of(ghost_gids);
     for (index_t c = 0; c < nc; ++c) {
@@ -418,7 +421,7 @@ struct BoxInParts {
       const auto it = std::lower_bound(ghost_gids.begin(), ghost_gids.end(), g);
       if (it != ghost_gids.end() && *it == g) part[c] = ghost_places[std::size_t(it - ghost_gids.begin())].part;
     }
-    LocalMesh l = extract_local(piece, part, me, P, layers);
+    LocalMesh l = extract_local(piece, part, rank, ranks, layers);
     drop_cut_patches(l, layers);
     set_global_rows(l, ghost_gids, ghost_places);
     l.n_global_nodes = std::int64_t(box.cells[0] + 1) * (box.cells[1] + 1) * (box.cells[2] + 1); // ids 0..n-1

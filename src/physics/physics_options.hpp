@@ -3,6 +3,7 @@
 // docs/physics.md): the model, its properties, its initial condition and its boundary conditions.
 // The case assembles the sections (solver/case_config.hpp).
 #include <array>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <utility>
@@ -90,8 +91,9 @@ struct FlowInitialConfig {
   VelocityProfileConfig profile;                           ///< uniform: the velocity's profile
 };
 
-/// boundary.PATCH of the flow models.
-enum class FlowBoundaryKind {
+/// boundary.PATCH of the flow models; the one enum from the case to the kernels (the flow operators
+/// store it per boundary face as std::int8_t).
+enum class FlowBoundaryKind : std::int8_t {
   slip_wall,
   symmetry,
   supersonic_inflow,

@@ -431,18 +431,7 @@ std::vector<FlowPatchBC> FlowSolver::patch_conditions(const Mesh& mesh, const Ca
                        "every non-periodic patch must be named in the boundary section");
     const FlowBoundaryConfig& b = cfg.flow_boundary[i];
     FlowPatchBC bc;
-    switch (b.kind) {
-    case FlowBoundaryKind::slip_wall: bc.type = FlowBoundaryType::slip_wall; break;
-    case FlowBoundaryKind::symmetry: bc.type = FlowBoundaryType::symmetry; break;
-    case FlowBoundaryKind::supersonic_inflow: bc.type = FlowBoundaryType::supersonic_inflow; break;
-    case FlowBoundaryKind::supersonic_outflow: bc.type = FlowBoundaryType::supersonic_outflow; break;
-    case FlowBoundaryKind::farfield: bc.type = FlowBoundaryType::farfield; break;
-    case FlowBoundaryKind::no_slip_wall: bc.type = FlowBoundaryType::no_slip_wall; break;
-    case FlowBoundaryKind::subsonic_inflow: bc.type = FlowBoundaryType::subsonic_inflow; break;
-    case FlowBoundaryKind::subsonic_outflow: bc.type = FlowBoundaryType::subsonic_outflow; break;
-    case FlowBoundaryKind::velocity_inlet: bc.type = FlowBoundaryType::velocity_inlet; break;
-    case FlowBoundaryKind::mass_flow_inlet: bc.type = FlowBoundaryType::mass_flow_inlet; break;
-    }
+    bc.type = b.kind;
     bc.state = primitive_of(b.state);
     bc.total_pressure = static_cast<real>(b.total_pressure);
     bc.total_temperature = static_cast<real>(b.total_temperature);
@@ -618,11 +607,7 @@ FlowConvectionConfig FlowSolver::convection_config() const {
   const CaseConfig& cfg = cfg_;
   FlowConvectionConfig cc;
   static_cast<ConvectionConfig&>(cc) = cfg.operators.convection;
-  cc.flux = cfg.operators.convection.flux == FlowFlux::rusanov ? flow::FluxType::rusanov
-            : cfg.operators.convection.flux == FlowFlux::hllc  ? flow::FluxType::hllc
-                                                               : flow::FluxType::roe;
-  cc.reconstruction = primitive_ ? FlowReconstruction::primitive : FlowReconstruction::conservative;
-  cc.roe_entropy_fix = cfg.operators.convection.entropy_fix;
+  cc.reconstruction = primitive_ ? FlowVariables::primitive : FlowVariables::conservative;
   cc.gas = gas_;
   return cc;
 }
@@ -647,8 +632,7 @@ void FlowSolver::make_second_order(bool det, bool paired) {
   if (!limited_) fill("fvproxy::flow::limiter_none", lim_, real(1));
   const LimiterScale scale = limited_ ? flow_limiter_scale() : LimiterScale{};
   // the positivity check in the fused passes (else flow_positivity_limit after them)
-  const FlowPositivityCheck check{limited_,
-                                  primitive_ ? FlowReconstruction::primitive : FlowReconstruction::conservative, gas_};
+  const FlowPositivityCheck check{limited_, primitive_ ? FlowVariables::primitive : FlowVariables::conservative, gas_};
   if (paired) {
     paired_ = make_paired_muscl(mesh, geom_, cfg.operators.muscl, scale, primitive_, check); // w's velocity is wv's
     positivity_checked_ = limited_;
@@ -765,8 +749,8 @@ void FlowSolver::gradients(View2<real> u, Part part) {
   if (second_order_) {
     if (muscl_) muscl_->compute(primitive_ ? w_ : u, primitive_ ? wb_ : ub_, grad_, lim_, part);
     if (limited_ && !positivity_checked_) // limiter none: the face states' own fallback only (flow_convection.hpp)
-      flow_positivity_limit(mesh_, geom_, primitive_ ? FlowReconstruction::primitive : FlowReconstruction::conservative,
-                            gas_, u, grad_, lim_, part);
+      flow_positivity_limit(mesh_, geom_, primitive_ ? FlowVariables::primitive : FlowVariables::conservative, gas_, u,
+                            grad_, lim_, part);
     flow_entering_first_order(mesh_, patches_, u, grad_, part);
   }
   if (viscous_gradient_) viscous_gradient_->compute(wv_, wvb_, gwv_, View2<real>(), part);
@@ -952,7 +936,7 @@ std::vector<double> FlowSolver::residuals(real dt) {
 std::vector<std::string> FlowSolver::integral_names() const {
   std::vector<std::string> n{"kinetic_energy"};
   for (std::size_t p = 0; p < patches_.size(); ++p)
-    if (patches_[p].type == FlowBoundaryType::no_slip_wall || patches_[p].type == FlowBoundaryType::slip_wall)
+    if (patches_[p].type == FlowBoundaryKind::no_slip_wall || patches_[p].type == FlowBoundaryKind::slip_wall)
       for (const char* c : {"_fx", "_fy", "_fz"}) n.push_back(mesh_.patches[p].name + c);
   return n;
 }
@@ -965,8 +949,8 @@ std::vector<WallForce> FlowSolver::wall_forces() {
   reconstruct(u_);
   std::vector<WallForce> out;
   for (std::size_t p = 0; p < patches_.size(); ++p) {
-    const FlowBoundaryType type = patches_[p].type;
-    if (type != FlowBoundaryType::no_slip_wall && type != FlowBoundaryType::slip_wall) continue;
+    const FlowBoundaryKind type = patches_[p].type;
+    if (type != FlowBoundaryKind::no_slip_wall && type != FlowBoundaryKind::slip_wall) continue;
     const Patch& pa = mesh_.patches[p];
     WallForce w;
     w.patch = pa.name;

@@ -146,8 +146,8 @@ Kokkos::View<real**, Kokkos::LayoutLeft, HostSpace> run_flow_stage(const Mesh& m
   constexpr int NV = flow::kVariables;
   const OperatorGeometry geom = make_operator_geometry(m);
   std::vector<FlowPatchBC> bcs(m.patches.size());
-  const FlowBoundaryType types[] = {FlowBoundaryType::slip_wall, FlowBoundaryType::farfield,
-                                    FlowBoundaryType::supersonic_outflow, FlowBoundaryType::no_slip_wall};
+  const FlowBoundaryKind types[] = {FlowBoundaryKind::slip_wall, FlowBoundaryKind::farfield,
+                                    FlowBoundaryKind::supersonic_outflow, FlowBoundaryKind::no_slip_wall};
   for (std::size_t i = 0; i < bcs.size(); ++i) {
     bcs[i].type = types[i % 4];
     bcs[i].state = flow::Primitive{1, {real(0.4), real(0.1), 0}, 1};

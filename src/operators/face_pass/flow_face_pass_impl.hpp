@@ -76,7 +76,7 @@ std::unique_ptr<FlowFacePassOperator> make_face_pass(const Mesh& m, const Operat
     if (cfg.order == 1)
       return std::make_unique<OptimizedFlowFacePass<Model, Reconstruction::first_order, VM>>(m, og, model, vm, cfg,
                                                                                              patches, scatter);
-    if (cfg.reconstruction == FlowReconstruction::primitive)
+    if (cfg.reconstruction == FlowVariables::primitive)
       return std::make_unique<OptimizedFlowFacePass<Model, Reconstruction::primitive, VM>>(m, og, model, vm, cfg,
                                                                                            patches, scatter);
     return std::make_unique<OptimizedFlowFacePass<Model, Reconstruction::conservative, VM>>(m, og, model, vm, cfg,

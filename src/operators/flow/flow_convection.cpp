@@ -12,22 +12,6 @@
 
 namespace fvproxy {
 
-const char* to_string(FlowBoundaryType t) {
-  switch (t) {
-  case FlowBoundaryType::slip_wall: return "slip-wall";
-  case FlowBoundaryType::symmetry: return "symmetry";
-  case FlowBoundaryType::supersonic_inflow: return "supersonic-inflow";
-  case FlowBoundaryType::supersonic_outflow: return "supersonic-outflow";
-  case FlowBoundaryType::farfield: return "farfield";
-  case FlowBoundaryType::no_slip_wall: return "no-slip-wall";
-  case FlowBoundaryType::subsonic_inflow: return "subsonic-inflow";
-  case FlowBoundaryType::subsonic_outflow: return "subsonic-outflow";
-  case FlowBoundaryType::velocity_inlet: return "velocity-inlet";
-  case FlowBoundaryType::mass_flow_inlet: return "mass-flow-inlet";
-  }
-  return "?";
-}
-
 std::vector<bool> mirror_patches(const std::vector<FlowPatchBC>& patches) {
   std::vector<bool> m;
   for (const FlowPatchBC& p : patches) m.push_back(p.mirror());
@@ -46,7 +30,7 @@ constexpr int NV = flow::kVariables;
 struct NaiveFlow {
   ConstVec3View<real> C, F, T, S;
   ConstView1<index_t> owner, neighbour, off, faces;
-  ConstView1<std::int8_t> sign, bc_type; ///< bc_type per boundary face (FlowBoundaryType)
+  ConstView1<std::int8_t> sign, bc_type; ///< bc_type per boundary face (FlowBoundaryKind)
   ConstView2<real> bc_state;             ///< per boundary face: its patch's primitive state (5), the wall's velocity in
                                          ///< 1..3, or (p0, direction, T0) of a subsonic inflow, p in 4 of an outflow,
                                          ///< (-, the face's velocity, T) of a velocity inlet, (G, direction, T) of a
@@ -114,26 +98,26 @@ struct NaiveFlow {
       for (int i = 0; i < 3; ++i) given.u[i] = bc_state(b, 1 + i);
       given.p = bc_state(b, 4);
       switch (bc_type(b)) {
-      case static_cast<std::int8_t>(FlowBoundaryType::supersonic_inflow):
+      case static_cast<std::int8_t>(FlowBoundaryKind::supersonic_inflow):
         R = flow::SupersonicInflow{given}(L, n);
         break;
-      case static_cast<std::int8_t>(FlowBoundaryType::supersonic_outflow): R = flow::SupersonicOutflow{}(L, n); break;
-      case static_cast<std::int8_t>(FlowBoundaryType::farfield): R = flow::Farfield{given, gamma}(L, n); break;
-      case static_cast<std::int8_t>(FlowBoundaryType::subsonic_inflow):
+      case static_cast<std::int8_t>(FlowBoundaryKind::supersonic_outflow): R = flow::SupersonicOutflow{}(L, n); break;
+      case static_cast<std::int8_t>(FlowBoundaryKind::farfield): R = flow::Farfield{given, gamma}(L, n); break;
+      case static_cast<std::int8_t>(FlowBoundaryKind::subsonic_inflow):
         R = flow::SubsonicInflow{given.rho, given.p, {given.u[0], given.u[1], given.u[2]}, gamma, gas_constant}(L, n);
         if (bc_state(b, 5) > 0) R = flow::with_incoming(R, L, n, gamma, incoming(b), impedance(b));
         break;
-      case static_cast<std::int8_t>(FlowBoundaryType::subsonic_outflow):
+      case static_cast<std::int8_t>(FlowBoundaryKind::subsonic_outflow):
         R = flow::SubsonicOutflow{given.p, gamma}(L, n);
         if (bc_state(b, 5) > 0) R = flow::with_incoming(R, L, n, gamma, incoming(b), impedance(b));
         break;
-      case static_cast<std::int8_t>(FlowBoundaryType::velocity_inlet):
+      case static_cast<std::int8_t>(FlowBoundaryKind::velocity_inlet):
         R = flow::VelocityInlet{given.p, gamma, gas_constant}(L, n, given.u);
         break;
-      case static_cast<std::int8_t>(FlowBoundaryType::mass_flow_inlet):
+      case static_cast<std::int8_t>(FlowBoundaryKind::mass_flow_inlet):
         R = flow::MassFlowInlet{given.rho, given.p, {given.u[0], given.u[1], given.u[2]}, gamma, gas_constant}(L, n);
         break;
-      case static_cast<std::int8_t>(FlowBoundaryType::no_slip_wall): { // the wall's own flux, no Riemann solve
+      case static_cast<std::int8_t>(FlowBoundaryKind::no_slip_wall): { // the wall's own flux, no Riemann solve
         const flow::IdealGas eos{gamma, gas_constant};
         return flow::component(flow::NoSlipWall{0, {given.u[0], given.u[1], given.u[2]}}.flux(L, n, eos), k) * area;
       }
@@ -201,7 +185,7 @@ public:
     auto s = Kokkos::create_mirror_view(bc_state_);
     // the face centroids on the host, for a velocity inlet's profile only (none copied without one)
     const bool inlet = std::any_of(patches.begin(), patches.end(),
-                                   [](const FlowPatchBC& p) { return p.type == FlowBoundaryType::velocity_inlet; });
+                                   [](const FlowPatchBC& p) { return p.type == FlowBoundaryKind::velocity_inlet; });
     decltype(Kokkos::create_mirror_view_and_copy(HostSpace(), m.face_centroid)) xf;
     if (inlet) xf = Kokkos::create_mirror_view_and_copy(HostSpace(), m.face_centroid);
     for (std::size_t p = 0; p < m.patches.size(); ++p)
@@ -212,21 +196,21 @@ public:
         const Primitive& w = bc.state;
         s(b, 0) = w.rho, s(b, 4) = w.p;
         for (int i = 0; i < 3; ++i) s(b, 1 + i) = w.u[i];
-        if (bc.type == FlowBoundaryType::no_slip_wall) // the wall's velocity in its place
+        if (bc.type == FlowBoundaryKind::no_slip_wall) // the wall's velocity in its place
           for (int i = 0; i < 3; ++i) s(b, 1 + i) = bc.wall_velocity[i];
-        if (bc.type == FlowBoundaryType::subsonic_inflow) { // (p0, direction, T0)
+        if (bc.type == FlowBoundaryKind::subsonic_inflow) { // (p0, direction, T0)
           s(b, 0) = bc.total_pressure, s(b, 4) = bc.total_temperature;
           for (int i = 0; i < 3; ++i) s(b, 1 + i) = bc.direction[i];
         }
-        if (bc.type == FlowBoundaryType::subsonic_outflow) s(b, 4) = bc.pressure;
+        if (bc.type == FlowBoundaryKind::subsonic_outflow) s(b, 4) = bc.pressure;
         s(b, 5) = bc.non_reflecting ? 1 : 0;
         if (bc.non_reflecting) incoming_ = bc.incoming, impedance_ = bc.impedance; // the solver's, for every patch
-        if (bc.type == FlowBoundaryType::velocity_inlet) {                         // (the face's velocity, T)
+        if (bc.type == FlowBoundaryKind::velocity_inlet) {                         // (the face's velocity, T)
           const real x[3] = {xf(f, 0), xf(f, 1), xf(f, 2)};
           for (int i = 0; i < 3; ++i) s(b, 1 + i) = bc.profile.shape(x) * bc.profile.velocity[i];
           s(b, 4) = bc.temperature;
         }
-        if (bc.type == FlowBoundaryType::mass_flow_inlet) { // (G, direction, T)
+        if (bc.type == FlowBoundaryKind::mass_flow_inlet) { // (G, direction, T)
           s(b, 0) = bc.mass_flux, s(b, 4) = bc.temperature;
           for (int i = 0; i < 3; ++i) s(b, 1 + i) = bc.direction[i];
         }
@@ -236,20 +220,8 @@ public:
   }
   void apply(ConstView2<real> u, ConstView2<real> grad, ConstView2<real> lim, View2<real> rhs,
              Part part) const override {
-    const NaiveFlow c = kernel(u, grad, lim, rhs);
-    using MD = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>;
-    const PartRanges parts = PartRanges::of(m_);
-    if (gather_) {
-      const IndexRange cells = parts.cells(part);
-      if (cells.size() > 0)
-        Kokkos::parallel_for("fvproxy::flow_convection::naive_gather", MD({cells.begin, 0}, {cells.end, NV}),
-                             NaiveFlowGather{c});
-      return;
-    }
-    for (const IndexRange r : parts.faces(part))
-      if (r.size() > 0)
-        Kokkos::parallel_for("fvproxy::flow_convection::naive_scatter", MD({r.begin, 0}, {r.end, NV}),
-                             NaiveFlowScatter{c});
+    naive_face_launch<NaiveFlowGather, NaiveFlowScatter>("fvproxy::flow_convection", m_, part, gather_, NV,
+                                                         kernel(u, grad, lim, rhs));
   }
   void patch_fluxes(ConstView2<real> u, ConstView2<real> grad, ConstView2<real> lim, std::size_t patch,
                     View2<real> out) const override {
@@ -283,10 +255,10 @@ private:
                      NV,
                      cfg_.order,
                      static_cast<int>(cfg_.flux),
-                     cfg_.reconstruction == FlowReconstruction::primitive,
+                     cfg_.reconstruction == FlowVariables::primitive,
                      cfg_.gas.gamma,
                      cfg_.gas.gas_constant,
-                     cfg_.roe_entropy_fix};
+                     cfg_.entropy_fix};
   }
 
   Mesh m_;
@@ -419,7 +391,7 @@ void flow_relax_incoming(const Mesh& mesh, const flow::IdealGas& gas, const std:
                                                 what == IncomingStep::from_cells});
       }
     };
-    if (bc.type == FlowBoundaryType::subsonic_outflow)
+    if (bc.type == FlowBoundaryKind::subsonic_outflow)
       launch(flow::SubsonicOutflow{bc.pressure, gas.gamma});
     else
       launch(flow::SubsonicInflow{bc.total_pressure,
@@ -616,7 +588,7 @@ View2<real> flow_mirror_rules(const std::vector<FlowPatchBC>& patches) {
   View2<real> rules("fvproxy::flow_convection::mirror_rules", patches.size(), 5);
   auto h = Kokkos::create_mirror_view(rules);
   for (std::size_t p = 0; p < patches.size(); ++p) {
-    h(p, 0) = patches[p].type == FlowBoundaryType::no_slip_wall ? 1 : 0;
+    h(p, 0) = patches[p].type == FlowBoundaryKind::no_slip_wall ? 1 : 0;
     for (int q = 0; q < 3; ++q) h(p, 1 + q) = patches[p].wall_velocity[q];
     h(p, 4) = patches[p].wall_temperature;
   }
@@ -651,7 +623,7 @@ void flow_image_values(const OperatorGeometry& og, const flow::IdealGas& gas, Co
 
 namespace {
 /// flow_positivity_limit's kernel: one cell per work item, its face states from its own values.
-template <FlowReconstruction R> struct PositivityLimit {
+template <FlowVariables R> struct PositivityLimit {
   optimized::GradientGeometry g;
   flow::IdealGas eos;
   ConstView2<real> u, grad;
@@ -662,7 +634,7 @@ template <FlowReconstruction R> struct PositivityLimit {
       base[k] = u(c, k), phi[k] = lim(c, k);
       for (int i = 0; i < 3; ++i) gr[k][i] = grad(c, 3 * k + i);
     }
-    if constexpr (R == FlowReconstruction::primitive) {
+    if constexpr (R == FlowVariables::primitive) {
       const Primitive w = flow::to_primitive(flow::Conserved{base[0], {base[1], base[2], base[3]}, base[4]}, eos);
       base[0] = w.rho, base[1] = w.u[0], base[2] = w.u[1], base[3] = w.u[2], base[4] = w.p;
     }
@@ -672,19 +644,18 @@ template <FlowReconstruction R> struct PositivityLimit {
 };
 } // namespace
 
-void flow_positivity_limit(const Mesh& mesh, const OperatorGeometry& og, FlowReconstruction rec,
-                           const flow::IdealGas& gas, ConstView2<real> u, ConstView2<real> grad, View2<real> lim,
-                           Part part) {
+void flow_positivity_limit(const Mesh& mesh, const OperatorGeometry& og, FlowVariables rec, const flow::IdealGas& gas,
+                           ConstView2<real> u, ConstView2<real> grad, View2<real> lim, Part part) {
   const IndexRange cells = PartRanges::of(mesh).cells(part);
   if (cells.size() == 0) return;
   const Kokkos::RangePolicy<ExecSpace> range(cells.begin, cells.end);
   const optimized::GradientGeometry g = optimized::gradient_geometry(mesh, og);
-  if (rec == FlowReconstruction::primitive)
+  if (rec == FlowVariables::primitive)
     Kokkos::parallel_for("fvproxy::flow_convection::positivity_limit", range,
-                         PositivityLimit<FlowReconstruction::primitive>{g, gas, u, grad, lim});
+                         PositivityLimit<FlowVariables::primitive>{g, gas, u, grad, lim});
   else
     Kokkos::parallel_for("fvproxy::flow_convection::positivity_limit", range,
-                         PositivityLimit<FlowReconstruction::conservative>{g, gas, u, grad, lim});
+                         PositivityLimit<FlowVariables::conservative>{g, gas, u, grad, lim});
 }
 
 namespace {
@@ -712,7 +683,7 @@ void flow_entering_first_order(const Mesh& mesh, const std::vector<FlowPatchBC>&
   // the owned cells' boundary faces, or the first ghost layer's (Part::layer1)
   const std::vector<Patch>& faces = part == Part::layer1 ? mesh.layer1_patches : mesh.patches;
   for (std::size_t p = 0; p < patches.size() && p < faces.size(); ++p) {
-    if (patches[p].type != FlowBoundaryType::supersonic_outflow || faces[p].end == faces[p].begin) continue;
+    if (patches[p].type != FlowBoundaryKind::supersonic_outflow || faces[p].end == faces[p].begin) continue;
     Kokkos::parallel_for("fvproxy::flow_convection::entering_first_order",
                          Kokkos::RangePolicy<ExecSpace>(0, faces[p].end - faces[p].begin),
                          EnteringFirstOrder{mesh.face_owner, mesh.face_area, u, grad, faces[p].begin, cells});

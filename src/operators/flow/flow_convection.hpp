@@ -5,7 +5,7 @@
 //   order 1: U_L = U_P, U_R = U_N;
 //   order 2 (MUSCL on the conserved variables): U_L = U_P + lim_P g_P . (x_f - x_P), likewise U_R
 //           (g, lim: the muscl operator's gradients and limiter values of the 5 conserved variables),
-//           or, with FlowReconstruction::primitive, the same on W = (rho, u, v, w, p) (g, lim: those of
+//           or, with FlowVariables::primitive, the same on W = (rho, u, v, w, p) (g, lim: those of
 //           W, flow_primitive_state);
 // and on a boundary face U_R = the patch's boundary state of U_L (physics/flow_boundary.hpp).
 // Like the scalar convection it comes in two variants with the same mathematics:
@@ -31,23 +31,9 @@
 #include "operators/part.hpp"
 #include "physics/euler_model.hpp"
 #include "physics/flow_boundary.hpp"
+#include "physics/physics_options.hpp" // FlowBoundaryKind: boundary.PATCH.type, also per face in the kernels
 
 namespace fvproxy {
-
-/// boundary.PATCH.type of the compressible model.
-enum class FlowBoundaryType : std::int8_t {
-  slip_wall,
-  symmetry,
-  supersonic_inflow,
-  supersonic_outflow,
-  farfield,
-  no_slip_wall,
-  subsonic_inflow,
-  subsonic_outflow,
-  velocity_inlet,
-  mass_flow_inlet
-};
-const char* to_string(FlowBoundaryType t);
 
 /// One mesh patch's condition; `state` is the inflow state (supersonic-inflow) or the free stream
 /// (farfield); `wall_temperature` the no-slip wall's (<= 0: adiabatic), `wall_velocity` its
@@ -59,7 +45,7 @@ const char* to_string(FlowBoundaryType t);
 /// characteristics from `incoming` (row f - incoming_first of boundary face f; the solver owns and
 /// relaxes them: flow_relax_incoming).
 struct FlowPatchBC {
-  FlowBoundaryType type = FlowBoundaryType::slip_wall;
+  FlowBoundaryKind type = FlowBoundaryKind::slip_wall;
   flow::Primitive state{real(1), {0, 0, 0}, real(1)};
   real wall_temperature = 0;
   real wall_velocity[3] = {0, 0, 0};
@@ -74,8 +60,8 @@ struct FlowPatchBC {
   index_t incoming_first = 0;
   /// Walls and symmetry planes: the gradients' boundary values are mirror ghosts (OperatorGeometry).
   bool mirror() const {
-    return type == FlowBoundaryType::slip_wall || type == FlowBoundaryType::symmetry ||
-           type == FlowBoundaryType::no_slip_wall;
+    return type == FlowBoundaryKind::slip_wall || type == FlowBoundaryKind::symmetry ||
+           type == FlowBoundaryKind::no_slip_wall;
   }
 };
 
@@ -83,12 +69,11 @@ struct FlowPatchBC {
 std::vector<bool> mirror_patches(const std::vector<FlowPatchBC>& patches);
 
 /// What the MUSCL reconstruction extrapolates: the conserved variables, or (rho, u, v, w, p).
-enum class FlowReconstruction { conservative, primitive };
-
+/// The case's convection options (flux, variables, entropy_fix, ...) resolved for the kernels:
+/// `reconstruction` what MUSCL extrapolates (conservative at first order, whatever `variables`
+/// says), `gas` the equation of state.
 struct FlowConvectionConfig : ConvectionConfig {
-  flow::FluxType flux = flow::FluxType::hllc;
-  FlowReconstruction reconstruction = FlowReconstruction::conservative;
-  bool roe_entropy_fix = true;
+  FlowVariables reconstruction = FlowVariables::conservative;
   flow::IdealGas gas;
 };
 
@@ -171,7 +156,7 @@ View2<real> flow_mirror_rules(const std::vector<FlowPatchBC>& patches);
 /// W = (rho, u, v, w, p) per cell (the `rows`: owned and ghost rows, or either; none for
 /// Rows::owned_boundary, whose cell rows the fused stage update wrote) and wb its primitive boundary
 /// states (patch_faces' faces of the rows): the field whose gradients and limiter values the
-/// primitive MUSCL (FlowReconstruction::primitive) takes.
+/// primitive MUSCL (FlowVariables::primitive) takes.
 void flow_primitive_state(const Mesh& mesh, const flow::IdealGas& gas, const std::vector<FlowPatchBC>& patches,
                           ConstView2<real> u, View2<real> w, View2<real> wb, Rows rows = Rows::all);
 
@@ -186,11 +171,10 @@ LimiterScale flow_limiter_scale();
 /// its mean stays the mean of its face states (a fallback per face breaks that, and with it the
 /// positivity of the update). Run after a limiter (with `limiter: none`, meant for smooth flows, the
 /// face states' own fallback is the only guard: no extra kernel, no limiter exchange). u: the
-/// conserved state; grad, lim: of U, or of W with FlowReconstruction::primitive. Reads the cell's
+/// conserved state; grad, lim: of U, or of W with FlowVariables::primitive. Reads the cell's
 /// own values only (no neighbour): any part, the first ghost layer's included.
-void flow_positivity_limit(const Mesh& mesh, const OperatorGeometry& og, FlowReconstruction rec,
-                           const flow::IdealGas& gas, ConstView2<real> u, ConstView2<real> grad, View2<real> lim,
-                           Part part);
+void flow_positivity_limit(const Mesh& mesh, const OperatorGeometry& og, FlowVariables rec, const flow::IdealGas& gas,
+                           ConstView2<real> u, ConstView2<real> grad, View2<real> lim, Part part);
 
 /// Where the flow enters through a face of an extrapolating patch (supersonic-outflow used as a
 /// transmissive end: m_c . S_f < 0 with the owner's momentum), the owner's gradient row is set to

@@ -149,15 +149,15 @@ template <class Face, class B> struct FlowBoundary {
 template <class F>
 void with_bc(const FlowPatchBC& p, real gamma, real gas_constant, const ConstVec3View<real>& xf, F&& f) {
   switch (p.type) {
-  case FlowBoundaryType::slip_wall:
-  case FlowBoundaryType::symmetry: f(flow::SlipWall{}); return;
-  case FlowBoundaryType::supersonic_inflow: f(flow::SupersonicInflow{p.state}); return;
-  case FlowBoundaryType::supersonic_outflow: f(flow::SupersonicOutflow{}); return;
-  case FlowBoundaryType::farfield: f(flow::Farfield{p.state, gamma}); return;
-  case FlowBoundaryType::no_slip_wall:
+  case FlowBoundaryKind::slip_wall:
+  case FlowBoundaryKind::symmetry: f(flow::SlipWall{}); return;
+  case FlowBoundaryKind::supersonic_inflow: f(flow::SupersonicInflow{p.state}); return;
+  case FlowBoundaryKind::supersonic_outflow: f(flow::SupersonicOutflow{}); return;
+  case FlowBoundaryKind::farfield: f(flow::Farfield{p.state, gamma}); return;
+  case FlowBoundaryKind::no_slip_wall:
     f(flow::NoSlipWall{p.wall_temperature, {p.wall_velocity[0], p.wall_velocity[1], p.wall_velocity[2]}});
     return;
-  case FlowBoundaryType::subsonic_inflow:
+  case FlowBoundaryKind::subsonic_inflow:
     f(SubsonicFaces<flow::SubsonicInflow>{
         {p.total_pressure, p.total_temperature, {p.direction[0], p.direction[1], p.direction[2]}, gamma, gas_constant},
         p.incoming,
@@ -165,14 +165,14 @@ void with_bc(const FlowPatchBC& p, real gamma, real gas_constant, const ConstVec
         p.incoming_first,
         p.non_reflecting});
     return;
-  case FlowBoundaryType::subsonic_outflow:
+  case FlowBoundaryKind::subsonic_outflow:
     f(SubsonicFaces<flow::SubsonicOutflow>{
         {p.pressure, gamma}, p.incoming, p.impedance, p.incoming_first, p.non_reflecting});
     return;
-  case FlowBoundaryType::velocity_inlet:
+  case FlowBoundaryKind::velocity_inlet:
     f(ProfiledVelocityInlet{flow::VelocityInlet{p.temperature, gamma, gas_constant}, p.profile, xf});
     return;
-  case FlowBoundaryType::mass_flow_inlet:
+  case FlowBoundaryKind::mass_flow_inlet:
     f(flow::MassFlowInlet{
         p.mass_flux, p.temperature, {p.direction[0], p.direction[1], p.direction[2]}, gamma, gas_constant});
     return;
@@ -306,7 +306,7 @@ std::unique_ptr<FlowConvectionOperator> make_optimized(const Mesh& m, const Oper
   if (cfg.order == 1)
     return std::make_unique<OptimizedFlowConvection<Model, Reconstruction::first_order>>(m, og, model, cfg, patches,
                                                                                          scatter);
-  if (cfg.reconstruction == FlowReconstruction::primitive)
+  if (cfg.reconstruction == FlowVariables::primitive)
     return std::make_unique<OptimizedFlowConvection<Model, Reconstruction::primitive>>(m, og, model, cfg, patches,
                                                                                        scatter);
   return std::make_unique<OptimizedFlowConvection<Model, Reconstruction::conservative>>(m, og, model, cfg, patches,

@@ -53,13 +53,13 @@ private:
 
 /// The check's functor for the paired pass: MUSCL on W with a shared velocity, else on U.
 template <bool Shared> using PairedPositivity =
-    FlowPositivity<Shared ? FlowReconstruction::primitive : FlowReconstruction::conservative>;
+    FlowPositivity<Shared ? FlowVariables::primitive : FlowVariables::conservative>;
 
 template <GradientMethod M, class L, bool Shared>
 std::unique_ptr<PairedMusclOperator> with_check(const Mesh& m, const OperatorGeometry& og, const MusclConfig& cfg,
                                                 const LimiterScale& scale, const FlowPositivityCheck& positivity) {
   if (!positivity.on) return std::make_unique<PairedPass<M, L, Shared, NoBound>>(m, og, cfg, scale, NoBound{});
-  const FlowReconstruction expected = Shared ? FlowReconstruction::primitive : FlowReconstruction::conservative;
+  const FlowVariables expected = Shared ? FlowVariables::primitive : FlowVariables::conservative;
   if (positivity.reconstruction != expected)
     throw std::logic_error("make_paired_muscl: the positivity check of MUSCL on W needs the shared velocity");
   using B = PairedPositivity<Shared>;
@@ -88,11 +88,11 @@ std::unique_ptr<PairedMusclOperator> paired_with_method(const Mesh& m, const Ope
 template <GradientMethod M, class L>
 std::unique_ptr<MusclOperator> fused_with_check(const Mesh& m, const OperatorGeometry& og, const MusclConfig& cfg,
                                                 const LimiterScale& scale, const FlowPositivityCheck& positivity) {
-  if (positivity.reconstruction == FlowReconstruction::primitive) {
-    using B = FlowPositivity<FlowReconstruction::primitive>;
+  if (positivity.reconstruction == FlowVariables::primitive) {
+    using B = FlowPositivity<FlowVariables::primitive>;
     return std::make_unique<FusedMusclOperator<kReconstructed, M, L, B>>(m, og, cfg, scale, B{positivity.gas});
   }
-  using B = FlowPositivity<FlowReconstruction::conservative>;
+  using B = FlowPositivity<FlowVariables::conservative>;
   return std::make_unique<FusedMusclOperator<kReconstructed, M, L, B>>(m, og, cfg, scale, B{positivity.gas});
 }
 

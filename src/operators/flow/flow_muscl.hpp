@@ -19,7 +19,7 @@ namespace fvproxy {
 /// The positivity check of a fused pass: off, or on the reconstructed variables' kind with the gas.
 struct FlowPositivityCheck {
   bool on = false;
-  FlowReconstruction reconstruction = FlowReconstruction::primitive;
+  FlowVariables reconstruction = FlowVariables::primitive;
   flow::IdealGas gas;
 };
 

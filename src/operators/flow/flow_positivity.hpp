@@ -14,16 +14,16 @@ namespace fvproxy {
 
 /// Whether cell c's face states are physical: base = W_c (R primitive: rho and p of the state) or U_c
 /// (conservative: through flow::to_primitive), gr and phi its gradients and limiter values.
-template <FlowReconstruction R> KOKKOS_INLINE_FUNCTION bool physical_face_states(const optimized::GradientGeometry& g,
-                                                                                 const flow::IdealGas& eos, index_t c,
-                                                                                 const real (&base)[flow::kVariables],
-                                                                                 const real (&gr)[flow::kVariables][3],
-                                                                                 const real (&phi)[flow::kVariables]) {
+template <FlowVariables R> KOKKOS_INLINE_FUNCTION bool physical_face_states(const optimized::GradientGeometry& g,
+                                                                            const flow::IdealGas& eos, index_t c,
+                                                                            const real (&base)[flow::kVariables],
+                                                                            const real (&gr)[flow::kVariables][3],
+                                                                            const real (&phi)[flow::kVariables]) {
   constexpr int NV = flow::kVariables;
   const auto physical_at = [&](const real(&rc)[3]) {
     real X[NV];
     for (int k = 0; k < NV; ++k) X[k] = base[k] + phi[k] * (gr[k][0] * rc[0] + gr[k][1] * rc[1] + gr[k][2] * rc[2]);
-    if constexpr (R == FlowReconstruction::primitive) return X[0] > 0 && X[4] > 0;
+    if constexpr (R == FlowVariables::primitive) return X[0] > 0 && X[4] > 0;
     const flow::Primitive w = flow::to_primitive(flow::Conserved{X[0], {X[1], X[2], X[3]}, X[4]}, eos);
     return w.rho > 0 && w.p > 0;
   };
@@ -44,7 +44,7 @@ template <FlowReconstruction R> KOKKOS_INLINE_FUNCTION bool physical_face_states
 
 /// The fused muscl kernels' bound (limiter_optimized.hpp's NoBound contract): phi = 0, first order
 /// on every face, where a face state is not physical. uc is the kernel's input: W_c (primitive) or U_c.
-template <FlowReconstruction R> struct FlowPositivity {
+template <FlowVariables R> struct FlowPositivity {
   flow::IdealGas eos;
   template <int N> KOKKOS_INLINE_FUNCTION void operator()(const optimized::GradientGeometry& g, index_t c,
                                                           const real (&uc)[N], const real (&gr)[N][3],

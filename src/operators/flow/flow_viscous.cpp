@@ -17,7 +17,7 @@ constexpr int NV = flow::kVariables;
 struct NaiveViscous {
   ConstVec3View<real> C, Fc, T, S;
   ConstView1<index_t> owner, neighbour, off, faces;
-  ConstView1<std::int8_t> sign, bc_type; ///< per boundary face: FlowBoundaryType
+  ConstView1<std::int8_t> sign, bc_type; ///< per boundary face: FlowBoundaryKind
   ConstView1<real> wall_t;               ///< per boundary face: the wall temperature (<= 0 adiabatic)
   ConstView1<std::uint8_t> shift;
   ConstView1<real> volume;
@@ -54,9 +54,9 @@ struct NaiveViscous {
       }
     } else {
       const index_t b = f - n_interior;
-      const bool slip = bc_type(b) == static_cast<std::int8_t>(FlowBoundaryType::slip_wall) ||
-                        bc_type(b) == static_cast<std::int8_t>(FlowBoundaryType::symmetry);
-      if (bc_type(b) != static_cast<std::int8_t>(FlowBoundaryType::no_slip_wall) && !slip) return 0;
+      const bool slip = bc_type(b) == static_cast<std::int8_t>(FlowBoundaryKind::slip_wall) ||
+                        bc_type(b) == static_cast<std::int8_t>(FlowBoundaryKind::symmetry);
+      if (bc_type(b) != static_cast<std::int8_t>(FlowBoundaryKind::no_slip_wall) && !slip) return 0;
       real r[3];
       for (int i = 0; i < 3; ++i) r[i] = Fc(f, i) - C(o, i);
       if (slip) { // the face between the cell and its mirror image (physics/viscous.hpp)
@@ -135,20 +135,8 @@ public:
     Kokkos::deep_copy(wall_t_, tw);
   }
   void apply(ConstView2<real> w, ConstView2<real> wb, ConstView2<real> gw, View2<real> rhs, Part part) const override {
-    const NaiveViscous c = kernel(w, wb, gw, rhs);
-    using MD = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>;
-    const PartRanges parts = PartRanges::of(m_);
-    if (gather_) {
-      const IndexRange cells = parts.cells(part);
-      if (cells.size() > 0)
-        Kokkos::parallel_for("fvproxy::flow_viscous::naive_gather", MD({cells.begin, 0}, {cells.end, NV}),
-                             NaiveViscousGather{c});
-      return;
-    }
-    for (const IndexRange r : parts.faces(part))
-      if (r.size() > 0)
-        Kokkos::parallel_for("fvproxy::flow_viscous::naive_scatter", MD({r.begin, 0}, {r.end, NV}),
-                             NaiveViscousScatter{c});
+    naive_face_launch<NaiveViscousGather, NaiveViscousScatter>("fvproxy::flow_viscous", m_, part, gather_, NV,
+                                                               kernel(w, wb, gw, rhs));
   }
   void patch_fluxes(ConstView2<real> w, ConstView2<real> wb, ConstView2<real> gw, std::size_t patch,
                     View2<real> out) const override {
@@ -255,7 +243,7 @@ struct PrimitiveBoundaryValues {
   ConstView2<real> w;
   View2<real> wb;
   index_t n_interior;
-  FlowBoundaryType type;
+  FlowBoundaryKind type;
   real wall_t;
   real wall_u[3];
   KOKKOS_FUNCTION void operator()(const index_t f) const {
@@ -263,10 +251,10 @@ struct PrimitiveBoundaryValues {
     const real u[3] = {w(o, 0), w(o, 1), w(o, 2)}, T = w(o, 3);
     real g[3] = {u[0], u[1], u[2]};
     real Tg = T;
-    if (type == FlowBoundaryType::no_slip_wall) {
+    if (type == FlowBoundaryKind::no_slip_wall) {
       for (int q = 0; q < 3; ++q) g[q] = 2 * wall_u[q] - u[q];
       if (wall_t > 0) Tg = 2 * wall_t - T;
-    } else if (type == FlowBoundaryType::slip_wall || type == FlowBoundaryType::symmetry) {
+    } else if (type == FlowBoundaryKind::slip_wall || type == FlowBoundaryKind::symmetry) {
       const real a = kc::sqrt(S(f, 0) * S(f, 0) + S(f, 1) * S(f, 1) + S(f, 2) * S(f, 2));
       const real n[3] = {S(f, 0) / a, S(f, 1) / a, S(f, 2) / a};
       flow::mirror(u, n, g);

@@ -175,9 +175,9 @@ public:
     const std::vector<BoundaryType> any(m.patches.size(), BoundaryType::outflow);
     for (const PatchRuns& r : patch_owner_runs(m, any, "fvproxy::flow_viscous::patch_runs")) {
       const FlowPatchBC& bc = patches.at(r.patch);
-      if (bc.type == FlowBoundaryType::no_slip_wall)
+      if (bc.type == FlowBoundaryKind::no_slip_wall)
         walls_.push_back({r, bc.wall_temperature <= 0 ? Kind::adiabatic : Kind::isothermal});
-      else if (bc.type == FlowBoundaryType::slip_wall || bc.type == FlowBoundaryType::symmetry)
+      else if (bc.type == FlowBoundaryKind::slip_wall || bc.type == FlowBoundaryKind::symmetry)
         walls_.push_back({r, Kind::mirror});
     }
   }
