@@ -165,8 +165,8 @@ OperatorBench::OperatorBench(const CliArgs& cli, const CaseConfig& cfg, const Co
       ub("fvproxy::bench::ub", m.n_faces - m.n_interior, n), grad("fvproxy::bench::grad", L, 3 * n),
       lim("fvproxy::bench::limiter", L, n), rhs("fvproxy::bench::rhs", L, n), model(cost_model(counts, cfg)),
       limited(cfg.operators.convection.order == 2 && cfg.operators.muscl.limiter != Limiter::none),
-      per_ghost(ScalarSolver::halo_values_per_ghost(cfg)), halo_grad(per_ghost >= 4 * n), halo_lim(per_ghost >= 5 * n),
-      sync(several ? &comm : nullptr) {
+      per_ghost(ScalarSolver::halo_values_per_ghost(cfg, halo ? halo->layers() : 1)), halo_grad(per_ghost >= 4 * n),
+      halo_lim(per_ghost >= 5 * n), sync(several ? &comm : nullptr) {
   fill_inputs();
   halo_bytes = comm.sum(double(halo ? halo->rows_sent() : 0) * double(per_ghost) * double(sizeof(real))); // all ranks
 }

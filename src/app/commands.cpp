@@ -106,9 +106,9 @@ std::pair<int, std::string> ghost_values(const ConfigSource& src) {
   std::string values_from = "1 component, second-order convection with a limiter (the defaults)";
   if (src.root()["initial"]) {
     CaseConfig full = parse_case(src);
-    full.parallel.halo.layers = 1; // the report counts one ghost layer (docs/parallel.md#the-report)
-    values =
-        full.physics.is_flow() ? FlowSolver::halo_values_per_ghost(full) : ScalarSolver::halo_values_per_ghost(full);
+    // the report counts one ghost layer (docs/parallel.md#the-report)
+    values = full.physics.is_flow() ? FlowSolver::halo_values_per_ghost(full, 1)
+                                    : ScalarSolver::halo_values_per_ghost(full, 1);
     values_from = full.physics.is_flow()
                       ? std::string("the case's flow model and operators")
                       : "the case's " + std::to_string(full.physics.components) + " component(s) and operators";

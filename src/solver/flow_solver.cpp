@@ -8,13 +8,12 @@
 
 #include "core/error.hpp"
 #include "core/kokkos_compat.hpp"
+#include "operators/flow/flow_cell_kernels.hpp"
 #include "operators/flow/flow_stage_update.hpp"
 #include "operators/launch.hpp"
 #include "operators/muscl/limiter.hpp"
 #include "parallel/mpi_environment.hpp"
-#include "physics/exact_riemann.hpp"
-#include "physics/flow_solutions.hpp"
-#include "physics/viscous.hpp"
+#include "physics/flow_profiles.hpp"
 
 namespace fvproxy {
 
@@ -38,219 +37,6 @@ flow::InletProfile profile_of(const VelocityProfileConfig& c, const std::array<d
     p.velocity[i] = static_cast<real>(velocity[i]), p.normal[i] = static_cast<real>(c.normal[i]);
   p.from = static_cast<real>(c.from), p.to = static_cast<real>(c.to);
   return p;
-}
-
-// --- the initial conditions and exact solutions, pointwise: W(x, t) ------------------------------
-/// A uniform state, its velocity shaped by a profile (flow::InletProfile: uniform or a channel's parabola).
-struct UniformProfile {
-  Primitive w;
-  flow::InletProfile profile;
-  KOKKOS_INLINE_FUNCTION Primitive operator()(const real (&x)[3], real) const {
-    Primitive v = w;
-    const real s = profile.shape(x);
-    for (int i = 0; i < 3; ++i) v.u[i] *= s;
-    return v;
-  }
-};
-/// The plane Riemann problem: the two states at t = 0, the exact self-similar solution after.
-struct RiemannProfile {
-  flow::ExactRiemann e;
-  real x0;
-  KOKKOS_INLINE_FUNCTION Primitive operator()(const real (&x)[3], real t) const {
-    const real s = flow::dot(x, e.n) - x0;
-    if (t > 0) return e.sample(s / t);
-    Primitive w; // selected by value (a reference to either state would put both in local memory)
-    const bool left = s < 0;
-    w.rho = left ? e.left.rho : e.right.rho, w.p = left ? e.left.p : e.right.p;
-    for (int i = 0; i < 3; ++i) w.u[i] = left ? e.left.u[i] : e.right.u[i];
-    return w;
-  }
-};
-struct VortexProfile {
-  flow::IsentropicVortex v;
-  KOKKOS_INLINE_FUNCTION Primitive operator()(const real (&x)[3], real t) const { return v(x, t); }
-};
-struct AcousticPulseProfile {
-  flow::AcousticPulse a;
-  KOKKOS_INLINE_FUNCTION Primitive operator()(const real (&x)[3], real) const { return a(x); }
-};
-struct TaylorGreenProfile {
-  flow::TaylorGreen tg;
-  KOKKOS_INLINE_FUNCTION Primitive operator()(const real (&x)[3], real) const { return tg(x); }
-};
-
-template <class P> struct FillState {
-  P profile;
-  flow::IdealGas eos;
-  ConstVec3View<real> centroid;
-  View2<real> u;
-  KOKKOS_FUNCTION void operator()(const index_t c) const {
-    const real x[3] = {centroid(c, 0), centroid(c, 1), centroid(c, 2)};
-    const flow::Conserved U = flow::to_conserved(profile(x, 0), eos);
-    u(c, 0) = U.rho, u(c, 1) = U.m[0], u(c, 2) = U.m[1], u(c, 3) = U.m[2], u(c, 4) = U.E;
-  }
-};
-
-/// Per cell: |rho - rho_e|, |u - u_e| (Euclidean), |p - p_e|.
-template <class P> struct ErrorTerms {
-  P exact;
-  flow::IdealGas eos;
-  ConstVec3View<real> centroid;
-  ConstView2<real> u;
-  View2<double> err;
-  real t;
-  KOKKOS_FUNCTION void operator()(const index_t c) const {
-    const real x[3] = {centroid(c, 0), centroid(c, 1), centroid(c, 2)};
-    const Primitive e = exact(x, t);
-    const Primitive w = flow::to_primitive(flow::Conserved{u(c, 0), {u(c, 1), u(c, 2), u(c, 3)}, u(c, 4)}, eos);
-    double du = 0;
-    for (int i = 0; i < 3; ++i) du += double(w.u[i] - e.u[i]) * double(w.u[i] - e.u[i]);
-    err(c, 0) = kc::fabs(double(w.rho) - double(e.rho));
-    err(c, 1) = kc::sqrt(du);
-    err(c, 2) = kc::fabs(double(w.p) - double(e.p));
-  }
-};
-
-/// out(c, 0..n) = u(c, 0..n): the state's columns of a wider array.
-struct CopyColumns {
-  ConstView2<real> u;
-  View2<real> out;
-  int n;
-  KOKKOS_FUNCTION void operator()(const index_t c) const {
-    for (int k = 0; k < n; ++k) out(c, k) = u(c, k);
-  }
-};
-
-/// The fields of output_field_layout: U (5), velocity (3), pressure, temperature.
-struct DerivedFields {
-  flow::IdealGas eos;
-  ConstView2<real> u;
-  View2<real> out;
-  KOKKOS_FUNCTION void operator()(const index_t c) const {
-    const flow::Conserved U{u(c, 0), {u(c, 1), u(c, 2), u(c, 3)}, u(c, 4)};
-    const Primitive w = flow::to_primitive(U, eos);
-    for (int k = 0; k < NV; ++k) out(c, k) = u(c, k);
-    for (int i = 0; i < 3; ++i) out(c, 5 + i) = w.u[i];
-    out(c, 8) = w.p;
-    out(c, 9) = eos.temperature(w.rho, w.p);
-  }
-};
-
-/// After a step: the first density or pressure <= 0 (keys(1)) or non-finite value (keys(0)) per
-/// (step, cell, column), StateCheck's key layout (time_step.hpp).
-struct PhysicalCheck {
-  flow::IdealGas eos;
-  ConstView2<real> u;
-  Kokkos::View<unsigned long long[2], MemSpace> keys;
-  unsigned long long step_key;
-  KOKKOS_FUNCTION void operator()(const index_t c) const {
-    const real U[NV] = {u(c, 0), u(c, 1), u(c, 2), u(c, 3), u(c, 4)};
-    const auto cell = static_cast<unsigned long long>(c) << 3;
-    for (int k = 0; k < NV; ++k)
-      if (!kc::isfinite(U[k])) {
-        Kokkos::atomic_fetch_min(&keys(0), step_key | cell | static_cast<unsigned long long>(k));
-        return;
-      }
-    const real p = eos.pressure(U[0], U[4] - real(0.5) * (U[1] * U[1] + U[2] * U[2] + U[3] * U[3]) / U[0]);
-    if (!(U[0] > 0))
-      Kokkos::atomic_fetch_min(&keys(1), step_key | cell);
-    else if (!(p > 0) || !kc::isfinite(p))
-      Kokkos::atomic_fetch_min(&keys(1), step_key | cell | 4ULL);
-  }
-};
-
-/// The start state (initial or a checkpoint's) within the range the model computes in, as the case
-/// reader checks the initial condition's parameters (physics/physics_options.hpp, kStateMin and
-/// kStateMax): density and pressure in range, and the kinetic energy, sound speed squared and
-/// total energy below its top. Records the first cell out of range in keys(1), component 0
-/// density, 1 kinetic energy, 2 sound speed squared, 3 total energy, 4 pressure.
-struct StartRangeCheck {
-  flow::IdealGas eos;
-  ConstView2<real> u;
-  Kokkos::View<unsigned long long[2], MemSpace> keys;
-  double lo, hi;
-  KOKKOS_FUNCTION void operator()(const index_t c) const {
-    const double rho = u(c, 0), m2 = double(u(c, 1)) * u(c, 1) + double(u(c, 2)) * u(c, 2) + double(u(c, 3)) * u(c, 3);
-    const double kinetic = 0.5 * m2 / rho, E = u(c, 4);
-    const double p = double(eos.gamma - 1) * (E - kinetic);
-    int bad = -1;
-    if (!(rho >= lo && rho <= hi))
-      bad = 0;
-    else if (!(p >= lo && p <= hi))
-      bad = 4;
-    else if (!(kinetic <= hi))
-      bad = 1;
-    else if (!(double(eos.gamma) * p / rho <= hi))
-      bad = 2;
-    else if (!(E <= hi))
-      bad = 3;
-    if (bad >= 0)
-      Kokkos::atomic_fetch_min(&keys(1),
-                               (static_cast<unsigned long long>(c) << 3) | static_cast<unsigned long long>(bad));
-  }
-};
-
-/// Sum over the cells of V ((u - un) / dt)^2 over the variables [first, last) (a residual's sum).
-struct ResidualSum {
-  ConstView2<real> u, un;
-  ConstView1<real> volume;
-  real inv_dt;
-  int first, last;
-  KOKKOS_FUNCTION void operator()(const index_t c, double& s) const {
-    double a = 0;
-    for (int k = first; k < last; ++k) {
-      const double d = double(u(c, k) - un(c, k)) * double(inv_dt);
-      a += d * d;
-    }
-    s += double(volume(c)) * a;
-  }
-};
-
-/// |m|^2 / (2 rho) per cell (column 0 of `e`).
-struct KineticEnergy {
-  ConstView2<real> u;
-  View2<real> e;
-  KOKKOS_FUNCTION void operator()(const index_t c) const {
-    e(c, 0) = real(0.5) * (u(c, 1) * u(c, 1) + u(c, 2) * u(c, 2) + u(c, 3) * u(c, 3)) / u(c, 0);
-  }
-};
-
-/// lambda_c of flow_solver.hpp; the viscosity law a template parameter (ConstantViscosity{0}: euler).
-template <class Visc> struct StableRate {
-  flow::IdealGas eos;
-  Visc mu;
-  real prandtl;
-  ConstView1<index_t> off, faces;
-  ConstVec3View<real> S;
-  ConstView1<real> inv_volume;
-  ConstView2<real> u;
-  KOKKOS_FUNCTION void operator()(const index_t c, Kokkos::ValLocScalar<real, index_t>& best) const {
-    const Primitive w = flow::to_primitive(flow::Conserved{u(c, 0), {u(c, 1), u(c, 2), u(c, 3)}, u(c, 4)}, eos);
-    const real cs = eos.sound_speed(w.rho, w.p), iv = inv_volume(c);
-    const real m = mu(eos.temperature(w.rho, w.p));
-    real conv = 0, visc = 0;
-    for (index_t q = off(c); q < off(c + 1); ++q) {
-      const index_t f = faces(q);
-      const real a2 = S(f, 0) * S(f, 0) + S(f, 1) * S(f, 1) + S(f, 2) * S(f, 2);
-      conv += kc::fabs(w.u[0] * S(f, 0) + w.u[1] * S(f, 1) + w.u[2] * S(f, 2)) + cs * kc::sqrt(a2);
-      visc += flow::viscous_rate(m, w.rho, eos, prandtl, a2 * iv);
-    }
-    const real lam = real(0.5) * conv * iv + visc * iv; // the standard 1/2 sum_f (|u.S| + c|S|) / V
-    if (lam > best.val || best.loc < 0 || !(lam == lam)) {
-      best.val = lam == lam ? lam : std::numeric_limits<real>::infinity();
-      best.loc = c;
-    }
-  }
-};
-
-template <class Visc> Kokkos::ValLocScalar<real, index_t> max_rate(const Mesh& m, const flow::IdealGas& gas,
-                                                                   const Visc& mu, real prandtl, ConstView2<real> u) {
-  Kokkos::ValLocScalar<real, index_t> best{0, -1};
-  Kokkos::parallel_reduce(
-      "fvproxy::flow::stable_rate", Kokkos::RangePolicy<ExecSpace>(0, m.n_cells),
-      StableRate<Visc>{gas, mu, prandtl, m.cell_face_off, m.cell_faces, m.face_area, m.inv_volume, u},
-      Kokkos::MaxLoc<real, index_t>(best));
-  return best;
 }
 
 bool viscous(const CaseConfig& c) {
@@ -473,8 +259,8 @@ double FlowSolver::memory_bytes(double cells, double faces, double interior_face
   return bytes;
 }
 
-int FlowSolver::halo_values_per_ghost(const CaseConfig& c) {
-  if (c.parallel.halo.layers == 2) return NV; // the state alone, of two layers of ghosts
+int FlowSolver::halo_values_per_ghost(const CaseConfig& c, int layers) {
+  if (layers == 2) return NV; // the state alone, of two layers of ghosts
   return NV + (c.operators.convection.order == 2 ? 4 * NV : 0) + (viscous(c) ? 12 : 0);
 }
 
@@ -511,7 +297,7 @@ FlowSolver::FlowSolver(const Mesh& mesh, const CaseConfig& cfg, const Communicat
   // The halo's buffers at their final size now (the widest exchange: the gradients and limiter
   // values), so that the time loop allocates and opens nothing (collective).
   two_layers_ = halo_ && halo_->layers() == 2; // the decomposition's (every rank's) ghost layers
-  if (halo_) halo_->reserve(two_layers_ ? NV : std::max(NV, halo_values_per_ghost(cfg) - NV));
+  if (halo_) halo_->reserve(two_layers_ ? NV : std::max(NV, halo_values_per_ghost(cfg, 1) - NV));
   const bool det = cfg.run.deterministic;
   second_order_ = cfg.operators.convection.order == 2;
   primitive_ = second_order_ && cfg.operators.convection.variables == FlowVariables::primitive;
@@ -682,41 +468,41 @@ void FlowSolver::initialize() {
   case FlowInitialType::uniform:
     Kokkos::parallel_for(
         label, range,
-        FillState<UniformProfile>{
+        FillState<flow::UniformProfile>{
             {primitive_of(ic.state), profile_of(ic.profile, ic.state.velocity)}, gas_, mesh_.centroid, u_});
     break;
   case FlowInitialType::riemann: {
     const real n[3] = {real(ic.normal[0]), real(ic.normal[1]), real(ic.normal[2])};
-    const RiemannProfile p{
+    const flow::RiemannProfile p{
         flow::ExactRiemann::solve(primitive_of(ic.left), primitive_of(ic.right), n, cfg_.physics.flow.gamma),
         real(ic.position)};
-    Kokkos::parallel_for(label, range, FillState<RiemannProfile>{p, gas_, mesh_.centroid, u_});
+    Kokkos::parallel_for(label, range, FillState<flow::RiemannProfile>{p, gas_, mesh_.centroid, u_});
     break;
   }
   case FlowInitialType::isentropic_vortex: {
-    VortexProfile p;
+    flow::VortexProfile p;
     p.v.gamma = gas_.gamma, p.v.beta = real(ic.beta);
     for (int i = 0; i < 2; ++i) p.v.x0[i] = real(ic.center[i]);
     for (int i = 0; i < 3; ++i) p.v.U[i] = real(ic.velocity[i]);
     if (cfg_.mesh.generate)
       for (int i = 0; i < 2; ++i)
         p.v.period[i] = cfg_.mesh.generate->periodic[i] ? real(cfg_.mesh.generate->lengths[i]) : real(0);
-    Kokkos::parallel_for(label, range, FillState<VortexProfile>{p, gas_, mesh_.centroid, u_});
+    Kokkos::parallel_for(label, range, FillState<flow::VortexProfile>{p, gas_, mesh_.centroid, u_});
     break;
   }
   case FlowInitialType::taylor_green: {
-    TaylorGreenProfile p;
+    flow::TaylorGreenProfile p;
     p.tg = {real(ic.length), real(ic.speed), real(ic.density), real(ic.pressure)};
-    Kokkos::parallel_for(label, range, FillState<TaylorGreenProfile>{p, gas_, mesh_.centroid, u_});
+    Kokkos::parallel_for(label, range, FillState<flow::TaylorGreenProfile>{p, gas_, mesh_.centroid, u_});
     break;
   }
   case FlowInitialType::acoustic_pulse: {
-    AcousticPulseProfile p;
+    flow::AcousticPulseProfile p;
     p.a.mean = primitive_of(ic.state);
     for (int i = 0; i < 3; ++i) p.a.n[i] = real(ic.normal[i]);
     p.a.x0 = real(ic.position), p.a.width = real(ic.width), p.a.amplitude = real(ic.amplitude);
     p.a.gamma = gas_.gamma;
-    Kokkos::parallel_for(label, range, FillState<AcousticPulseProfile>{p, gas_, mesh_.centroid, u_});
+    Kokkos::parallel_for(label, range, FillState<flow::AcousticPulseProfile>{p, gas_, mesh_.centroid, u_});
     break;
   }
   }
@@ -1001,19 +787,19 @@ std::vector<FieldError> FlowSolver::errors(double t) const {
   const FlowInitialConfig& ic = cfg_.flow_initial;
   if (ic.type == FlowInitialType::riemann) {
     const real n[3] = {real(ic.normal[0]), real(ic.normal[1]), real(ic.normal[2])};
-    const RiemannProfile p{
+    const flow::RiemannProfile p{
         flow::ExactRiemann::solve(primitive_of(ic.left), primitive_of(ic.right), n, cfg_.physics.flow.gamma),
         real(ic.position)};
     Kokkos::parallel_for("fvproxy::flow::error_terms", range,
-                         ErrorTerms<RiemannProfile>{p, gas_, mesh_.centroid, u_, err, real(t)});
+                         ErrorTerms<flow::RiemannProfile>{p, gas_, mesh_.centroid, u_, err, real(t)});
   } else {
-    VortexProfile p;
+    flow::VortexProfile p;
     p.v.gamma = gas_.gamma, p.v.beta = real(ic.beta);
     for (int i = 0; i < 2; ++i) p.v.x0[i] = real(ic.center[i]);
     for (int i = 0; i < 3; ++i) p.v.U[i] = real(ic.velocity[i]);
     for (int i = 0; i < 2; ++i) p.v.period[i] = real(cfg_.mesh.generate->lengths[i]);
     Kokkos::parallel_for("fvproxy::flow::error_terms", range,
-                         ErrorTerms<VortexProfile>{p, gas_, mesh_.centroid, u_, err, real(t)});
+                         ErrorTerms<flow::VortexProfile>{p, gas_, mesh_.centroid, u_, err, real(t)});
   }
   auto e = Kokkos::create_mirror_view_and_copy(HostSpace(), err);
   auto v = Kokkos::create_mirror_view_and_copy(HostSpace(), mesh_.volume);

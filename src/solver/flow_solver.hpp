@@ -52,7 +52,9 @@ public:
   static double memory_bytes(double cells, double faces, double interior_faces, const CaseConfig& cfg);
   /// Values one ghost cell receives per stage: the state (5), then the gradients (15) and limiter
   /// values (5) at second order, and the gradients of (u, v, w, T) (12) with viscosity.
-  static int halo_values_per_ghost(const CaseConfig& cfg);
+  /// `layers`: the ghost layers of the decomposition (Halo::layers() once it is built; the case's
+  /// parallel.halo.layers only for estimates made before it).
+  static int halo_values_per_ghost(const CaseConfig& cfg, int layers);
   /// One condition per mesh patch, from the case's boundary section (matched by name). Collective
   /// where a mass-flow inlet's area is summed over the ranks.
   static std::vector<FlowPatchBC> patch_conditions(const Mesh& mesh, const CaseConfig& cfg, const Communicator& comm);

@@ -67,9 +67,9 @@ bool ScalarSolver::reads_gradients(const CaseConfig& c) {
   return needs_gradient(c);
 }
 
-int ScalarSolver::halo_values_per_ghost(const CaseConfig& c) {
+int ScalarSolver::halo_values_per_ghost(const CaseConfig& c, int layers) {
   const int n = c.physics.components;
-  if (c.parallel.halo.layers == 2) return n; // the state alone, of two layers of ghosts
+  if (layers == 2) return n; // the state alone, of two layers of ghosts
   return n * (1 + (needs_gradient(c) ? 3 : 0) + (needs_limiter(c) ? 1 : 0));
 }
 
@@ -88,7 +88,7 @@ ScalarSolver::ScalarSolver(const Mesh& mesh, const CaseConfig& cfg, const Commun
   // The halo's buffers at their final size now (the widest exchange), so that the time loop
   // allocates and opens nothing (collective).
   two_layers_ = halo_ && halo_->layers() == 2; // the decomposition's (every rank's) ghost layers
-  if (halo_) halo_->reserve(two_layers_ ? n_ : std::max(n_, halo_values_per_ghost(cfg) - n_));
+  if (halo_) halo_->reserve(two_layers_ ? n_ : std::max(n_, halo_values_per_ghost(cfg, 1) - n_));
   const index_t C = mesh.n_local(), Fb = mesh.n_boundary_rows();
   u_ = View2<real>("fvproxy::solver::u", C, n_);
   rhs_ = View2<real>("fvproxy::solver::rate", C, n_);

@@ -51,7 +51,9 @@ public:
   /// Values one ghost cell receives per Runge-Kutta stage (docs/halo.md#halo-exchange): the
   /// state (N components), then its gradient (3N) when convection is second order or diffusion on,
   /// and its limiter values (N) when convection is second order.
-  static int halo_values_per_ghost(const CaseConfig& cfg);
+  /// `layers`: the ghost layers of the decomposition (Halo::layers() once it is built; the case's
+  /// parallel.halo.layers only for estimates made before it).
+  static int halo_values_per_ghost(const CaseConfig& cfg, int layers);
   /// Whether a stage reads its neighbours' gradients (second-order convection or diffusion): with
   /// one ghost layer they are a second exchange per stage (docs/halo.md#two-ghost-layers).
   static bool reads_gradients(const CaseConfig& cfg);
