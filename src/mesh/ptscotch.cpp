@@ -254,26 +254,26 @@ bool none_failed(const std::string& failed, MPI_Comm c) {
 /// ptscotch_parts on several ranks, the slices checked: this rank's slice in PT-Scotch's arrays
 /// and PT-Scotch's steps, every step's outcome known on every rank before the next.
 struct DistributedPartition {
-  const DistGraph& g;
+  const DistGraph& dist_graph;
   const int parts;
-  const MPI_Comm c;
-  const int P;
-  const gid_t n;
+  const MPI_Comm mpi_comm;
+  const int ranks;
+  const gid_t local_cells;
   std::vector<SCOTCH_Num> vertloctab, edgeloctab, edloloctab, partloctab;
   int any_weights = 0;
 
-  DistributedPartition(const DistGraph& g, int parts, MPI_Comm comm)
-      : g(g), parts(parts), c(comm), P(comm_size(comm)), n(g.n_local()), vertloctab(narrow<SCOTCH_Num>(g.xadj)),
-        edgeloctab(narrow<SCOTCH_Num>(g.adjncy)), edloloctab(narrow<SCOTCH_Num>(g.adjwgt)),
-        partloctab(std::size_t(n) + 1, 0) {}
+  DistributedPartition(const DistGraph& dist_graph, int parts, MPI_Comm comm)
+      : dist_graph(dist_graph), parts(parts), mpi_comm(comm), ranks(comm_size(comm)), local_cells(dist_graph.n_local()),
+        vertloctab(narrow<SCOTCH_Num>(dist_graph.xadj)), edgeloctab(narrow<SCOTCH_Num>(dist_graph.adjncy)),
+        edloloctab(narrow<SCOTCH_Num>(dist_graph.adjwgt)), partloctab(std::size_t(local_cells) + 1, 0) {}
 
   /// Edge weights are given on every rank or on none (PT-Scotch checks): where some rank has them, a
   /// rank without (no edges, or all 1) passes ones. Never a null array where one is expected, even
   /// on a rank without vertices.
   void agree_on_weights() {
-    int has_weights = g.adjwgt.empty() ? 0 : 1;
-    MPI_Allreduce(&has_weights, &any_weights, 1, MPI_INT, MPI_MAX, c);
-    if (any_weights && edloloctab.empty()) edloloctab.assign(std::max<std::size_t>(g.adjncy.size(), 1), 1);
+    int has_weights = dist_graph.adjwgt.empty() ? 0 : 1;
+    MPI_Allreduce(&has_weights, &any_weights, 1, MPI_INT, MPI_MAX, mpi_comm);
+    if (any_weights && edloloctab.empty()) edloloctab.assign(std::max<std::size_t>(dist_graph.adjncy.size(), 1), 1);
     if (edgeloctab.empty()) edgeloctab.push_back(0);
   }
 
@@ -293,17 +293,18 @@ struct DistributedPartition {
         failed = step;
       }
     };
-    set_up("SCOTCH_dgraphInit", [&] { graph.emplace(c); });
+    set_up("SCOTCH_dgraphInit", [&] { graph.emplace(mpi_comm); });
     set_up("the one-thread, fixed-seed Scotch context", [&] { ctx.emplace(); });
     set_up("SCOTCH_stratInit", [&] { strat.emplace(); });
     // Fault injection for the tests (tests/cli/mpi_bad_inputs.sh): this set-up failing on one rank.
-    if (const char* r = std::getenv("FVPROXY_FAULT_PTSCOTCH_SETUP_RANK"); r && std::atoi(r) == comm_rank(c))
+    if (const char* r = std::getenv("FVPROXY_FAULT_PTSCOTCH_SETUP_RANK"); r && std::atoi(r) == comm_rank(mpi_comm))
       failed = "SCOTCH_dgraphInit (FVPROXY_FAULT_PTSCOTCH_SETUP_RANK)";
-    if (none_failed(failed, c)) failed = run_steps(graph->g, *ctx, *strat);
-    if (!none_failed(failed, c)) // the lowest failing rank's step, said by every rank
-      throw_lowest_problem(failed + " failed for " + counts(n_global, parts) + " on " + std::to_string(P) + " ranks",
-                           !failed.empty(), c);
-    partloctab.resize(std::size_t(n));
+    if (none_failed(failed, mpi_comm)) failed = run_steps(graph->g, *ctx, *strat);
+    if (!none_failed(failed, mpi_comm)) // the lowest failing rank's step, said by every rank
+      throw_lowest_problem(failed + " failed for " + counts(n_global, parts) + " on " + std::to_string(ranks) +
+                               " ranks",
+                           !failed.empty(), mpi_comm);
+    partloctab.resize(std::size_t(local_cells));
     return to_parts(partloctab, parts, "SCOTCH_dgraphPart");
   }
 
@@ -311,16 +312,17 @@ struct DistributedPartition {
   /// on every rank: "" or the step that failed on this rank.
   std::string run_steps(SCOTCH_Dgraph& graph, Context& ctx, Strategy& strat) {
     std::string failed;
-    const auto edges = SCOTCH_Num(g.adjncy.size());
-    if (SCOTCH_dgraphBuild(&graph, 0, SCOTCH_Num(n), SCOTCH_Num(n), vertloctab.data(), nullptr, nullptr, nullptr, edges,
-                           edges, edgeloctab.data(), nullptr, any_weights ? edloloctab.data() : nullptr) != 0)
+    const auto edges = SCOTCH_Num(dist_graph.adjncy.size());
+    if (SCOTCH_dgraphBuild(&graph, 0, SCOTCH_Num(local_cells), SCOTCH_Num(local_cells), vertloctab.data(), nullptr,
+                           nullptr, nullptr, edges, edges, edgeloctab.data(), nullptr,
+                           any_weights ? edloloctab.data() : nullptr) != 0)
       failed = "SCOTCH_dgraphBuild";
-    if (none_failed(failed, c) && SCOTCH_dgraphCheck(&graph) != 0)
+    if (none_failed(failed, mpi_comm) && SCOTCH_dgraphCheck(&graph) != 0)
       failed = "SCOTCH_dgraphCheck (the graph is not symmetric, or its weights differ both ways)";
-    if (none_failed(failed, c) &&
-        SCOTCH_stratDgraphMapBuild(&strat.s, SCOTCH_STRATDEFAULT, SCOTCH_Num(P), SCOTCH_Num(parts), kBalance) != 0)
+    if (none_failed(failed, mpi_comm) &&
+        SCOTCH_stratDgraphMapBuild(&strat.s, SCOTCH_STRATDEFAULT, SCOTCH_Num(ranks), SCOTCH_Num(parts), kBalance) != 0)
       failed = "SCOTCH_stratDgraphMapBuild";
-    if (none_failed(failed, c)) {
+    if (none_failed(failed, mpi_comm)) {
       SCOTCH_Dgraph bound; // the graph in the one-thread, fixed-seed context
       if (SCOTCH_contextBindDgraph(&ctx.c, &graph, &bound) != 0) {
         failed = "SCOTCH_contextBindDgraph";

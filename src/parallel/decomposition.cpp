@@ -148,27 +148,27 @@ struct FromRoot {
   const MeshConfig& cfg;
   const Communicator& comm;
   const HaloSettings& halo;
-  const int P, me;
-  const std::string w;
-  Decomposition& d;
+  const int ranks, rank;
+  const std::string case_where;
+  Decomposition& result;
   const std::function<void(const BuiltMesh&)>& on_root;
-  BuiltMesh b; ///< rank 0: the whole mesh, freed as soon as each half of it is no longer needed
+  BuiltMesh root_mesh; ///< rank 0: the whole mesh, freed as soon as each half of it is no longer needed
   /// PT-Scotch partitions on every rank: rank 0 hands out slices of the cell graph.
   const bool distributed;
   std::int64_t totals[2] = {0, 0};
   double volume = 0;
 
   FromRoot(const MeshConfig& cfg, const Communicator& comm, const HaloSettings& halo, const std::string& where,
-           Decomposition& d, const std::function<void(const BuiltMesh&)>& on_root)
-      : cfg(cfg), comm(comm), halo(halo), P(comm.size()), me(comm.rank()),
-        w(where == "mpirun -np" ? where + " " + std::to_string(P) : where), d(d), on_root(on_root),
-        distributed(cfg.partition == PartitionMethod::ptscotch && P > 1) {}
+           Decomposition& result, const std::function<void(const BuiltMesh&)>& on_root)
+      : cfg(cfg), comm(comm), halo(halo), ranks(comm.size()), rank(comm.rank()),
+        case_where(where == "mpirun -np" ? where + " " + std::to_string(ranks) : where), result(result),
+        on_root(on_root), distributed(cfg.partition == PartitionMethod::ptscotch && ranks > 1) {}
 
   /// The whole mesh, its totals and (but for PT-Scotch) its partition on rank 0; every rank learns
   /// the totals, or throws what rank 0 caught.
   void build() {
     std::string failure; // "2<where>\n<message>" for InputError, "1<message>" otherwise
-    if (me == 0) build_on_root(failure);
+    if (rank == 0) build_on_root(failure);
     failure = comm.broadcast(failure);
     if (!failure.empty()) throw_failure(failure);
     MPI_Bcast(totals, 2, MPI_INT64_T, 0, comm.raw());
@@ -178,18 +178,18 @@ struct FromRoot {
   /// Rank 0's part of build(): what it catches goes to `failure`, for every rank to throw.
   void build_on_root(std::string& failure) {
     try {
-      b = build_mesh(cfg);
+      root_mesh = build_mesh(cfg);
       const BoxConfig* box = cfg.generate ? &*cfg.generate : nullptr;
       if (distributed) { // partitioned below by every rank; the checks partition_cells makes first
-        check_parts_fit(w, P, b.host.n_cells());
+        check_parts_fit(case_where, ranks, root_mesh.host.n_cells());
       } else {
-        d.partition = partition_cells(b.host, b.device, cfg.partition, P, box, w);
+        result.partition = partition_cells(root_mesh.host, root_mesh.device, cfg.partition, ranks, box, case_where);
       }
-      totals[0] = b.device.n_cells;
-      totals[1] = b.host.n_nodes();
-      volume = b.device.global_volume;
-      if (on_root) on_root(b);
-      b.device = Mesh{}; // the parts are cut from the host mesh
+      totals[0] = root_mesh.device.n_cells;
+      totals[1] = root_mesh.host.n_nodes();
+      volume = root_mesh.device.global_volume;
+      if (on_root) on_root(root_mesh);
+      root_mesh.device = Mesh{}; // the parts are cut from the host mesh
     } catch (const InputError& e) {
       failure = "2" + e.where() + "\n" + e.what();
     } catch (const std::exception& e) {
@@ -197,24 +197,24 @@ struct FromRoot {
     }
   }
 
-  /// The first global id of rank r's cells [n r/P, n (r+1)/P) of the graph.
+  /// The first global id of rank r's cells [n r/ranks, n (r+1)/ranks) of the graph.
   gid_t slice(int r) const {
     const gid_t n = totals[0];
-    return n * r / P;
+    return n * r / ranks;
   }
 
   /// This rank's slice of the cell graph, numbered by global id (cell_graph_by_gid: the slice a box
   /// built in parts gives its rank): rank 0 cuts every rank's and sends it.
   DistGraph graph_slice() const {
     DistGraph g;
-    if (me == 0) {
-      for (int r = 1; r < P; ++r) {
-        const DistGraph x = cell_graph_by_gid(b.host, slice(r), slice(r + 1));
+    if (rank == 0) {
+      for (int r = 1; r < ranks; ++r) {
+        const DistGraph x = cell_graph_by_gid(root_mesh.host, slice(r), slice(r + 1));
         Bytes out;
         out.put(x.vtx_begin), out.put(x.vtx_end), out.put(x.xadj), out.put(x.adjncy), out.put(x.adjwgt);
         send_bytes(out.b, r, comm);
       }
-      g = cell_graph_by_gid(b.host, 0, slice(1));
+      g = cell_graph_by_gid(root_mesh.host, 0, slice(1));
     } else {
       Bytes in{recv_bytes(0, comm), 0};
       in.get(g.vtx_begin), in.get(g.vtx_end), in.get(g.xadj), in.get(g.adjncy), in.get(g.adjwgt);
@@ -222,37 +222,38 @@ struct FromRoot {
     return g;
   }
 
-  /// Rank r gets the cells of global ids [n r/P, n (r+1)/P) of the graph, every rank partitions,
+  /// Rank r gets the cells of global ids [n r/ranks, n (r+1)/ranks) of the graph, every rank partitions,
   /// rank 0 gathers and refills an empty part (as partition_cells does).
   void partition_distributed() {
     const gid_t n = totals[0];
     const DistGraph g = graph_slice();
-    const std::vector<int> mine = ptscotch_parts(g, P, comm.raw());
-    std::vector<int> counts(P), displs(P, 0), by_gid;
-    for (int r = 0; r < P; ++r) counts[r] = static_cast<int>(slice(r + 1) - slice(r));
-    for (int r = 1; r < P; ++r) displs[r] = displs[r - 1] + counts[r - 1];
-    if (me == 0) by_gid.assign(std::size_t(n), 0);
+    const std::vector<int> mine = ptscotch_parts(g, ranks, comm.raw());
+    std::vector<int> counts(ranks), displs(ranks, 0), by_gid;
+    for (int r = 0; r < ranks; ++r) counts[r] = static_cast<int>(slice(r + 1) - slice(r));
+    for (int r = 1; r < ranks; ++r) displs[r] = displs[r - 1] + counts[r - 1];
+    if (rank == 0) by_gid.assign(std::size_t(n), 0);
     MPI_Gatherv(mine.data(), static_cast<int>(mine.size()), MPI_INT, by_gid.data(), counts.data(), displs.data(),
                 MPI_INT, 0, comm.raw());
-    if (me != 0) return;
-    d.partition.part.resize(std::size_t(n));
-    for (std::size_t c = 0; c < d.partition.part.size(); ++c)
-      d.partition.part[c] = by_gid[std::size_t(b.host.cell_gid[c])];
-    d.partition.refilled = refill_empty_parts(d.partition.part, P);
+    if (rank != 0) return;
+    result.partition.part.resize(std::size_t(n));
+    for (std::size_t c = 0; c < result.partition.part.size(); ++c)
+      result.partition.part[c] = by_gid[std::size_t(root_mesh.host.cell_gid[c])];
+    result.partition.refilled = refill_empty_parts(result.partition.part, ranks);
   }
 
   /// The local nodes' rows in the mesh file (node global id -> row: the whole mesh's).
   std::vector<std::pair<gid_t, index_t>> node_rows_by_gid() const {
-    const std::vector<index_t> rows = node_file_rows(b.host);
-    std::vector<std::pair<gid_t, index_t>> row_of(std::size_t(b.host.n_nodes()));
-    for (index_t v = 0; v < b.host.n_nodes(); ++v) row_of[std::size_t(v)] = {b.host.node_gid[v], rows[v]};
+    const std::vector<index_t> rows = node_file_rows(root_mesh.host);
+    std::vector<std::pair<gid_t, index_t>> row_of(std::size_t(root_mesh.host.n_nodes()));
+    for (index_t v = 0; v < root_mesh.host.n_nodes(); ++v)
+      row_of[std::size_t(v)] = {root_mesh.host.node_gid[v], rows[v]};
     std::sort(row_of.begin(), row_of.end());
     return row_of;
   }
 
   /// Rank r's local mesh, with its nodes' rows in the mesh file.
   LocalMesh part_of(int r, const std::vector<std::pair<gid_t, index_t>>& row_of) const {
-    LocalMesh l = extract_local(b.host, d.partition.part, r, P, halo.layers);
+    LocalMesh l = extract_local(root_mesh.host, result.partition.part, r, ranks, halo.layers);
     l.node_row.resize(std::size_t(l.host.n_nodes()));
     for (index_t v = 0; v < l.host.n_nodes(); ++v)
       l.node_row[std::size_t(v)] =
@@ -262,28 +263,28 @@ struct FromRoot {
 
   /// Every rank's local mesh, cut out and sent by rank 0.
   void hand_out_parts() {
-    if (me == 0) {
+    if (rank == 0) {
       const std::vector<std::pair<gid_t, index_t>> row_of = node_rows_by_gid();
-      for (int r = 1; r < P; ++r) {
+      for (int r = 1; r < ranks; ++r) {
         LocalMesh l = part_of(r, row_of);
         send_bytes(pack(l), r, comm);
       }
-      d.local = part_of(0, row_of);
-      b = BuiltMesh{}; // before this rank's part goes to the device
+      result.local = part_of(0, row_of);
+      root_mesh = BuiltMesh{}; // before this rank's part goes to the device
     } else {
-      d.local = unpack(recv_bytes(0, comm));
+      result.local = unpack(recv_bytes(0, comm));
     }
   }
 
   /// Every rank learns the partition's method and block factors (not the cells' parts).
   void share_partition() {
     const PartitionMethod method = cfg.partition;
-    std::array<int, 3> blocks = d.partition.blocks;
+    std::array<int, 3> blocks = result.partition.blocks;
     MPI_Bcast(blocks.data(), 3, MPI_INT, 0, comm.raw());
-    d.partition.method = method;
-    d.partition.parts = P;
-    d.partition.blocks = blocks;
-    if (me != 0) d.partition.part.clear();
+    result.partition.method = method;
+    result.partition.parts = ranks;
+    result.partition.blocks = blocks;
+    if (rank != 0) result.partition.part.clear();
   }
 };
 
