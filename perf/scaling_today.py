@@ -174,7 +174,6 @@ def calibrate(x4, x2):
         p[model] = {"c": c, "d": max(d, 0.0), "rho": 0.0}
         used.update(q["name"] for q in one)
     # rho: the large two-GPU runs of the four-GPU machine (their exposed wait is < 1 %)
-    m = Model(p)
     for model, key in (("scalar", "call1/scalar_2"), ("navier-stokes", "call1/tg_2")):
         q = next(q for q in x4 if q["name"] == key)
         work = q["step"] / S - p[model]["d"]

@@ -17,8 +17,9 @@ set -euo pipefail
 [[ $# -gt 0 ]] || { echo "usage: scripts/gpu-bind.sh COMMAND..." >&2; exit 2; }
 
 local_rank=${OMPI_COMM_WORLD_LOCAL_RANK:-${SLURM_LOCALID:-${MPI_LOCALRANKID:-${MV2_COMM_WORLD_LOCAL_RANK:-${PMI_LOCAL_RANK:-0}}}}}
-local_size=${OMPI_COMM_WORLD_LOCAL_SIZE:-${SLURM_NTASKS_PER_NODE:-${MPI_LOCALNRANKS:-${MV2_COMM_WORLD_LOCAL_SIZE:-${PMI_LOCAL_SIZE:-1}}}}}
-local_size=${local_size%%(*} # SLURM_NTASKS_PER_NODE may read "4(x2)"
+local_size=${OMPI_COMM_WORLD_LOCAL_SIZE:-${SLURM_NTASKS_PER_NODE:-${SLURM_TASKS_PER_NODE:-${MPI_LOCALNRANKS:-${MV2_COMM_WORLD_LOCAL_SIZE:-${PMI_LOCAL_SIZE:-1}}}}}}
+local_size=${local_size%%(*} # SLURM_TASKS_PER_NODE may read "4(x2)"
+[[ $local_size -gt $local_rank ]] || local_size=$((local_rank + 1)) # a size the launcher did not say
 
 buses=()
 if command -v nvidia-smi >/dev/null 2>&1; then

@@ -2,6 +2,7 @@
 // (docs/inputs.md#operators).
 #include "operators/operator_options.hpp"
 
+#include <iterator>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -250,8 +251,8 @@ OperatorsConfig read_operator_options(const Reader& r, const YAML::Node& root, b
     r.check_keys(c, "operators.convection", keys);
     parse_options(r, c, "operators.convection", ops.convection, deterministic, det);
     if (c["flux"])
-      ops.convection.flux =
-          r.enum_value(c["flux"], "operators.convection.flux", std::vector<flow::FluxType>{kFluxes, kFluxes + 3});
+      ops.convection.flux = r.enum_value(c["flux"], "operators.convection.flux",
+                                         std::vector<flow::FluxType>(std::begin(kFluxes), std::end(kFluxes)));
     if (c["reconstruction"])
       ops.convection.variables =
           r.enum_value(c["reconstruction"], "operators.convection.reconstruction",

@@ -39,6 +39,11 @@ expect 0 4 0-15 "KOKKOS_DEVICE_ID=0 OMP_NUM_THREADS=4 taskset -c 0,1,2,3"
 expect 1 4 0-15 "KOKKOS_DEVICE_ID=1 OMP_NUM_THREADS=4 taskset -c 4,5,6,7"
 expect 2 4 0-15 "KOKKOS_DEVICE_ID=2 OMP_NUM_THREADS=4 taskset -c 8,9,10,11"
 expect 3 4 0-15 "KOKKOS_DEVICE_ID=3 OMP_NUM_THREADS=4 taskset -c 12,13,14,15"
+# a launcher that says the local rank but not the local size: at least rank + 1 ranks share
+got=$(env -u OMP_NUM_THREADS -u OMPI_COMM_WORLD_LOCAL_SIZE -u SLURM_NTASKS_PER_NODE -u SLURM_TASKS_PER_NODE \
+  -u MPI_LOCALNRANKS -u MV2_COMM_WORLD_LOCAL_SIZE -u PMI_LOCAL_SIZE PATH="$out/bin:$PATH" FVPROXY_BIND_SYSFS="$out/sys" \
+  FVPROXY_BIND_ALLOWED=0-15 FVPROXY_BIND_DRY_RUN=1 OMPI_COMM_WORLD_LOCAL_RANK=1 bash "$bind" cmd)
+[[ $got == "KOKKOS_DEVICE_ID=1 OMP_NUM_THREADS=4 taskset -c 4,5,6,7 cmd" ]] || fail "local size unknown: got '$got'"
 # the batch system allows only 2-3 and 8-9: the shares come out of those
 expect 1 4 2-3,8-9 "KOKKOS_DEVICE_ID=1 OMP_NUM_THREADS=1 taskset -c 3"
 expect 2 4 2-3,8-9 "KOKKOS_DEVICE_ID=2 OMP_NUM_THREADS=1 taskset -c 8"
