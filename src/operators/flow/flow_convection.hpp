@@ -68,7 +68,6 @@ struct FlowPatchBC {
 /// The patches whose boundary values are mirror ghosts (make_operator_geometry's mirror_patches).
 std::vector<bool> mirror_patches(const std::vector<FlowPatchBC>& patches);
 
-/// What the MUSCL reconstruction extrapolates: the conserved variables, or (rho, u, v, w, p).
 /// The case's convection options (flux, variables, entropy_fix, ...) resolved for the kernels:
 /// `reconstruction` what MUSCL extrapolates (conservative at first order, whatever `variables`
 /// says), `gas` the equation of state.
