@@ -60,6 +60,14 @@ exec "$@"
 EOF
 chmod +x "$out/one_gpu_per_rank.sh"
 
+# gpu_counts: 1, 2 and every GPU of the machine, each once ("1", "1 2" or "1 2 N")
+gpu_counts() {
+  local c=(1)
+  [[ $ngpu -ge 2 ]] && c+=(2)
+  [[ $ngpu -gt 2 ]] && c+=("$ngpu")
+  echo "${c[@]}"
+}
+
 # measure NAME CASE CELLS NP TRANSPORT STEPS SETS...: one run, a line of steps.csv
 measure() {
   local name=$1 case=$2 cells=$3 np=$4 transport=$5 steps=$6
@@ -181,9 +189,8 @@ for part in "${parts[@]}"; do
   four) # strong scaling to every GPU of the machine (4 or 8): Taylor-Green 192^3 and the scalar 16.9M tets
     # on 1, 2 and all GPUs, one rank per GPU, the default transport (ipc among all pairs of ranks)
     # (FOUR_GPUS: the GPU counts; FOUR_TG_STEPS: Taylor-Green's two run lengths; FOUR_SCALAR=0: no scalar runs)
-    for n in ${FOUR_GPUS:-1 2 $ngpu}; do
+    for n in ${FOUR_GPUS:-$(gpu_counts)}; do
       [[ $n -le $ngpu ]] || continue
-      [[ -z ${FOUR_GPUS:-} && $n == "$ngpu" && $n == 2 ]] && continue
       for s in ${FOUR_TG_STEPS:-10 40}; do
         measure tg_${n}_$s inputs/taylor_green.yaml "[192,192,192]" "$n" auto $s \
           --set "time={integrator: ssprk3, steps: $s, dt: 0.0002}"
@@ -218,10 +225,7 @@ for part in "${parts[@]}"; do
         measure large_scalar_${n}_$s inputs/default.yaml "[112,224,224]" "$n" auto $s --set "time={integrator: ssprk3, steps: $s}"
       done
     done
-    ns=(1 2)
-    [[ $ngpu -gt 2 ]] && ns+=("$ngpu")
-    [[ -n ${FOUR_LARGE_TG_GPUS:-} ]] && read -ra ns <<<"$FOUR_LARGE_TG_GPUS"
-    for n in "${ns[@]}"; do
+    for n in ${FOUR_LARGE_TG_GPUS:-$(gpu_counts)}; do
       for s in 20 80; do
         measure large_tg_${n}_$s inputs/taylor_green.yaml "[256,256,256]" "$n" auto $s \
           --set "time={integrator: ssprk3, steps: $s, dt: 0.0002}"
@@ -229,9 +233,7 @@ for part in "${parts[@]}"; do
     done
     ;;
   four-mid)
-    for n in 1 2 "$ngpu"; do
-      [[ $n == 2 && $ngpu == 2 && ${mid_two:-0} == 1 ]] && continue
-      [[ $n == 2 ]] && mid_two=1
+    for n in $(gpu_counts); do
       for s in 100 400; do
         measure mid_scalar_${n}_$s inputs/default.yaml "[64,64,44]" "$n" auto $s --set "time={integrator: ssprk3, steps: $s}"
       done
