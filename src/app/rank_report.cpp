@@ -280,6 +280,12 @@ void print_memory_line(const nlohmann::json& j, bool several) {
               bytes("host_peak_bytes").c_str(), per_cell("host_bytes_per_cell").c_str());
 }
 
+/// A rank's CPU list for the table ("-" where the system did not say), at most 24 characters.
+std::string cpus_of(const nlohmann::json& r) {
+  const std::string c = r.value("cpus", std::string());
+  return c.empty() ? "-" : c.substr(0, 24);
+}
+
 /// Several ranks: the slowest, each rank's placement, cells and seconds, and the phases over ranks.
 void print_rank_table(const nlohmann::json& j) {
   const auto& ranks = j["ranks"];
@@ -302,7 +308,7 @@ void print_rank_table(const nlohmann::json& j) {
                 r["pci_bus_id"].is_null() ? "-" : r["pci_bus_id"].get<std::string>().c_str(),
                 r["owned_cells"].get<long long>(), r["ghost_cells"].get<long long>(), s["setup"].get<double>(),
                 s["time_loop"].get<double>(), s["halo_wait"].get<double>(), s["busy"].get<double>(),
-                r.value("cpus", std::string("-")).substr(0, 24).c_str());
+                cpus_of(r).c_str());
   }
   std::printf("    seconds, min / mean / max over ranks: set-up %s; time loop %s; output %s\n",
               stat(j["phases"]["setup"]).c_str(), stat(j["phases"]["time_loop"]).c_str(),
