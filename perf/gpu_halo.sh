@@ -5,7 +5,8 @@
 #   tests   fvproxy_mpi_tests (cuda build) at 2 and 3 ranks on one shared GPU (CUDA IPC within one
 #           device), at 2 ranks on two GPUs, and at 2 ranks with one GPU visible per rank (ipc
 #           impossible: the staged fallback): the halo tests and whole Sod runs with every
-#           transport bitwise equal to one rank (FVPROXY_GPU_TESTS_ALL=1: every distributed test)
+#           transport bitwise equal to one rank (FVPROXY_GPU_TESTS_ALL=1: every distributed test;
+#           FVPROXY_GPU_TESTS_FILTER=F: the gtest filter F, "*" for every MPI test)
 #   tg      navier-stokes Taylor-Green 192^3 hexes: 1 GPU, 2 GPUs with each transport (the flow
 #           models' default ghost layers: 2 since perf/results/2026-11-26-h200x2-layers; 1 before)
 #   scalar  the default scalar case at 16.9M tets (112 x 112 x 224 hexes): the same
@@ -139,6 +140,8 @@ for part in "${parts[@]}"; do
     t=bin/fvproxy_mpi_tests
     f='--gtest_filter=Halo.*:DistributedRun.FlowRunsEqualOneRankPerGlobalId'
     [[ ${FVPROXY_GPU_TESTS_ALL:-0} == 1 ]] && f='--gtest_filter=Halo.*:DistributedRun.*:DistributedOperators.*'
+    # FVPROXY_GPU_TESTS_FILTER: any gtest filter ('*': every MPI test, e.g. after a change to src/parallel/)
+    [[ -n ${FVPROXY_GPU_TESTS_FILTER:-} ]] && f="--gtest_filter=$FVPROXY_GPU_TESTS_FILTER"
     # FVPROXY_TEST_IPC: whether the tests must find the ipc transport (1) or its staged fallback (0)
     gpu_step tests_np2_one_gpu 240 "${mpi[@]}" -np 2 -x CUDA_VISIBLE_DEVICES=0 -x FVPROXY_TEST_IPC=1 $t "$f"
     gpu_step tests_np3_one_gpu 240 "${mpi[@]}" -np 3 -x CUDA_VISIBLE_DEVICES=0 -x FVPROXY_TEST_IPC=1 $t "$f"
