@@ -608,5 +608,93 @@ TEST(LocalMesh, TwoGhostLayersKeepTheOwnedPartAndGiveTheFirstLayerEveryFace) {
   }
 }
 
+/// The cells sharing a node (or a periodic partner of one: node_key) with one of `cells`, not in it.
+std::set<index_t> vertex_neighbours(const HostMesh& g, const std::set<index_t>& cells) {
+  const auto key = [&](index_t v) { return g.node_key.empty() ? v : g.node_key[v]; };
+  std::set<index_t> keys, out;
+  for (index_t c : cells)
+    for (index_t k = g.cell_node_off[c]; k < g.cell_node_off[c + 1]; ++k) keys.insert(key(g.cell_nodes[k]));
+  for (index_t c = 0; c < g.n_cells(); ++c)
+    for (index_t k = g.cell_node_off[c]; k < g.cell_node_off[c + 1]; ++k)
+      if (!cells.count(c) && keys.count(key(g.cell_nodes[k]))) out.insert(c);
+  return out;
+}
+
+TEST(LocalMesh, VertexLayersHoldEveryCellSharingANode) {
+  // operators.muscl.stencil: vertex (docs/operators/muscl.md#stencil): the first layer is every
+  // cell sharing a node (periodic partners included) with an owned cell, the second every one
+  // sharing a node with the first; the frontier is every owned cell with a ghost vertex
+  // neighbour; every boundary face of both layers is here (the mirror planes at the first layer's
+  // nodes); the halo sends what the other ranks receive; local node keys join the same nodes as the
+  // global ones.
+  for (const Case& mc : meshes()) {
+    const BuiltMesh b = build_mesh(mc.cfg);
+    const HostMesh& g = b.host;
+    for (PartitionMethod method : {PartitionMethod::metis, PartitionMethod::zorder})
+      for (int P = 2; P <= 3; ++P) {
+        SCOPED_TRACE(mc.name + ", " + to_string(method) + ", P = " + std::to_string(P));
+        const BoxConfig* box = mc.cfg.generate ? &*mc.cfg.generate : nullptr;
+        const Partition p = partition_cells(g, b.device, method, P, box, "test");
+        std::vector<LocalMesh> ls;
+        for (int r = 0; r < P; ++r) ls.push_back(extract_local(g, p.part, r, P, 2, true));
+        for (const LocalMesh& l : ls) {
+          const HostMesh& h = l.host;
+          EXPECT_TRUE(l.vertex);
+          std::set<index_t> owned;
+          for (index_t c = 0; c < g.n_cells(); ++c)
+            if (p.part[c] == l.rank) owned.insert(c);
+          const std::set<index_t> first = vertex_neighbours(g, owned);
+          std::set<index_t> near(owned);
+          near.insert(first.begin(), first.end());
+          const std::set<index_t> second = vertex_neighbours(g, near);
+          ASSERT_EQ(l.n_layer1, index_t(first.size()));
+          EXPECT_EQ(
+              std::set<index_t>(l.global_cell.begin() + l.n_owned, l.global_cell.begin() + l.n_owned + l.n_layer1),
+              first);
+          EXPECT_EQ(std::set<index_t>(l.global_cell.begin() + l.n_owned + l.n_layer1, l.global_cell.end()), second);
+          for (index_t c = 0; c < l.n_owned; ++c) { // inner: no ghost vertex neighbour
+            const bool frontier = !vertex_neighbours(g, {l.global_cell[c]}).empty() && [&] {
+              for (index_t n : vertex_neighbours(g, {l.global_cell[c]}))
+                if (!owned.count(n)) return true;
+              return false;
+            }();
+            EXPECT_EQ(c >= l.n_inner, frontier) << "owned cell gid " << h.cell_gid[c];
+          }
+          std::multiset<index_t> boundary; // every boundary face of the two layers, once
+          for (std::size_t q = 0; q < g.patches.size(); ++q)
+            for (index_t f = l.layer1_patches[q].begin; f < l.layer1_patches[q].end; ++f) {
+              EXPECT_GE(l.global_face[f], g.patches[q].begin);
+              EXPECT_LT(l.global_face[f], g.patches[q].end);
+              boundary.insert(l.global_face[f]);
+            }
+          std::multiset<index_t> expected;
+          for (std::size_t q = 0; q < g.patches.size(); ++q)
+            for (index_t f = g.patches[q].begin; f < g.patches[q].end; ++f)
+              if (first.count(g.face_owner[f]) || second.count(g.face_owner[f])) expected.insert(f);
+          EXPECT_EQ(boundary, expected);
+          expect_sends_are_receives(ls, l, 0);
+          // local node keys: two local nodes share one exactly when their global nodes do
+          if (g.node_key.empty()) { // no periodic partners (a Gmsh file): none here either
+            EXPECT_TRUE(h.node_key.empty());
+            continue;
+          }
+          ASSERT_EQ(h.node_key.size(), std::size_t(h.n_nodes()));
+          std::map<index_t, index_t> global_node; // local -> global by the global id
+          for (index_t v = 0; v < g.n_nodes(); ++v) global_node[index_t(g.node_gid[v])] = v;
+          std::map<index_t, index_t> key_of_global_key;
+          for (index_t v = 0; v < h.n_nodes(); ++v) {
+            const index_t gk = g.node_key[global_node.at(index_t(h.node_gid[v]))];
+            const auto [it, fresh] = key_of_global_key.emplace(gk, h.node_key[v]);
+            EXPECT_EQ(it->second, h.node_key[v]) << "local node " << v;
+            (void)fresh;
+          }
+          std::set<index_t> local_keys;
+          for (const auto& kv : key_of_global_key) local_keys.insert(kv.second);
+          EXPECT_EQ(local_keys.size(), key_of_global_key.size()) << "two global keys on one local key";
+        }
+      }
+  }
+}
+
 } // namespace
 } // namespace fvproxy

@@ -400,10 +400,6 @@ CaseConfig read_run_case(const CliArgs& cli, const Communicator& comm) {
   CaseConfig cfg = parse_case(src);
   if (!cli.output_dir.empty()) cfg.output_dir = cli.output_dir;
   cfg.run.profile = cli.profile || cfg.run.profile;
-  if (comm.size() > 1 && cfg.operators.muscl.stencil == Stencil::vertex) // every rank alike, before the mesh
-    throw InputError("operators.muscl.stencil",
-                     "stencil: vertex runs on one rank only, not " + std::to_string(comm.size()) +
-                         " (the ghost layers hold the face neighbours of a rank's cells, not every vertex neighbour)");
   return cfg;
 }
 

@@ -8,6 +8,32 @@
 
 namespace fvproxy {
 
+CellAdjacency::CellAdjacency(const HostMesh& m, bool vertex) : m_(m), vertex_(vertex) {
+  if (!vertex) return;
+  const index_t nn = m.n_nodes();
+  key_off_.assign(std::size_t(nn) + 1, 0);
+  for (index_t c = 0; c < m.n_cells(); ++c)
+    for (index_t k = m.cell_node_off[c]; k < m.cell_node_off[c + 1]; ++k) ++key_off_[key_of(m.cell_nodes[k]) + 1];
+  std::partial_sum(key_off_.begin(), key_off_.end(), key_off_.begin());
+  key_cells_.resize(std::size_t(key_off_[nn]));
+  std::vector<index_t> at(key_off_.begin(), key_off_.end() - 1);
+  for (index_t c = 0; c < m.n_cells(); ++c) // each key's cells ascending: a cell once per key
+    for (index_t k = m.cell_node_off[c]; k < m.cell_node_off[c + 1]; ++k) {
+      const index_t key = key_of(m.cell_nodes[k]);
+      if (at[key] == key_off_[key] || key_cells_[at[key] - 1] != c) key_cells_[at[key]++] = c;
+    }
+  // a key listed twice by one cell (a cell with two nodes of one key: a periodic box one cell wide)
+  // left holes at its end: compact each key's list
+  std::vector<index_t> off(key_off_.size(), 0), cells;
+  cells.reserve(key_cells_.size());
+  for (index_t key = 0; key < nn; ++key) {
+    for (index_t q = key_off_[key]; q < at[key]; ++q) cells.push_back(key_cells_[q]);
+    off[key + 1] = static_cast<index_t>(cells.size());
+  }
+  key_off_.swap(off);
+  key_cells_.swap(cells);
+}
+
 namespace {
 
 /// v sorted, without repeats.
@@ -20,6 +46,49 @@ void sort_unique(std::vector<int>& v) {
 /// the first layer's then the second's (each by gid), and what each neighbour needs from here in
 /// its own ghost order: the owned cells next to its cells (its first layer), then those two faces
 /// away (its second, with two layers).
+/// What add_halo_links sends, by vertex adjacency (the same rule as the face loop there: an owned
+/// cell c is in rank r's first layer when it has a neighbour of r; in its second when not and a
+/// neighbour n of c, not of r, has a neighbour of r). (neighbour rank, its layer, gid, local cell).
+std::vector<std::tuple<int, int, gid_t, index_t>> vertex_sends(const HostMesh& g, const std::vector<int>& part,
+                                                               int layers, const CellAdjacency& adj,
+                                                               const LocalMesh& l) {
+  const std::vector<index_t>& cells = l.global_cell;
+  const int rank = l.rank;
+  // other_parts of each cell next to an owned one: the parts of its neighbours other than its own
+  std::vector<index_t> slot(std::size_t(g.n_cells()), -1);
+  std::vector<std::vector<int>> other_parts;
+  for (index_t i = 0; i < l.n_owned; ++i)
+    adj.for_each(cells[i], [&](index_t n) {
+      if (slot[n] >= 0) return;
+      slot[n] = static_cast<index_t>(other_parts.size());
+      std::vector<int> ps;
+      adj.for_each(n, [&](index_t m) {
+        if (part[m] >= 0 && part[m] != part[n]) ps.push_back(part[m]);
+      });
+      sort_unique(ps);
+      other_parts.push_back(std::move(ps));
+    });
+  std::vector<std::tuple<int, int, gid_t, index_t>> sends;
+  std::vector<int> first, second;
+  for (index_t i = 0; i < l.n_owned; ++i) {
+    const index_t c = cells[i];
+    first.clear(), second.clear();
+    adj.for_each(c, [&](index_t n) {
+      if (part[n] != rank) first.push_back(part[n]);
+    });
+    sort_unique(first);
+    for (const int r : first) sends.emplace_back(r, 1, g.cell_gid[c], i);
+    if (layers < 2) continue;
+    adj.for_each(c, [&](index_t n) {
+      for (const int r : other_parts[std::size_t(slot[n])])
+        if (r != rank && !std::binary_search(first.begin(), first.end(), r)) second.push_back(r);
+    });
+    sort_unique(second);
+    for (const int r : second) sends.emplace_back(r, 2, g.cell_gid[c], i);
+  }
+  return sends;
+}
+
 void add_halo_links(const HostMesh& g, const std::vector<int>& part, int layers, LocalMesh& l) {
   const std::vector<index_t>& cells = l.global_cell;
   const int rank = l.rank;
@@ -39,7 +108,8 @@ void add_halo_links(const HostMesh& g, const std::vector<int>& part, int layers,
     return g.face_owner[f] == c ? g.face_neighbour[f] : g.face_owner[f];
   };
   std::vector<int> first, second;
-  for (index_t i = 0; i < l.n_owned; ++i) {
+  if (l.vertex) sends = vertex_sends(g, part, layers, CellAdjacency(g, true), l);
+  for (index_t i = 0; i < (l.vertex ? 0 : l.n_owned); ++i) {
     const index_t c = cells[i];
     first.clear(), second.clear();
     for (index_t k = g.cell_face_off[c]; k < g.cell_face_off[c + 1]; ++k) {
@@ -98,7 +168,7 @@ void select_faces(const HostMesh& g, const std::vector<int>& part, const std::ve
   patch_faces(h.patches, owned);
   l.n_faces_owned = static_cast<index_t>(faces.size());
   if (l.layers == 2) {
-    patch_faces(l.layer1_patches, [&](index_t c) { return layer[c] == 1; });
+    patch_faces(l.layer1_patches, [&](index_t c) { return layer[c] == 1 || (l.vertex && layer[c] == 2); });
     l.outer_begin = static_cast<index_t>(faces.size());
     for (index_t f = 0; f < g.n_interior; ++f) {
       const index_t a = g.face_owner[f], b = g.face_neighbour[f];
@@ -126,8 +196,24 @@ void sort_cell_faces_globally(LocalMesh& l) {
 
 /// Classify owned cells (frontier: a face to another part) and the ghosts by layer (layer[c]: 1 or
 /// 2 for the ghosts of that layer, else 0).
-void classify_cells(const HostMesh& g, const std::vector<int>& part, int rank, int layers, std::vector<char>& frontier,
-                    std::vector<char>& layer) {
+void classify_cells(const HostMesh& g, const std::vector<int>& part, int rank, int layers, bool vertex,
+                    std::vector<char>& frontier, std::vector<char>& layer) {
+  if (vertex) {
+    const CellAdjacency adj(g, true);
+    const index_t nc = g.n_cells();
+    for (index_t c = 0; c < nc; ++c)
+      if (part[c] == rank)
+        adj.for_each(c, [&](index_t n) {
+          if (part[n] != rank) frontier[c] = 1, layer[n] = 1;
+        });
+    if (layers == 2)
+      for (index_t c = 0; c < nc; ++c)
+        if (layer[c] == 1)
+          adj.for_each(c, [&](index_t n) {
+            if (part[n] != rank && layer[n] == 0) layer[n] = 2;
+          });
+    return;
+  }
   for (index_t f = 0; f < g.n_interior; ++f) {
     const index_t a = g.face_owner[f], b = g.face_neighbour[f];
     const bool ma = part[a] == rank, mb = part[b] == rank;
@@ -190,6 +276,17 @@ std::vector<index_t> add_nodes(const HostMesh& g, LocalMesh& l) {
       h.node_gid.push_back(g.node_gid[v]);
       h.x.insert(h.x.end(), g.x.begin() + 3 * std::size_t(v), g.x.begin() + 3 * std::size_t(v) + 3);
     }
+  if (!g.node_key.empty()) { // each key: the local node of smallest index with it
+    std::vector<index_t> first_of(g.n_nodes(), -1);
+    h.node_key.resize(std::size_t(h.n_nodes()));
+    for (index_t v = 0; v < g.n_nodes(); ++v)
+      if (node_of[v] >= 0) {
+        index_t& f = first_of[g.node_key[v]];
+        if (f < 0 || node_of[v] < f) f = node_of[v];
+      }
+    for (index_t v = 0; v < g.n_nodes(); ++v)
+      if (node_of[v] >= 0) h.node_key[node_of[v]] = first_of[g.node_key[v]];
+  }
   return node_of;
 }
 
@@ -223,7 +320,7 @@ void add_faces(const HostMesh& g, const std::vector<index_t>& node_of, LocalMesh
 
 } // namespace
 
-LocalMesh extract_local(const HostMesh& g, const std::vector<int>& part, int rank, int ranks, int layers) {
+LocalMesh extract_local(const HostMesh& g, const std::vector<int>& part, int rank, int ranks, int layers, bool vertex) {
   const index_t nc = g.n_cells();
   if (index_t(part.size()) != nc)
     throw RunError("error: extract_local: a partition of " + std::to_string(part.size()) + " cells for a mesh of " +
@@ -234,9 +331,10 @@ LocalMesh extract_local(const HostMesh& g, const std::vector<int>& part, int ran
   l.rank = rank;
   l.ranks = ranks;
   l.layers = layers;
+  l.vertex = vertex;
   l.n_global_nodes = g.n_nodes();
   std::vector<char> frontier(nc, 0), layer(nc, 0);
-  classify_cells(g, part, rank, layers, frontier, layer);
+  classify_cells(g, part, rank, layers, vertex, frontier, layer);
   check_ghost_parts(g, part, layer);
   order_cells(g, part, frontier, layer, l);
   l.host.dim = g.dim;

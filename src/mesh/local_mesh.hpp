@@ -21,7 +21,17 @@
 // (cell_faces) are in global face order, so sums over them are too. Every patch of the global mesh
 // is present by name, empty where this rank has none of its faces. The last layer's ghosts do not
 // have all their faces here: their geometry must come from their owner.
-// node_key is left empty (a local mesh is never re-faced or reordered).
+// node_key: where the global mesh has keys (periodic partners share one), each local node's key
+// is the local node of smallest index with the same global key (the vertex stencil finds periodic
+// partners by it; a local mesh is never re-faced or reordered).
+//
+// Vertex adjacency (`vertex`, operators.muscl.stencil: vertex; docs/operators/muscl.md#stencil):
+// "neighbour" above is then every cell sharing a node with the cell, or a periodic partner of one
+// (node_key), instead of every cell sharing a face: the first layer holds every vertex neighbour of
+// an owned cell, the second every vertex neighbour of the first, the frontier is every owned cell
+// with a ghost vertex neighbour, and the first layer's boundary faces include the second layer's
+// (the vertex stencil's mirror planes at a first-layer cell's nodes need every face of the patch
+// there). The faces are otherwise chosen as with face adjacency.
 #include <vector>
 
 #include "mesh/host_mesh.hpp"
@@ -36,6 +46,36 @@ struct HaloLink {
   std::vector<index_t> recv; ///< this rank's ghosts owned by the neighbour, in the same order
 };
 
+/// The cells next to each cell for the ghost layers: those sharing a face (`vertex` false), or a
+/// node or a periodic partner of one (HostMesh::node_key). for_each(c, f) calls f(n) for each,
+/// possibly more than once, never for c itself.
+class CellAdjacency {
+public:
+  CellAdjacency(const HostMesh& m, bool vertex);
+  template <class F> void for_each(index_t c, F&& f) const {
+    if (!vertex_) {
+      for (index_t k = m_.cell_face_off[c]; k < m_.cell_face_off[c + 1]; ++k) {
+        const index_t x = m_.cell_faces[k];
+        const index_t n = m_.face_owner[x] == c ? m_.face_neighbour[x] : m_.face_owner[x];
+        if (n >= 0 && n != c) f(n);
+      }
+      return;
+    }
+    for (index_t k = m_.cell_node_off[c]; k < m_.cell_node_off[c + 1]; ++k) {
+      const index_t key = key_of(m_.cell_nodes[k]);
+      for (index_t q = key_off_[key]; q < key_off_[key + 1]; ++q)
+        if (key_cells_[q] != c) f(key_cells_[q]);
+    }
+  }
+  bool vertex() const { return vertex_; }
+
+private:
+  index_t key_of(index_t v) const { return m_.node_key.empty() ? v : m_.node_key[v]; }
+  const HostMesh& m_;
+  bool vertex_;
+  std::vector<index_t> key_off_, key_cells_; ///< vertex: key -> the cells with a node of that key
+};
+
 struct LocalMesh {
   HostMesh host;
   int rank = 0, ranks = 1;
@@ -43,6 +83,7 @@ struct LocalMesh {
   index_t n_inner = 0;               ///< owned cells with no ghost neighbour: [0, n_inner)
   index_t n_owned_faces = 0;         ///< interior faces between owned cells: [0, n_owned_faces)
   int layers = 1;                    ///< ghost layers (parallel.halo.layers)
+  bool vertex = false;               ///< the layers by vertex adjacency (see above)
   index_t n_layer1 = 0;              ///< first-layer ghosts: [n_owned, n_owned + n_layer1)
   index_t n_faces_owned = 0;         ///< faces of owned cells: [0, n_faces_owned) (host.patches)
   index_t outer_begin = 0;           ///< ghost-ghost faces: [outer_begin, host.n_faces()) (two layers)
@@ -62,9 +103,10 @@ struct LocalMesh {
 std::vector<index_t> node_file_rows(const HostMesh& m);
 
 /// Extracts rank `rank`'s part (cells with part[c] == rank) of `global` among `ranks` parts, with
-/// `layers` (1 or 2) ghost layers. The parts of the cells within `layers` faces of the rank's cells
+/// `layers` (1 or 2) ghost layers. The parts of the cells within `layers` faces (vertex: vertices) of the rank's cells
 /// must be known (part[c] >= 0 there; others may be -1). With one rank the result is `global`
-/// itself, bitwise (all cells inner, same order).
-LocalMesh extract_local(const HostMesh& global, const std::vector<int>& part, int rank, int ranks, int layers = 1);
+/// itself, bitwise (all cells inner, same order). `vertex`: the layers by vertex adjacency (above).
+LocalMesh extract_local(const HostMesh& global, const std::vector<int>& part, int rank, int ranks, int layers = 1,
+                        bool vertex = false);
 
 } // namespace fvproxy

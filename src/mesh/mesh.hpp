@@ -33,6 +33,11 @@ struct Mesh {
   gid_t n_global_cells = 0;          ///< cells over every rank (= n_cells on one rank)
   double global_volume = 0; ///< volume of the whole domain: the exact sum over every rank's owned cells, rounded once
   int dim = 3;              ///< spatial dimension (HostMesh::dim)
+  /// The ghost layers hold every vertex neighbour (LocalMesh::vertex: the vertex stencil's layers).
+  bool vertex_layers = false;
+  /// HostMesh::node_key on the host (periodic partners share a key; empty: none), for the vertex
+  /// stencil's builder.
+  std::vector<index_t> node_key;
   index_t n_local() const { return n_cells + n_ghosts; }
   /// Cells whose gradients this rank computes: the owned ones and the first ghost layer's (two layers).
   index_t n_gradient_cells() const { return n_cells + n_layer1; }

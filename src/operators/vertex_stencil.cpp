@@ -60,6 +60,7 @@ struct NodePlane {
 struct Entry {
   bool image = false;
   index_t cell = 0;
+  gid_t gid = 0; ///< the cell's global id: the order of a cell's entries on any rank count
   std::array<int, 3> patches{{-1, -1, -1}};
   std::array<long long, 3> t{{0, 0, 0}};
   std::array<double, 3> x{}, shift{};
@@ -67,7 +68,7 @@ struct Entry {
   bool same_key(const Entry& o) const { return image == o.image && cell == o.cell && patches == o.patches && t == o.t; }
   bool operator<(const Entry& o) const {
     if (image != o.image) return !image;
-    if (cell != o.cell) return cell < o.cell;
+    if (gid != o.gid) return gid < o.gid;
     if (patches != o.patches) return patches < o.patches;
     return t < o.t;
   }
@@ -85,19 +86,21 @@ struct HostConnectivity {
   Host1<index_t> cell_node_off, cell_nodes, cell_face_off, cell_faces, face_node_off, face_nodes, owner, neighbour;
   Host1<std::int8_t> sign;
   Host1<std::uint8_t> face_shift;
+  Host1<gid_t> cell_gid, node_gid;
   Host3 x, C, S, T;
   explicit HostConnectivity(const Mesh& m)
       : cell_node_off(host_copy(m.cell_node_off)), cell_nodes(host_copy(m.cell_nodes)),
         cell_face_off(host_copy(m.cell_face_off)), cell_faces(host_copy(m.cell_faces)),
         face_node_off(host_copy(m.face_node_off)), face_nodes(host_copy(m.face_nodes)), owner(host_copy(m.face_owner)),
         neighbour(host_copy(m.face_neighbour)), sign(host_copy(m.cell_face_sign)), face_shift(host_copy(m.face_shift)),
-        x(host_copy(m.node_x)), C(host_copy(m.centroid)), S(host_copy(m.face_area)), T(host_copy(m.shifts)) {}
+        cell_gid(host_copy(m.cell_gid)), node_gid(host_copy(m.node_gid)), x(host_copy(m.node_x)),
+        C(host_copy(m.centroid)), S(host_copy(m.face_area)), T(host_copy(m.shifts)) {}
 };
 
 class StencilBuilder {
 public:
   StencilBuilder(const Mesh& m, const std::vector<bool>& mirror) : m_(m), h_(m), mirror_(mirror) {
-    box_length();
+    translation_quantum();
     node_cells();
     periodic_classes();
     node_planes();
@@ -123,19 +126,20 @@ public:
   }
 
 private:
-  void box_length() {
-    double lo[3] = {1e300, 1e300, 1e300}, hi[3] = {-1e300, -1e300, -1e300};
-    for (index_t n = 0; n < static_cast<index_t>(h_.x.extent(0)); ++n)
-      for (int i = 0; i < 3; ++i)
-        lo[i] = std::min(lo[i], double(h_.x(n, i))), hi[i] = std::max(hi[i], double(h_.x(n, i)));
+  /// The unit in which translations are compared: 1e-7 of the largest periodic translation (the
+  /// same table on every rank), 1 without any (every translation is then 0).
+  void translation_quantum() {
     double l = 0;
-    for (int i = 0; i < 3; ++i) l = std::max(l, hi[i] - lo[i]);
+    for (index_t k = 0; k < static_cast<index_t>(h_.T.extent(0)); ++k)
+      for (int i = 0; i < 3; ++i) l = std::max(l, std::abs(double(h_.T(k, i))));
     quantum_ = 1e-7 * (l > 0 ? l : 1);
   }
 
+  /// Every local cell at each of its nodes (a ghost's too: a gradient cell's vertex neighbours may be
+  /// ghosts; with vertex ghost layers all of them are here).
   void node_cells() {
     std::vector<std::pair<index_t, index_t>> pairs;
-    for (index_t c = 0; c < m_.n_cells; ++c)
+    for (index_t c = 0; c < m_.n_local(); ++c)
       for (index_t q = h_.cell_node_off(c); q < h_.cell_node_off(c + 1); ++q) pairs.emplace_back(h_.cell_nodes(q), c);
     node_cells_ = make_csr(static_cast<index_t>(h_.x.extent(0)), pairs);
   }
@@ -151,12 +155,19 @@ private:
     return -1;
   }
 
-  /// Nodes that are one point of the periodic domain (the two sides of periodic faces), as classes.
+  /// Nodes that are one point of the periodic domain, as classes: those sharing a node key
+  /// (HostMesh::node_key: a local mesh lacks the periodic faces between two ghosts), else the two
+  /// sides of each periodic face.
   void periodic_classes() {
     const index_t nn = static_cast<index_t>(h_.x.extent(0));
     UnionFind uf(nn);
-    for (index_t f = 0; f < m_.n_interior; ++f) {
-      const int s = h_.face_shift(f);
+    if (!m_.node_key.empty()) {
+      for (index_t n = 0; n < nn; ++n) uf.unite(n, m_.node_key[std::size_t(n)]);
+      classes_from(uf, nn);
+      return;
+    }
+    for (index_t f = 0; f < m_.n_all_faces; ++f) {
+      const int s = f < m_.n_interior || f >= m_.outer_begin ? h_.face_shift(f) : 0; // interior faces
       if (s == 0) continue;
       const index_t o = h_.owner(f), nb = h_.neighbour(f);
       const double tol =
@@ -174,23 +185,48 @@ private:
         uf.unite(a, b);
       }
     }
-    // each class under its root, every node in one (itself alone where it has no partner)
+    classes_from(uf, nn);
+  }
+
+  /// Each class under its root, every node in one (itself alone where it has no partner).
+  void classes_from(UnionFind& uf, index_t nn) {
     root_.resize(static_cast<std::size_t>(nn));
     std::vector<std::pair<index_t, index_t>> members;
     for (index_t n = 0; n < nn; ++n) members.emplace_back(root_[n] = uf.find(n), n);
     cls_ = make_csr(nn, members);
   }
 
+  /// A face's key on any rank: its nodes' global ids, ascending.
+  std::array<gid_t, kMaxFaceNodes> face_key(index_t f) const {
+    std::array<gid_t, kMaxFaceNodes> k;
+    k.fill(-1);
+    int j = 0;
+    for (index_t q = h_.face_node_off(f); q < h_.face_node_off(f + 1) && j < kMaxFaceNodes; ++q)
+      k[std::size_t(j++)] = h_.node_gid(h_.face_nodes(q));
+    std::sort(k.begin(), k.begin() + j);
+    return k;
+  }
+
+  /// Each mirror patch's plane at each of its nodes: the area-weighted normal of its faces there, the
+  /// owned cells' and the ghosts' (layer1_patches), summed in the order of their face keys so that
+  /// every rank holding them all gets the same bits.
   void node_planes() {
     planes_.assign(h_.x.extent(0), {});
     for (std::size_t p = 0; p < m_.patches.size() && p < mirror_.size(); ++p) {
       if (!mirror_[p]) continue;
-      for (index_t f = m_.patches[p].begin; f < m_.patches[p].end; ++f)
+      std::vector<std::pair<std::array<gid_t, kMaxFaceNodes>, index_t>> faces;
+      for (const std::vector<Patch>* patches : {&m_.patches, &m_.layer1_patches})
+        if (p < patches->size())
+          for (index_t f = (*patches)[p].begin; f < (*patches)[p].end; ++f) faces.emplace_back(face_key(f), f);
+      std::sort(faces.begin(), faces.end());
+      for (const auto& kf : faces) {
+        const index_t f = kf.second;
         for (index_t q = h_.face_node_off(f); q < h_.face_node_off(f + 1); ++q) {
           std::vector<NodePlane>& at = planes_[h_.face_nodes(q)];
           if (at.empty() || at.back().patch != static_cast<int>(p)) at.push_back({static_cast<int>(p), {}, {0, 0, 0}});
           for (int i = 0; i < 3; ++i) at.back().normal[i] += h_.S(f, i);
         }
+      }
     }
     for (std::size_t n = 0; n < planes_.size(); ++n)
       for (NodePlane& pl : planes_[n]) {
@@ -207,7 +243,7 @@ private:
     for (index_t q = h_.cell_face_off(c); q < h_.cell_face_off(c + 1); ++q) {
       const index_t f = h_.cell_faces(q);
       Entry e;
-      if (f < m_.n_interior) {
+      if (f < m_.n_interior || f >= m_.outer_begin) { // interior (ghost-ghost faces: from outer_begin)
         const double s = h_.sign(q);
         e.cell = s > 0 ? h_.neighbour(f) : h_.owner(f);
         double t[3];
@@ -224,8 +260,9 @@ private:
   }
 
   int patch_of(index_t f) const {
-    for (std::size_t p = 0; p < m_.patches.size(); ++p)
-      if (f >= m_.patches[p].begin && f < m_.patches[p].end) return static_cast<int>(p);
+    for (const std::vector<Patch>* patches : {&m_.patches, &m_.layer1_patches})
+      for (std::size_t p = 0; p < patches->size(); ++p)
+        if (f >= (*patches)[p].begin && f < (*patches)[p].end) return static_cast<int>(p);
     return -1;
   }
 
@@ -250,6 +287,7 @@ private:
         if (mask & (1 << b)) e.planes[np] = pl[b], e.patches[np++] = pl[b].patch;
       for (index_t q = node_cells_.off[mn]; q < node_cells_.off[mn + 1]; ++q) {
         e.cell = node_cells_.item[q];
+        e.gid = h_.cell_gid(e.cell);
         if (!e.image && e.cell == c && t == std::array<long long, 3>{{0, 0, 0}}) continue;
         if (std::any_of(excluded.begin(), excluded.end(), [&](const Entry& x) { return x.same_key(e); })) continue;
         double x[3] = {h_.C(e.cell, 0), h_.C(e.cell, 1), h_.C(e.cell, 2)};
@@ -330,16 +368,26 @@ struct HostStencil {
     return static_cast<std::uint8_t>(shift_keys.size() - 1);
   }
 
-  HostStencil(const StencilBuilder& builder, index_t nc, index_t first_row)
+  index_t n_owned_images = 0;
+
+  /// The images of owned cells take the first rows, the ghosts' the rest (filled after the state's
+  /// exchange): a ghost's image is numbered -(k + 1) in the pass, its row set after it.
+  HostStencil(const StencilBuilder& builder, index_t nc, index_t n_owned, index_t first_row)
       : off(static_cast<std::size_t>(nc) + 1, 0), image_begin(static_cast<std::size_t>(nc)) {
+    std::vector<Entry> ghost_images;
     for (index_t c = 0; c < nc; ++c) {
       const std::vector<Entry> es = builder.entries(c);
       index_t plain = 0;
       for (const Entry& e : es) {
         if (e.image) {
-          index.push_back(first_row + static_cast<index_t>(images.size()));
+          if (e.cell < n_owned) {
+            index.push_back(first_row + static_cast<index_t>(images.size()));
+            images.push_back(e);
+          } else {
+            index.push_back(-1 - static_cast<index_t>(ghost_images.size()));
+            ghost_images.push_back(e);
+          }
           shift.push_back(0);
-          images.push_back(e);
         } else {
           shift.push_back(shift_of(e));
           index.push_back(e.cell);
@@ -349,6 +397,11 @@ struct HostStencil {
       image_begin[c] = off[c] + plain;
       off[c + 1] = off[c] + static_cast<index_t>(es.size());
     }
+    n_owned_images = static_cast<index_t>(images.size());
+    for (index_t c = 0; c < nc; ++c)
+      for (index_t q = image_begin[c]; q < off[c + 1]; ++q)
+        if (index[q] < 0) index[q] = first_row + n_owned_images + (-1 - index[q]);
+    images.insert(images.end(), ghost_images.begin(), ghost_images.end());
   }
 };
 
@@ -388,16 +441,18 @@ void upload_images(const std::vector<Entry>& images, VertexStencil& s) {
 } // namespace
 
 VertexStencil make_vertex_stencil(const Mesh& m, const std::vector<bool>& mirror_patches) {
-  if (m.n_ghosts > 0)
+  if (m.n_ghosts > 0 && !(m.vertex_layers && m.n_layer1 > 0))
     throw InputError("operators.muscl.stencil",
-                     "vertex runs on one rank only (the ghost layers of a decomposed mesh hold its cells' face "
-                     "neighbours, not every vertex neighbour)");
+                     "vertex needs two ghost layers by vertex adjacency (parallel.halo.layers: 2); this decomposed "
+                     "mesh's hold fewer");
   const index_t nc = m.n_gradient_cells();
-  const HostStencil h(StencilBuilder(m, mirror_patches), nc, m.n_boundary_rows());
+  const StencilBuilder builder(m, mirror_patches);
+  const HostStencil h(builder, nc, m.n_cells, m.n_boundary_rows());
   VertexStencil s;
   s.vertex = true;
   s.first_row = m.n_boundary_rows();
   s.n_images = static_cast<index_t>(h.images.size());
+  s.n_owned_images = h.n_owned_images;
   s.n_entries = h.off[nc];
   s.off = upload_vector(h.off, View1<index_t>("fvproxy::operators::stencil_off", h.off.size()));
   s.image_begin = upload_vector(h.image_begin, View1<index_t>("fvproxy::operators::stencil_image_begin", nc));

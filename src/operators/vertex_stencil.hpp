@@ -36,6 +36,7 @@ struct VertexStencil {
   View2<index_t> image_patch;
   View2<real> image_normal;
   index_t n_images = 0;
+  index_t n_owned_images = 0; ///< images [0, n_owned_images) are of owned cells, the rest of ghosts
   index_t first_row = 0;
   index_t n_entries = 0;
   bool vertex = false; ///< false: the face stencil (no entries)
@@ -57,8 +58,10 @@ VertexStencil face_stencil(const Mesh& m);
 
 /// The vertex stencil of the gradient cells of `m` (built on the host from the device mesh's
 /// connectivity). `mirror_patches[p]`: patch p's boundary values are mirror images (walls,
-/// symmetry planes). InputError naming operators.muscl.stencil on a decomposed mesh (its ghost
-/// layers hold the face neighbours only).
+/// symmetry planes). A decomposed mesh needs two ghost layers by vertex adjacency
+/// (Mesh::vertex_layers: every vertex neighbour of a gradient cell is then here, and every face of a
+/// mirror patch at its nodes); the entries of a cell are ordered by global id, so the sums are the
+/// same on any rank count. InputError naming operators.muscl.stencil otherwise.
 VertexStencil make_vertex_stencil(const Mesh& m, const std::vector<bool>& mirror_patches);
 
 } // namespace fvproxy

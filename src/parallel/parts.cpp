@@ -180,18 +180,28 @@ std::vector<gid_t> curve_positions(const HostMesh& piece, const Mesh& dev, const
   return global_positions(k, gids_of(piece, cells), comm);
 }
 
-/// The ghosts of the owned cells `own` of `piece`: the other cells within `layers` faces of one,
+/// The ghosts of the owned cells `own` of `piece`: the other cells within `layers` faces (`vertex`:
+/// vertices) of one,
 /// ascending global ids.
-std::vector<gid_t> ghost_gids_of(const HostMesh& piece, const std::vector<index_t>& own, int layers) {
+std::vector<gid_t> ghost_gids_of(const HostMesh& piece, const std::vector<index_t>& own, int layers, bool vertex) {
   const index_t nc = piece.n_cells();
   std::vector<gid_t> ghost_gids;
   std::vector<char> near(nc, 0); // owned cells and the ghosts found so far
   for (const index_t c : own) near[c] = 1;
+  const CellAdjacency adj(piece, vertex);
   for (int k = 0; k < layers; ++k) {
     std::vector<index_t> found;
-    for (index_t f = 0; f < piece.n_interior; ++f) {
-      const index_t a = piece.face_owner[f], b = piece.face_neighbour[f];
-      if (near[a] != near[b]) found.push_back(near[a] ? b : a);
+    if (vertex) {
+      for (index_t c = 0; c < nc; ++c)
+        if (near[c])
+          adj.for_each(c, [&](index_t n) {
+            if (!near[n]) found.push_back(n);
+          });
+    } else {
+      for (index_t f = 0; f < piece.n_interior; ++f) {
+        const index_t a = piece.face_owner[f], b = piece.face_neighbour[f];
+        if (near[a] != near[b]) found.push_back(near[a] ? b : a);
+      }
     }
     for (const index_t c : found)
       if (!near[c]) near[c] = 1, ghost_gids.push_back(piece.cell_gid[c]);
@@ -405,7 +415,7 @@ struct BoxInParts {
 
   /// 2. This rank's piece: its hexes and two layers, ordered as the whole mesh; its cells, their
   /// ghosts and the faces between them cut out.
-  LocalMesh cut_out(int layers) const {
+  LocalMesh cut_out(int layers, bool vertex) const {
     std::vector<gid_t> own_gids(owned.size());
     for (std::size_t i = 0; i < owned.size(); ++i) own_gids[i] = owned[i].gid;
     const HostMesh piece = own_piece(own_gids, layers);
@@ -414,14 +424,14 @@ struct BoxInParts {
     std::vector<int> part(nc, -1);
     std::vector<index_t> own = cells_with_gids(piece, own_gids);
     for (const index_t c : own) part[c] = rank;
-    const std::vector<gid_t> ghost_gids = ghost_gids_of(piece, own, layers);
+    const std::vector<gid_t> ghost_gids = ghost_gids_of(piece, own, layers, vertex);
     const std::vector<Place> ghost_places = places_of(ghost_gids);
     for (index_t c = 0; c < nc; ++c) {
       const gid_t g = piece.cell_gid[c];
       const auto it = std::lower_bound(ghost_gids.begin(), ghost_gids.end(), g);
       if (it != ghost_gids.end() && *it == g) part[c] = ghost_places[std::size_t(it - ghost_gids.begin())].part;
     }
-    LocalMesh l = extract_local(piece, part, rank, ranks, layers);
+    LocalMesh l = extract_local(piece, part, rank, ranks, layers, vertex);
     drop_cut_patches(l, layers);
     set_global_rows(l, ghost_gids, ghost_places);
     l.n_global_nodes = std::int64_t(box.cells[0] + 1) * (box.cells[1] + 1) * (box.cells[2] + 1); // ids 0..n-1
@@ -446,7 +456,8 @@ struct BoxInParts {
 
 } // namespace
 
-PartsMesh build_box_in_parts(const MeshConfig& cfg, const Communicator& comm, const std::string& where, int layers) {
+PartsMesh build_box_in_parts(const MeshConfig& cfg, const Communicator& comm, const std::string& where, int layers,
+                             bool vertex) {
   if (!builds_in_parts(cfg))
     throw RunError("error: build_box_in_parts: mesh.partition " + std::string(to_string(cfg.partition)) +
                    " with mesh.reorder " + to_string(cfg.reorder) + " needs the whole mesh");
@@ -461,7 +472,7 @@ PartsMesh build_box_in_parts(const MeshConfig& cfg, const Communicator& comm, co
   b.out.seconds_sort = timer.seconds();
   timer.reset();
 
-  b.out.local = b.cut_out(layers);
+  b.out.local = b.cut_out(layers, vertex);
   b.out.seconds_piece = timer.seconds();
   return std::move(b.out);
 }

@@ -26,7 +26,22 @@ const std::vector<std::string> kTopLevel{"case",     "mesh", "physics", "initial
 /// shorter at 0.2M tets, 11 % at 1.1M, 2 % longer at 16.9M: perf/results/2026-11-29-h200x2-fixed-cost);
 /// 1 where the state is all a stage exchanges (first-order convection alone).
 int default_halo_layers(const CaseConfig& c) {
-  return c.physics.is_flow() || ScalarSolver::reads_gradients(c) ? 2 : 1;
+  return c.physics.is_flow() || ScalarSolver::reads_gradients(c) || c.operators.muscl.stencil == Stencil::vertex ? 2
+                                                                                                                 : 1;
+}
+
+/// The vertex stencil's ghost layers (docs/operators/muscl.md#stencil): every vertex neighbour, two
+/// layers (its first layer's gradients computed here: one layer would need every vertex neighbour's
+/// gradients exchanged, and its mirror planes at the first layer's nodes the second layer's faces).
+void set_vertex_layers(const Reader& r, const YAML::Node& root, CaseConfig& c) {
+  if (c.operators.muscl.stencil != Stencil::vertex) return;
+  c.parallel.halo.vertex = true;
+  if (c.parallel.halo.layers != 2) {
+    const YAML::Node p = root["parallel"];
+    r.fail(p && p["halo"] && p["halo"]["layers"] ? p["halo"]["layers"] : root["parallel"], "parallel.halo.layers",
+           "operators.muscl.stencil: vertex needs two ghost layers, not " + std::to_string(c.parallel.halo.layers),
+           "(its ghost layers hold every vertex neighbour; docs/operators/muscl.md#stencil)");
+  }
 }
 
 /// Forward Euler with unlimited second-order convection amplifies every mode: refused.
@@ -84,6 +99,7 @@ CaseConfig parse_case(const ConfigSource& src) {
   read_boundary_options(r, root, c);
   c.operators = read_operator_options(r, root, c.run.deterministic, c.physics.model);
   c.parallel = read_parallel_options(r, root, default_halo_layers(c));
+  set_vertex_layers(r, root, c);
   c.time = read_time_options(r, root, c.physics.is_flow());
   check_euler_stability(r, root, c);
   c.output_dir = "out/" + c.name;

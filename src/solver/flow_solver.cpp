@@ -513,19 +513,19 @@ void FlowSolver::derive(View2<real> u, Rows rows) {
     if (rows == Rows::all) derive(u, Rows::ghosts);
     rows = Rows::owned_boundary;
   }
-  const bool images = rows != Rows::ghosts; // the vertex stencil's mirror images: of owned cells (one rank)
+  // the vertex stencil's mirror images of the rows' cells (owned_boundary: of the owned cells)
   if (second_order_) {
     if (primitive_) {
       flow_primitive_state(mesh_, gas_, patches_, u, w_, wb_, rows);
-      if (images) flow_image_values(geom_, gas_, mirror_rules_, ImageVariables::primitive, w_, wb_);
+      flow_image_values(geom_, gas_, mirror_rules_, ImageVariables::primitive, w_, wb_, rows);
     } else {
       flow_boundary_values(mesh_, gas_, patches_, u, ub_, rows);
-      if (images) flow_image_values(geom_, gas_, mirror_rules_, ImageVariables::conserved, u, ub_);
+      flow_image_values(geom_, gas_, mirror_rules_, ImageVariables::conserved, u, ub_, rows);
     }
   }
   if (viscous_) {
     flow_primitive_fields(mesh_, gas_, patches_, u, wv_, wvb_, rows);
-    if (images) flow_image_values(geom_, gas_, mirror_rules_, ImageVariables::velocity_temperature, wv_, wvb_);
+    flow_image_values(geom_, gas_, mirror_rules_, ImageVariables::velocity_temperature, wv_, wvb_, rows);
   }
 }
 

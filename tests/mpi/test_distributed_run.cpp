@@ -159,6 +159,15 @@ TEST(DistributedRun, EqualsOneRankPerGlobalId) {
       "built in parts, zorder partition, hilbert ordering, two ghost layers", true, 0, true);
   expect_same_run(with({"run.deterministic=true", "mesh.partition=blocks", "mesh.reorder=none"}),
                   "built in parts, blocks, generation order", true, 0, true);
+  // The vertex stencil (docs/operators/muscl.md#stencil): ghost layers by vertex adjacency, the
+  // periodic tets' vertex neighbours through the periodic sides (node keys), entries summed in
+  // global-id order: bitwise, built from the whole mesh and in parts, the fused and two-pass muscl.
+  for (const char* fused : {"true", "false"}) {
+    const std::vector<std::string> v{"run.deterministic=true", "parallel.halo.layers=2",
+                                     "operators.muscl.stencil=vertex", std::string("operators.muscl.fused=") + fused};
+    expect_same_run(with(v), std::string("vertex stencil, fused muscl: ") + fused, true, 0);
+    expect_same_run(with(v), std::string("vertex stencil, built in parts, fused muscl: ") + fused, true, 0, true);
+  }
 }
 
 TEST(DistributedRun, FlowRunsEqualOneRankPerGlobalId) {
@@ -204,6 +213,28 @@ TEST(DistributedRun, FlowRunsEqualOneRankPerGlobalId) {
                                                 "operators.convection.reconstruction=conservative",
                                                 std::string("parallel.halo.layers=") + layers}),
                     std::string("sod on tets, Green-Gauss, conservative MUSCL, ghost layers: ") + layers, true, 0);
+  // The vertex stencil (docs/operators/muscl.md#stencil) on jittered tets with slip walls and
+  // symmetry planes: ghost layers by vertex adjacency, the mirror images of ghost cells filled after
+  // the state's exchange, each cell's entries in global-id order: bitwise, built from the whole mesh
+  // and in parts, both reconstructions, both halos.
+  const std::vector<std::string> vertex{"run.deterministic=true", "parallel.halo.layers=2",
+                                        "operators.muscl.stencil=vertex", "mesh.generate.element=tet",
+                                        "mesh.generate.perturb=0.15"};
+  expect_same_run(sod("inputs/sod.yaml", vertex), "sod on jittered tets, vertex stencil", true, 0);
+  expect_same_run(sod("inputs/sod.yaml", vertex), "sod on jittered tets, vertex stencil, built in parts", true, 0,
+                  true);
+  std::vector<std::string> vertex_conservative = vertex;
+  vertex_conservative.insert(vertex_conservative.end(),
+                             {"operators.convection.reconstruction=conservative", "parallel.halo.variant=naive"});
+  expect_same_run(sod("inputs/sod.yaml", vertex_conservative),
+                  "sod on jittered tets, vertex stencil, conservative MUSCL, blocking halo", true, 0);
+  {
+    ConfigSource walls = ConfigSource::from_file(test::source_path("inputs/couette.yaml"));
+    walls.apply_set("time={integrator: ssprk3, steps: 20, dt: 0.0003}"); // the tets' viscous step
+    for (const auto& s : vertex) walls.apply_set(s);
+    walls.apply_set("operators.muscl.limiter=venkatakrishnan"); // images of no-slip walls, viscous ones too
+    expect_same_run(parse_case(walls), "couette on jittered tets, vertex stencil", true, 0);
+  }
   ConfigSource couette = ConfigSource::from_file(test::source_path("inputs/couette.yaml"));
   couette.apply_set("time={integrator: ssprk3, steps: 40, dt: 0.003}");
   couette.apply_set("run.deterministic=true");

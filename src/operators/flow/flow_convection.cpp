@@ -597,10 +597,12 @@ View2<real> flow_mirror_rules(const std::vector<FlowPatchBC>& patches) {
 }
 
 void flow_image_values(const OperatorGeometry& og, const flow::IdealGas& gas, ConstView2<real> rules,
-                       ImageVariables what, ConstView2<real> v, View2<real> vb) {
+                       ImageVariables what, ConstView2<real> v, View2<real> vb, Rows rows) {
   const VertexStencil& s = og.stencil;
-  if (s.n_images == 0) return;
-  const auto range = Kokkos::RangePolicy<ExecSpace>(0, s.n_images);
+  const index_t begin = rows == Rows::ghosts ? s.n_owned_images : 0;
+  const index_t end = rows == Rows::all || rows == Rows::ghosts ? s.n_images : s.n_owned_images;
+  if (end <= begin) return;
+  const auto range = Kokkos::RangePolicy<ExecSpace>(begin, end);
   const char* label = "fvproxy::flow_convection::image_values";
   switch (what) {
   case ImageVariables::conserved:

@@ -144,9 +144,10 @@ enum class ImageVariables {
 /// first_row + e of vb, cell image_cell(e)'s values v mirrored about each of its planes by the
 /// patch's ghost rule (a slip wall or symmetry plane reverses the normal velocity; a no-slip wall
 /// gives 2 u_wall - u and, isothermal, 2 T_wall - T; density and pressure kept), the same rule as
-/// the boundary values of the patch's faces.
+/// the boundary values of the patch's faces. `rows`: the images of owned cells (owned,
+/// owned_boundary), of ghosts (ghosts: after the state's exchange) or all.
 void flow_image_values(const OperatorGeometry& og, const flow::IdealGas& gas, ConstView2<real> rules,
-                       ImageVariables what, ConstView2<real> v, View2<real> vb);
+                       ImageVariables what, ConstView2<real> v, View2<real> vb, Rows rows = Rows::all);
 
 /// The patches' ghost rules as flow_image_values reads them, one row per patch (made once, before
 /// the time loop): no-slip (1) or slip (0), the wall's velocity, its temperature (<= 0: adiabatic).
