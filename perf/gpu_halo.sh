@@ -31,6 +31,8 @@
 #           and every GPU, the default transport (the small-mesh end of strong scaling)
 #   four-staged  Taylor-Green 192^3 and the scalar 16.9M tets on every GPU through the staged transport
 #           (host memory and MPI, as between nodes)
+#   vertex  operators.muscl.stencil: vertex against face on 1 and 2 GPUs: Taylor-Green on 1.57M
+#           jittered tets (not in the default list)
 #   bind    every GPU, scripts/gpu-bind.sh (each rank on the cores near its GPU) against unbound
 #           ranks: Taylor-Green 192^3 and the scalar case at 1.08M tets ([64,64,44] x 6)
 # Runs on several ranks go through scripts/gpu-bind.sh when FVPROXY_GPU_BIND=1.
@@ -188,6 +190,19 @@ for part in "${parts[@]}"; do
     ;;
   tg-face-pass) # issue 39: navier-stokes Taylor-Green 192^3, the convection and viscous operators
     face_pass_runs tgstep inputs/taylor_green.yaml "[192,192,192]" 10 40 ", dt: 0.0002"
+    ;;
+  vertex) # operators.muscl.stencil: vertex on 1 and 2 GPUs (ghost layers by vertex adjacency) against
+    # the face stencil: Taylor-Green (navier-stokes) on 64^3 x 6 = 1.57M jittered periodic tets
+    for st in face vertex; do
+      for np in $(gpu_counts); do
+        [[ $np -gt 2 ]] && continue
+        for s in 10 30; do
+          measure "vertex_${st}_${np}_$s" inputs/taylor_green.yaml "[64,64,64]" "$np" auto "$s" \
+            --set mesh.generate.element=tet --set mesh.generate.perturb=0.15 --set operators.muscl.stencil=$st \
+            --set "time={integrator: ssprk3, steps: $s, dt: 0.0002}"
+        done
+      done
+    done
     ;;
   four) # strong scaling to every GPU of the machine (4 or 8): Taylor-Green 192^3 and the scalar 16.9M tets
     # on 1, 2 and all GPUs, one rank per GPU, the default transport (ipc among all pairs of ranks)

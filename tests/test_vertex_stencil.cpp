@@ -1,12 +1,13 @@
 // The vertex stencil (operators/vertex_stencil.hpp): on a uniform hex box each cell's stencil is the
 // 26 cells around it of the infinite lattice, whether the box ends in walls or symmetry planes (the
 // entries then include the mirror images, twice and three times mirrored at edges and corners) or
-// is periodic (the entries through the periodic faces, translated next to the cell); a decomposed
-// mesh is refused.
+// is periodic (the entries through the periodic faces, translated next to the cell); the same
+// stencil on any number of host threads. (Decomposed meshes: tests/mpi/test_distributed_run.cpp.)
 #include <algorithm>
 #include <array>
 #include <set>
 
+#include "mesh/host_parallel.hpp"
 #include "operator_fixture.hpp"
 #include "operators/flow/flow_convection.hpp"
 #include "operators/muscl/muscl.hpp"
@@ -135,6 +136,44 @@ TEST(VertexStencil, TetsHaveEveryCellSharingAVertex) {
     for (index_t j : plain[c]) EXPECT_TRUE(plain[j].count(c)) << "cells " << c << ", " << j;
   }
   EXPECT_GT(g.stencil.n_images, 0);
+}
+
+TEST(VertexStencil, TheSameOnAnyNumberOfHostThreads) {
+  // Built in two passes over pieces of the cells on the host threads: the same views with 1, 2 and
+  // 3 pieces (2304 jittered tets, periodic in x, mirror walls: translations and images).
+  const HostMesh h = test::box_mesh(ElementKind::tet, {true, false, false}, 0.15, Ordering::zorder, {8, 8, 6});
+  const Mesh m = upload(h);
+  ASSERT_GE(m.n_cells, 2048); // pieces below that are not split
+  const auto host = [](const auto& v) { return Kokkos::create_mirror_view_and_copy(HostSpace(), v); };
+  const int before = host::threads_override();
+  std::vector<OperatorGeometry> gs;
+  for (int t : {1, 2, 3}) {
+    host::threads_override() = t;
+    gs.push_back(make_operator_geometry(m, std::vector<bool>(m.patches.size(), true), Stencil::vertex));
+  }
+  host::threads_override() = before;
+  const VertexStencil& a = gs[0].stencil;
+  EXPECT_GT(a.n_images, 0);
+  EXPECT_GT(a.shifts.extent(0), 1u);
+  for (std::size_t k = 1; k < gs.size(); ++k) {
+    const VertexStencil& b = gs[k].stencil;
+    EXPECT_EQ(b.n_entries, a.n_entries);
+    EXPECT_EQ(b.n_images, a.n_images);
+    EXPECT_EQ(b.n_owned_images, a.n_owned_images);
+    const auto same = [&](const auto& x, const auto& y, const char* what) {
+      const auto hx = host(x), hy = host(y);
+      ASSERT_EQ(hx.span(), hy.span()) << what;
+      for (std::size_t i = 0; i < hx.span(); ++i) ASSERT_EQ(hx.data()[i], hy.data()[i]) << what << " [" << i << "]";
+    };
+    same(a.off, b.off, "off");
+    same(a.image_begin, b.image_begin, "image_begin");
+    same(a.index, b.index, "index");
+    same(a.shift, b.shift, "shift");
+    same(a.shifts, b.shifts, "shifts");
+    same(a.image_x, b.image_x, "image_x");
+    same(a.image_cell, b.image_cell, "image_cell");
+    same(a.image_normal, b.image_normal, "image_normal");
+  }
 }
 
 TEST(VertexStencil, MirrorImagesTakeEachWallsGhostRule) {

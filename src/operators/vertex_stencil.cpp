@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "core/error.hpp"
+#include "mesh/host_parallel.hpp"
 
 namespace fvproxy {
 
@@ -353,55 +354,88 @@ VertexStencil face_stencil(const Mesh& m) {
 namespace {
 
 /// The stencil numbered on the host: the CSR of every cell's entries, the translations, the images.
+/// Built on the host threads in two passes over the cells (each cell's entries made twice: counted,
+/// then written at their offsets), so the result does not depend on the threads: the translations
+/// in the order of their keys (the zero translation first; each one's value from the lowest cell
+/// that has it), the owned cells' mirror images first (filled before the state's exchange), then
+/// the ghosts', each in cell order.
 struct HostStencil {
   std::vector<index_t> off, image_begin, index;
   std::vector<std::uint8_t> shift;
-  std::vector<std::array<long long, 3>> shift_keys{{{0, 0, 0}}};
-  std::vector<std::array<double, 3>> shift_values{{{0, 0, 0}}};
+  std::vector<std::array<long long, 3>> shift_keys;
+  std::vector<std::array<double, 3>> shift_values;
   std::vector<Entry> images;
-
-  std::uint8_t shift_of(const Entry& e) {
-    const auto it = std::find(shift_keys.begin(), shift_keys.end(), e.t);
-    if (it != shift_keys.end()) return static_cast<std::uint8_t>(it - shift_keys.begin());
-    if (shift_keys.size() == 255) throw std::logic_error("make_vertex_stencil: more than 255 translations");
-    shift_keys.push_back(e.t), shift_values.push_back(e.shift);
-    return static_cast<std::uint8_t>(shift_keys.size() - 1);
-  }
-
   index_t n_owned_images = 0;
 
-  /// The images of owned cells take the first rows, the ghosts' the rest (filled after the state's
-  /// exchange): a ghost's image is numbered -(k + 1) in the pass, its row set after it.
   HostStencil(const StencilBuilder& builder, index_t nc, index_t n_owned, index_t first_row)
       : off(static_cast<std::size_t>(nc) + 1, 0), image_begin(static_cast<std::size_t>(nc)) {
-    std::vector<Entry> ghost_images;
-    for (index_t c = 0; c < nc; ++c) {
-      const std::vector<Entry> es = builder.entries(c);
-      index_t plain = 0;
-      for (const Entry& e : es) {
+    std::vector<index_t> owned_images(std::size_t(nc) + 1, 0), ghost_images(std::size_t(nc) + 1, 0);
+    count(builder, nc, n_owned, owned_images, ghost_images);
+    host::exclusive_scan(off);
+    n_owned_images = host::exclusive_scan(owned_images);
+    const index_t n_ghost_images = host::exclusive_scan(ghost_images);
+    index.resize(std::size_t(off[nc]));
+    shift.resize(std::size_t(off[nc]));
+    images.resize(std::size_t(n_owned_images + n_ghost_images));
+    host::parallel_for("fvproxy::operators::stencil_fill", nc, [&](std::int64_t i) {
+      const index_t c = static_cast<index_t>(i);
+      index_t q = off[c], plain = 0, o = owned_images[c], g = n_owned_images + ghost_images[c];
+      for (const Entry& e : builder.entries(c)) { // the plain entries first, then the images
         if (e.image) {
-          if (e.cell < n_owned) {
-            index.push_back(first_row + static_cast<index_t>(images.size()));
-            images.push_back(e);
-          } else {
-            index.push_back(-1 - static_cast<index_t>(ghost_images.size()));
-            ghost_images.push_back(e);
-          }
-          shift.push_back(0);
+          const index_t k = e.cell < n_owned ? o++ : g++;
+          index[q] = first_row + k, shift[q] = 0, images[std::size_t(k)] = e;
         } else {
-          shift.push_back(shift_of(e));
-          index.push_back(e.cell);
-          ++plain;
+          index[q] = e.cell, shift[q] = shift_index(e.t), ++plain;
         }
+        ++q;
       }
       image_begin[c] = off[c] + plain;
-      off[c + 1] = off[c] + static_cast<index_t>(es.size());
-    }
-    n_owned_images = static_cast<index_t>(images.size());
-    for (index_t c = 0; c < nc; ++c)
-      for (index_t q = image_begin[c]; q < off[c + 1]; ++q)
-        if (index[q] < 0) index[q] = first_row + n_owned_images + (-1 - index[q]);
-    images.insert(images.end(), ghost_images.begin(), ghost_images.end());
+    });
+  }
+
+private:
+  /// Pass 1: each cell's entries (off[c]) and mirror images of owned and ghost cells, and the
+  /// translations with the lowest cell that has each (per piece of cells, then merged).
+  void count(const StencilBuilder& builder, index_t nc, index_t n_owned, std::vector<index_t>& owned_images,
+             std::vector<index_t>& ghost_images) {
+    using Key = std::array<long long, 3>;
+    struct Seen {
+      Key key;
+      index_t cell;
+      std::array<double, 3> value;
+    };
+    const int parts = nc < 2048 ? 1 : host::threads();
+    std::vector<std::vector<Seen>> seen(static_cast<std::size_t>(parts));
+    host::for_pieces("fvproxy::operators::stencil_count", nc, parts, [&](int t, std::int64_t b, std::int64_t e) {
+      std::vector<Seen>& mine = seen[std::size_t(t)];
+      for (index_t c = index_t(b); c < index_t(e); ++c) {
+        const std::vector<Entry> es = builder.entries(c);
+        off[c] = static_cast<index_t>(es.size()); // counts at [c], offsets after the scan
+        for (const Entry& x : es) {
+          if (x.image)
+            ++(x.cell < n_owned ? owned_images : ghost_images)[c];
+          else if (std::none_of(mine.begin(), mine.end(), [&](const Seen& s) { return s.key == x.t; }))
+            mine.push_back({x.t, c, x.shift});
+        }
+      }
+    });
+    std::vector<Seen> all{{Key{{0, 0, 0}}, -1, {{0, 0, 0}}}}; // the zero translation first
+    for (const auto& v : seen)
+      for (const Seen& s : v) {
+        const auto it = std::find_if(all.begin(), all.end(), [&](const Seen& a) { return a.key == s.key; });
+        if (it == all.end())
+          all.push_back(s);
+        else if (it->cell >= 0 && s.cell < it->cell)
+          *it = s;
+      }
+    std::sort(all.begin() + 1, all.end(), [](const Seen& x, const Seen& y) { return x.key < y.key; });
+    if (all.size() > 255) throw std::logic_error("make_vertex_stencil: more than 255 translations");
+    for (const Seen& s : all) shift_keys.push_back(s.key), shift_values.push_back(s.value);
+  }
+
+  std::uint8_t shift_index(const std::array<long long, 3>& t) const {
+    const auto it = std::find(shift_keys.begin(), shift_keys.end(), t);
+    return static_cast<std::uint8_t>(it - shift_keys.begin());
   }
 };
 
