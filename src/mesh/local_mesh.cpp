@@ -42,10 +42,6 @@ void sort_unique(std::vector<int>& v) {
   v.erase(std::unique(v.begin(), v.end()), v.end());
 }
 
-/// l.links of a local mesh whose cells (l.global_cell) are cut out of g: the ghosts by owner rank,
-/// the first layer's then the second's (each by gid), and what each neighbour needs from here in
-/// its own ghost order: the owned cells next to its cells (its first layer), then those two faces
-/// away (its second, with two layers).
 /// What add_halo_links sends, by vertex adjacency (the same rule as the face loop there: an owned
 /// cell c is in rank r's first layer when it has a neighbour of r; in its second when not and a
 /// neighbour n of c, not of r, has a neighbour of r). (neighbour rank, its layer, gid, local cell).
@@ -74,7 +70,7 @@ std::vector<std::tuple<int, int, gid_t, index_t>> vertex_sends(const HostMesh& g
     const index_t c = cells[i];
     first.clear(), second.clear();
     adj.for_each(c, [&](index_t n) {
-      if (part[n] != rank) first.push_back(part[n]);
+      if (part[n] >= 0 && part[n] != rank) first.push_back(part[n]);
     });
     sort_unique(first);
     for (const int r : first) sends.emplace_back(r, 1, g.cell_gid[c], i);
@@ -89,6 +85,10 @@ std::vector<std::tuple<int, int, gid_t, index_t>> vertex_sends(const HostMesh& g
   return sends;
 }
 
+/// l.links of a local mesh whose cells (l.global_cell) are cut out of g: the ghosts by owner rank,
+/// the first layer's then the second's (each by gid), and what each neighbour needs from here in
+/// its own ghost order: the owned cells next to its cells (its first layer), then those two faces
+/// away (its second, with two layers).
 void add_halo_links(const HostMesh& g, const std::vector<int>& part, int layers, LocalMesh& l) {
   const std::vector<index_t>& cells = l.global_cell;
   const int rank = l.rank;
