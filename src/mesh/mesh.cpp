@@ -142,7 +142,7 @@ Mesh upload(const HostMesh& h, index_t n_owned) {
   m.n_nodes = h.n_nodes();
   m.dim = h.dim;
   m.patches = h.patches;
-  m.node_key = h.node_key;
+  if (!h.node_key.empty()) m.node_key = std::make_shared<const std::vector<index_t>>(h.node_key);
   {
     m.node_x = Vec3View<real>(Kokkos::view_alloc(Kokkos::WithoutInitializing, "fvproxy::mesh::node_x"), m.n_nodes);
     auto hx = Kokkos::create_mirror_view(m.node_x);

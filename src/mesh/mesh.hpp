@@ -1,6 +1,7 @@
 #pragma once
 // The mesh on the device: connectivity copied from a HostMesh, geometry computed there.
 #include <array>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -35,9 +36,9 @@ struct Mesh {
   int dim = 3;              ///< spatial dimension (HostMesh::dim)
   /// The ghost layers hold every vertex neighbour (LocalMesh::vertex: the vertex stencil's layers).
   bool vertex_layers = false;
-  /// HostMesh::node_key on the host (periodic partners share a key; empty: none), for the vertex
-  /// stencil's builder.
-  std::vector<index_t> node_key;
+  /// HostMesh::node_key on the host (periodic partners share a key; null or empty: none), for the
+  /// vertex stencil's builder (shared: copies of the Mesh do not copy it).
+  std::shared_ptr<const std::vector<index_t>> node_key;
   index_t n_local() const { return n_cells + n_ghosts; }
   /// Cells whose gradients this rank computes: the owned ones and the first ghost layer's (two layers).
   index_t n_gradient_cells() const { return n_cells + n_layer1; }

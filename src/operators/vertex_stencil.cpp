@@ -162,8 +162,8 @@ private:
   void periodic_classes() {
     const index_t nn = static_cast<index_t>(h_.x.extent(0));
     UnionFind uf(nn);
-    if (!m_.node_key.empty()) {
-      for (index_t n = 0; n < nn; ++n) uf.unite(n, m_.node_key[std::size_t(n)]);
+    if (m_.node_key && !m_.node_key->empty()) {
+      for (index_t n = 0; n < nn; ++n) uf.unite(n, (*m_.node_key)[std::size_t(n)]);
       classes_from(uf, nn);
       return;
     }
