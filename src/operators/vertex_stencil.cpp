@@ -201,10 +201,13 @@ private:
   std::array<gid_t, kMaxFaceNodes> face_key(index_t f) const {
     std::array<gid_t, kMaxFaceNodes> k;
     k.fill(-1);
-    int j = 0;
-    for (index_t q = h_.face_node_off(f); q < h_.face_node_off(f + 1) && j < kMaxFaceNodes; ++q)
-      k[std::size_t(j++)] = h_.node_gid(h_.face_nodes(q));
-    std::sort(k.begin(), k.begin() + j);
+    int n = 0;
+    for (index_t q = h_.face_node_off(f); q < h_.face_node_off(f + 1) && n < kMaxFaceNodes; ++q) {
+      int j = n++; // insertion sort of at most four ids (std::sort here trips g++ 12's -Warray-bounds)
+      for (const gid_t v = h_.node_gid(h_.face_nodes(q)); j > 0 && v < k[std::size_t(j - 1)]; --j)
+        k[std::size_t(j)] = k[std::size_t(j - 1)];
+      k[std::size_t(j)] = h_.node_gid(h_.face_nodes(q));
+    }
     return k;
   }
 
