@@ -42,28 +42,29 @@ void sort_unique(std::vector<int>& v) {
   v.erase(std::unique(v.begin(), v.end()), v.end());
 }
 
-/// What add_halo_links sends, by vertex adjacency (the same rule as the face loop there: an owned
-/// cell c is in rank r's first layer when it has a neighbour of r; in its second when not and a
-/// neighbour n of c, not of r, has a neighbour of r). (neighbour rank, its layer, gid, local cell).
-std::vector<std::tuple<int, int, gid_t, index_t>> vertex_sends(const HostMesh& g, const std::vector<int>& part,
-                                                               int layers, const CellAdjacency& adj,
-                                                               const LocalMesh& l) {
+/// What add_halo_links sends: (neighbour rank, its layer, gid, local owned cell). An owned cell c is
+/// in rank r's first layer when a neighbour of c is r's; in its second when not and a neighbour n
+/// of c, not r's, has a neighbour of r's. The parts next to each n (other than n's own) are found
+/// once per n (a vertex neighbourhood holds ~70 cells on tets).
+std::vector<std::tuple<int, int, gid_t, index_t>> halo_sends(const HostMesh& g, const std::vector<int>& part,
+                                                             int layers, const CellAdjacency& adj, const LocalMesh& l) {
   const std::vector<index_t>& cells = l.global_cell;
   const int rank = l.rank;
-  // other_parts of each cell next to an owned one: the parts of its neighbours other than its own
-  std::vector<index_t> slot(std::size_t(g.n_cells()), -1);
-  std::vector<std::vector<int>> other_parts;
-  for (index_t i = 0; i < l.n_owned; ++i)
-    adj.for_each(cells[i], [&](index_t n) {
-      if (slot[n] >= 0) return;
-      slot[n] = static_cast<index_t>(other_parts.size());
+  constexpr index_t kUnknown = -1, kNone = -2;
+  std::vector<index_t> slot(layers < 2 ? 0 : std::size_t(g.n_cells()), kUnknown); // kNone, or in other_parts
+  std::vector<std::vector<int>> other_parts; // only the cells next to another part than their own
+  const auto parts_next_to = [&](index_t n) -> const std::vector<int>* {
+    if (slot[n] == kUnknown) {
       std::vector<int> ps;
       adj.for_each(n, [&](index_t m) {
         if (part[m] >= 0 && part[m] != part[n]) ps.push_back(part[m]);
       });
       sort_unique(ps);
-      other_parts.push_back(std::move(ps));
-    });
+      slot[n] = ps.empty() ? kNone : static_cast<index_t>(other_parts.size());
+      if (!ps.empty()) other_parts.push_back(std::move(ps));
+    }
+    return slot[n] == kNone ? nullptr : &other_parts[std::size_t(slot[n])];
+  };
   std::vector<std::tuple<int, int, gid_t, index_t>> sends;
   std::vector<int> first, second;
   for (index_t i = 0; i < l.n_owned; ++i) {
@@ -76,20 +77,23 @@ std::vector<std::tuple<int, int, gid_t, index_t>> vertex_sends(const HostMesh& g
     for (const int r : first) sends.emplace_back(r, 1, g.cell_gid[c], i);
     if (layers < 2) continue;
     adj.for_each(c, [&](index_t n) {
-      for (const int r : other_parts[std::size_t(slot[n])])
-        if (r != rank && !std::binary_search(first.begin(), first.end(), r)) second.push_back(r);
+      if (const std::vector<int>* ps = parts_next_to(n))
+        for (const int r : *ps)
+          if (r != rank && !std::binary_search(first.begin(), first.end(), r)) second.push_back(r);
     });
     sort_unique(second);
     for (const int r : second) sends.emplace_back(r, 2, g.cell_gid[c], i);
   }
+  std::sort(sends.begin(), sends.end());
   return sends;
 }
 
 /// l.links of a local mesh whose cells (l.global_cell) are cut out of g: the ghosts by owner rank,
 /// the first layer's then the second's (each by gid), and what each neighbour needs from here in
-/// its own ghost order: the owned cells next to its cells (its first layer), then those two faces
-/// away (its second, with two layers).
-void add_halo_links(const HostMesh& g, const std::vector<int>& part, int layers, LocalMesh& l) {
+/// its own ghost order: the owned cells next to its cells (its first layer), then those two cells
+/// away (its second, with two layers; "next to" by `adj`: halo_sends).
+void add_halo_links(const HostMesh& g, const std::vector<int>& part, int layers, const CellAdjacency& adj,
+                    LocalMesh& l) {
   const std::vector<index_t>& cells = l.global_cell;
   const int rank = l.rank;
   for (index_t k = l.n_owned; k < index_t(cells.size()); ++k) {
@@ -102,37 +106,7 @@ void add_halo_links(const HostMesh& g, const std::vector<int>& part, int layers,
     }
     it->recv.push_back(k);
   }
-  std::vector<std::tuple<int, int, gid_t, index_t>> sends; // (neighbour rank, its layer, gid, local owned cell)
-  auto other = [&](index_t c, index_t k) {
-    const index_t f = g.cell_faces[k];
-    return g.face_owner[f] == c ? g.face_neighbour[f] : g.face_owner[f];
-  };
-  std::vector<int> first, second;
-  if (l.vertex) sends = vertex_sends(g, part, layers, CellAdjacency(g, true), l);
-  for (index_t i = 0; i < (l.vertex ? 0 : l.n_owned); ++i) {
-    const index_t c = cells[i];
-    first.clear(), second.clear();
-    for (index_t k = g.cell_face_off[c]; k < g.cell_face_off[c + 1]; ++k) {
-      const index_t n = other(c, k);
-      if (n >= 0 && part[n] != rank) first.push_back(part[n]);
-    }
-    sort_unique(first);
-    for (const int r : first) sends.emplace_back(r, 1, g.cell_gid[c], i);
-    if (layers < 2) continue;
-    for (index_t k = g.cell_face_off[c]; k < g.cell_face_off[c + 1]; ++k) {
-      const index_t n = other(c, k);
-      if (n < 0) continue;
-      for (index_t j = g.cell_face_off[n]; j < g.cell_face_off[n + 1]; ++j) {
-        const index_t m = other(n, j);
-        if (m < 0 || m == c || part[m] == rank || part[m] == part[n]) continue;
-        if (!std::binary_search(first.begin(), first.end(), part[m])) second.push_back(part[m]);
-      }
-    }
-    sort_unique(second);
-    for (const int r : second) sends.emplace_back(r, 2, g.cell_gid[c], i);
-  }
-  std::sort(sends.begin(), sends.end());
-  for (const auto& [r, layer_there, gid, c] : sends) {
+  for (const auto& [r, layer_there, gid, c] : halo_sends(g, part, layers, adj, l)) {
     auto it = std::find_if(l.links.begin(), l.links.end(), [r = r](const HaloLink& x) { return x.rank == r; });
     if (it == l.links.end()) // a face between two parts makes each a ghost of the other: never here
       throw RunError("error: extract_local: rank " + std::to_string(r) + " needs cells of rank " +
@@ -194,39 +168,22 @@ void sort_cell_faces_globally(LocalMesh& l) {
   }
 }
 
-/// Classify owned cells (frontier: a face to another part) and the ghosts by layer (layer[c]: 1 or
-/// 2 for the ghosts of that layer, else 0).
-void classify_cells(const HostMesh& g, const std::vector<int>& part, int rank, int layers, bool vertex,
+/// Classify owned cells (frontier: a neighbour in another part, by `adj`) and the ghosts by layer
+/// (layer[c]: 1 or 2 for the ghosts of that layer, else 0).
+void classify_cells(const std::vector<int>& part, int rank, int layers, const CellAdjacency& adj,
                     std::vector<char>& frontier, std::vector<char>& layer) {
-  if (vertex) {
-    const CellAdjacency adj(g, true);
-    const index_t nc = g.n_cells();
-    for (index_t c = 0; c < nc; ++c)
-      if (part[c] == rank)
-        adj.for_each(c, [&](index_t n) {
-          if (part[n] != rank) frontier[c] = 1, layer[n] = 1;
-        });
-    if (layers == 2)
-      for (index_t c = 0; c < nc; ++c)
-        if (layer[c] == 1)
-          adj.for_each(c, [&](index_t n) {
-            if (part[n] != rank && layer[n] == 0) layer[n] = 2;
-          });
-    return;
-  }
-  for (index_t f = 0; f < g.n_interior; ++f) {
-    const index_t a = g.face_owner[f], b = g.face_neighbour[f];
-    const bool ma = part[a] == rank, mb = part[b] == rank;
-    if (ma == mb) continue;
-    if (ma) frontier[a] = 1, layer[b] = 1;
-    if (mb) frontier[b] = 1, layer[a] = 1;
-  }
+  const index_t nc = static_cast<index_t>(part.size());
+  for (index_t c = 0; c < nc; ++c)
+    if (part[c] == rank)
+      adj.for_each(c, [&](index_t n) {
+        if (part[n] != rank) frontier[c] = 1, layer[n] = 1;
+      });
   if (layers == 2)
-    for (index_t f = 0; f < g.n_interior; ++f) {
-      const index_t a = g.face_owner[f], b = g.face_neighbour[f];
-      if (layer[a] == 1 && part[b] != rank && layer[b] == 0) layer[b] = 2;
-      if (layer[b] == 1 && part[a] != rank && layer[a] == 0) layer[a] = 2;
-    }
+    for (index_t c = 0; c < nc; ++c)
+      if (layer[c] == 1)
+        adj.for_each(c, [&](index_t n) {
+          if (part[n] != rank && layer[n] == 0) layer[n] = 2;
+        });
 }
 
 /// A ghost's owner must be known: the halo exchanges with it.
@@ -334,7 +291,8 @@ LocalMesh extract_local(const HostMesh& g, const std::vector<int>& part, int ran
   l.vertex = vertex;
   l.n_global_nodes = g.n_nodes();
   std::vector<char> frontier(nc, 0), layer(nc, 0);
-  classify_cells(g, part, rank, layers, vertex, frontier, layer);
+  const CellAdjacency adj(g, vertex);
+  classify_cells(part, rank, layers, adj, frontier, layer);
   check_ghost_parts(g, part, layer);
   order_cells(g, part, frontier, layer, l);
   l.host.dim = g.dim;
@@ -343,7 +301,7 @@ LocalMesh extract_local(const HostMesh& g, const std::vector<int>& part, int ran
   select_faces(g, part, layer, l);
   add_faces(g, node_of, l);
   sort_cell_faces_globally(l);
-  add_halo_links(g, part, layers, l);
+  add_halo_links(g, part, layers, adj, l);
   return l;
 }
 

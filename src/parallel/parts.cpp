@@ -191,18 +191,11 @@ std::vector<gid_t> ghost_gids_of(const HostMesh& piece, const std::vector<index_
   const CellAdjacency adj(piece, vertex);
   for (int k = 0; k < layers; ++k) {
     std::vector<index_t> found;
-    if (vertex) {
-      for (index_t c = 0; c < nc; ++c)
-        if (near[c])
-          adj.for_each(c, [&](index_t n) {
-            if (!near[n]) found.push_back(n);
-          });
-    } else {
-      for (index_t f = 0; f < piece.n_interior; ++f) {
-        const index_t a = piece.face_owner[f], b = piece.face_neighbour[f];
-        if (near[a] != near[b]) found.push_back(near[a] ? b : a);
-      }
-    }
+    for (index_t c = 0; c < nc; ++c)
+      if (near[c])
+        adj.for_each(c, [&](index_t n) {
+          if (!near[n]) found.push_back(n);
+        });
     for (const index_t c : found)
       if (!near[c]) near[c] = 1, ghost_gids.push_back(piece.cell_gid[c]);
   }
