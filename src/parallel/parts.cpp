@@ -181,8 +181,7 @@ std::vector<gid_t> curve_positions(const HostMesh& piece, const Mesh& dev, const
 }
 
 /// The ghosts of the owned cells `own` of `piece`: the other cells within `layers` faces (`vertex`:
-/// vertices) of one,
-/// ascending global ids.
+/// vertices) of one, ascending global ids.
 std::vector<gid_t> ghost_gids_of(const HostMesh& piece, const std::vector<index_t>& own, int layers, bool vertex) {
   const index_t nc = piece.n_cells();
   std::vector<gid_t> ghost_gids;
