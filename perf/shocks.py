@@ -8,6 +8,7 @@ compared cell by cell with the exact solution (Toro 2009, chapter 4, computed he
   undershoot_<q> (min of the exact q - min over cells of q) / (exact range of q), in %
   transverse     max |velocity across the axis| / max |exact velocity| (Sod: 0.927)
   l1_<q>         fvproxy's own L1 errors (summary.json)
+  retried        steps taken again (time.retries; summary.json)
 
   python3 perf/shocks.py [--problems sod,toro1,...] [--meshes hex,tet,tet-jitter] [--cells 100,200,400]
                          [--axes x] [--set KEY=VALUE ...] [--out shocks.csv]
@@ -134,6 +135,7 @@ def run(fv, problem, mesh, cells, axis, extra):
         with open(os.path.join(tmp, "summary.json")) as f:
             j = json.load(f)
         row["steps"] = j.get("steps", "")
+        row["retried"] = (j.get("time_step") or {}).get("retried", "")
         for k in ("density", "velocity", "pressure"):
             row["l1_" + k] = (j.get("errors") or {}).get(k, {}).get("l1", "")
         last = sorted(glob.glob(os.path.join(tmp, "fields_*.h5")))[-1]
@@ -187,7 +189,7 @@ def main():
     rev = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True, text=True).stdout
     out.write("# perf/shocks.py %s; git %s; %s, %d cores\n" % (" ".join(toro.portable(a) for a in sys.argv[1:]),
                                                            rev.strip(), os.uname().nodename, os.cpu_count() or 0))
-    fields = keys + ["exit", "steps"] + ["%s_%s" % (w, q) for w in ("overshoot", "undershoot")
+    fields = keys + ["exit", "steps", "retried"] + ["%s_%s" % (w, q) for w in ("overshoot", "undershoot")
                                          for q in ("density", "velocity", "pressure")]
     fields += ["transverse", "l1_density", "l1_velocity", "l1_pressure", "message"]
     w = csv.DictWriter(out, fieldnames=fields, extrasaction="ignore")

@@ -206,7 +206,7 @@ void print_summary(const RunSummary& r, const CaseConfig& cfg, const std::string
     std::printf("  time step: variable, %.4g to %.4g%s\n", r.dt_min, r.dt_max,
                 r.converged ? " (stopped: residuals below time.residual_tolerance)" : "");
   if (r.retried_steps > 0)
-    std::printf("  %lld %s taken again with half the step (time.retries)\n", r.retried_steps,
+    std::printf("  %lld %s taken again: half the step, first order where it failed (time.retries)\n", r.retried_steps,
                 r.retried_steps == 1 ? "failing step was" : "failing steps were");
   if (r.errors) {
     std::printf("  error vs exact solution at t = %.6g (volume-weighted):\n", r.time);

@@ -538,6 +538,7 @@ void FlowSolver::gradients(View2<real> u, Part part) {
       flow_positivity_limit(mesh_, geom_, primitive_ ? FlowVariables::primitive : FlowVariables::conservative, gas_, u,
                             grad_, lim_, part);
     flow_entering_first_order(mesh_, patches_, u, grad_, part);
+    flow_first_order_cells(mesh_, first_order_, grad_, part); // a step taken again: retry_step()'s cells
   }
   if (viscous_gradient_) viscous_gradient_->compute(wv_, wvb_, gwv_, View2<real>(), part);
 }
@@ -613,6 +614,8 @@ void FlowSolver::step(real /*t*/, real dt, long long step, bool check) {
   // The flow models' boundary conditions do not depend on time: the stages' times are not needed.
   // A non-reflecting face's incoming characteristic is advanced with the state, stage by stage, from the
   // stage's state (its ghost rows exchanged by rate()).
+  if (!retrying_) first_order_ = View1<index_t>(); // a new step: second order everywhere again
+  retrying_ = false;
   start_incoming();
   for (std::size_t s = 0; s < stages_.size(); ++s) {
     const kc::ProfileRegion region("fvproxy::solver::rk_stage");
@@ -645,6 +648,7 @@ std::optional<StateFailure> FlowSolver::state_failure() {
 }
 
 bool FlowSolver::retry_step() {
+  mark_first_order();
   // The owned rows of the step's start state (the first stage's update saved them; the ghost rows
   // follow from the next stage's exchange) and the non-reflecting faces' characteristics.
   const Kokkos::pair<index_t, index_t> owned(0, mesh_.n_cells);
@@ -653,6 +657,25 @@ bool FlowSolver::retry_step() {
   if (non_reflecting_) Kokkos::deep_copy(incoming_, incoming_n_);
   Kokkos::deep_copy(check_.keys, kNoBadValue);
   return true;
+}
+
+void FlowSolver::mark_first_order() {
+  // From the failed step's owned rows (before retry_step puts the start state back); the cells an
+  // earlier attempt of this step took at first order stay so. Collective (the ghosts' marks).
+  View1<real> marked("fvproxy::flow::failed_cells", mesh_.n_local());
+  Kokkos::parallel_for("fvproxy::flow::mark_failed_cells", Kokkos::RangePolicy<ExecSpace>(0, mesh_.n_cells),
+                       MarkNonPhysical{gas_, u_, marked});
+  const View1<index_t> before = first_order_;
+  const index_t n_cells = mesh_.n_cells;
+  Kokkos::parallel_for("fvproxy::flow::mark_first_order_before",
+                       Kokkos::RangePolicy<ExecSpace>(0, index_t(before.extent(0))), MarkRows{before, n_cells, marked});
+  if (halo_) halo_->exchange(marked);
+  first_order_ = flow_first_order_neighbourhood(mesh_, marked);
+  const auto rows = Kokkos::create_mirror_view_and_copy(HostSpace(), first_order_);
+  std::int64_t owned = 0;
+  for (std::size_t i = 0; i < rows.extent(0); ++i) owned += rows(i) < n_cells;
+  first_order_cells_ = comm_.sum(owned);
+  retrying_ = true;
 }
 
 std::optional<StateFailure> FlowSolver::first_failure() const {

@@ -62,7 +62,11 @@ public:
   void initialize() override;
   void step(real t, real dt, long long step, bool check) override;
   std::optional<StateFailure> first_failure() const override;
+  /// Puts back the step's start state and marks the cells the step taken again computes at first
+  /// order: where the failed step left a non-physical state and their face neighbours (with those of
+  /// an earlier attempt of the same step; flow_first_order_neighbourhood). Collective.
   bool retry_step() override;
+  long long retry_first_order_cells() const override { return first_order_cells_; }
   std::optional<StateFailure> state_failure() override;
   StableStep stable_step(double cfl) const override;
   bool variable_step() const override { return true; }
@@ -99,6 +103,8 @@ private:
   // The constructor's parts, in its order: the state arrays, the convection operator, then (after
   // the initial state) the second-order reconstruction and the viscous operator.
   void allocate_state();
+  /// retry_step()'s marks: first_order_ from the failed state u_ (its owned rows), before it is put back.
+  void mark_first_order();
   /// The non-reflecting faces' incoming characteristics (one row per boundary face, the first ghost
   /// layer's too), given to their patches' conditions; none without a non-reflecting patch.
   void allocate_incoming();
@@ -158,7 +164,12 @@ private:
   /// u_ last changed otherwise (initialize, restarted and retry_step clear it, and integrals, which
   /// uses rhs_ as scratch; a caller that writes u_ through state() calls restarted()).
   bool fields_current_ = false;
-  double volume_ = 0; ///< the domain's (every rank's owned cells)
+  /// The cells (rows) the step taken again computes at first order (retry_step); empty in a step
+  /// that is not taken again. retrying_: retry_step() ran since the last step().
+  View1<index_t> first_order_;
+  bool retrying_ = false;
+  long long first_order_cells_ = 0; ///< first_order_'s owned cells over every rank
+  double volume_ = 0;               ///< the domain's (every rank's owned cells)
   StateCheck check_;
   Bounds no_bounds_;
   std::string no_exact_;

@@ -411,7 +411,9 @@ void TimeLoop::take_again(Span& s, int retry) {
   std::ostringstream m;
   m.precision(6);
   m << "step " << s.step << " (t = " << s.t0 << ", dt = " << dt << "): " << describe_failure(f, r_.conserved_names)
-    << "; taken again with dt = " << s.dt << " (time.retries: " << retry + 1 << " of " << cfg_.time.retries << ")";
+    << "; taken again with dt = " << s.dt;
+  if (const long long n = solver_->retry_first_order_cells()) m << " and first order in " << n << " cells";
+  m << " (time.retries: " << retry + 1 << " of " << cfg_.time.retries << ")";
   log(m.str());
 }
 

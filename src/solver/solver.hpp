@@ -68,9 +68,11 @@ public:
   /// The first failing value recorded by step(). Collective: the same answer on every rank.
   virtual std::optional<StateFailure> first_failure() const = 0;
   /// Puts back the state the last step() started from (and what it advanced with it) and clears the
-  /// recorded failure, so that the step can be taken again with a smaller dt (time.retries). False
-  /// when the solver keeps no such state.
+  /// recorded failure, so that the step can be taken again with a smaller dt (time.retries; the flow
+  /// models also at first order where it failed). False when the solver keeps no such state.
   virtual bool retry_step() { return false; }
+  /// The cells (over every rank) the step taken again computes at first order, after retry_step().
+  virtual long long retry_first_order_cells() const { return 0; }
   /// The current state checked as step() checks its result (the flow models: non-finite values,
   /// density or pressure <= 0), before the first step: the failure at "step 0". Collective. The
   /// scalar model's initial field defines its bounds and is finite by its parser: none.

@@ -24,6 +24,7 @@ void expect_same_run(const CaseConfig& cfg, const std::string& what, bool bitwis
   ASSERT_FALSE(r.failure.has_value());
   EXPECT_EQ(r.dt, ref.dt);
   EXPECT_EQ(r.steps, ref.steps);
+  EXPECT_EQ(r.retried_steps, ref.retried_steps);
   EXPECT_EQ(r.cells, ref.cells);
   EXPECT_EQ(r.cfl.limiting_cell >= 0, ref.cfl.limiting_cell >= 0);
   std::map<gid_t, index_t> global_of;
@@ -262,6 +263,36 @@ TEST(DistributedRun, FlowRunsEqualOneRankPerGlobalId) {
   couette.apply_set("operators.convection.scatter=stored"); // deterministic: bitwise again
   couette.apply_set("operators.diffusion.scatter=stored");
   expect_same_run(parse_case(couette), "couette, one face pass, stored fluxes", true, 0);
+}
+
+TEST(DistributedRun, StepsTakenAgainAtFirstOrderEqualOneRank) {
+  // time.retries (docs/physics.md#positivity): Toro's test 5 on 100 x 2 x 2 tets with Barth-Jespersen
+  // on the primitive variables fails at steps 179 and 181 (a negative pressure ahead of the shock);
+  // each is taken again with half the step and first order in the failed cells and their face
+  // neighbours. The marks of a cell next to a rank cut come from its owner (exchanged): the same
+  // steps are taken again and the same bits come out on 1-3 ranks, with one and two ghost layers.
+  for (const char* layers : {"1", "2"}) {
+    ConfigSource src = ConfigSource::from_file(test::source_path("inputs/sod_tet.yaml"));
+    for (const char* s :
+         {"mesh.generate.cells=[100,2,2]", "mesh.generate.lengths=[1,0.02,0.02]", "initial.normal=[1,0,0]",
+          "initial.left={density: 1.0, velocity: [-19.59745, 0, 0], pressure: 1000.0}",
+          "initial.right={density: 1.0, velocity: [-19.59745, 0, 0], pressure: 0.01}", "time={end_time: 0.0056}",
+          "boundary={xmin: {type: supersonic-outflow}, xmax: {type: supersonic-outflow}, ymin: {type: symmetry}, "
+          "ymax: {type: symmetry}, zmin: {type: symmetry}, zmax: {type: symmetry}}",
+          "operators={muscl: {limiter: barth-jespersen}}", "run.deterministic=true"})
+      src.apply_set(s);
+    src.apply_set(std::string("parallel.halo.layers=") + layers);
+    // the failing cells, just ahead of the standing shock, next to the first rank cut (slabs along x)
+    const int n = Communicator::world().size();
+    src.apply_set("mesh.partition=blocks");
+    src.apply_set(std::string("initial.position=") + (n == 2 ? "0.47" : n == 3 ? "0.31" : "0.8"));
+    const CaseConfig cfg = parse_case(src);
+    const BuiltMesh g = build_mesh(cfg.mesh);
+    const RunSummary alone = run_simulation(cfg, g.device, RunHooks{}, true);
+    ASSERT_FALSE(alone.failure.has_value());
+    ASSERT_GT(alone.retried_steps, 0) << "the case no longer takes steps again: it guards nothing";
+    expect_same_run(cfg, std::string("toro 5 on tets, Barth-Jespersen, ghost layers: ") + layers, true, 0);
+  }
 }
 
 TEST(DistributedRun, FilesEachStagesExchangesUnderTheirKind) {

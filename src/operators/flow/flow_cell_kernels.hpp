@@ -94,6 +94,32 @@ struct PhysicalCheck {
   }
 };
 
+/// After a failed step (time.retries): marked(c) = 1 where PhysicalCheck would report cell c (a
+/// non-finite value, density or pressure <= 0), else 0.
+struct MarkNonPhysical {
+  flow::IdealGas eos;
+  ConstView2<real> u;
+  View1<real> marked;
+  KOKKOS_FUNCTION void operator()(const index_t c) const {
+    const real U[flow::kVariables] = {u(c, 0), u(c, 1), u(c, 2), u(c, 3), u(c, 4)};
+    bool bad = false;
+    for (int k = 0; k < flow::kVariables; ++k) bad = bad || !kc::isfinite(U[k]);
+    const real p =
+        bad ? real(0) : eos.pressure(U[0], U[4] - real(0.5) * (U[1] * U[1] + U[2] * U[2] + U[3] * U[3]) / U[0]);
+    marked(c) = bad || !(U[0] > 0) || !(p > 0) || !kc::isfinite(p) ? real(1) : real(0);
+  }
+};
+
+/// marked(rows(i)) = 1 for the rows below `end` (the owned ones).
+struct MarkRows {
+  ConstView1<index_t> rows;
+  index_t end;
+  View1<real> marked;
+  KOKKOS_FUNCTION void operator()(const index_t i) const {
+    if (rows(i) < end) marked(rows(i)) = 1;
+  }
+};
+
 /// The start state (initial or a checkpoint's) within the range the model computes in, as the case
 /// reader checks the initial condition's parameters (physics/physics_options.hpp, kStateMin and
 /// kStateMax): density and pressure in range, and the kinetic energy, sound speed squared and

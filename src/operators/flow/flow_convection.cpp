@@ -692,6 +692,58 @@ void flow_entering_first_order(const Mesh& mesh, const std::vector<FlowPatchBC>&
   }
 }
 
+namespace {
+/// flow_first_order_neighbourhood's kernel: cell c is kept when it or a face neighbour is marked.
+struct MarkedNeighbourhood {
+  ConstView1<index_t> off, faces, owner, neighbour;
+  ConstView1<real> marked;
+  View1<int> keep;
+  KOKKOS_FUNCTION void operator()(const index_t c) const {
+    int k = marked(c) != 0;
+    for (index_t i = off(c); i < off(c + 1) && !k; ++i) {
+      const index_t f = faces(i), o = owner(f) == c ? neighbour(f) : owner(f);
+      k = o >= 0 && marked(o) != 0;
+    }
+    keep(c) = k;
+  }
+};
+
+struct ZeroGradientRows {
+  ConstView1<index_t> cells;
+  View2<real> grad;
+  IndexRange part;
+  KOKKOS_FUNCTION void operator()(const index_t i) const {
+    const index_t c = cells(i);
+    if (c < part.begin || c >= part.end) return;
+    for (index_t j = 0; j < index_t(grad.extent(1)); ++j) grad(c, j) = 0;
+  }
+};
+} // namespace
+
+View1<index_t> flow_first_order_neighbourhood(const Mesh& mesh, ConstView1<real> marked) {
+  const index_t n = mesh.n_gradient_cells();
+  View1<int> keep("fvproxy::flow_convection::first_order_keep", n);
+  Kokkos::parallel_for(
+      "fvproxy::flow_convection::first_order_neighbourhood", Kokkos::RangePolicy<ExecSpace>(0, n),
+      MarkedNeighbourhood{mesh.cell_face_off, mesh.cell_faces, mesh.face_owner, mesh.face_neighbour, marked, keep});
+  const auto h = Kokkos::create_mirror_view_and_copy(HostSpace(), keep);
+  std::vector<index_t> rows;
+  for (index_t c = 0; c < n; ++c)
+    if (h(c)) rows.push_back(c);
+  View1<index_t> cells("fvproxy::flow_convection::first_order_cells", rows.size());
+  Kokkos::deep_copy(cells, Kokkos::View<const index_t*, HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+                               rows.data(), rows.size()));
+  return cells;
+}
+
+void flow_first_order_cells(const Mesh& mesh, ConstView1<index_t> cells, View2<real> grad, Part part) {
+  const IndexRange range = PartRanges::of(mesh).cells(part);
+  if (cells.extent(0) == 0 || range.size() == 0) return;
+  Kokkos::parallel_for("fvproxy::flow_convection::first_order_cells",
+                       Kokkos::RangePolicy<ExecSpace>(0, index_t(cells.extent(0))),
+                       ZeroGradientRows{cells, grad, range});
+}
+
 double flow_max_rate(const Mesh& mesh, const flow::IdealGas& gas, ConstView2<real> u) {
   double m = 0;
   Kokkos::parallel_reduce("fvproxy::flow_convection::max_rate", Kokkos::RangePolicy<ExecSpace>(0, mesh.n_cells),

@@ -186,6 +186,19 @@ void flow_positivity_limit(const Mesh& mesh, const OperatorGeometry& og, FlowVar
 void flow_entering_first_order(const Mesh& mesh, const std::vector<FlowPatchBC>& patches, ConstView2<real> u,
                                View2<real> grad, Part part);
 
+/// The cells a step taken again (time.retries) computes at first order, docs/physics.md#positivity:
+/// every cell with marked(c) != 0 (one value per local row: the owned rows' from the failed step's
+/// state, the ghost rows' exchanged from their owners) and every face neighbour of one, among the
+/// cells whose gradients this rank computes (the owned ones and the first ghost layer's). Their
+/// rows, ascending. A first-order cell's update is a convex combination of first-order updates
+/// against its neighbours' face states, which the face fallback keeps positive: under the CFL
+/// step it stays positive whatever its neighbours reconstruct.
+View1<index_t> flow_first_order_neighbourhood(const Mesh& mesh, ConstView1<real> marked);
+
+/// The gradient rows of `cells` (flow_first_order_neighbourhood's) that lie in `part` set to zero:
+/// their face states are their own state. Run after the gradients and the limiter of `part`.
+void flow_first_order_cells(const Mesh& mesh, ConstView1<index_t> cells, View2<real> grad, Part part);
+
 /// max over the owned cells of lambda_c = 1/2 sum over the cell's faces of (|u_c . n_f| + c_c) A_f / V_c
 /// (the flow solver's convective rate, solver/flow_solver.hpp): the CFL step is cfl / it.
 double flow_max_rate(const Mesh& mesh, const flow::IdealGas& gas, ConstView2<real> u);
