@@ -93,6 +93,51 @@ TEST(VertexStencil, HexBoxWithMirrorWallsSeesTheMirroredLattice) {
   EXPECT_EQ(plain.stencil.n_entries, 8 * 4 + 12 * 7 + 6 * 12 + 20);
 }
 
+TEST(VertexStencil, CornersKeepsTheVertexEntriesWhereTwoMirrorPlanesMeetOnly) {
+  // operators.muscl.stencil: corners. Jittered tets, mirror patches ymin, zmin and xmax (ymax, zmax
+  // and xmin not): a cell with a node on two of them (the edges y = z = 0, x = 1 & y = 0, x = 1 &
+  // z = 0) has exactly the vertex stencil's entries and images, every other cell none (the face stencil).
+  const HostMesh h = test::box_mesh(ElementKind::tet, {false, false, false}, 0.15, Ordering::zorder, {4, 3, 3});
+  const Mesh m = upload(h);
+  std::vector<bool> mirror(m.patches.size(), false);
+  for (std::size_t p = 0; p < m.patches.size(); ++p)
+    mirror[p] = m.patches[p].name == "ymin" || m.patches[p].name == "zmin" || m.patches[p].name == "xmax";
+  const OperatorGeometry v = make_operator_geometry(m, mirror, Stencil::vertex);
+  const OperatorGeometry k = make_operator_geometry(m, mirror, Stencil::corners);
+  const auto host = [](const auto& x) { return Kokkos::create_mirror_view_and_copy(HostSpace(), x); };
+  const auto node_off = host(m.cell_node_off), nodes = host(m.cell_nodes);
+  const auto X = host(m.node_x);
+  const auto v_off = host(v.stencil.off), v_index = host(v.stencil.index), v_img = host(v.stencil.image_begin);
+  const auto k_off = host(k.stencil.off), k_index = host(k.stencil.index), k_img = host(k.stencil.image_begin);
+  const auto v_x = host(v.stencil.image_x), k_x = host(k.stencil.image_x);
+  index_t corner_cells = 0;
+  for (index_t c = 0; c < m.n_cells; ++c) {
+    bool corner = false; // brute force: a node on two of the three mirror planes
+    for (index_t q = node_off(c); q < node_off(c + 1); ++q) {
+      const index_t a = nodes(q);
+      const int on = (std::abs(X(a, 1)) < 1e-12) + (std::abs(X(a, 2)) < 1e-12) + (std::abs(X(a, 0) - 1) < 1e-12);
+      corner = corner || on >= 2;
+    }
+    corner_cells += corner;
+    SCOPED_TRACE("cell " + std::to_string(c) + (corner ? " (at a corner)" : ""));
+    ASSERT_EQ(k_off(c + 1) - k_off(c), corner ? v_off(c + 1) - v_off(c) : 0);
+    if (!corner) continue;
+    ASSERT_EQ(k_img(c) - k_off(c), v_img(c) - v_off(c));
+    for (index_t q = 0; q < v_off(c + 1) - v_off(c); ++q) {
+      const index_t a = v_off(c) + q, b = k_off(c) + q;
+      if (a < v_img(c)) {
+        EXPECT_EQ(k_index(b), v_index(a));
+      } else { // images numbered apart: the same mirrored centroid
+        for (int i = 0; i < 3; ++i)
+          EXPECT_EQ(k_x(k_index(b) - k.stencil.first_row, i), v_x(v_index(a) - v.stencil.first_row, i));
+      }
+    }
+  }
+  EXPECT_GT(corner_cells, 0);
+  EXPECT_LT(corner_cells, m.n_cells / 2);
+  EXPECT_LT(k.stencil.n_entries, v.stencil.n_entries / 2);
+}
+
 TEST(VertexStencil, PeriodicHexBoxSeesTheLatticeThroughItsPeriodicFaces) {
   // Periodic in every direction: 20 vertex neighbours per cell, translated next to it.
   const HostMesh h = test::box_mesh(ElementKind::hex, {true, true, true}, 0.0, Ordering::random, {4, 4, 4});

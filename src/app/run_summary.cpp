@@ -206,8 +206,12 @@ void print_summary(const RunSummary& r, const CaseConfig& cfg, const std::string
     std::printf("  time step: variable, %.4g to %.4g%s\n", r.dt_min, r.dt_max,
                 r.converged ? " (stopped: residuals below time.residual_tolerance)" : "");
   if (r.retried_steps > 0)
-    std::printf("  %lld %s taken again: half the step, first order where it failed (time.retries)\n", r.retried_steps,
-                r.retried_steps == 1 ? "failing step was" : "failing steps were");
+    std::printf("  %lld %s taken again: half the step, first order where it failed (time.retries)%s\n", r.retried_steps,
+                r.retried_steps == 1 ? "failing step was" : "failing steps were",
+                10 * r.retried_steps > r.steps
+                    ? "; more than 1 in 10 steps: the scheme fails where the retries patch it "
+                      "(a limiter or a smaller time.cfl)"
+                    : "");
   if (r.errors) {
     std::printf("  error vs exact solution at t = %.6g (volume-weighted):\n", r.time);
     std::printf("    %-12s %14s %14s %14s\n", "field", "L1", "L2", "Linf");

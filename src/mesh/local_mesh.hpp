@@ -25,7 +25,7 @@
 // is the local node of smallest index with the same global key (the vertex stencil finds periodic
 // partners by it; a local mesh is never re-faced or reordered).
 //
-// Vertex adjacency (`vertex`, operators.muscl.stencil: vertex; docs/operators/muscl.md#stencil):
+// Vertex adjacency (`vertex`, operators.muscl.stencil: vertex or corners; docs/operators/muscl.md#stencil):
 // "neighbour" above is then every cell sharing a node with the cell, or a periodic partner of one
 // (node_key), instead of every cell sharing a face: the first layer holds every vertex neighbour of
 // an owned cell, the second every vertex neighbour of the first, the frontier is every owned cell

@@ -238,7 +238,8 @@ OperatorGeometry make_operator_geometry(const Mesh& m, const std::vector<bool>& 
   Kokkos::deep_copy(g.mirror, mh);
   Kokkos::parallel_for("fvproxy::operators::boundary_ghosts", Kokkos::RangePolicy<ExecSpace>(0, nb),
                        BoundaryGhosts{g.r, m.face_area, g.mirror, m.n_interior, g.ghost, g.ghost_weight});
-  g.stencil = stencil == Stencil::vertex ? make_vertex_stencil(m, mirror_patches) : face_stencil(m);
+  g.stencil =
+      stencil == Stencil::face ? face_stencil(m) : make_vertex_stencil(m, mirror_patches, stencil == Stencil::corners);
   const VertexStencil& st = g.stencil;
   View1<real> ratio(view_alloc(WithoutInitializing, "fvproxy::operators::lsq_det_ratio"), nc);
   Kokkos::parallel_for("fvproxy::operators::lsq_inverse", Kokkos::RangePolicy<ExecSpace>(0, nc),

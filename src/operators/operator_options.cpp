@@ -41,7 +41,7 @@ const char* to_string(StepPasses s) {
 }
 
 const char* to_string(Stencil s) {
-  return s == Stencil::vertex ? "vertex" : "face";
+  return s == Stencil::vertex ? "vertex" : s == Stencil::corners ? "corners" : "face";
 }
 const char* to_string(FlowVariables v) {
   return v == FlowVariables::conservative ? "conservative" : "primitive";
@@ -129,6 +129,17 @@ void emit_options(YAML::Node n, const OperatorOptions& o) { // Node is a handle:
     n["policy"] = to_string(o.policy);
     n["team_size"] = o.team_size;
   }
+}
+
+/// operators.muscl.stencil (after the gradient): face, corners or vertex; the last two are least-squares stencils.
+void read_muscl_stencil(const Reader& r, const YAML::Node& s, MusclConfig& mc) {
+  if (!s) return;
+  mc.stencil = r.enum_value(s, "operators.muscl.stencil",
+                            std::vector<Stencil>{Stencil::face, Stencil::vertex, Stencil::corners});
+  if (mc.stencil != Stencil::face && mc.gradient == Gradient::green_gauss)
+    r.fail(s, "operators.muscl.stencil",
+           std::string("stencil: ") + to_string(mc.stencil) + " is a least-squares stencil",
+           "Green-Gauss sums over the cell's faces; use gradient: least-squares or stencil: face");
 }
 
 /// `operators.muscl.fused` (docs/operators/muscl.md#fused), after the muscl options.
@@ -230,13 +241,7 @@ OperatorsConfig read_operator_options(const Reader& r, const YAML::Node& root, b
       ops.muscl.venkatakrishnan_threshold =
           r.positive(m["venkatakrishnan_threshold"], "operators.muscl.venkatakrishnan_threshold");
     read_muscl_fused(r, m["fused"], ops.muscl);
-    if (m["stencil"]) {
-      ops.muscl.stencil =
-          r.enum_value(m["stencil"], "operators.muscl.stencil", std::vector<Stencil>{Stencil::face, Stencil::vertex});
-      if (ops.muscl.stencil == Stencil::vertex && ops.muscl.gradient == Gradient::green_gauss)
-        r.fail(m["stencil"], "operators.muscl.stencil", "stencil: vertex is a least-squares stencil",
-               "Green-Gauss sums over the cell's faces; use gradient: least-squares or stencil: face");
-    }
+    read_muscl_stencil(r, m["stencil"], ops.muscl);
   }
   if (const YAML::Node c = n["convection"]) {
     std::vector<std::string> keys{"variant", "order", "scatter", "policy", "team_size"};

@@ -23,8 +23,10 @@ enum class Policy { range, team };
 /// in one pass (issue 39; operators/face_pass/face_pass.hpp).
 enum class StepPasses { separate, fused };
 /// operators.muscl.stencil: the cells the least-squares gradient and the limiter's extremes take
-/// (operators/vertex_stencil.hpp; docs/operators/muscl.md#stencil).
-enum class Stencil { face, vertex };
+/// (operators/vertex_stencil.hpp; docs/operators/muscl.md#stencil): the face neighbours; every
+/// vertex neighbour; every vertex neighbour for the cells at a node where two mirror planes meet,
+/// the face neighbours elsewhere.
+enum class Stencil { face, vertex, corners };
 const char* to_string(Variant v);
 const char* to_string(Gradient g);
 const char* to_string(Limiter l);

@@ -100,15 +100,17 @@ struct HostConnectivity {
 
 class StencilBuilder {
 public:
-  StencilBuilder(const Mesh& m, const std::vector<bool>& mirror) : m_(m), h_(m), mirror_(mirror) {
+  StencilBuilder(const Mesh& m, const std::vector<bool>& mirror, bool corners_only)
+      : m_(m), h_(m), mirror_(mirror), corners_only_(corners_only) {
     translation_quantum();
     node_cells();
     periodic_classes();
     node_planes();
   }
 
-  /// The cell's extra entries, sorted and unique.
+  /// The cell's extra entries, sorted and unique (none for a cell at no corner with corners_only).
   std::vector<Entry> entries(index_t c) const {
+    if (corners_only_ && !at_corner(c)) return {};
     std::vector<Entry> excluded = face_keys(c), out;
     for (index_t q = h_.cell_node_off(c); q < h_.cell_node_off(c + 1); ++q) {
       const index_t a = h_.cell_nodes(q), r = root_[a];
@@ -118,6 +120,13 @@ public:
     out.erase(std::unique(out.begin(), out.end(), [](const Entry& p, const Entry& q) { return p.same_key(q); }),
               out.end());
     return out;
+  }
+
+  /// Whether a node of c lies on two or more mirror patches (an edge or corner where their planes meet).
+  bool at_corner(index_t c) const {
+    for (index_t q = h_.cell_node_off(c); q < h_.cell_node_off(c + 1); ++q)
+      if (planes_[h_.cell_nodes(q)].size() >= 2) return true;
+    return false;
   }
 
   std::array<long long, 3> quantize(const double (&v)[3]) const {
@@ -310,6 +319,7 @@ private:
   const Mesh& m_;
   HostConnectivity h_;
   const std::vector<bool>& mirror_;
+  bool corners_only_ = false; ///< operators.muscl.stencil: corners
   double quantum_ = 1;
   Csr node_cells_, cls_;
   std::vector<index_t> root_;
@@ -326,14 +336,19 @@ std::size_t VertexStencil::memory_bytes() const {
 
 std::string stencil_note(const VertexStencil& s, index_t cells) {
   if (!s.vertex) return "";
-  char b[96];
-  std::snprintf(b, sizeof b, " + vertex stencil (%.1f entries per cell, %lld mirror images)",
-                cells > 0 ? double(s.n_entries) / cells : 0.0, static_cast<long long>(s.n_images));
+  char b[128];
+  if (s.corners)
+    std::snprintf(b, sizeof b, " + corners stencil (%lld entries at %lld of %lld cells, %lld mirror images)",
+                  static_cast<long long>(s.n_entries), static_cast<long long>(s.n_stencil_cells),
+                  static_cast<long long>(cells), static_cast<long long>(s.n_images));
+  else
+    std::snprintf(b, sizeof b, " + vertex stencil (%.1f entries per cell, %lld mirror images)",
+                  cells > 0 ? double(s.n_entries) / cells : 0.0, static_cast<long long>(s.n_images));
   return b;
 }
 
 double stencil_memory_estimate(Stencil s, double cells, double faces) {
-  if (s == Stencil::face || cells <= 0) return 0;
+  if (s != Stencil::vertex || cells <= 0) return 0; // corners: the cells at edges of mirror planes only
   const double per_cell = faces / cells, entries = per_cell < 2.25 ? 66 : per_cell < 2.75 ? 33 : 20;
   return cells * (entries * (sizeof(index_t) + 1) + 2 * sizeof(index_t));
 }
@@ -477,16 +492,18 @@ void upload_images(const std::vector<Entry>& images, VertexStencil& s) {
 
 } // namespace
 
-VertexStencil make_vertex_stencil(const Mesh& m, const std::vector<bool>& mirror_patches) {
+VertexStencil make_vertex_stencil(const Mesh& m, const std::vector<bool>& mirror_patches, bool corners_only) {
   if (m.n_ghosts > 0 && !(m.vertex_layers && m.n_layer1 > 0))
     throw InputError("operators.muscl.stencil",
                      "vertex needs two ghost layers by vertex adjacency (parallel.halo.layers: 2); this decomposed "
                      "mesh's hold fewer");
   const index_t nc = m.n_gradient_cells();
-  const StencilBuilder builder(m, mirror_patches);
+  const StencilBuilder builder(m, mirror_patches, corners_only);
   const HostStencil h(builder, nc, m.n_cells, m.n_boundary_rows());
   VertexStencil s;
   s.vertex = true;
+  s.corners = corners_only;
+  for (index_t c = 0; c < nc; ++c) s.n_stencil_cells += h.off[std::size_t(c) + 1] > h.off[std::size_t(c)];
   s.first_row = m.n_boundary_rows();
   s.n_images = static_cast<index_t>(h.images.size());
   s.n_owned_images = h.n_owned_images;

@@ -17,7 +17,8 @@
 // the normals for the velocity).
 //
 // The face stencil has the same views with no entries (off all 0), so the optimized kernels loop
-// over an empty range instead of branching.
+// over an empty range instead of branching; the corners stencil has entries for the cells at a node
+// where two mirror planes meet only.
 #include <string>
 #include <vector>
 
@@ -39,13 +40,16 @@ struct VertexStencil {
   index_t n_owned_images = 0; ///< images [0, n_owned_images) are of owned cells, the rest of ghosts
   index_t first_row = 0;
   index_t n_entries = 0;
-  bool vertex = false; ///< false: the face stencil (no entries)
+  bool vertex = false;         ///< false: the face stencil (no entries)
+  bool corners = false;        ///< the corners stencil: entries for the cells at a node on two mirror planes only
+  index_t n_stencil_cells = 0; ///< gradient cells with entries
 
   std::size_t memory_bytes() const;
 };
 
 /// For the operators' descriptions: "" for the face stencil, " + vertex stencil (E entries per
-/// cell)" for the vertex stencil of `cells` cells.
+/// cell, I mirror images)" for the vertex stencil of `cells` cells, " + corners stencil (E entries at
+/// C of `cells` cells, I mirror images)" for the corners stencil.
 std::string stencil_note(const VertexStencil& s, index_t cells);
 
 /// An estimate of the vertex stencil's bytes (no mirror image counted) for a mesh of `cells` cells
@@ -61,7 +65,10 @@ VertexStencil face_stencil(const Mesh& m);
 /// symmetry planes). A decomposed mesh needs two ghost layers by vertex adjacency
 /// (Mesh::vertex_layers: every vertex neighbour of a gradient cell is then here, and every face of a
 /// mirror patch at its nodes); the entries of a cell are ordered by global id, so the sums are the
-/// same on any rank count. InputError naming operators.muscl.stencil otherwise.
-VertexStencil make_vertex_stencil(const Mesh& m, const std::vector<bool>& mirror_patches);
+/// same on any rank count. InputError naming operators.muscl.stencil otherwise. `corners_only`
+/// (operators.muscl.stencil: corners): entries only for the cells with a node on two or more mirror
+/// patches (where their planes meet: the face stencil's least-squares fit has no redundancy there on
+/// tets); every other cell keeps the face stencil (no entries).
+VertexStencil make_vertex_stencil(const Mesh& m, const std::vector<bool>& mirror_patches, bool corners_only = false);
 
 } // namespace fvproxy

@@ -25,7 +25,7 @@ struct HaloSettings {
   HaloVariant variant = HaloVariant::optimized;
   HaloTransport transport = HaloTransport::automatic;
   int layers = 1; ///< a case's default: 2 where one layer would exchange twice per stage (parse_case)
-  /// The ghost layers by vertex adjacency (every cell sharing a vertex; the vertex stencil's, set by
+  /// The ghost layers by vertex adjacency (every cell sharing a vertex; the vertex and corners stencils', set by
   /// parse_case from operators.muscl.stencil; mesh/local_mesh.hpp), not by faces.
   bool vertex = false;
   HaloSettings() = default;

@@ -26,20 +26,27 @@ const std::vector<std::string> kTopLevel{"case",     "mesh", "physics", "initial
 /// shorter at 0.2M tets, 11 % at 1.1M, 2 % longer at 16.9M: perf/results/2026-11-29-h200x2-fixed-cost);
 /// 1 where the state is all a stage exchanges (first-order convection alone).
 int default_halo_layers(const CaseConfig& c) {
-  return c.physics.is_flow() || ScalarSolver::reads_gradients(c) || c.operators.muscl.stencil == Stencil::vertex ? 2
-                                                                                                                 : 1;
+  return c.physics.is_flow() || ScalarSolver::reads_gradients(c) || c.operators.muscl.stencil != Stencil::face ? 2 : 1;
 }
 
-/// The vertex stencil's ghost layers (docs/operators/muscl.md#stencil): every vertex neighbour, two
-/// layers (its first layer's gradients computed here: one layer would need every vertex neighbour's
-/// gradients exchanged, and its mirror planes at the first layer's nodes the second layer's faces).
+/// The vertex (and corners) stencil's ghost layers (docs/operators/muscl.md#stencil): every vertex
+/// neighbour, two layers (its first layer's gradients computed here: one layer would need every
+/// vertex neighbour's gradients exchanged, and its mirror planes at the first layer's nodes the
+/// second layer's faces).
 void set_vertex_layers(const Reader& r, const YAML::Node& root, CaseConfig& c) {
-  if (c.operators.muscl.stencil != Stencil::vertex) return;
+  if (c.operators.muscl.stencil == Stencil::face) return;
+  if (c.operators.muscl.stencil == Stencil::corners && !c.physics.is_flow()) {
+    const YAML::Node s = root["operators"]["muscl"]["stencil"];
+    r.fail(s, "operators.muscl.stencil",
+           "stencil: corners extends the stencil where two walls or symmetry planes meet; the scalar model has none",
+           "use stencil: face (or vertex)");
+  }
   c.parallel.halo.vertex = true;
   if (c.parallel.halo.layers != 2) {
     const YAML::Node p = root["parallel"];
     r.fail(p && p["halo"] && p["halo"]["layers"] ? p["halo"]["layers"] : root["parallel"], "parallel.halo.layers",
-           "operators.muscl.stencil: vertex needs two ghost layers, not " + std::to_string(c.parallel.halo.layers),
+           std::string("operators.muscl.stencil: ") + to_string(c.operators.muscl.stencil) +
+               " needs two ghost layers, not " + std::to_string(c.parallel.halo.layers),
            "(its ghost layers hold every vertex neighbour; docs/operators/muscl.md#stencil)");
   }
 }

@@ -408,12 +408,15 @@ void TimeLoop::take_again(Span& s, int retry) {
   s.dt = 0.5 * dt;
   s.t1 = s.t0 + s.dt;
   s.last = cfg_.time.steps && s.step == sched_.total_steps; // no longer reaching the end time
+  constexpr long long kPrinted = 20; // the first retries printed; the rest counted (a scheme failing every step)
+  if (r_.retried_steps > kPrinted) return;
   std::ostringstream m;
   m.precision(6);
   m << "step " << s.step << " (t = " << s.t0 << ", dt = " << dt << "): " << describe_failure(f, r_.conserved_names)
     << "; taken again with dt = " << s.dt;
   if (const long long n = solver_->retry_first_order_cells()) m << " and first order in " << n << " cells";
   m << " (time.retries: " << retry + 1 << " of " << cfg_.time.retries << ")";
+  if (r_.retried_steps == kPrinted) m << "; further steps taken again are counted in the summary, not printed";
   log(m.str());
 }
 
