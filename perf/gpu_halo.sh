@@ -33,6 +33,8 @@
 #           (host memory and MPI, as between nodes)
 #   vertex  operators.muscl.stencil: vertex against face on 1 and 2 GPUs: Taylor-Green on 1.57M
 #           jittered tets (not in the default list)
+#   corners operators.muscl.stencil face, corners and vertex on 1 and 2 GPUs: Taylor-Green on 1.57M
+#           jittered tets with slip walls on y and z (not in the default list)
 #   bind    every GPU, scripts/gpu-bind.sh (each rank on the cores near its GPU) against unbound
 #           ranks: Taylor-Green 192^3 and the scalar case at 1.08M tets ([64,64,44] x 6)
 # Runs on several ranks go through scripts/gpu-bind.sh when FVPROXY_GPU_BIND=1.
@@ -200,6 +202,21 @@ for part in "${parts[@]}"; do
           measure "vertex_${st}_${np}_$s" inputs/taylor_green.yaml "[64,64,64]" "$np" auto "$s" \
             --set mesh.generate.element=tet --set mesh.generate.perturb=0.15 --set operators.muscl.stencil=$st \
             --set "time={integrator: ssprk3, steps: $s, dt: 0.0002}"
+        done
+      done
+    done
+    ;;
+  corners) # operators.muscl.stencil face, corners and vertex on 1 and 2 GPUs: Taylor-Green (navier-stokes)
+    # on 64^3 x 6 = 1.57M jittered tets, periodic in x, slip walls on y and z (symmetry planes of the
+    # Taylor-Green flow at +-pi): corners adds the vertex entries at the cells along the four edges only
+    for st in face corners vertex; do
+      for np in $(gpu_counts); do
+        [[ $np -gt 2 ]] && continue
+        for s in 10 30; do
+          measure "corners_${st}_${np}_$s" inputs/taylor_green.yaml "[64,64,64]" "$np" auto "$s" \
+            --set mesh.generate.element=tet --set mesh.generate.perturb=0.15 --set "mesh.generate.periodic=[x]" \
+            --set "boundary={ymin: {type: slip-wall}, ymax: {type: slip-wall}, zmin: {type: slip-wall}, zmax: {type: slip-wall}}" \
+            --set operators.muscl.stencil=$st --set "time={integrator: ssprk3, steps: $s, dt: 0.0002}"
         done
       done
     done
