@@ -7,7 +7,7 @@
 set -u
 out=$1
 mkdir -p "$out"
-F=${FVPROXY_BIN:-bin/fvproxy}
+F=${FVPROXY_BIN:-./run.sh bin/fvproxy} # run.sh: the bundle's libraries
 R=perf/results/2026-11-30-corners-stencil
 $F run $R/channel.yaml --quiet --set operators.convection.order=1 --set time.end_time=20 \
   --output-dir "$out/first" >"$out/first.log" 2>&1
