@@ -1045,7 +1045,8 @@ TEST(FlowSolver, ClosedTetBoxStaysAtRestWithTheVertexStencil) {
   for (const auto& c : cases) {
     const double d = closed_tet_box_departure(c);
     std::printf("[closed tet box] %s ...: max departure %.3e\n", c.back().c_str(), d);
-    EXPECT_LE(d, test::tol(1e-12)) << c.back();
+    // float (label long, outside CI's float step): round-off 2.5e-6 to 3.5e-5; the face stencil 48
+    EXPECT_LE(d, sizeof(real) == sizeof(double) ? 1e-12 : 2e-4) << c.back();
   }
 }
 
@@ -1082,7 +1083,9 @@ TEST(FlowSolver, UniformFlowAlongSlipWallCornersStaysUniform) {
     const double d = corner_channel_departure(
         {"operators.muscl.stencil=corners", std::string("operators.muscl.limiter=") + limiter});
     std::printf("[corner channel] corners stencil, limiter %s: %.3e\n", limiter, d);
-    EXPECT_LE(d, test::tol(1e-12)) << limiter;
+    // float: round-off too (6.7e-5: about 70 eps of the energy, as 1.2e-13 is in double); the face
+    // stencil reaches 47 unlimited, 5.1e-3 with Venkatakrishnan there
+    EXPECT_LE(d, sizeof(real) == sizeof(double) ? 1e-12 : 5e-4) << limiter;
   }
 }
 

@@ -495,8 +495,9 @@ void upload_images(const std::vector<Entry>& images, VertexStencil& s) {
 VertexStencil make_vertex_stencil(const Mesh& m, const std::vector<bool>& mirror_patches, bool corners_only) {
   if (m.n_ghosts > 0 && !(m.vertex_layers && m.n_layer1 > 0))
     throw InputError("operators.muscl.stencil",
-                     "vertex needs two ghost layers by vertex adjacency (parallel.halo.layers: 2); this decomposed "
-                     "mesh's hold fewer");
+                     std::string(corners_only ? "corners" : "vertex") +
+                         " needs two ghost layers by vertex adjacency (parallel.halo.layers: 2); this decomposed "
+                         "mesh's hold fewer");
   const index_t nc = m.n_gradient_cells();
   const StencilBuilder builder(m, mirror_patches, corners_only);
   const HostStencil h(builder, nc, m.n_cells, m.n_boundary_rows());
