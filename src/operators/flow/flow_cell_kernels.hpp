@@ -71,6 +71,16 @@ struct DerivedFields {
   }
 };
 
+/// What makes a state non-physical, PhysicalCheck's key column: -1 none; 0..4 the first non-finite
+/// value's column; 5 density <= 0; 6 pressure <= 0 (or not finite).
+KOKKOS_INLINE_FUNCTION int state_fault(const flow::IdealGas& eos, const real (&U)[flow::kVariables]) {
+  for (int k = 0; k < flow::kVariables; ++k)
+    if (!kc::isfinite(U[k])) return k;
+  if (!(U[0] > 0)) return 5;
+  const real p = eos.pressure(U[0], U[4] - real(0.5) * (U[1] * U[1] + U[2] * U[2] + U[3] * U[3]) / U[0]);
+  return !(p > 0) || !kc::isfinite(p) ? 6 : -1;
+}
+
 /// After a step: the first density or pressure <= 0 (keys(1)) or non-finite value (keys(0)) per
 /// (step, cell, column), StateCheck's key layout (time_step.hpp).
 struct PhysicalCheck {
@@ -81,32 +91,24 @@ struct PhysicalCheck {
   KOKKOS_FUNCTION void operator()(const index_t c) const {
     const real U[flow::kVariables] = {u(c, 0), u(c, 1), u(c, 2), u(c, 3), u(c, 4)};
     const auto cell = static_cast<unsigned long long>(c) << 3;
-    for (int k = 0; k < flow::kVariables; ++k)
-      if (!kc::isfinite(U[k])) {
-        Kokkos::atomic_fetch_min(&keys(0), step_key | cell | static_cast<unsigned long long>(k));
-        return;
-      }
-    const real p = eos.pressure(U[0], U[4] - real(0.5) * (U[1] * U[1] + U[2] * U[2] + U[3] * U[3]) / U[0]);
-    if (!(U[0] > 0))
+    const int fault = state_fault(eos, U);
+    if (fault >= 0 && fault < flow::kVariables)
+      Kokkos::atomic_fetch_min(&keys(0), step_key | cell | static_cast<unsigned long long>(fault));
+    else if (fault == 5)
       Kokkos::atomic_fetch_min(&keys(1), step_key | cell);
-    else if (!(p > 0) || !kc::isfinite(p))
+    else if (fault == 6)
       Kokkos::atomic_fetch_min(&keys(1), step_key | cell | 4ULL);
   }
 };
 
-/// After a failed step (time.retries): marked(c) = 1 where PhysicalCheck would report cell c (a
-/// non-finite value, density or pressure <= 0), else 0.
+/// After a failed step (time.retries): marked(c) = 1 where PhysicalCheck reports cell c, else 0.
 struct MarkNonPhysical {
   flow::IdealGas eos;
   ConstView2<real> u;
   View1<real> marked;
   KOKKOS_FUNCTION void operator()(const index_t c) const {
     const real U[flow::kVariables] = {u(c, 0), u(c, 1), u(c, 2), u(c, 3), u(c, 4)};
-    bool bad = false;
-    for (int k = 0; k < flow::kVariables; ++k) bad = bad || !kc::isfinite(U[k]);
-    const real p =
-        bad ? real(0) : eos.pressure(U[0], U[4] - real(0.5) * (U[1] * U[1] + U[2] * U[2] + U[3] * U[3]) / U[0]);
-    marked(c) = bad || !(U[0] > 0) || !(p > 0) || !kc::isfinite(p) ? real(1) : real(0);
+    marked(c) = state_fault(eos, U) >= 0 ? real(1) : real(0);
   }
 };
 
