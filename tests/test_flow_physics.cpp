@@ -4,7 +4,11 @@
 // exact Riemann solution against Toro's tables and the integral form of the conservation laws, the
 // boundary states and the viscous flux.
 #include <cmath>
+#include <map>
 #include <random>
+#include <string>
+#include <type_traits>
+#include <vector>
 
 #include "physics/exact_riemann.hpp"
 #include "physics/flow_boundary.hpp"
@@ -516,6 +520,104 @@ TEST(FlowBoundary, InletsImposeTheirValuesAndCarryTheOutgoingCharacteristic) {
   const real outside[3] = {0, 0, real(4.5)};
   EXPECT_EQ(p.shape(outside), 0);
   EXPECT_EQ(InletProfile{}.shape(outside), 1);
+}
+
+TEST(FlowBoundary, EveryKindMapsToItsFunctorWithTheCasesParameters) {
+  // flow::with_condition calls f once, with the functor of the condition's kind built from its
+  // parameters (condition_functor: the one map from a kind to its physics); a kind it skips, or a
+  // parameter it drops, fails here.
+  const IdealGas gas{real(1.3), real(300)};
+  const auto name = [](const auto& b) -> std::string {
+    using B = std::decay_t<decltype(b)>;
+    if constexpr (std::is_same_v<B, SlipWall>)
+      return "slip";
+    else if constexpr (std::is_same_v<B, SupersonicInflow>)
+      return "supersonic-inflow";
+    else if constexpr (std::is_same_v<B, SupersonicOutflow>)
+      return "supersonic-outflow";
+    else if constexpr (std::is_same_v<B, Farfield>)
+      return "farfield";
+    else if constexpr (std::is_same_v<B, NoSlipWall>)
+      return "no-slip";
+    else if constexpr (std::is_same_v<B, SubsonicInflow>)
+      return "subsonic-inflow";
+    else if constexpr (std::is_same_v<B, SubsonicOutflow>)
+      return "subsonic-outflow";
+    else if constexpr (std::is_same_v<B, ProfiledVelocityInlet>)
+      return "velocity-inlet";
+    else if constexpr (std::is_same_v<B, MassFlowInlet>)
+      return "mass-flow-inlet";
+    else
+      return "?";
+  };
+  const std::map<FlowBoundaryKind, std::string> expected{{FlowBoundaryKind::slip_wall, "slip"},
+                                                         {FlowBoundaryKind::symmetry, "slip"},
+                                                         {FlowBoundaryKind::supersonic_inflow, "supersonic-inflow"},
+                                                         {FlowBoundaryKind::supersonic_outflow, "supersonic-outflow"},
+                                                         {FlowBoundaryKind::farfield, "farfield"},
+                                                         {FlowBoundaryKind::no_slip_wall, "no-slip"},
+                                                         {FlowBoundaryKind::subsonic_inflow, "subsonic-inflow"},
+                                                         {FlowBoundaryKind::subsonic_outflow, "subsonic-outflow"},
+                                                         {FlowBoundaryKind::velocity_inlet, "velocity-inlet"},
+                                                         {FlowBoundaryKind::mass_flow_inlet, "mass-flow-inlet"}};
+  ASSERT_EQ(int(expected.size()), kFlowBoundaryKinds);
+  for (int k = 0; k < kFlowBoundaryKinds; ++k) {
+    FlowCondition c;
+    c.type = FlowBoundaryKind(k);
+    std::vector<std::string> calls;
+    with_condition(c, gas, [&](const auto& b) { calls.push_back(name(b)); });
+    ASSERT_EQ(calls.size(), 1u) << to_string(c.type);
+    EXPECT_EQ(calls[0], expected.at(c.type)) << to_string(c.type);
+  }
+  // The parameters: each functor's state against the case's values.
+  FlowCondition c;
+  c.state = prim(2, {3, 0, 0}, 5);
+  c.pressure = real(7), c.total_pressure = real(11), c.total_temperature = real(13), c.temperature = real(17);
+  c.mass_flux = real(19), c.wall_temperature = real(23), c.wall_velocity[1] = real(29), c.direction[2] = real(-1);
+  c.profile.velocity[0] = real(31);
+  const auto kind = [&](FlowBoundaryKind k) {
+    FlowCondition d = c;
+    d.type = k;
+    return d;
+  };
+  with_condition(kind(FlowBoundaryKind::farfield), gas, [&](const auto& b) {
+    if constexpr (std::is_same_v<std::decay_t<decltype(b)>, Farfield>) {
+      EXPECT_EQ(b.free.p, real(5));
+      EXPECT_EQ(b.gamma, gas.gamma);
+    }
+  });
+  with_condition(kind(FlowBoundaryKind::subsonic_outflow), gas, [&](const auto& b) {
+    if constexpr (std::is_same_v<std::decay_t<decltype(b)>, SubsonicOutflow>) {
+      EXPECT_EQ(b.p, real(7));
+    }
+  });
+  with_condition(kind(FlowBoundaryKind::subsonic_inflow), gas, [&](const auto& b) {
+    if constexpr (std::is_same_v<std::decay_t<decltype(b)>, SubsonicInflow>) {
+      EXPECT_EQ(b.p0, real(11));
+      EXPECT_EQ(b.t0, real(13));
+      EXPECT_EQ(b.direction[2], real(-1));
+      EXPECT_EQ(b.gas_constant, gas.gas_constant);
+    }
+  });
+  with_condition(kind(FlowBoundaryKind::no_slip_wall), gas, [&](const auto& b) {
+    if constexpr (std::is_same_v<std::decay_t<decltype(b)>, NoSlipWall>) {
+      EXPECT_EQ(b.wall_temperature, real(23));
+      EXPECT_EQ(b.velocity[1], real(29));
+    }
+  });
+  with_condition(kind(FlowBoundaryKind::velocity_inlet), gas, [&](const auto& b) {
+    if constexpr (std::is_same_v<std::decay_t<decltype(b)>, ProfiledVelocityInlet>) {
+      EXPECT_EQ(b.inlet.temperature, real(17));
+      EXPECT_EQ(b.profile.velocity[0], real(31));
+    }
+  });
+  with_condition(kind(FlowBoundaryKind::mass_flow_inlet), gas, [&](const auto& b) {
+    if constexpr (std::is_same_v<std::decay_t<decltype(b)>, MassFlowInlet>) {
+      EXPECT_EQ(b.mass_flux, real(19));
+      EXPECT_EQ(b.temperature, real(17));
+      EXPECT_EQ(b.direction[2], real(-1));
+    }
+  });
 }
 
 TEST(Viscous, StressAndHeatFluxOfSimpleFlows) {

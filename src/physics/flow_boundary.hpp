@@ -8,7 +8,17 @@
 // walls and symmetry planes it is the ghost cell's, the owner's mirror image (at the owner's
 // mirrored centroid); on the other types it is the face's value. A no-slip wall's face flux is not a
 // Riemann flux against its mirror image but the wall's own (NoSlipWall::flux).
+//
+// A case's boundary entry becomes a FlowCondition once (flow_condition); condition_functor maps its
+// kind to the functor, the one place that does, and with_condition / with_condition_in_kernel call
+// a function with it (the optimized operators launch a kernel per functor; the naive ones branch per
+// face). A new condition: its kind, name, keys and checks (physics_options.hpp and .cpp), its
+// functor, parameters and line in condition_functor here (docs/development.md#code-style).
+#include <type_traits>
+#include <utility>
+
 #include "physics/flow.hpp"
+#include "physics/physics_options.hpp" // FlowBoundaryKind, FlowBoundaryConfig
 
 namespace fvproxy::flow {
 
@@ -241,6 +251,17 @@ struct VelocityInlet {
   }
 };
 
+/// A velocity inlet with its profile: the face's velocity from its centroid x, then VelocityInlet.
+struct ProfiledVelocityInlet {
+  VelocityInlet inlet;
+  InletProfile profile;
+  KOKKOS_INLINE_FUNCTION Primitive operator()(const Primitive& in, const real (&n)[3], const real (&x)[3]) const {
+    const real s = profile.shape(x);
+    const real ub[3] = {s * profile.velocity[0], s * profile.velocity[1], s * profile.velocity[2]};
+    return inlet(in, n, ub);
+  }
+};
+
 /// Subsonic mass-flow inlet (ideal gas): the mass flux G = rho_b u_b . (-n) through each face (the
 /// patch's mass flow over its area), the static temperature T and the flow's direction (unit, into
 /// the domain; 0: along -n) imposed; the pressure from the outgoing characteristic as the velocity
@@ -264,5 +285,134 @@ struct MassFlowInlet {
     return out;
   }
 };
+
+/// One patch's condition as the operators take it, resolved from the case once (flow_condition):
+/// its kind and the parameters of every kind (only its own are read; condition_functor).
+struct FlowCondition {
+  FlowBoundaryKind type = FlowBoundaryKind::slip_wall;
+  Primitive state{real(1), {0, 0, 0}, real(1)}; ///< supersonic-inflow's state, farfield's free stream
+  real wall_temperature = 0;                    ///< no-slip-wall (<= 0: adiabatic)
+  real wall_velocity[3] = {0, 0, 0};            ///< no-slip-wall (tangential: a sliding wall)
+  real total_pressure = 1, total_temperature = 1, direction[3] = {0, 0, 0}; ///< subsonic-inflow (direction 0: normal)
+  real pressure = 1;                                                        ///< subsonic-outflow
+  real temperature = 1;                      ///< velocity-inlet, mass-flow-inlet: the static temperature
+  InletProfile profile;                      ///< velocity-inlet
+  real mass_flux = 0;                        ///< mass-flow-inlet: its mass flow over the patch's area
+  bool non_reflecting = false;               ///< subsonic-inflow, -outflow (docs/physics.md)
+  real nr_sigma = real(0.25), nr_length = 1; ///< incoming_rate's sigma and L
+  /// Walls and symmetry planes: the gradients' boundary values are mirror images.
+  bool mirror() const {
+    return type == FlowBoundaryKind::slip_wall || type == FlowBoundaryKind::symmetry ||
+           type == FlowBoundaryKind::no_slip_wall;
+  }
+};
+
+/// The functor of kind K with c's parameters: the one map from a boundary kind to its physics.
+template <FlowBoundaryKind K>
+KOKKOS_INLINE_FUNCTION auto condition_functor(const FlowCondition& c, const IdealGas& gas) {
+  using Kind = FlowBoundaryKind;
+  const real(&d)[3] = c.direction;
+  if constexpr (K == Kind::slip_wall || K == Kind::symmetry)
+    return SlipWall{};
+  else if constexpr (K == Kind::supersonic_inflow)
+    return SupersonicInflow{c.state};
+  else if constexpr (K == Kind::supersonic_outflow)
+    return SupersonicOutflow{};
+  else if constexpr (K == Kind::farfield)
+    return Farfield{c.state, gas.gamma};
+  else if constexpr (K == Kind::no_slip_wall)
+    return NoSlipWall{c.wall_temperature, {c.wall_velocity[0], c.wall_velocity[1], c.wall_velocity[2]}};
+  else if constexpr (K == Kind::subsonic_inflow)
+    return SubsonicInflow{c.total_pressure, c.total_temperature, {d[0], d[1], d[2]}, gas.gamma, gas.gas_constant};
+  else if constexpr (K == Kind::subsonic_outflow)
+    return SubsonicOutflow{c.pressure, gas.gamma};
+  else if constexpr (K == Kind::velocity_inlet)
+    return ProfiledVelocityInlet{VelocityInlet{c.temperature, gas.gamma, gas.gas_constant}, c.profile};
+  else {
+    static_assert(K == Kind::mass_flow_inlet, "a boundary kind without its functor in condition_functor");
+    return MassFlowInlet{c.mass_flux, c.temperature, {d[0], d[1], d[2]}, gas.gamma, gas.gas_constant};
+  }
+}
+
+/// Whether condition B can be non-reflecting (with_incoming on its state): the subsonic inflow and outflow.
+template <class B> inline constexpr bool can_be_non_reflecting_v =
+    std::is_same_v<B, SubsonicInflow> || std::is_same_v<B, SubsonicOutflow>;
+/// Whether condition B varies along its patch: its state takes the face's centroid x too.
+template <class B> inline constexpr bool varies_along_patch_v =
+    std::is_invocable_v<const B&, const Primitive&, const real (&)[3], const real (&)[3]>;
+/// Whether condition B gives the face's flux itself (NoSlipWall::flux) rather than a Riemann flux's right state.
+template <class B, class = void> struct has_own_flux : std::false_type {};
+template <class B> struct has_own_flux<
+    B, std::void_t<decltype(std::declval<const B&>().flux(
+           std::declval<const Primitive&>(), std::declval<const real (&)[3]>(), std::declval<const IdealGas&>()))>>
+    : std::true_type {};
+template <class B> inline constexpr bool has_own_flux_v = has_own_flux<B>::value;
+
+namespace detail {
+template <class F, int... K> void on_kind(FlowBoundaryKind k, F& f, std::integer_sequence<int, K...>) {
+  (void)((static_cast<int>(k) == K && (f(std::integral_constant<FlowBoundaryKind, FlowBoundaryKind(K)>{}), true)) ||
+         ...);
+}
+template <class F, int... K>
+KOKKOS_INLINE_FUNCTION void on_kind_in_kernel(FlowBoundaryKind k, F& f, std::integer_sequence<int, K...>) {
+  (void)((static_cast<int>(k) == K && (f(std::integral_constant<FlowBoundaryKind, FlowBoundaryKind(K)>{}), true)) ||
+         ...);
+}
+} // namespace detail
+
+/// f(b) with the functor b of c's kind (condition_functor), on the host: the optimized operators
+/// launch one kernel per patch, instantiated on b's type.
+template <class F> void with_condition(const FlowCondition& c, const IdealGas& gas, F&& f) {
+  auto on = [&](auto kind) { f(condition_functor<decltype(kind)::value>(c, gas)); };
+  detail::on_kind(c.type, on, std::make_integer_sequence<int, kFlowBoundaryKinds>{});
+}
+/// The same inside a kernel (the naive operators: a run-time branch over the kinds per face).
+template <class F>
+KOKKOS_INLINE_FUNCTION void with_condition_in_kernel(const FlowCondition& c, const IdealGas& gas, F&& f) {
+  auto on = [&](auto kind) { f(condition_functor<decltype(kind)::value>(c, gas)); };
+  detail::on_kind_in_kernel(c.type, on, std::make_integer_sequence<int, kFlowBoundaryKinds>{});
+}
+
+/// A case's state as the kernels take it.
+inline Primitive primitive_of(const FlowStateConfig& s) {
+  return Primitive{
+      static_cast<real>(s.density),
+      {static_cast<real>(s.velocity[0]), static_cast<real>(s.velocity[1]), static_cast<real>(s.velocity[2])},
+      static_cast<real>(s.pressure)};
+}
+
+/// A velocity profile as the kernels take it (velocity: the uniform or the centre line's velocity).
+inline InletProfile profile_of(const VelocityProfileConfig& c, const std::array<double, 3>& velocity) {
+  InletProfile p;
+  p.parabolic = c.parabolic;
+  for (int i = 0; i < 3; ++i)
+    p.velocity[i] = static_cast<real>(velocity[i]), p.normal[i] = static_cast<real>(c.normal[i]);
+  p.from = static_cast<real>(c.from), p.to = static_cast<real>(c.to);
+  return p;
+}
+
+/// A case's boundary entry resolved for the operators; `patch_area`: the patch's area summed over
+/// every rank (a mass-flow inlet's mass flux is its mass flow over it).
+inline FlowCondition flow_condition(const FlowBoundaryConfig& b, double patch_area) {
+  FlowCondition c;
+  c.type = b.kind;
+  c.state = primitive_of(b.state);
+  c.total_pressure = static_cast<real>(b.total_pressure);
+  c.total_temperature = static_cast<real>(b.total_temperature);
+  if (b.direction)
+    for (int d = 0; d < 3; ++d) c.direction[d] = static_cast<real>((*b.direction)[d]);
+  c.pressure = static_cast<real>(b.pressure);
+  c.non_reflecting = b.non_reflecting;
+  c.nr_length = static_cast<real>(b.nr_length), c.nr_sigma = static_cast<real>(b.nr_sigma);
+  if (b.kind == FlowBoundaryKind::no_slip_wall) {
+    for (int d = 0; d < 3; ++d) c.wall_velocity[d] = static_cast<real>(b.wall_velocity[d]);
+    c.wall_temperature = b.wall_temperature ? static_cast<real>(*b.wall_temperature) : real(0);
+  }
+  c.temperature = static_cast<real>(b.temperature);
+  c.profile = profile_of(b.profile, b.inlet_velocity);
+  if (b.kind == FlowBoundaryKind::mass_flow_inlet && patch_area > 0)
+    c.mass_flux = static_cast<real>(b.mass_flow / patch_area);
+  return c;
+}
 
 } // namespace fvproxy::flow

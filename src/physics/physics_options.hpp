@@ -105,6 +105,8 @@ enum class FlowBoundaryKind : std::int8_t {
   velocity_inlet,
   mass_flow_inlet
 };
+/// The number of kinds (the kinds are 0 .. kFlowBoundaryKinds - 1; physics/flow_boundary.hpp maps each to its functor).
+inline constexpr int kFlowBoundaryKinds = static_cast<int>(FlowBoundaryKind::mass_flow_inlet) + 1;
 const char* to_string(FlowBoundaryKind k);
 struct FlowBoundaryConfig {
   FlowBoundaryKind kind = FlowBoundaryKind::slip_wall;

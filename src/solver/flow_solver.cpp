@@ -22,22 +22,8 @@ namespace {
 using flow::Primitive;
 constexpr int NV = flow::kVariables;
 
-Primitive primitive_of(const FlowStateConfig& s) {
-  return Primitive{
-      static_cast<real>(s.density),
-      {static_cast<real>(s.velocity[0]), static_cast<real>(s.velocity[1]), static_cast<real>(s.velocity[2])},
-      static_cast<real>(s.pressure)};
-}
-
-/// A velocity profile as the kernels take it (velocity: the uniform or the centre line's velocity).
-flow::InletProfile profile_of(const VelocityProfileConfig& c, const std::array<double, 3>& velocity) {
-  flow::InletProfile p;
-  p.parabolic = c.parabolic;
-  for (int i = 0; i < 3; ++i)
-    p.velocity[i] = static_cast<real>(velocity[i]), p.normal[i] = static_cast<real>(c.normal[i]);
-  p.from = static_cast<real>(c.from), p.to = static_cast<real>(c.to);
-  return p;
-}
+using flow::primitive_of;
+using flow::profile_of;
 
 bool viscous(const CaseConfig& c) {
   return c.physics.model == PhysicsModel::navier_stokes;
@@ -98,14 +84,15 @@ std::array<double, 3> unit(const std::array<double, 3>& v) {
   return {u[0] / l, u[1] / l, u[2] / l};
 }
 
-/// The area of patch `p` summed over every rank's faces of it (collective).
-double patch_area(const Mesh& mesh, const Patch& p, const Communicator& comm) {
+/// The area of each patch summed over every rank's faces of it (collective).
+std::vector<double> patch_areas(const Mesh& mesh, const Communicator& comm) {
   const auto S = Kokkos::create_mirror_view_and_copy(HostSpace(), mesh.face_area);
-  std::vector<double> a{0.0};
-  for (index_t f = p.begin; f < p.end; ++f)
-    a[0] += std::sqrt(double(S(f, 0)) * S(f, 0) + double(S(f, 1)) * S(f, 1) + double(S(f, 2)) * S(f, 2));
+  std::vector<double> a(mesh.patches.size(), 0.0);
+  for (std::size_t p = 0; p < mesh.patches.size(); ++p)
+    for (index_t f = mesh.patches[p].begin; f < mesh.patches[p].end; ++f)
+      a[p] += std::sqrt(double(S(f, 0)) * S(f, 0) + double(S(f, 1)) * S(f, 1) + double(S(f, 2)) * S(f, 2));
   comm.sum(a);
-  return a[0];
+  return a;
 }
 
 std::string number_text(double x) {
@@ -208,6 +195,7 @@ std::vector<FlowPatchBC> FlowSolver::patch_conditions(const Mesh& mesh, const Ca
   std::vector<std::string> names;
   for (const Patch& p : mesh.patches) names.push_back(p.name);
   check_boundaries(cfg, names);
+  const std::vector<double> areas = patch_areas(mesh, comm); // collective: every rank, every patch
   std::vector<FlowPatchBC> out;
   for (const Patch& p : mesh.patches) {
     std::size_t i = 0;
@@ -215,25 +203,8 @@ std::vector<FlowPatchBC> FlowSolver::patch_conditions(const Mesh& mesh, const Ca
     if (i == cfg.boundary.size() || i >= cfg.flow_boundary.size())
       throw InputError(cfg.source_file, "boundary: no condition for patch " + p.name,
                        "every non-periodic patch must be named in the boundary section");
-    const FlowBoundaryConfig& b = cfg.flow_boundary[i];
     FlowPatchBC bc;
-    bc.type = b.kind;
-    bc.state = primitive_of(b.state);
-    bc.total_pressure = static_cast<real>(b.total_pressure);
-    bc.total_temperature = static_cast<real>(b.total_temperature);
-    if (b.direction)
-      for (int d = 0; d < 3; ++d) bc.direction[d] = static_cast<real>((*b.direction)[d]);
-    bc.pressure = static_cast<real>(b.pressure);
-    bc.non_reflecting = b.non_reflecting;
-    bc.nr_length = static_cast<real>(b.nr_length), bc.nr_sigma = static_cast<real>(b.nr_sigma);
-    if (b.kind == FlowBoundaryKind::no_slip_wall) {
-      for (int d = 0; d < 3; ++d) bc.wall_velocity[d] = static_cast<real>(b.wall_velocity[d]);
-      bc.wall_temperature = b.wall_temperature ? static_cast<real>(*b.wall_temperature) : real(0);
-    }
-    bc.temperature = static_cast<real>(b.temperature);
-    bc.profile = profile_of(b.profile, b.inlet_velocity);
-    if (b.kind == FlowBoundaryKind::mass_flow_inlet) // the mass flow over the patch's area, on every rank
-      if (const double area = patch_area(mesh, p, comm); area > 0) bc.mass_flux = static_cast<real>(b.mass_flow / area);
+    static_cast<flow::FlowCondition&>(bc) = flow::flow_condition(cfg.flow_boundary[i], areas[out.size()]);
     out.push_back(bc);
   }
   return out;

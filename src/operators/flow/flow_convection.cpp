@@ -30,12 +30,10 @@ constexpr int NV = flow::kVariables;
 struct NaiveFlow {
   ConstVec3View<real> C, F, T, S;
   ConstView1<index_t> owner, neighbour, off, faces;
-  ConstView1<std::int8_t> sign, bc_type; ///< bc_type per boundary face (FlowBoundaryKind)
-  ConstView2<real> bc_state;             ///< per boundary face: its patch's primitive state (5), the wall's velocity in
-                                         ///< 1..3, or (p0, direction, T0) of a subsonic inflow, p in 4 of an outflow,
-                                         ///< (-, the face's velocity, T) of a velocity inlet, (G, direction, T) of a
-                                         ///< mass-flow inlet; in 5, 1 on a non-reflecting subsonic inflow or outflow
-  ConstView1<real> incoming, impedance;  ///< per boundary face: a non-reflecting face's incoming characteristic, z
+  ConstView1<std::int8_t> sign;
+  ConstView1<int> bc_patch;             ///< per boundary face: its patch
+  ConstView1<flow::FlowCondition> bcs;  ///< per patch: its condition
+  ConstView1<real> incoming, impedance; ///< per boundary face: a non-reflecting face's incoming characteristic, z
   ConstView1<std::uint8_t> shift;
   ConstView1<real> volume;
   ConstView2<real> u, grad, lim;
@@ -91,38 +89,27 @@ struct NaiveFlow {
         for (int j = 0; j < nvar; ++j) UR[j] = u(neighbour(f), j);
         R = primitive(UR);
       }
-    } else {
+    } else { // the patch's condition, branched on per face (flow::with_condition_in_kernel)
       const index_t b = f - n_interior;
-      Primitive given;
-      given.rho = bc_state(b, 0);
-      for (int i = 0; i < 3; ++i) given.u[i] = bc_state(b, 1 + i);
-      given.p = bc_state(b, 4);
-      switch (bc_type(b)) {
-      case static_cast<std::int8_t>(FlowBoundaryKind::supersonic_inflow):
-        R = flow::SupersonicInflow{given}(L, n);
-        break;
-      case static_cast<std::int8_t>(FlowBoundaryKind::supersonic_outflow): R = flow::SupersonicOutflow{}(L, n); break;
-      case static_cast<std::int8_t>(FlowBoundaryKind::farfield): R = flow::Farfield{given, gamma}(L, n); break;
-      case static_cast<std::int8_t>(FlowBoundaryKind::subsonic_inflow):
-        R = flow::SubsonicInflow{given.rho, given.p, {given.u[0], given.u[1], given.u[2]}, gamma, gas_constant}(L, n);
-        if (bc_state(b, 5) > 0) R = flow::with_incoming(R, L, n, gamma, incoming(b), impedance(b));
-        break;
-      case static_cast<std::int8_t>(FlowBoundaryKind::subsonic_outflow):
-        R = flow::SubsonicOutflow{given.p, gamma}(L, n);
-        if (bc_state(b, 5) > 0) R = flow::with_incoming(R, L, n, gamma, incoming(b), impedance(b));
-        break;
-      case static_cast<std::int8_t>(FlowBoundaryKind::velocity_inlet):
-        R = flow::VelocityInlet{given.p, gamma, gas_constant}(L, n, given.u);
-        break;
-      case static_cast<std::int8_t>(FlowBoundaryKind::mass_flow_inlet):
-        R = flow::MassFlowInlet{given.rho, given.p, {given.u[0], given.u[1], given.u[2]}, gamma, gas_constant}(L, n);
-        break;
-      case static_cast<std::int8_t>(FlowBoundaryKind::no_slip_wall): { // the wall's own flux, no Riemann solve
-        const flow::IdealGas eos{gamma, gas_constant};
-        return flow::component(flow::NoSlipWall{0, {given.u[0], given.u[1], given.u[2]}}.flux(L, n, eos), k) * area;
-      }
-      default: R = flow::SlipWall{}(L, n);
-      }
+      const flow::FlowCondition bc = bcs(bc_patch(b));
+      const flow::IdealGas eos{gamma, gas_constant};
+      const real x[3] = {F(f, 0), F(f, 1), F(f, 2)};
+      bool own_flux = false;
+      flow::Flux wall;
+      flow::with_condition_in_kernel(bc, eos, [&](const auto& c) {
+        using B = std::decay_t<decltype(c)>;
+        if constexpr (flow::has_own_flux_v<B>) { // a no-slip wall: its own flux, no Riemann solve
+          own_flux = true;
+          wall = c.flux(L, n, eos);
+        } else if constexpr (flow::varies_along_patch_v<B>) {
+          R = c(L, n, x);
+        } else {
+          R = c(L, n);
+          if constexpr (flow::can_be_non_reflecting_v<B>)
+            if (bc.non_reflecting) R = flow::with_incoming(R, L, n, gamma, incoming(b), impedance(b));
+        }
+      });
+      if (own_flux) return flow::component(wall, k) * area;
     }
     const flow::IdealGas eos{gamma, gas_constant};
     flow::Flux fl;
@@ -179,44 +166,17 @@ public:
   NaiveFlowConvection(const Mesh& m, const FlowConvectionConfig& cfg, const std::vector<FlowPatchBC>& patches,
                       bool gather)
       : m_(m), cfg_(cfg), gather_(gather),
-        bc_type_("fvproxy::flow_convection::naive_bc_type", m.n_faces - m.n_interior),
-        bc_state_("fvproxy::flow_convection::naive_bc_state", m.n_faces - m.n_interior, NV + 1) {
-    auto t = Kokkos::create_mirror_view(bc_type_);
-    auto s = Kokkos::create_mirror_view(bc_state_);
-    // the face centroids on the host, for a velocity inlet's profile only (none copied without one)
-    const bool inlet = std::any_of(patches.begin(), patches.end(),
-                                   [](const FlowPatchBC& p) { return p.type == FlowBoundaryKind::velocity_inlet; });
-    decltype(Kokkos::create_mirror_view_and_copy(HostSpace(), m.face_centroid)) xf;
-    if (inlet) xf = Kokkos::create_mirror_view_and_copy(HostSpace(), m.face_centroid);
-    for (std::size_t p = 0; p < m.patches.size(); ++p)
-      for (index_t f = m.patches[p].begin; f < m.patches[p].end; ++f) {
-        const index_t b = f - m.n_interior;
-        t(b) = static_cast<std::int8_t>(patches.at(p).type);
-        const FlowPatchBC& bc = patches.at(p);
-        const Primitive& w = bc.state;
-        s(b, 0) = w.rho, s(b, 4) = w.p;
-        for (int i = 0; i < 3; ++i) s(b, 1 + i) = w.u[i];
-        if (bc.type == FlowBoundaryKind::no_slip_wall) // the wall's velocity in its place
-          for (int i = 0; i < 3; ++i) s(b, 1 + i) = bc.wall_velocity[i];
-        if (bc.type == FlowBoundaryKind::subsonic_inflow) { // (p0, direction, T0)
-          s(b, 0) = bc.total_pressure, s(b, 4) = bc.total_temperature;
-          for (int i = 0; i < 3; ++i) s(b, 1 + i) = bc.direction[i];
-        }
-        if (bc.type == FlowBoundaryKind::subsonic_outflow) s(b, 4) = bc.pressure;
-        s(b, 5) = bc.non_reflecting ? 1 : 0;
-        if (bc.non_reflecting) incoming_ = bc.incoming, impedance_ = bc.impedance; // the solver's, for every patch
-        if (bc.type == FlowBoundaryKind::velocity_inlet) {                         // (the face's velocity, T)
-          const real x[3] = {xf(f, 0), xf(f, 1), xf(f, 2)};
-          for (int i = 0; i < 3; ++i) s(b, 1 + i) = bc.profile.shape(x) * bc.profile.velocity[i];
-          s(b, 4) = bc.temperature;
-        }
-        if (bc.type == FlowBoundaryKind::mass_flow_inlet) { // (G, direction, T)
-          s(b, 0) = bc.mass_flux, s(b, 4) = bc.temperature;
-          for (int i = 0; i < 3; ++i) s(b, 1 + i) = bc.direction[i];
-        }
-      }
-    Kokkos::deep_copy(bc_type_, t);
-    Kokkos::deep_copy(bc_state_, s);
+        bc_patch_("fvproxy::flow_convection::naive_bc_patch", m.n_faces - m.n_interior),
+        bcs_("fvproxy::flow_convection::naive_bcs", patches.size()) {
+    auto t = Kokkos::create_mirror_view(bc_patch_);
+    auto c = Kokkos::create_mirror_view(bcs_);
+    for (std::size_t p = 0; p < m.patches.size(); ++p) {
+      c(p) = patches.at(p);
+      if (patches[p].non_reflecting) incoming_ = patches[p].incoming, impedance_ = patches[p].impedance; // the solver's
+      for (index_t f = m.patches[p].begin; f < m.patches[p].end; ++f) t(f - m.n_interior) = static_cast<int>(p);
+    }
+    Kokkos::deep_copy(bc_patch_, t);
+    Kokkos::deep_copy(bcs_, c);
   }
   void apply(ConstView2<real> u, ConstView2<real> grad, ConstView2<real> lim, View2<real> rhs,
              Part part) const override {
@@ -240,8 +200,8 @@ private:
                      m_.cell_face_off,
                      m_.cell_faces,
                      m_.cell_face_sign,
-                     bc_type_,
-                     bc_state_,
+                     bc_patch_,
+                     bcs_,
                      incoming_,
                      impedance_,
                      m_.face_shift,
@@ -264,8 +224,8 @@ private:
   Mesh m_;
   FlowConvectionConfig cfg_;
   bool gather_;
-  View1<std::int8_t> bc_type_;
-  View2<real> bc_state_;
+  View1<int> bc_patch_;
+  View1<flow::FlowCondition> bcs_;
   ConstView1<real> incoming_, impedance_;
 };
 
@@ -315,7 +275,7 @@ void flow_boundary_values(const Mesh& mesh, const flow::IdealGas& gas, const std
   for (std::size_t p = 0; p < mesh.patches.size(); ++p)
     for (const IndexRange pa : patch_faces(mesh, p, rows)) {
       if (pa.size() == 0) continue;
-      with_bc(patches.at(p), gas.gamma, gas.gas_constant, mesh.face_centroid, [&](auto b) {
+      with_bc(patches.at(p), gas, mesh.face_centroid, [&](auto b) {
         Kokkos::parallel_for(
             "fvproxy::flow_convection::boundary_values", Kokkos::RangePolicy<ExecSpace>(pa.begin, pa.end),
             FlowBoundaryValues<decltype(b)>{gas, b, mesh.face_owner, mesh.face_area, u, ub, mesh.n_interior});
@@ -391,14 +351,9 @@ void flow_relax_incoming(const Mesh& mesh, const flow::IdealGas& gas, const std:
                                                 what == IncomingStep::from_cells});
       }
     };
-    if (bc.type == FlowBoundaryKind::subsonic_outflow)
-      launch(flow::SubsonicOutflow{bc.pressure, gas.gamma});
-    else
-      launch(flow::SubsonicInflow{bc.total_pressure,
-                                  bc.total_temperature,
-                                  {bc.direction[0], bc.direction[1], bc.direction[2]},
-                                  gas.gamma,
-                                  gas.gas_constant});
+    flow::with_condition(bc, gas, [&](auto fixed) {
+      if constexpr (flow::can_be_non_reflecting_v<decltype(fixed)>) launch(fixed);
+    });
   }
 }
 
@@ -531,7 +486,7 @@ void flow_primitive_state(const Mesh& mesh, const flow::IdealGas& gas, const std
   for (std::size_t p = 0; p < mesh.patches.size(); ++p)
     for (const IndexRange pa : patch_faces(mesh, p, rows)) {
       if (pa.size() == 0) continue;
-      with_bc(patches.at(p), gas.gamma, gas.gas_constant, mesh.face_centroid, [&](auto b) {
+      with_bc(patches.at(p), gas, mesh.face_centroid, [&](auto b) {
         Kokkos::parallel_for(
             "fvproxy::flow_convection::primitive_boundary_state", Kokkos::RangePolicy<ExecSpace>(pa.begin, pa.end),
             PrimitiveBoundaryState<decltype(b)>{b, mesh.face_owner, mesh.face_area, w, wb, mesh.n_interior});

@@ -35,34 +35,13 @@
 
 namespace fvproxy {
 
-/// One mesh patch's condition; `state` is the inflow state (supersonic-inflow) or the free stream
-/// (farfield); `wall_temperature` the no-slip wall's (<= 0: adiabatic), `wall_velocity` its
-/// velocity (tangential: a sliding wall, Couette flow); total_pressure, total_temperature and
-/// direction the subsonic inflow's (direction 0: normal to each face), pressure the subsonic outflow's;
-/// temperature the velocity and mass-flow inlets' static temperature, profile the velocity inlet's
-/// velocity, mass_flux the mass-flow inlet's (its mass flow over the patch's area; direction as the
-/// subsonic inflow's). A non-reflecting subsonic inflow or outflow reads its faces' incoming
-/// characteristics from `incoming` (row f - incoming_first of boundary face f; the solver owns and
-/// relaxes them: flow_relax_incoming).
-struct FlowPatchBC {
-  FlowBoundaryKind type = FlowBoundaryKind::slip_wall;
-  flow::Primitive state{real(1), {0, 0, 0}, real(1)};
-  real wall_temperature = 0;
-  real wall_velocity[3] = {0, 0, 0};
-  real total_pressure = 1, total_temperature = 1, direction[3] = {0, 0, 0};
-  real pressure = 1;
-  real temperature = 1;
-  flow::InletProfile profile;
-  real mass_flux = 0;
-  bool non_reflecting = false;
-  real nr_sigma = real(0.25), nr_length = 1; ///< flow::incoming_rate's sigma and L
-  ConstView1<real> incoming, impedance;      ///< per face: its incoming characteristic, its reference rho c
+/// One mesh patch's condition (flow::FlowCondition, resolved from the case by flow::flow_condition)
+/// and, on a non-reflecting subsonic inflow or outflow, where its faces' incoming characteristics
+/// are: row f - incoming_first of boundary face f (the solver owns and relaxes them:
+/// flow_relax_incoming).
+struct FlowPatchBC : flow::FlowCondition {
+  ConstView1<real> incoming, impedance; ///< per face: its incoming characteristic, its reference rho c
   index_t incoming_first = 0;
-  /// Walls and symmetry planes: the gradients' boundary values are mirror ghosts (OperatorGeometry).
-  bool mirror() const {
-    return type == FlowBoundaryKind::slip_wall || type == FlowBoundaryKind::symmetry ||
-           type == FlowBoundaryKind::no_slip_wall;
-  }
 };
 
 /// The patches whose boundary values are mirror ghosts (make_operator_geometry's mirror_patches).

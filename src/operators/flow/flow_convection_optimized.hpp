@@ -89,17 +89,14 @@ template <class Model> struct FlowUpwind {
   }
 };
 
-/// A velocity inlet with its profile: the face's velocity from its centroid (xf: the mesh's face
-/// centroids), then flow::VelocityInlet.
-struct ProfiledVelocityInlet {
-  flow::VelocityInlet inlet;
-  flow::InletProfile profile;
+/// A condition that varies along its patch (flow::varies_along_patch_v: a profiled velocity inlet)
+/// as the kernels call it: with the face's centroid (xf: the mesh's face centroids).
+template <class B> struct AtFaceCentroids {
+  B b;
   ConstVec3View<real> xf;
   KOKKOS_INLINE_FUNCTION Primitive operator()(const Primitive& in, const real (&n)[3], index_t f) const {
     const real x[3] = {xf(f, 0), xf(f, 1), xf(f, 2)};
-    const real s = profile.shape(x);
-    const real ub[3] = {s * profile.velocity[0], s * profile.velocity[1], s * profile.velocity[2]};
-    return inlet(in, n, ub);
+    return b(in, n, x);
   }
 };
 
@@ -118,7 +115,7 @@ template <class Fixed> struct SubsonicFaces {
 };
 
 /// The outside state of boundary condition b at face f: b(in, n), or b(in, n, f) for a condition
-/// that varies along its patch (ProfiledVelocityInlet).
+/// that varies along its patch or face by face (AtFaceCentroids, SubsonicFaces).
 template <class B>
 KOKKOS_INLINE_FUNCTION Primitive outside_state(const B& b, const Primitive& in, const real (&n)[3], index_t f) {
   if constexpr (std::is_invocable_v<const B&, const Primitive&, const real(&)[3], index_t>)
@@ -144,39 +141,19 @@ template <class Face, class B> struct FlowBoundary {
   }
 };
 
-/// Calls f(bc) with the boundary-condition functor of a patch (xf: the mesh's face centroids, which
-/// a profiled velocity inlet reads).
-template <class F>
-void with_bc(const FlowPatchBC& p, real gamma, real gas_constant, const ConstVec3View<real>& xf, F&& f) {
-  switch (p.type) {
-  case FlowBoundaryKind::slip_wall:
-  case FlowBoundaryKind::symmetry: f(flow::SlipWall{}); return;
-  case FlowBoundaryKind::supersonic_inflow: f(flow::SupersonicInflow{p.state}); return;
-  case FlowBoundaryKind::supersonic_outflow: f(flow::SupersonicOutflow{}); return;
-  case FlowBoundaryKind::farfield: f(flow::Farfield{p.state, gamma}); return;
-  case FlowBoundaryKind::no_slip_wall:
-    f(flow::NoSlipWall{p.wall_temperature, {p.wall_velocity[0], p.wall_velocity[1], p.wall_velocity[2]}});
-    return;
-  case FlowBoundaryKind::subsonic_inflow:
-    f(SubsonicFaces<flow::SubsonicInflow>{
-        {p.total_pressure, p.total_temperature, {p.direction[0], p.direction[1], p.direction[2]}, gamma, gas_constant},
-        p.incoming,
-        p.impedance,
-        p.incoming_first,
-        p.non_reflecting});
-    return;
-  case FlowBoundaryKind::subsonic_outflow:
-    f(SubsonicFaces<flow::SubsonicOutflow>{
-        {p.pressure, gamma}, p.incoming, p.impedance, p.incoming_first, p.non_reflecting});
-    return;
-  case FlowBoundaryKind::velocity_inlet:
-    f(ProfiledVelocityInlet{flow::VelocityInlet{p.temperature, gamma, gas_constant}, p.profile, xf});
-    return;
-  case FlowBoundaryKind::mass_flow_inlet:
-    f(flow::MassFlowInlet{
-        p.mass_flux, p.temperature, {p.direction[0], p.direction[1], p.direction[2]}, gamma, gas_constant});
-    return;
-  }
+/// Calls f(bc) with the boundary-condition functor of a patch (flow::with_condition), as the
+/// kernels call it: a subsonic inflow or outflow through SubsonicFaces (its non-reflecting faces), a
+/// condition that varies along its patch through AtFaceCentroids (xf: the mesh's face centroids).
+template <class F> void with_bc(const FlowPatchBC& p, const flow::IdealGas& gas, const ConstVec3View<real>& xf, F&& f) {
+  flow::with_condition(p, gas, [&](auto b) {
+    using B = decltype(b);
+    if constexpr (flow::can_be_non_reflecting_v<B>)
+      f(SubsonicFaces<B>{b, p.incoming, p.impedance, p.incoming_first, p.non_reflecting});
+    else if constexpr (flow::varies_along_patch_v<B>)
+      f(AtFaceCentroids<B>{b, xf});
+    else
+      f(b);
+  });
 }
 
 /// Unit normals and areas of the faces (the optimized kernels' precomputed geometry).
@@ -196,12 +173,12 @@ struct NormalsAndAreas {
 /// or scatter kernel with its condition (the operator's and the navier-stokes face pass's).
 struct FlowConvectionPatches {
   std::vector<std::pair<PatchRuns, FlowPatchBC>> patches;
-  real gamma = 0, gas_constant = 0;
+  flow::IdealGas gas;
   ConstVec3View<real> xf; ///< the face centroids (a profiled velocity inlet's)
 
   FlowConvectionPatches() = default;
   FlowConvectionPatches(const Mesh& m, const FlowConvectionConfig& cfg, const std::vector<FlowPatchBC>& bcs)
-      : gamma(cfg.gas.gamma), gas_constant(cfg.gas.gas_constant), xf(m.face_centroid) {
+      : gas(cfg.gas), xf(m.face_centroid) {
     // patch_owner_runs needs a scalar type per patch: any value (only the runs are used here).
     const std::vector<BoundaryType> any(m.patches.size(), BoundaryType::outflow);
     for (const PatchRuns& r : patch_owner_runs(m, any, "fvproxy::flow_convection::patch_runs"))
@@ -215,7 +192,7 @@ struct FlowConvectionPatches {
     if (!gather && !PartRanges::has_boundary(part)) return;
     for (const auto& patch : patches) {    // the runs of the part's own cells, after their interior faces
       const PatchRuns& runs = patch.first; // (named: a structured binding cannot be captured in C++17)
-      with_bc(patch.second, gamma, gas_constant, xf, [&](auto b) {
+      with_bc(patch.second, gas, xf, [&](auto b) {
         using BC = FlowBoundary<Face, decltype(b)>;
         if (gather)
           launch("fvproxy::flow_convection::gather_patch", runs.runs_of(part), lo,
@@ -234,7 +211,7 @@ struct FlowConvectionPatches {
     for (const auto& p : patches) {
       if (p.first.patch != patch) continue;
       const index_t first = p.first.begin;
-      with_bc(p.second, gamma, gas_constant, xf, [&](auto b) {
+      with_bc(p.second, gas, xf, [&](auto b) {
         using BC = FlowBoundary<Face, decltype(b)>;
         Kokkos::parallel_for("fvproxy::flow_convection::patch_fluxes",
                              Kokkos::RangePolicy<ExecSpace>(0, p.first.end - first),
