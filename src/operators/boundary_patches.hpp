@@ -4,6 +4,7 @@
 // cell and patches launched one after another need no atomics); for the naive kernels, a per-face
 // flag they branch on, and their launches (the face loop of a part, each patch's fluxes).
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/types.hpp"
@@ -70,5 +71,29 @@ void naive_face_launch(const std::string& prefix, const Mesh& m, Part part, bool
   for (const IndexRange r : parts.faces(part))
     if (r.size() > 0) Kokkos::parallel_for(prefix + "::naive_scatter", MD({r.begin, 0}, {r.end, nv}), Scatter{kernel});
 }
+
+/// The naive flow operators' interface around their kernel (Derived::kernel(a, b, c, rhs): the
+/// kernel of one launch on the operator's three input arrays): apply is naive_face_launch and
+/// patch_fluxes naive_patch_fluxes over `nv` variables, labelled "<prefix>::naive_...".
+template <class Derived, class Interface, class Gather, class Scatter> class NaiveFaceOperator : public Interface {
+public:
+  NaiveFaceOperator(const Mesh& m, bool gather, std::string prefix, int nv)
+      : m_(m), gather_(gather), prefix_(std::move(prefix)), nv_(nv) {}
+  void apply(ConstView2<real> a, ConstView2<real> b, ConstView2<real> c, View2<real> rhs, Part part) const override {
+    naive_face_launch<Gather, Scatter>(prefix_, m_, part, gather_, nv_, self().kernel(a, b, c, rhs));
+  }
+  void patch_fluxes(ConstView2<real> a, ConstView2<real> b, ConstView2<real> c, std::size_t patch,
+                    View2<real> out) const override {
+    naive_patch_fluxes(prefix_ + "::naive_patch_fluxes", m_, patch, nv_, self().kernel(a, b, c, {}), out);
+  }
+  std::string description() const override { return gather_ ? "naive/gather" : "naive/atomic"; }
+
+protected:
+  const Derived& self() const { return static_cast<const Derived&>(*this); }
+  Mesh m_;
+  bool gather_;
+  std::string prefix_;
+  int nv_;
+};
 
 } // namespace fvproxy

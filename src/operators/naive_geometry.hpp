@@ -16,13 +16,22 @@ namespace fvproxy::naive {
 /// Size of the naive kernels' direction arrays (the largest dimension the legacy code supports).
 inline constexpr int kMaxDim = 3;
 
-/// Geometry the naive kernels recompute: vector from cell c across its k-th face entry.
-struct NaiveGeometry {
-  ConstVec3View<real> C, F, S, T;
-  ConstView1<index_t> owner, neighbour, cell_face_off, cell_faces;
+/// The mesh views every naive kernel reads (centroids C, face centroids F, periodic shifts T, area
+/// vectors S, the faces' cells, each cell's faces [off(c), off(c + 1)) and their signs, volumes).
+struct NaiveFaces {
+  ConstVec3View<real> C, F, T, S;
+  ConstView1<index_t> owner, neighbour, off, faces;
   ConstView1<std::int8_t> sign;
   ConstView1<std::uint8_t> shift;
   ConstView1<real> volume;
+  static NaiveFaces of(const Mesh& m) {
+    return {m.centroid,      m.face_centroid, m.shifts,         m.face_area,  m.face_owner, m.face_neighbour,
+            m.cell_face_off, m.cell_faces,    m.cell_face_sign, m.face_shift, m.volume};
+  }
+};
+
+/// Geometry the naive kernels recompute: vector from cell c across its k-th face entry.
+struct NaiveGeometry : NaiveFaces {
   index_t n_interior;
   index_t outer_begin; ///< Mesh::outer_begin: faces at or above it are interior too (two ghost layers)
   int dim;             ///< run-time spatial dimension, Mesh::dim (the mistake: loops over it cannot be unrolled)
@@ -88,9 +97,7 @@ struct NaiveGeometry {
 /// The naive kernels' view of mesh `m`; `mirror`: OperatorGeometry::mirror (the naive gradient's
 /// boundary values), empty where no kernel reads it.
 inline NaiveGeometry naive_geometry(const Mesh& m, ConstView1<std::int8_t> mirror = {}) {
-  return {m.centroid,      m.face_centroid, m.face_area,      m.shifts,     m.face_owner, m.face_neighbour,
-          m.cell_face_off, m.cell_faces,    m.cell_face_sign, m.face_shift, m.volume,     m.n_interior,
-          m.outer_begin,   m.dim,           m.n_cells,        mirror};
+  return {NaiveFaces::of(m), m.n_interior, m.outer_begin, m.dim, m.n_cells, mirror};
 }
 
 /// naive_geometry with the stencil's views of `s` (OperatorGeometry::stencil).

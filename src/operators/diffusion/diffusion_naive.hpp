@@ -53,8 +53,8 @@ struct DiffusionGather {
   View2<real> rhs;
   KOKKOS_FUNCTION void operator()(const index_t c, const int k) const {
     const NaiveGeometry& e = g.geo;
-    for (index_t q = e.cell_face_off(c); q < e.cell_face_off(c + 1); ++q)
-      rhs(c, k) += e.sign(q) * g.flux(e.cell_faces(q), k, u, ub, grad) / e.volume(c);
+    for (index_t q = e.off(c); q < e.off(c + 1); ++q)
+      rhs(c, k) += e.sign(q) * g.flux(e.faces(q), k, u, ub, grad) / e.volume(c);
   }
 };
 

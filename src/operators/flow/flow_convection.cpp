@@ -9,6 +9,7 @@
 #include "operators/flow/flow_convection_optimized.hpp"
 #include "operators/flow/flow_positivity.hpp"
 #include "operators/muscl/gradient_optimized.hpp"
+#include "operators/naive_geometry.hpp"
 
 namespace fvproxy {
 
@@ -27,15 +28,10 @@ constexpr int NV = flow::kVariables;
 // --- naive: MDRange (face | cell, variable); run-time variable count, flux and boundary types;
 // both face states and the whole flux recomputed per variable; normals from the area vectors;
 // divisions by the volume; atomics per variable. ----------------------------------------------
-struct NaiveFlow {
-  ConstVec3View<real> C, F, T, S;
-  ConstView1<index_t> owner, neighbour, off, faces;
-  ConstView1<std::int8_t> sign;
+struct NaiveFlow : naive::NaiveFaces {
   ConstView1<int> bc_patch;             ///< per boundary face: its patch
   ConstView1<flow::FlowCondition> bcs;  ///< per patch: its condition
   ConstView1<real> incoming, impedance; ///< per boundary face: a non-reflecting face's incoming characteristic, z
-  ConstView1<std::uint8_t> shift;
-  ConstView1<real> volume;
   ConstView2<real> u, grad, lim;
   View2<real> rhs;
   index_t n_interior, n_owned;
@@ -161,11 +157,12 @@ template <class BC> struct FlowBoundaryValues {
   }
 };
 
-class NaiveFlowConvection final : public FlowConvectionOperator {
+class NaiveFlowConvection final
+    : public NaiveFaceOperator<NaiveFlowConvection, FlowConvectionOperator, NaiveFlowGather, NaiveFlowScatter> {
 public:
   NaiveFlowConvection(const Mesh& m, const FlowConvectionConfig& cfg, const std::vector<FlowPatchBC>& patches,
                       bool gather)
-      : m_(m), cfg_(cfg), gather_(gather),
+      : NaiveFaceOperator(m, gather, "fvproxy::flow_convection", NV), cfg_(cfg),
         bc_patch_("fvproxy::flow_convection::naive_bc_patch", m.n_faces - m.n_interior),
         bcs_("fvproxy::flow_convection::naive_bcs", patches.size()) {
     auto t = Kokkos::create_mirror_view(bc_patch_);
@@ -178,34 +175,13 @@ public:
     Kokkos::deep_copy(bc_patch_, t);
     Kokkos::deep_copy(bcs_, c);
   }
-  void apply(ConstView2<real> u, ConstView2<real> grad, ConstView2<real> lim, View2<real> rhs,
-             Part part) const override {
-    naive_face_launch<NaiveFlowGather, NaiveFlowScatter>("fvproxy::flow_convection", m_, part, gather_, NV,
-                                                         kernel(u, grad, lim, rhs));
-  }
-  void patch_fluxes(ConstView2<real> u, ConstView2<real> grad, ConstView2<real> lim, std::size_t patch,
-                    View2<real> out) const override {
-    naive_patch_fluxes("fvproxy::flow_convection::naive_patch_fluxes", m_, patch, NV, kernel(u, grad, lim, {}), out);
-  }
-  std::string description() const override { return gather_ ? "naive/gather" : "naive/atomic"; }
-
-private:
+  /// The kernel of one launch (NaiveFaceOperator).
   NaiveFlow kernel(ConstView2<real> u, ConstView2<real> grad, ConstView2<real> lim, View2<real> rhs) const {
-    return NaiveFlow{m_.centroid,
-                     m_.face_centroid,
-                     m_.shifts,
-                     m_.face_area,
-                     m_.face_owner,
-                     m_.face_neighbour,
-                     m_.cell_face_off,
-                     m_.cell_faces,
-                     m_.cell_face_sign,
+    return NaiveFlow{naive::NaiveFaces::of(m_),
                      bc_patch_,
                      bcs_,
                      incoming_,
                      impedance_,
-                     m_.face_shift,
-                     m_.volume,
                      u,
                      grad,
                      lim,
@@ -221,9 +197,8 @@ private:
                      cfg_.entropy_fix};
   }
 
-  Mesh m_;
+private:
   FlowConvectionConfig cfg_;
-  bool gather_;
   View1<int> bc_patch_;
   View1<flow::FlowCondition> bcs_;
   ConstView1<real> incoming_, impedance_;

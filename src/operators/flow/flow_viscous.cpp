@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "operators/flow/flow_viscous_kernels.hpp"
+#include "operators/naive_geometry.hpp"
 
 namespace fvproxy {
 
@@ -14,13 +15,9 @@ constexpr int NV = flow::kVariables;
 
 // --- naive: MDRange (face | cell, variable); run-time viscosity law and boundary type; the face
 // gradients and the whole viscous flux recomputed per variable; divisions. ----------------------
-struct NaiveViscous {
-  ConstVec3View<real> C, Fc, T, S;
-  ConstView1<index_t> owner, neighbour, off, faces;
-  ConstView1<std::int8_t> sign, bc_type; ///< per boundary face: FlowBoundaryKind
-  ConstView1<real> wall_t;               ///< per boundary face: the wall temperature (<= 0 adiabatic)
-  ConstView1<std::uint8_t> shift;
-  ConstView1<real> volume;
+struct NaiveViscous : naive::NaiveFaces {
+  ConstView1<std::int8_t> bc_type; ///< per boundary face: FlowBoundaryKind
+  ConstView1<real> wall_t;         ///< per boundary face: the wall temperature (<= 0 adiabatic)
   ConstView2<real> w, wb, gw;
   View2<real> rhs;
   index_t n_interior, n_owned;
@@ -37,8 +34,8 @@ struct NaiveViscous {
       real d[3], ro[3], rn[3];
       for (int i = 0; i < 3; ++i) {
         d[i] = C(n, i) + T(shift(f), i) - C(o, i);
-        ro[i] = Fc(f, i) - C(o, i);
-        rn[i] = Fc(f, i) - C(n, i) - T(shift(f), i);
+        ro[i] = F(f, i) - C(o, i);
+        rn[i] = F(f, i) - C(n, i) - T(shift(f), i);
       }
       const real d2 = d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
       for (int q = 0; q < nw; ++q) {
@@ -58,7 +55,7 @@ struct NaiveViscous {
                         bc_type(b) == static_cast<std::int8_t>(FlowBoundaryKind::symmetry);
       if (bc_type(b) != static_cast<std::int8_t>(FlowBoundaryKind::no_slip_wall) && !slip) return 0;
       real r[3];
-      for (int i = 0; i < 3; ++i) r[i] = Fc(f, i) - C(o, i);
+      for (int i = 0; i < 3; ++i) r[i] = F(f, i) - C(o, i);
       if (slip) { // the face between the cell and its mirror image (physics/viscous.hpp)
         heat = false;
         const real a = kc::sqrt(S(f, 0) * S(f, 0) + S(f, 1) * S(f, 1) + S(f, 2) * S(f, 2));
@@ -119,10 +116,12 @@ struct NaiveViscousGather {
   }
 };
 
-class NaiveFlowViscous final : public FlowViscousOperator {
+class NaiveFlowViscous final
+    : public NaiveFaceOperator<NaiveFlowViscous, FlowViscousOperator, NaiveViscousGather, NaiveViscousScatter> {
 public:
   NaiveFlowViscous(const Mesh& m, const FlowViscousConfig& cfg, const std::vector<FlowPatchBC>& patches, bool gather)
-      : m_(m), cfg_(cfg), gather_(gather), bc_type_("fvproxy::flow_viscous::naive_bc_type", m.n_faces - m.n_interior),
+      : NaiveFaceOperator(m, gather, "fvproxy::flow_viscous", NV), cfg_(cfg),
+        bc_type_("fvproxy::flow_viscous::naive_bc_type", m.n_faces - m.n_interior),
         wall_t_("fvproxy::flow_viscous::naive_wall_t", m.n_faces - m.n_interior) {
     auto t = Kokkos::create_mirror_view(bc_type_);
     auto tw = Kokkos::create_mirror_view(wall_t_);
@@ -134,31 +133,11 @@ public:
     Kokkos::deep_copy(bc_type_, t);
     Kokkos::deep_copy(wall_t_, tw);
   }
-  void apply(ConstView2<real> w, ConstView2<real> wb, ConstView2<real> gw, View2<real> rhs, Part part) const override {
-    naive_face_launch<NaiveViscousGather, NaiveViscousScatter>("fvproxy::flow_viscous", m_, part, gather_, NV,
-                                                               kernel(w, wb, gw, rhs));
-  }
-  void patch_fluxes(ConstView2<real> w, ConstView2<real> wb, ConstView2<real> gw, std::size_t patch,
-                    View2<real> out) const override {
-    naive_patch_fluxes("fvproxy::flow_viscous::naive_patch_fluxes", m_, patch, NV, kernel(w, wb, gw, {}), out);
-  }
-  std::string description() const override { return gather_ ? "naive/gather" : "naive/atomic"; }
-
-private:
+  /// The kernel of one launch (NaiveFaceOperator).
   NaiveViscous kernel(ConstView2<real> w, ConstView2<real> wb, ConstView2<real> gw, View2<real> rhs) const {
-    return NaiveViscous{m_.centroid,
-                        m_.face_centroid,
-                        m_.shifts,
-                        m_.face_area,
-                        m_.face_owner,
-                        m_.face_neighbour,
-                        m_.cell_face_off,
-                        m_.cell_faces,
-                        m_.cell_face_sign,
+    return NaiveViscous{naive::NaiveFaces::of(m_),
                         bc_type_,
                         wall_t_,
-                        m_.face_shift,
-                        m_.volume,
                         w,
                         wb,
                         gw,
@@ -176,9 +155,8 @@ private:
                         cfg_.prandtl};
   }
 
-  Mesh m_;
+private:
   FlowViscousConfig cfg_;
-  bool gather_;
   View1<std::int8_t> bc_type_;
   View1<real> wall_t_;
 };

@@ -65,8 +65,8 @@ struct GradientGather {
   int method;
   KOKKOS_FUNCTION void operator()(const index_t c, const int k) const {
     for (int i = 0; i < g.dim; ++i) grad(c, 3 * k + i) = 0;
-    for (index_t q = g.cell_face_off(c); q < g.cell_face_off(c + 1); ++q) {
-      const index_t f = g.cell_faces(q);
+    for (index_t q = g.off(c); q < g.off(c + 1); ++q) {
+      const index_t f = g.faces(q);
       const real s = g.sign(q);
       real v[kMaxDim];
       g.owner_to_ghost(f, v);
@@ -108,8 +108,8 @@ struct GradientFinalize {
           grad(c, 3 * k + i) += v[i] * (g.stencil_value(c, q, u, ub, k) - u(c, k));
         }
       }
-    for (index_t q = g.cell_face_off(c); q < g.cell_face_off(c + 1); ++q) {
-      const index_t f = g.cell_faces(q);
+    for (index_t q = g.off(c); q < g.off(c + 1); ++q) {
+      const index_t f = g.faces(q);
       real v[kMaxDim];
       g.owner_to_ghost(f, v); // interior: d; boundary: r, or the mirrored centroid on a mirror face
       if (method == 0) {

@@ -29,8 +29,8 @@ struct NaiveLimiter {
   }
   KOKKOS_FUNCTION void bounds(index_t c, int k, real& umax, real& umin) const {
     umax = u(c, k), umin = u(c, k);
-    for (index_t q = g.cell_face_off(c); q < g.cell_face_off(c + 1); ++q) {
-      const real v = other_value(c, g.cell_faces(q), k);
+    for (index_t q = g.off(c); q < g.off(c + 1); ++q) {
+      const real v = other_value(c, g.faces(q), k);
       umax = v > umax ? v : umax;
       umin = v < umin ? v : umin;
     }
@@ -47,8 +47,8 @@ struct NaiveLimiter {
     const real eps2 =
         group_eps2(kappa * kappa, n, k, group, reference, [&](int j, real& hi, real& lo) { bounds(c, j, hi, lo); });
     real phi = 1;
-    for (index_t q = g.cell_face_off(c); q < g.cell_face_off(c + 1); ++q) {
-      const index_t f = g.cell_faces(q);
+    for (index_t q = g.off(c); q < g.off(c + 1); ++q) {
+      const index_t f = g.faces(q);
       real delta = 0;
       for (int i = 0; i < 3; ++i) {
         // the cell's centroid, as the owner sees it (periodic neighbours are shifted back)
