@@ -348,6 +348,9 @@ template <class B> struct has_own_flux<
     : std::true_type {};
 template <class B> inline constexpr bool has_own_flux_v = has_own_flux<B>::value;
 
+// f(integral_constant<kind>) for the kind k, over the kinds 0 .. kFlowBoundaryKinds - 1. Twice, as a
+// host function and as a KOKKOS_INLINE_FUNCTION: a host and device function calling the host-only
+// lambdas that launch kernels would be a wrong-sided call for nvcc.
 namespace detail {
 template <class F, int... K> void on_kind(FlowBoundaryKind k, F& f, std::integer_sequence<int, K...>) {
   (void)((static_cast<int>(k) == K && (f(std::integral_constant<FlowBoundaryKind, FlowBoundaryKind(K)>{}), true)) ||
