@@ -84,13 +84,18 @@ std::array<double, 3> unit(const std::array<double, 3>& v) {
   return {u[0] / l, u[1] / l, u[2] / l};
 }
 
-/// The area of each patch summed over every rank's faces of it (collective).
+/// The area of each patch summed over every rank's faces of it (collective). Only the owned cells'
+/// boundary faces, [n_interior, n_faces), where the patches are, come to the host (each column of a
+/// LayoutLeft view is contiguous there).
 std::vector<double> patch_areas(const Mesh& mesh, const Communicator& comm) {
-  const auto S = Kokkos::create_mirror_view_and_copy(HostSpace(), mesh.face_area);
+  const std::pair<index_t, index_t> rows{mesh.n_interior, mesh.n_faces};
+  std::vector<View1<real>::HostMirror> S;
+  for (int i = 0; i < 3; ++i)
+    S.push_back(Kokkos::create_mirror_view_and_copy(HostSpace(), Kokkos::subview(mesh.face_area, rows, i)));
   std::vector<double> a(mesh.patches.size(), 0.0);
   for (std::size_t p = 0; p < mesh.patches.size(); ++p)
-    for (index_t f = mesh.patches[p].begin; f < mesh.patches[p].end; ++f)
-      a[p] += std::sqrt(double(S(f, 0)) * S(f, 0) + double(S(f, 1)) * S(f, 1) + double(S(f, 2)) * S(f, 2));
+    for (index_t f = mesh.patches[p].begin - rows.first; f < mesh.patches[p].end - rows.first; ++f)
+      a[p] += std::sqrt(double(S[0](f)) * S[0](f) + double(S[1](f)) * S[1](f) + double(S[2](f)) * S[2](f));
   comm.sum(a);
   return a;
 }

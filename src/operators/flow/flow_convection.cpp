@@ -77,6 +77,7 @@ struct NaiveFlow : naive::NaiveFaces {
       for (int j = 0; j < nvar; ++j) UL[j] = u(o, j);
       L = primitive(UL);
     }
+    const flow::IdealGas eos{gamma, gas_constant};
     Primitive R;
     if (f < n_interior) {
       for (int j = 0; j < nvar; ++j) UR[j] = state(neighbour(f), f, j, true);
@@ -88,7 +89,6 @@ struct NaiveFlow : naive::NaiveFaces {
     } else { // the patch's condition, branched on per face (flow::with_condition_in_kernel)
       const index_t b = f - n_interior;
       const flow::FlowCondition bc = bcs(bc_patch(b));
-      const flow::IdealGas eos{gamma, gas_constant};
       const real x[3] = {F(f, 0), F(f, 1), F(f, 2)};
       bool own_flux = false;
       flow::Flux wall;
@@ -107,7 +107,6 @@ struct NaiveFlow : naive::NaiveFaces {
       });
       if (own_flux) return flow::component(wall, k) * area;
     }
-    const flow::IdealGas eos{gamma, gas_constant};
     flow::Flux fl;
     if (flux_type == static_cast<int>(flow::FluxType::rusanov))
       fl = flow::Rusanov{}(L, R, n, eos);
