@@ -636,7 +636,7 @@ TEST(LocalMesh, VertexLayersHoldEveryCellSharingANode) {
         const BoxConfig* box = mc.cfg.generate ? &*mc.cfg.generate : nullptr;
         const Partition p = partition_cells(g, b.device, method, P, box, "test");
         std::vector<LocalMesh> ls;
-        for (int r = 0; r < P; ++r) ls.push_back(extract_local(g, p.part, r, P, 2, true));
+        for (int r = 0; r < P; ++r) ls.push_back(extract_local(g, p.part, r, P, 2, GhostAdjacency{true, false, {}}));
         for (const LocalMesh& l : ls) {
           const HostMesh& h = l.host;
           EXPECT_TRUE(l.vertex);
@@ -693,6 +693,118 @@ TEST(LocalMesh, VertexLayersHoldEveryCellSharingANode) {
           EXPECT_EQ(local_keys.size(), key_of_global_key.size()) << "two global keys on one local key";
         }
       }
+  }
+}
+
+/// Whether cells a and b of g share a face.
+bool share_face(const HostMesh& g, index_t a, index_t b) {
+  for (index_t k = g.cell_face_off[a]; k < g.cell_face_off[a + 1]; ++k) {
+    const index_t f = g.cell_faces[k];
+    if ((g.face_owner[f] == a && g.face_neighbour[f] == b) || (g.face_owner[f] == b && g.face_neighbour[f] == a))
+      return true;
+  }
+  return false;
+}
+
+TEST(LocalMesh, CornersLayersHoldEveryVertexNeighbourWhereMirrorPatchesMeet) {
+  // operators.muscl.stencil: corners (docs/operators/muscl.md#stencil): two cells are neighbours
+  // when they share a face, or a node (or a periodic partner of one) and one of them has a node on
+  // two or more of the mirror patches; so every cell at such a corner among the owned and the first
+  // layer has all its vertex neighbours here (the stencil's entries), and the other ghosts are the
+  // face stencil's. Brute force over every pair of cells, against the vertex and face layers' sizes.
+  struct CornersCase {
+    std::string name;
+    MeshConfig cfg;
+    std::vector<std::string> mirrors;
+  };
+  std::vector<CornersCase> cases;
+  MeshConfig tet;
+  tet.generate = BoxConfig{};
+  tet.generate->cells = {6, 4, 3};
+  tet.generate->element = ElementKind::tet;
+  tet.generate->perturb = 0.15;
+  tet.generate->periodic = {true, false, false};
+  tet.reorder = Ordering::zorder;
+  cases.push_back({"jittered tets periodic in x, walls on y and z", tet, {"ymin", "ymax", "zmin", "zmax"}});
+  MeshConfig prism = tet;
+  prism.generate->element = ElementKind::prism;
+  prism.generate->periodic = {false, false, false};
+  prism.reorder = Ordering::random;
+  cases.push_back({"prisms, one corner of three planes", prism, {"xmax", "ymin", "zmin"}});
+  MeshConfig gmsh;
+  gmsh.file = test::source_path("mesh/hybrid_channel.msh");
+  cases.push_back({"hybrid channel (Gmsh)", gmsh, {"bottom", "top", "walls"}});
+  for (const CornersCase& mc : cases) {
+    const BuiltMesh b = build_mesh(mc.cfg);
+    const HostMesh& g = b.host;
+    const index_t nc = g.n_cells();
+    std::vector<std::set<index_t>> node_patches(std::size_t(g.n_nodes()));
+    for (std::size_t q = 0; q < g.patches.size(); ++q)
+      if (std::count(mc.mirrors.begin(), mc.mirrors.end(), g.patches[q].name))
+        for (index_t f = g.patches[q].begin; f < g.patches[q].end; ++f)
+          for (index_t k = g.face_node_off[f]; k < g.face_node_off[f + 1]; ++k)
+            node_patches[std::size_t(g.face_nodes[k])].insert(index_t(q));
+    std::vector<char> corner(std::size_t(nc), 0);
+    for (index_t c = 0; c < nc; ++c)
+      for (index_t k = g.cell_node_off[c]; k < g.cell_node_off[c + 1]; ++k)
+        if (node_patches[std::size_t(g.cell_nodes[k])].size() >= 2) corner[std::size_t(c)] = 1;
+    const index_t n_corner = index_t(std::count(corner.begin(), corner.end(), 1));
+    ASSERT_GT(n_corner, 0) << mc.name;
+    ASSERT_LT(n_corner, nc) << mc.name;
+    EXPECT_EQ(cells_at_corners(g, mc.mirrors), corner) << mc.name;
+    std::vector<std::set<index_t>> around(static_cast<std::size_t>(nc)); // each cell's vertex neighbours, once
+    for (index_t n = 0; n < nc; ++n) around[std::size_t(n)] = vertex_neighbours(g, {n});
+    const auto next = [&](const std::set<index_t>& cells) {
+      std::set<index_t> out;
+      for (index_t c : cells)
+        for (index_t n : around[std::size_t(c)])
+          if (!cells.count(n) && (corner[std::size_t(c)] || corner[std::size_t(n)] || share_face(g, c, n)))
+            out.insert(n);
+      return out;
+    };
+    const GhostAdjacency corners{true, true, mc.mirrors};
+    for (int P = 2; P <= 3; ++P) {
+      SCOPED_TRACE(mc.name + ", P = " + std::to_string(P));
+      const BoxConfig* box = mc.cfg.generate ? &*mc.cfg.generate : nullptr;
+      const Partition p = partition_cells(g, b.device, PartitionMethod::metis, P, box, "test");
+      std::vector<LocalMesh> ls;
+      for (int r = 0; r < P; ++r) ls.push_back(extract_local(g, p.part, r, P, 2, corners));
+      index_t ghosts_face = 0, ghosts_corners = 0, ghosts_vertex = 0;
+      for (const LocalMesh& l : ls) {
+        EXPECT_TRUE(l.vertex);
+        EXPECT_TRUE(l.corners_only);
+        std::set<index_t> owned;
+        for (index_t c = 0; c < nc; ++c)
+          if (p.part[c] == l.rank) owned.insert(c);
+        const std::set<index_t> first = next(owned);
+        std::set<index_t> near(owned);
+        near.insert(first.begin(), first.end());
+        const std::set<index_t> second = next(near);
+        ASSERT_EQ(l.n_layer1, index_t(first.size()));
+        EXPECT_EQ(std::set<index_t>(l.global_cell.begin() + l.n_owned, l.global_cell.begin() + l.n_owned + l.n_layer1),
+                  first);
+        EXPECT_EQ(std::set<index_t>(l.global_cell.begin() + l.n_owned + l.n_layer1, l.global_cell.end()), second);
+        // what the stencil needs: every vertex neighbour of a corner cell among the owned and the first layer
+        const std::set<index_t> local(l.global_cell.begin(), l.global_cell.end());
+        for (index_t k = 0; k < l.n_owned + l.n_layer1; ++k) {
+          if (!corner[std::size_t(l.global_cell[k])]) continue;
+          for (index_t n : around[std::size_t(l.global_cell[k])]) {
+            EXPECT_TRUE(local.count(n)) << "corner cell gid " << l.host.cell_gid[k] << " lacks " << g.cell_gid[n];
+          }
+        }
+        for (index_t c = 0; c < l.n_owned; ++c) { // inner: no ghost neighbour
+          bool frontier = false;
+          for (index_t n : next({l.global_cell[c]})) frontier = frontier || !owned.count(n);
+          EXPECT_EQ(c >= l.n_inner, frontier) << "owned cell gid " << l.host.cell_gid[c];
+        }
+        expect_sends_are_receives(ls, l, 0);
+        ghosts_corners += l.n_ghosts();
+        ghosts_face += extract_local(g, p.part, l.rank, P, 2).n_ghosts();
+        ghosts_vertex += extract_local(g, p.part, l.rank, P, 2, GhostAdjacency{true, false, {}}).n_ghosts();
+      }
+      EXPECT_GT(ghosts_corners, ghosts_face);
+      EXPECT_LT(ghosts_corners, ghosts_vertex);
+    }
   }
 }
 

@@ -8,8 +8,28 @@
 
 namespace fvproxy {
 
-CellAdjacency::CellAdjacency(const HostMesh& m, bool vertex) : m_(m), vertex_(vertex) {
-  if (!vertex) return;
+std::vector<char> cells_at_corners(const HostMesh& m, const std::vector<std::string>& names) {
+  constexpr int kNone = -1, kTwo = -2;
+  std::vector<int> plane(std::size_t(m.n_nodes()), kNone); // the one patch at the node, or kTwo
+  for (std::size_t p = 0; p < m.patches.size(); ++p) {
+    if (std::find(names.begin(), names.end(), m.patches[p].name) == names.end()) continue;
+    for (index_t f = m.patches[p].begin; f < m.patches[p].end; ++f)
+      for (index_t k = m.face_node_off[f]; k < m.face_node_off[f + 1]; ++k) {
+        int& at = plane[std::size_t(m.face_nodes[k])];
+        at = at == kNone || at == int(p) ? int(p) : kTwo;
+      }
+  }
+  std::vector<char> corner(std::size_t(m.n_cells()), 0);
+  for (index_t c = 0; c < m.n_cells(); ++c)
+    for (index_t k = m.cell_node_off[c]; k < m.cell_node_off[c + 1]; ++k)
+      if (plane[std::size_t(m.cell_nodes[k])] == kTwo) corner[std::size_t(c)] = 1;
+  return corner;
+}
+
+CellAdjacency::CellAdjacency(const HostMesh& m, const GhostAdjacency& rule)
+    : m_(m), vertex_(rule.vertex), corners_(rule.corners_only()) {
+  if (!vertex_) return;
+  if (corners_) corner_ = cells_at_corners(m, rule.corner_patches);
   const index_t nn = m.n_nodes();
   key_off_.assign(std::size_t(nn) + 1, 0);
   for (index_t c = 0; c < m.n_cells(); ++c)
@@ -277,7 +297,8 @@ void add_faces(const HostMesh& g, const std::vector<index_t>& node_of, LocalMesh
 
 } // namespace
 
-LocalMesh extract_local(const HostMesh& g, const std::vector<int>& part, int rank, int ranks, int layers, bool vertex) {
+LocalMesh extract_local(const HostMesh& g, const std::vector<int>& part, int rank, int ranks, int layers,
+                        const GhostAdjacency& adjacency) {
   const index_t nc = g.n_cells();
   if (index_t(part.size()) != nc)
     throw RunError("error: extract_local: a partition of " + std::to_string(part.size()) + " cells for a mesh of " +
@@ -288,10 +309,11 @@ LocalMesh extract_local(const HostMesh& g, const std::vector<int>& part, int ran
   l.rank = rank;
   l.ranks = ranks;
   l.layers = layers;
-  l.vertex = vertex;
+  l.vertex = adjacency.vertex;
+  l.corners_only = adjacency.corners_only();
   l.n_global_nodes = g.n_nodes();
   std::vector<char> frontier(nc, 0), layer(nc, 0);
-  const CellAdjacency adj(g, vertex);
+  const CellAdjacency adj(g, adjacency);
   classify_cells(part, rank, layers, adj, frontier, layer);
   check_ghost_parts(g, part, layer);
   order_cells(g, part, frontier, layer, l);

@@ -31,7 +31,12 @@
 // an owned cell, the second every vertex neighbour of the first, the frontier is every owned cell
 // with a ghost vertex neighbour, and the first layer's boundary faces include the second layer's
 // (the vertex stencil's mirror planes at a first-layer cell's nodes need every face of the patch
-// there). The faces are otherwise chosen as with face adjacency.
+// there). The faces are otherwise chosen as with face adjacency. Corners only (GhostAdjacency::
+// corner_patches, operators.muscl.stencil: corners): "neighbour" is every vertex neighbour for the
+// cells at a corner of those patches and for their vertex neighbours, the face neighbours between
+// two other cells; so the corner cells among the owned and the first layer have every vertex
+// neighbour here, with every face of the patches at their nodes, and the rest the face stencil's.
+#include <string>
 #include <vector>
 
 #include "mesh/host_mesh.hpp"
@@ -46,25 +51,44 @@ struct HaloLink {
   std::vector<index_t> recv; ///< this rank's ghosts owned by the neighbour, in the same order
 };
 
-/// The cells next to each cell for the ghost layers: those sharing a face (`vertex` false), or a
-/// node or a periodic partner of one (HostMesh::node_key). for_each(c, f) calls f(n) for each,
-/// possibly more than once, never for c itself.
+/// Which cells are next to each other for the ghost layers (docs/decomposition.md#the-local-mesh):
+/// those sharing a face; with `vertex`, those sharing a node or a periodic partner of one
+/// (HostMesh::node_key); with `corner_patches` as well (operators.muscl.stencil: corners), those
+/// sharing a node only where one of the two has a node on two or more of those patches (an edge or
+/// corner where the stencil's mirror planes meet: the cells that take vertex entries), those sharing
+/// a face elsewhere. Symmetric: a cell is next to another exactly when the other is next to it.
+struct GhostAdjacency {
+  bool vertex = false;
+  bool corners = false;                    ///< with `vertex`: only where two of corner_patches meet
+  std::vector<std::string> corner_patches; ///< with `corners` (none: face adjacency everywhere)
+  bool corners_only() const { return vertex && corners; }
+};
+
+/// The cells of `m` with a node on two or more of the patches named `names` (a node of two patches'
+/// faces; the vertex stencil's corners rule, operators/vertex_stencil.hpp).
+std::vector<char> cells_at_corners(const HostMesh& m, const std::vector<std::string>& names);
+
+/// The cells next to each cell (GhostAdjacency). for_each(c, f) calls f(n) for each, possibly more
+/// than once, never for c itself.
 class CellAdjacency {
 public:
-  CellAdjacency(const HostMesh& m, bool vertex);
+  CellAdjacency(const HostMesh& m, const GhostAdjacency& rule);
   template <class F> void for_each(index_t c, F&& f) const {
-    if (!vertex_) {
+    const bool all = vertex_ && (!corners_ || corner_[c]);
+    if (!all) {
       for (index_t k = m_.cell_face_off[c]; k < m_.cell_face_off[c + 1]; ++k) {
         const index_t x = m_.cell_faces[k];
         const index_t n = m_.face_owner[x] == c ? m_.face_neighbour[x] : m_.face_owner[x];
         if (n >= 0 && n != c) f(n);
       }
-      return;
+      if (!vertex_) return;
     }
     for (index_t k = m_.cell_node_off[c]; k < m_.cell_node_off[c + 1]; ++k) {
       const index_t key = key_of(m_.cell_nodes[k]);
-      for (index_t q = key_off_[key]; q < key_off_[key + 1]; ++q)
-        if (key_cells_[q] != c) f(key_cells_[q]);
+      for (index_t q = key_off_[key]; q < key_off_[key + 1]; ++q) {
+        const index_t n = key_cells_[q];
+        if (n != c && (all || corner_[n])) f(n);
+      }
     }
   }
   bool vertex() const { return vertex_; }
@@ -72,7 +96,8 @@ public:
 private:
   index_t key_of(index_t v) const { return m_.node_key.empty() ? v : m_.node_key[v]; }
   const HostMesh& m_;
-  bool vertex_;
+  bool vertex_, corners_;                    ///< GhostAdjacency::vertex, corners_only()
+  std::vector<char> corner_;                 ///< corners only: the cells at a corner
   std::vector<index_t> key_off_, key_cells_; ///< vertex: key -> the cells with a node of that key
 };
 
@@ -84,6 +109,7 @@ struct LocalMesh {
   index_t n_owned_faces = 0;         ///< interior faces between owned cells: [0, n_owned_faces)
   int layers = 1;                    ///< ghost layers (parallel.halo.layers)
   bool vertex = false;               ///< the layers by vertex adjacency (see above)
+  bool corners_only = false;         ///< ... at the cells at corners only (GhostAdjacency::corner_patches)
   index_t n_layer1 = 0;              ///< first-layer ghosts: [n_owned, n_owned + n_layer1)
   index_t n_faces_owned = 0;         ///< faces of owned cells: [0, n_faces_owned) (host.patches)
   index_t outer_begin = 0;           ///< ghost-ghost faces: [outer_begin, host.n_faces()) (two layers)
@@ -105,8 +131,9 @@ std::vector<index_t> node_file_rows(const HostMesh& m);
 /// Extracts rank `rank`'s part (cells with part[c] == rank) of `global` among `ranks` parts, with
 /// `layers` (1 or 2) ghost layers. The parts of the cells within `layers` faces (vertex: vertices) of the rank's cells
 /// must be known (part[c] >= 0 there; others may be -1). With one rank the result is `global`
-/// itself, bitwise (all cells inner, same order). `vertex`: the layers by vertex adjacency (above).
+/// itself, bitwise (all cells inner, same order). `adjacency`: which cells are next to each other
+/// (above; by faces when not given).
 LocalMesh extract_local(const HostMesh& global, const std::vector<int>& part, int rank, int ranks, int layers = 1,
-                        bool vertex = false);
+                        const GhostAdjacency& adjacency = {});
 
 } // namespace fvproxy

@@ -36,6 +36,8 @@ struct Mesh {
   int dim = 3;              ///< spatial dimension (HostMesh::dim)
   /// The ghost layers hold every vertex neighbour (LocalMesh::vertex: the vertex stencil's layers).
   bool vertex_layers = false;
+  /// ... at the corners stencil's cells only (LocalMesh::corners_only): the vertex stencil cannot use them.
+  bool corner_layers_only = false;
   /// HostMesh::node_key on the host (periodic partners share a key; null or empty: none), for the
   /// vertex stencil's builder (shared: copies of the Mesh do not copy it).
   std::shared_ptr<const std::vector<index_t>> node_key;

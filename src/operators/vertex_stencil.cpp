@@ -498,6 +498,9 @@ VertexStencil make_vertex_stencil(const Mesh& m, const std::vector<bool>& mirror
                      std::string(corners_only ? "corners" : "vertex") +
                          " needs two ghost layers by vertex adjacency (parallel.halo.layers: 2); this decomposed "
                          "mesh's hold fewer");
+  if (m.corner_layers_only && !corners_only)
+    throw InputError("operators.muscl.stencil", "vertex needs every vertex neighbour of every cell; this decomposed "
+                                                "mesh's ghost layers hold them at the corners only (stencil: corners)");
   const index_t nc = m.n_gradient_cells();
   const StencilBuilder builder(m, mirror_patches, corners_only);
   const HostStencil h(builder, nc, m.n_cells, m.n_boundary_rows());

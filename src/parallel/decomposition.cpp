@@ -26,6 +26,7 @@ void finish_part(Decomposition& d, const Communicator& comm, const HaloSettings&
   d.mesh.outer_begin = l.outer_begin;
   d.mesh.layer1_patches = l.layer1_patches;
   d.mesh.vertex_layers = l.vertex;
+  d.mesh.corner_layers_only = l.corners_only;
   d.halo = std::make_unique<Halo>(l, comm, halo);
   // A ghost does not see all its faces: its volume and centroid are its owner's.
   d.halo->exchange(d.mesh.volume);
@@ -78,8 +79,9 @@ template <class F> void each_field(LocalMesh& l, F&& f) {
   f(h.dim), f(h.x), f(h.node_gid), f(h.node_key), f(h.cell_type), f(h.cell_node_off), f(h.cell_nodes), f(h.cell_gid),
       f(h.face_node_off), f(h.face_nodes), f(h.face_owner), f(h.face_neighbour), f(h.face_shift), f(h.shifts),
       f(h.n_interior), f(h.cell_face_off), f(h.cell_faces), f(h.cell_face_sign);
-  f(l.rank), f(l.ranks), f(l.n_owned), f(l.n_inner), f(l.n_owned_faces), f(l.layers), f(l.vertex), f(l.n_layer1),
-      f(l.n_faces_owned), f(l.outer_begin), f(l.global_cell), f(l.global_face), f(l.node_row), f(l.n_global_nodes);
+  f(l.rank), f(l.ranks), f(l.n_owned), f(l.n_inner), f(l.n_owned_faces), f(l.layers), f(l.vertex), f(l.corners_only),
+      f(l.n_layer1), f(l.n_faces_owned), f(l.outer_begin), f(l.global_cell), f(l.global_face), f(l.node_row),
+      f(l.n_global_nodes);
 }
 
 std::vector<char> pack(LocalMesh& l) {
@@ -254,7 +256,7 @@ struct FromRoot {
 
   /// Rank r's local mesh, with its nodes' rows in the mesh file.
   LocalMesh part_of(int r, const std::vector<std::pair<gid_t, index_t>>& row_of) const {
-    LocalMesh l = extract_local(root_mesh.host, result.partition.part, r, ranks, halo.layers, halo.vertex);
+    LocalMesh l = extract_local(root_mesh.host, result.partition.part, r, ranks, halo.layers, halo.adjacency);
     l.node_row.resize(std::size_t(l.host.n_nodes()));
     for (index_t v = 0; v < l.host.n_nodes(); ++v)
       l.node_row[std::size_t(v)] =
@@ -311,7 +313,7 @@ Decomposition decompose(const BuiltMesh& global, const MeshConfig& cfg, const Co
   const BoxConfig* box = cfg.generate ? &*cfg.generate : nullptr;
   d.partition = partition_cells(global.host, global.device, cfg.partition, comm.size(), box,
                                 where == "mpirun -np" ? where + " " + std::to_string(comm.size()) : where, comm.raw());
-  d.local = extract_local(global.host, d.partition.part, comm.rank(), comm.size(), halo.layers, halo.vertex);
+  d.local = extract_local(global.host, d.partition.part, comm.rank(), comm.size(), halo.layers, halo.adjacency);
   finish_part(d, comm, halo);
   // The domain's totals as the global mesh has them (bitwise the one-rank values).
   d.mesh.n_global_cells = global.device.n_cells;
@@ -323,7 +325,7 @@ Decomposition decompose_in_parts(const MeshConfig& cfg, const Communicator& comm
                                  const std::string& where) {
   Decomposition d;
   PartsMesh p = build_box_in_parts(cfg, comm, where == "mpirun -np" ? where + " " + std::to_string(comm.size()) : where,
-                                   halo.layers, halo.vertex);
+                                   halo.layers, halo.adjacency);
   Kokkos::Timer timer;
   d.seconds_sort = p.seconds_sort;
   d.seconds_piece = p.seconds_piece;

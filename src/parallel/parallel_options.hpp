@@ -3,6 +3,8 @@
 // transport and ghost layers. The case assembles the sections (solver/case_config.hpp).
 #include <yaml-cpp/yaml.h>
 
+#include "mesh/local_mesh.hpp"
+
 namespace fvproxy {
 
 /// The halo exchange's variant (parallel.halo.variant, docs/halo.md#halo-exchange): naive =
@@ -25,9 +27,10 @@ struct HaloSettings {
   HaloVariant variant = HaloVariant::optimized;
   HaloTransport transport = HaloTransport::automatic;
   int layers = 1; ///< a case's default: 2 where one layer would exchange twice per stage (parse_case)
-  /// The ghost layers by vertex adjacency (every cell sharing a vertex; the vertex and corners stencils', set by
-  /// parse_case from operators.muscl.stencil; mesh/local_mesh.hpp), not by faces.
-  bool vertex = false;
+  /// Which cells the ghost layers take as neighbours (mesh/local_mesh.hpp): by faces, or by vertices (the
+  /// vertex stencil's, at every cell; the corners stencil's, at the cells where its mirror patches meet),
+  /// set by parse_case from operators.muscl.stencil and the boundary section.
+  GhostAdjacency adjacency;
   HaloSettings() = default;
   HaloSettings(HaloVariant v, HaloTransport t = HaloTransport::automatic, int l = 1) // NOLINT
       : variant(v), transport(t), layers(l) {}

@@ -180,14 +180,15 @@ std::vector<gid_t> curve_positions(const HostMesh& piece, const Mesh& dev, const
   return global_positions(k, gids_of(piece, cells), comm);
 }
 
-/// The ghosts of the owned cells `own` of `piece`: the other cells within `layers` faces (`vertex`:
-/// vertices) of one, ascending global ids.
-std::vector<gid_t> ghost_gids_of(const HostMesh& piece, const std::vector<index_t>& own, int layers, bool vertex) {
+/// The ghosts of the owned cells `own` of `piece`: the other cells within `layers` steps of one by
+/// `adjacency` (faces, or vertices), ascending global ids.
+std::vector<gid_t> ghost_gids_of(const HostMesh& piece, const std::vector<index_t>& own, int layers,
+                                 const GhostAdjacency& adjacency) {
   const index_t nc = piece.n_cells();
   std::vector<gid_t> ghost_gids;
   std::vector<char> near(nc, 0); // owned cells and the ghosts found so far
   for (const index_t c : own) near[c] = 1;
-  const CellAdjacency adj(piece, vertex);
+  const CellAdjacency adj(piece, adjacency);
   for (int k = 0; k < layers; ++k) {
     std::vector<index_t> found;
     for (index_t c = 0; c < nc; ++c)
@@ -407,7 +408,7 @@ struct BoxInParts {
 
   /// 2. This rank's piece: its hexes and two layers, ordered as the whole mesh; its cells, their
   /// ghosts and the faces between them cut out.
-  LocalMesh cut_out(int layers, bool vertex) const {
+  LocalMesh cut_out(int layers, const GhostAdjacency& adjacency) const {
     std::vector<gid_t> own_gids(owned.size());
     for (std::size_t i = 0; i < owned.size(); ++i) own_gids[i] = owned[i].gid;
     const HostMesh piece = own_piece(own_gids, layers);
@@ -416,14 +417,14 @@ struct BoxInParts {
     std::vector<int> part(nc, -1);
     std::vector<index_t> own = cells_with_gids(piece, own_gids);
     for (const index_t c : own) part[c] = rank;
-    const std::vector<gid_t> ghost_gids = ghost_gids_of(piece, own, layers, vertex);
+    const std::vector<gid_t> ghost_gids = ghost_gids_of(piece, own, layers, adjacency);
     const std::vector<Place> ghost_places = places_of(ghost_gids);
     for (index_t c = 0; c < nc; ++c) {
       const gid_t g = piece.cell_gid[c];
       const auto it = std::lower_bound(ghost_gids.begin(), ghost_gids.end(), g);
       if (it != ghost_gids.end() && *it == g) part[c] = ghost_places[std::size_t(it - ghost_gids.begin())].part;
     }
-    LocalMesh l = extract_local(piece, part, rank, ranks, layers, vertex);
+    LocalMesh l = extract_local(piece, part, rank, ranks, layers, adjacency);
     drop_cut_patches(l, layers);
     set_global_rows(l, ghost_gids, ghost_places);
     l.n_global_nodes = std::int64_t(box.cells[0] + 1) * (box.cells[1] + 1) * (box.cells[2] + 1); // ids 0..n-1
@@ -449,7 +450,7 @@ struct BoxInParts {
 } // namespace
 
 PartsMesh build_box_in_parts(const MeshConfig& cfg, const Communicator& comm, const std::string& where, int layers,
-                             bool vertex) {
+                             const GhostAdjacency& adjacency) {
   if (!builds_in_parts(cfg))
     throw RunError("error: build_box_in_parts: mesh.partition " + std::string(to_string(cfg.partition)) +
                    " with mesh.reorder " + to_string(cfg.reorder) + " needs the whole mesh");
@@ -464,7 +465,7 @@ PartsMesh build_box_in_parts(const MeshConfig& cfg, const Communicator& comm, co
   b.out.seconds_sort = timer.seconds();
   timer.reset();
 
-  b.out.local = b.cut_out(layers, vertex);
+  b.out.local = b.cut_out(layers, adjacency);
   b.out.seconds_piece = timer.seconds();
   return std::move(b.out);
 }

@@ -46,10 +46,11 @@ struct PartsMesh {
 /// Rank comm.rank()'s part among comm.size(). Collective. InputError (naming `where`) when the
 /// box cannot be divided so (more ranks than cells, `blocks` that cannot).
 /// `layers`: the ghost layers (parallel.halo.layers; the piece then reaches layers + 1 hexes out);
-/// `vertex`: by vertex adjacency (HaloSettings::vertex; every vertex neighbour of a cell lies in its
-/// hex or the 26 around it, so the same piece holds them).
+/// `adjacency`: which cells are next to each other (HaloSettings::adjacency; every vertex neighbour of
+/// a cell lies in its hex or the 26 around it, and so every node of the cells within `layers` hexes
+/// with the patches' faces there: the same piece holds them).
 PartsMesh build_box_in_parts(const MeshConfig& cfg, const Communicator& comm, const std::string& where, int layers = 1,
-                             bool vertex = false);
+                             const GhostAdjacency& adjacency = {});
 
 /// The global position of each of this rank's `keys` (key, then global id; both unique together)
 /// in the order of every rank's keys: a parallel sample sort. Collective.

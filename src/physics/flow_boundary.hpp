@@ -301,10 +301,7 @@ struct FlowCondition {
   bool non_reflecting = false;               ///< subsonic-inflow, -outflow (docs/physics.md)
   real nr_sigma = real(0.25), nr_length = 1; ///< incoming_rate's sigma and L
   /// Walls and symmetry planes: the gradients' boundary values are mirror images.
-  bool mirror() const {
-    return type == FlowBoundaryKind::slip_wall || type == FlowBoundaryKind::symmetry ||
-           type == FlowBoundaryKind::no_slip_wall;
-  }
+  bool mirror() const { return is_mirror(type); }
 };
 
 /// The functor of kind K with c's parameters: the one map from a boundary kind to its physics.

@@ -108,6 +108,11 @@ enum class FlowBoundaryKind : std::int8_t {
 /// The number of kinds (the kinds are 0 .. kFlowBoundaryKinds - 1; physics/flow_boundary.hpp maps each to its functor).
 inline constexpr int kFlowBoundaryKinds = static_cast<int>(FlowBoundaryKind::mass_flow_inlet) + 1;
 const char* to_string(FlowBoundaryKind k);
+/// Walls and symmetry planes: the gradients' boundary values there are mirror images of the cell's
+/// (docs/operators/muscl.md#stencil).
+constexpr bool is_mirror(FlowBoundaryKind k) {
+  return k == FlowBoundaryKind::slip_wall || k == FlowBoundaryKind::symmetry || k == FlowBoundaryKind::no_slip_wall;
+}
 struct FlowBoundaryConfig {
   FlowBoundaryKind kind = FlowBoundaryKind::slip_wall;
   FlowStateConfig state;                              ///< supersonic-inflow, farfield

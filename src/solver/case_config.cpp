@@ -32,7 +32,8 @@ int default_halo_layers(const CaseConfig& c) {
 /// The vertex (and corners) stencil's ghost layers (docs/operators/muscl.md#stencil): every vertex
 /// neighbour, two layers (its first layer's gradients computed here: one layer would need every
 /// vertex neighbour's gradients exchanged, and its mirror planes at the first layer's nodes the
-/// second layer's faces).
+/// second layer's faces); the corners stencil's at the cells where its mirror patches (the walls and
+/// symmetry planes of the boundary section) meet only.
 void set_vertex_layers(const Reader& r, const YAML::Node& root, CaseConfig& c) {
   if (c.operators.muscl.stencil == Stencil::face) return;
   if (c.operators.muscl.stencil == Stencil::corners && !c.physics.is_flow()) {
@@ -41,7 +42,11 @@ void set_vertex_layers(const Reader& r, const YAML::Node& root, CaseConfig& c) {
            "stencil: corners extends the stencil where two walls or symmetry planes meet; the scalar model has none",
            "use stencil: face (or vertex)");
   }
-  c.parallel.halo.vertex = true;
+  c.parallel.halo.adjacency.vertex = true;
+  c.parallel.halo.adjacency.corners = c.operators.muscl.stencil == Stencil::corners;
+  if (c.parallel.halo.adjacency.corners)
+    for (std::size_t k = 0; k < c.flow_boundary.size(); ++k)
+      if (is_mirror(c.flow_boundary[k].kind)) c.parallel.halo.adjacency.corner_patches.push_back(c.boundary[k].first);
   if (c.parallel.halo.layers != 2) {
     const YAML::Node p = root["parallel"];
     r.fail(p && p["halo"] && p["halo"]["layers"] ? p["halo"]["layers"] : root["parallel"], "parallel.halo.layers",

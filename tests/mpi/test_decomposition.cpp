@@ -50,6 +50,8 @@ void expect_same_part(const Decomposition& a, const Decomposition& b) {
   ASSERT_EQ(x.n_owned_faces, y.n_owned_faces);
   ASSERT_EQ(x.layers, y.layers);
   ASSERT_EQ(x.n_layer1, y.n_layer1);
+  ASSERT_EQ(x.vertex, y.vertex);
+  ASSERT_EQ(x.corners_only, y.corners_only);
   ASSERT_EQ(x.n_faces_owned, y.n_faces_owned);
   ASSERT_EQ(x.outer_begin, y.outer_begin);
   ASSERT_EQ(x.host.n_cells(), y.host.n_cells());
@@ -124,6 +126,12 @@ TEST(BuiltInParts, SameLocalMeshAsCutFromTheWholeMesh) {
       const HaloSettings h(HaloVariant::optimized, HaloTransport::automatic, layers);
       expect_same_part(decompose(g, mc, w, h), decompose_in_parts(mc, w, h));
     }
+    // the corners stencil's layers (operators.muscl.stencil: corners): vertex neighbours where two of
+    // these patches meet (those of a periodic direction are absent), face neighbours elsewhere
+    HaloSettings corners(HaloVariant::optimized, HaloTransport::automatic, 2);
+    corners.adjacency = {true, true, {"xmin", "xmax", "ymin", "zmin", "zmax"}};
+    SCOPED_TRACE("corners layers");
+    expect_same_part(decompose(g, mc, w, corners), decompose_in_parts(mc, w, corners));
   }
 }
 

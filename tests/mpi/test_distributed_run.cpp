@@ -236,6 +236,12 @@ TEST(DistributedRun, FlowRunsEqualOneRankPerGlobalId) {
   corners[2] = "operators.muscl.stencil=corners";
   expect_same_run(sod("inputs/sod.yaml", corners), "sod on jittered tets, corners stencil, built in parts", true, 0,
                   true);
+  // ... with 4 x 4 cubes across: the corners' cells a quarter of them, the ghost layers by vertices
+  // there only (mesh/local_mesh.hpp), cut from the whole mesh and built in parts
+  corners.push_back("mesh.generate.cells=[16, 4, 4]");
+  expect_same_run(sod("inputs/sod.yaml", corners), "sod on jittered tets 16 x 4 x 4, corners stencil", true, 0);
+  expect_same_run(sod("inputs/sod.yaml", corners), "sod on jittered tets 16 x 4 x 4, corners stencil, built in parts",
+                  true, 0, true);
   {
     ConfigSource walls = ConfigSource::from_file(test::source_path("inputs/couette.yaml"));
     walls.apply_set("time={integrator: ssprk3, steps: 20, dt: 0.0003}"); // the tets' viscous step
