@@ -64,6 +64,11 @@ struct Entry {
   gid_t gid = 0; ///< the cell's global id: the order of a cell's entries on any rank count
   std::array<int, 3> patches{{-1, -1, -1}};
   std::array<long long, 3> t{{0, 0, 0}};
+  /// An image: the global id of the node whose planes mirror it. A curved wall's planes differ from
+  /// node to node, so one cell has images of one key at several places: the smallest id's is kept
+  /// (the same on any ordering and rank count; before 2026-11-30 the first found, which an ordering
+  /// changed: the cylinder's answer moved by 3e-4 with mesh.reorder).
+  gid_t via = 0;
   std::array<double, 3> x{}, shift{};
   std::array<NodePlane, 3> planes{};
   bool same_key(const Entry& o) const { return image == o.image && cell == o.cell && patches == o.patches && t == o.t; }
@@ -71,7 +76,8 @@ struct Entry {
     if (image != o.image) return !image;
     if (gid != o.gid) return gid < o.gid;
     if (patches != o.patches) return patches < o.patches;
-    return t < o.t;
+    if (t != o.t) return t < o.t;
+    return via < o.via;
   }
 };
 
@@ -295,6 +301,7 @@ private:
       Entry e;
       e.image = mask != 0;
       e.t = t;
+      e.via = e.image ? h_.node_gid(mn) : 0;
       int np = 0;
       for (int b = 0; b < k; ++b)
         if (mask & (1 << b)) e.planes[np] = pl[b], e.patches[np++] = pl[b].patch;

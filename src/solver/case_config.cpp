@@ -29,6 +29,17 @@ int default_halo_layers(const CaseConfig& c) {
   return c.physics.is_flow() || ScalarSolver::reads_gradients(c) || c.operators.muscl.stencil != Stencil::face ? 2 : 1;
 }
 
+/// operators.muscl.stencil when the case does not give it (docs/operators/muscl.md#stencil): corners
+/// for the flow models (face with Green-Gauss, which sums over faces, or one ghost layer, which the
+/// extra entries cannot use), face for the scalar model (no mirror patches). Where no two mirror
+/// patches meet, corners has no entries and runs the face stencil's kernels.
+void default_stencil(const YAML::Node& root, CaseConfig& c) {
+  const YAML::Node ops = root["operators"];
+  if (ops && ops["muscl"] && ops["muscl"]["stencil"]) return;
+  if (c.physics.is_flow() && c.operators.muscl.gradient == Gradient::least_squares && c.parallel.halo.layers == 2)
+    c.operators.muscl.stencil = Stencil::corners;
+}
+
 /// The vertex (and corners) stencil's ghost layers (docs/operators/muscl.md#stencil): every vertex
 /// neighbour, two layers (its first layer's gradients computed here: one layer would need every
 /// vertex neighbour's gradients exchanged, and its mirror planes at the first layer's nodes the
@@ -111,6 +122,7 @@ CaseConfig parse_case(const ConfigSource& src) {
   read_boundary_options(r, root, c);
   c.operators = read_operator_options(r, root, c.run.deterministic, c.physics.model);
   c.parallel = read_parallel_options(r, root, default_halo_layers(c));
+  default_stencil(root, c);
   set_vertex_layers(r, root, c);
   c.time = read_time_options(r, root, c.physics.is_flow());
   check_euler_stability(r, root, c);

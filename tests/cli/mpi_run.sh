@@ -108,8 +108,10 @@ rtol=1e-10
 "$fv" info --json | grep -q '"real": "float"' && rtol=1e-4
 # The flow models default to two ghost layers (no gradient exchange): their references run once more
 # with one layer, where the gradients and limiter values are exchanged (docs/halo.md#two-ghost-layers).
+# Not cylinder: its answer is the corners stencil's (the flow models' default with two layers, where
+# its no-slip cylinder meets the symmetry planes), which one layer cannot hold (the face stencil then).
 for run in default sphere_in_box hybrid_channel sod sod_tet vortex couette cylinder taylor_green inlets \
-  sod:1 sod_tet:1 vortex:1 couette:1 cylinder:1 taylor_green:1 inlets:1; do
+  sod:1 sod_tet:1 vortex:1 couette:1 taylor_green:1 inlets:1; do
   name=${run%%:*} layers=() what="reference $name on 3 ranks"
   [[ $run == *:1 ]] && layers=(--set parallel.halo.layers=1) what="$what, one ghost layer"
   args=()

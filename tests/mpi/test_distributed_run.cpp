@@ -292,10 +292,11 @@ TEST(DistributedRun, StepsTakenAgainAtFirstOrderEqualOneRank) {
           "initial.right={density: 1.0, velocity: [-19.59745, 0, 0], pressure: 0.01}", "time={end_time: 0.0056}",
           "boundary={xmin: {type: supersonic-outflow}, xmax: {type: supersonic-outflow}, ymin: {type: symmetry}, "
           "ymax: {type: symmetry}, zmin: {type: symmetry}, zmax: {type: symmetry}}",
-          "operators={muscl: {limiter: barth-jespersen}}", "run.deterministic=true"})
+          "operators={muscl: {limiter: barth-jespersen, stencil: face}}", "run.deterministic=true"})
       src.apply_set(s);
     src.apply_set(std::string("parallel.halo.layers=") + layers);
-    // the failing cells, just ahead of the standing shock, next to the first rank cut (slabs along x)
+    // the failing cells, just ahead of the standing shock, next to the first rank cut (slabs along x);
+    // the face stencil: the corners stencil (the default with two layers) takes no step again here
     const int n = Communicator::world().size();
     src.apply_set("mesh.partition=blocks");
     src.apply_set(std::string("initial.position=") + (n == 2 ? "0.47" : n == 3 ? "0.31" : "0.8"));
