@@ -97,7 +97,9 @@ TEST(Partition, EveryPartOwnsACellOnMeshesBarelyLargerThanTheParts) {
   // METIS leaves parts empty on such graphs (3 parts of a 2x2x1 box, 4 of 3x2x1): each then takes a
   // cell of the largest part, for every method and every number of parts up to the cell count.
   int refilled = 0;
-  for (const std::array<int, 3>& cells : {std::array<int, 3>{3, 1, 1}, {2, 2, 1}, {3, 2, 1}, {2, 2, 2}}) {
+  // a named array, not a braced list: nvcc 11.8 cannot deduce the range of the latter
+  const std::array<std::array<int, 3>, 4> boxes{{{3, 1, 1}, {2, 2, 1}, {3, 2, 1}, {2, 2, 2}}};
+  for (const std::array<int, 3>& cells : boxes) {
     MeshConfig c;
     c.generate = BoxConfig{};
     c.generate->cells = cells;

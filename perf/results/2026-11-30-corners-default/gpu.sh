@@ -12,17 +12,8 @@ set -u
 out=${1:?usage: gpu.sh OUT}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-here=$(pwd)
 nvidia-smi -L >"$out/machine.txt" 2>&1
 ./run.sh bin/fvproxy info >>"$out/machine.txt" 2>&1
-printf '#!/usr/bin/env bash\nexec %s/run.sh bin/fvproxy "$@"\n' "$here" >/tmp/fv && chmod +x /tmp/fv
-for c in cylinder inlets sod_tet sod couette taylor_green vortex; do
-  for combo in recorded A B C D E F G; do
-    case $combo in E | F) [[ $c == sod* || $c == vortex ]] && continue ;; esac
-    r=$(bash tests/cli/regress.sh /tmp/fv "$here" "$c" "$combo" "/tmp/regress/$c/$combo" 2>&1 | tail -1)
-    echo "$c $combo: $r" | tee -a "$out/regress.txt"
-  done
-done
-echo "OK lines: $(grep -c ': OK' "$out/regress.txt") of $(wc -l <"$out/regress.txt")" | tee -a "$out/regress.txt"
+bash perf/regress_gpu.sh "$out" cylinder inlets sod_tet sod couette taylor_green vortex
 [[ ${GPU_SKIP_CORNERS:-0} == 1 ]] || bash perf/gpu_halo.sh "$out/halo" corners
 [[ ${GPU_SKIP_TESTS:-0} == 1 ]] || FVPROXY_GPU_TESTS_FILTER='*' bash perf/gpu_halo.sh "$out/tests" tests

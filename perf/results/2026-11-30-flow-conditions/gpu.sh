@@ -13,16 +13,7 @@ set -u
 out=${1:?usage: gpu.sh OUT}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
-here=$(pwd)
 nvidia-smi -L >"$out/machine.txt" 2>&1
 for b in fvproxy-old fvproxy; do ./run.sh bin/$b info >>"$out/machine.txt" 2>&1; done
 bash perf/ab_runs.sh "$out/ab" bin/fvproxy-old bin/fvproxy
-printf '#!/usr/bin/env bash\nexec %s/run.sh bin/fvproxy "$@"\n' "$here" >/tmp/fv && chmod +x /tmp/fv
-for c in inlets cylinder sod_tet sod couette taylor_green vortex; do
-  for combo in recorded A B C D E F G; do
-    case $combo in E | F) [[ $c == sod* || $c == vortex ]] && continue ;; esac
-    r=$(bash tests/cli/regress.sh /tmp/fv "$here" "$c" "$combo" "/tmp/regress/$c/$combo" 2>&1 | tail -1)
-    echo "$c $combo: $r" | tee -a "$out/regress.txt"
-  done
-done
-echo "OK lines: $(grep -c ': OK' "$out/regress.txt") of $(wc -l <"$out/regress.txt")" | tee -a "$out/regress.txt"
+bash perf/regress_gpu.sh "$out" inlets cylinder sod_tet sod couette taylor_green vortex

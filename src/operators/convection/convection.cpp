@@ -4,6 +4,7 @@
 #include "operators/convection/scalar_convection.hpp"
 
 #include "operators/component_dispatch.hpp"
+#include "operators/face_launch.hpp"
 
 namespace fvproxy {
 
@@ -69,41 +70,21 @@ template <int N, Reconstruction R> class OptimizedConvection final : public Conv
 public:
   OptimizedConvection(const Mesh& m, const OperatorGeometry& og, const ConvectionConfig& cfg, View1<real> phi,
                       const std::vector<BoundaryType>& types, Scatter scatter)
-      : model_{phi}, g_(convection_geometry(m, og)), parts_(PartRanges::of(m)),
-        n_interior_(m.n_interior), launch_{cfg.policy, cfg.team_size}, scatter_(scatter),
-        gather_(scatter != Scatter::atomic), patches_(patch_owner_runs(m, types, "fvproxy::convection::patch_runs")) {
-    if (scatter_ == Scatter::stored) flux_ = FaceFluxes("fvproxy::convection::face_flux", m.n_interior, N);
-  }
+      : model_{phi}, g_(convection_geometry(m, og)),
+        faces_(m, {cfg.policy, cfg.team_size}, scatter, N, "fvproxy::convection::"),
+        patches_(patch_owner_runs(m, types, "fvproxy::convection::patch_runs")) {}
   void apply(ConstView2<real> u, ConstView2<real> ub, ConstView2<real> grad, ConstView2<real> lim, View2<real> rhs,
              Part part) const override {
-    using Model = ScalarUpwind<N>;
-    if (scatter_ == Scatter::stored)
-      launch_stored<N>("fvproxy::convection::", parts_, launch_,
-                       ConvectionStoreInterior<Model, R>{model_, g_, u, grad, lim, flux_}, g_, flux_, rhs, part);
-    else if (gather_)
-      launch("fvproxy::convection::gather_interior", parts_.cells(part), launch_,
-             ConvectionGatherInterior<Model, R>{model_, g_, u, grad, lim, rhs});
-    else {
-      launch("fvproxy::convection::scatter_interior", parts_.owned_faces(part), launch_,
-             ConvectionScatterInterior<Model, R>{model_, g_, u, grad, lim, rhs, parts_.n_cells});
-      launch("fvproxy::convection::scatter_cross", parts_.cross_faces(part), launch_,
-             ConvectionScatterInterior<Model, R, true>{model_, g_, u, grad, lim, rhs, parts_.n_cells});
-    }
-    scalar_convection_patches<N, R>(model_, g_, patches_, n_interior_, launch_, gather_, u, ub, grad, lim, rhs, part);
+    faces_.interior<N>(ConvectionInteriorKernels<ScalarUpwind<N>, R>{model_, g_, u, grad, lim}, rhs, part);
+    scalar_convection_patches<N, R>(model_, g_, patches_, faces_.parts.n_interior, faces_.launch,
+                                    faces_.gather_patches(), u, ub, grad, lim, rhs, part);
   }
-  std::string description() const override {
-    return std::string("optimized/") + to_string(scatter_) + "/" + to_string(launch_.policy);
-  }
+  std::string description() const override { return faces_.description("optimized"); }
 
 private:
   ScalarUpwind<N> model_;
   ConvectionGeometry g_;
-  PartRanges parts_;
-  index_t n_interior_;
-  LaunchOptions launch_;
-  Scatter scatter_;
-  bool gather_;     ///< the patches: per cell (gather, stored) or per face with atomics
-  FaceFluxes flux_; ///< the interior faces' fluxes (scatter: stored)
+  FaceLaunch faces_; ///< the interior faces' launch and accumulation
   std::vector<PatchRuns> patches_;
 };
 

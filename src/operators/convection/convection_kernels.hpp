@@ -297,6 +297,20 @@ template <class M, Reconstruction R> struct ConvectionStoreInterior {
   }
 };
 
+/// The interior kernels above on model M as a FaceLaunch family (operators/face_launch.hpp).
+template <class M, Reconstruction R> struct ConvectionInteriorKernels {
+  static constexpr bool can_store = true;
+  M m;
+  ConvectionGeometry g;
+  ConstView2<real> u, grad, lim;
+  ConvectionGatherInterior<M, R> gather(View2<real> rhs) const { return {m, g, u, grad, lim, rhs}; }
+  template <bool Cross> ConvectionScatterInterior<M, R, Cross> scatter(View2<real> rhs, index_t n_owned) const {
+    return {m, g, u, grad, lim, rhs, n_owned};
+  }
+  ConvectionStoreInterior<M, R> store(FaceFluxes flux) const { return {m, g, u, grad, lim, flux}; }
+  const ConvectionGeometry& cells() const { return g; }
+};
+
 template <class M, Reconstruction R, class BC> struct ConvectionScatterPatch {
   static_assert(is_convection_model<M>, "M does not fulfil the convection model contract");
   static constexpr int N = M::n_vars;

@@ -5,6 +5,7 @@
 #include "operators/component_dispatch.hpp"
 #include "operators/diffusion/diffusion_naive.hpp"
 #include "operators/diffusion/scalar_diffusion.hpp"
+#include "operators/face_launch.hpp"
 #include "operators/launch.hpp"
 
 namespace fvproxy {
@@ -57,44 +58,26 @@ template <int N> class OptimizedDiffusion final : public DiffusionOperator {
 public:
   OptimizedDiffusion(const Mesh& m, const OperatorGeometry& og, const DiffusionConfig& cfg,
                      const std::vector<double>& kappa, const std::vector<BoundaryType>& types, Scatter scatter)
-      : cells_(diffusion_cells(m, og)), alpha_(og.diff_alpha), k_(og.diff_k), parts_(PartRanges::of(m)),
-        n_interior_(m.n_interior), launch_{cfg.policy, cfg.team_size}, scatter_(scatter),
-        gather_(scatter != Scatter::atomic), patches_(scalar_diffusion_patch_runs(m, types)) {
+      : cells_(diffusion_cells(m, og)), alpha_(og.diff_alpha), k_(og.diff_k),
+        faces_(m, {cfg.policy, cfg.team_size}, scatter, N, "fvproxy::diffusion::"),
+        patches_(scalar_diffusion_patch_runs(m, types)) {
     for (int q = 0; q < N; ++q) kappa_[q] = static_cast<real>(kappa[q]);
-    if (scatter_ == Scatter::stored) flux_ = FaceFluxes("fvproxy::diffusion::face_flux", m.n_interior, N);
   }
   void apply(ConstView2<real> u, ConstView2<real> ub, ConstView2<real> grad, View2<real> rhs,
              Part part) const override {
     using Model = ScalarDiffusion<N>;
     const Model m = scalar_diffusion_model<N>(alpha_, k_, kappa_, u, grad);
-    if (scatter_ == Scatter::stored)
-      launch_stored<N>("fvproxy::diffusion::", parts_, launch_, DiffusionStoreInterior<Model>{m, cells_, flux_}, cells_,
-                       flux_, rhs, part);
-    else if (gather_)
-      launch("fvproxy::diffusion::gather_interior", parts_.cells(part), launch_,
-             DiffusionGatherInterior<Model>{m, cells_, rhs});
-    else {
-      launch("fvproxy::diffusion::scatter_interior", parts_.owned_faces(part), launch_,
-             DiffusionScatterInterior<Model>{m, cells_, rhs, parts_.n_cells});
-      launch("fvproxy::diffusion::scatter_cross", parts_.cross_faces(part), launch_,
-             DiffusionScatterInterior<Model, true>{m, cells_, rhs, parts_.n_cells});
-    }
-    scalar_diffusion_patches<N>(m, cells_, patches_, n_interior_, launch_, gather_, ub, rhs, part);
+    faces_.interior<N>(DiffusionInteriorKernels<Model>{m, cells_}, rhs, part);
+    scalar_diffusion_patches<N>(m, cells_, patches_, faces_.parts.n_interior, faces_.launch, faces_.gather_patches(),
+                                ub, rhs, part);
   }
-  std::string description() const override {
-    return std::string("optimized/") + to_string(scatter_) + "/" + to_string(launch_.policy);
-  }
+  std::string description() const override { return faces_.description("optimized"); }
 
 private:
   DiffusionCells cells_;
   ConstView1<real> alpha_;
   ConstVec3View<real> k_;
-  PartRanges parts_;
-  index_t n_interior_;
-  LaunchOptions launch_;
-  Scatter scatter_;
-  bool gather_;     ///< the patches: per cell (gather, stored) or per face with atomics
-  FaceFluxes flux_; ///< the interior faces' fluxes (scatter: stored)
+  FaceLaunch faces_; ///< the interior faces' launch and accumulation
   real kappa_[N];
   std::vector<PatchRuns> patches_;
 };

@@ -210,6 +210,20 @@ template <class M> struct DiffusionStoreInterior {
   }
 };
 
+/// The interior kernels above on model M as a FaceLaunch family (operators/face_launch.hpp); the
+/// flow viscous operator has no stored fluxes (Store false: its stored path is the face pass's).
+template <class M, bool Store = true> struct DiffusionInteriorKernels {
+  static constexpr bool can_store = Store;
+  M m;
+  DiffusionCells g;
+  DiffusionGatherInterior<M> gather(View2<real> rhs) const { return {m, g, rhs}; }
+  template <bool Cross> DiffusionScatterInterior<M, Cross> scatter(View2<real> rhs, index_t n_owned) const {
+    return {m, g, rhs, n_owned};
+  }
+  DiffusionStoreInterior<M> store(FaceFluxes flux) const { return {m, g, flux}; }
+  const DiffusionCells& cells() const { return g; }
+};
+
 template <class M, class BC> struct DiffusionScatterPatch {
   static_assert(is_diffusion_model<M>, "M does not fulfil the diffusion model contract");
   static constexpr int K0 = M::first, N = M::n_vars;

@@ -5,6 +5,7 @@
 #include "operators/component_dispatch.hpp"
 #include "operators/convection/scalar_convection.hpp"
 #include "operators/diffusion/scalar_diffusion.hpp"
+#include "operators/face_launch.hpp"
 #include "operators/face_pass/face_pass_kernels.hpp"
 
 namespace fvproxy {
@@ -16,28 +17,25 @@ public:
   ScalarFacePass(const Mesh& m, const OperatorGeometry& og, const OperatorsConfig& ops, View1<real> phi,
                  const std::vector<double>& kappa, const std::vector<BoundaryType>& types, Scatter scatter)
       : conv_{phi}, g_(convection_geometry(m, og)), cells_(diffusion_cells(m, og)), alpha_(og.diff_alpha),
-        k_(og.diff_k), parts_(PartRanges::of(m)),
-        n_interior_(m.n_interior), launch_{ops.convection.policy, ops.convection.team_size}, scatter_(scatter),
-        gather_(scatter != Scatter::atomic),
+        k_(og.diff_k), faces_(m, {ops.convection.policy, ops.convection.team_size}, scatter, N, "fvproxy::face_pass::"),
         conv_patches_(patch_owner_runs(m, types, "fvproxy::face_pass::convection_patch_runs")),
         diff_patches_(scalar_diffusion_patch_runs(m, types)) {
     for (int q = 0; q < N; ++q) kappa_[q] = static_cast<real>(kappa[q]);
-    if (scatter_ == Scatter::stored) flux_ = FaceFluxes("fvproxy::face_pass::face_flux", m.n_interior, N);
   }
   void apply(ConstView2<real> u, ConstView2<real> ub, ConstView2<real> grad, ConstView2<real> lim, View2<real> rhs,
              Part part) const override {
     using CM = ScalarUpwind<N>;
     using DM = ScalarDiffusion<N>;
     const DM dm = scalar_diffusion_model<N>(alpha_, k_, kappa_, u, grad);
-    launch_face_pass<CM, R, DM>("", parts_, launch_, scatter_, conv_, dm, g_, u, grad, lim, rhs, part, flux_);
+    faces_.interior<N>(FacePassInteriorKernels<CM, R, DM>{conv_, dm, g_, u, grad, lim}, rhs, part);
     // the patches gather per cell unless the interior faces scatter (no atomics with stored fluxes)
-    scalar_convection_patches<N, R>(conv_, g_, conv_patches_, n_interior_, launch_, gather_, u, ub, grad, lim, rhs,
+    const index_t n_interior = faces_.parts.n_interior;
+    const bool gather = faces_.gather_patches();
+    scalar_convection_patches<N, R>(conv_, g_, conv_patches_, n_interior, faces_.launch, gather, u, ub, grad, lim, rhs,
                                     part);
-    scalar_diffusion_patches<N>(dm, cells_, diff_patches_, n_interior_, launch_, gather_, ub, rhs, part);
+    scalar_diffusion_patches<N>(dm, cells_, diff_patches_, n_interior, faces_.launch, gather, ub, rhs, part);
   }
-  std::string description() const override {
-    return std::string("fused/") + to_string(scatter_) + "/" + to_string(launch_.policy);
-  }
+  std::string description() const override { return faces_.description("fused"); }
 
 private:
   ScalarUpwind<N> conv_;
@@ -45,12 +43,7 @@ private:
   DiffusionCells cells_;
   ConstView1<real> alpha_;
   ConstVec3View<real> k_;
-  PartRanges parts_;
-  index_t n_interior_;
-  LaunchOptions launch_;
-  Scatter scatter_;
-  bool gather_;     ///< the patches: per cell (gather, stored) or per face with atomics
-  FaceFluxes flux_; ///< the interior faces' net fluxes (scatter: stored)
+  FaceLaunch faces_; ///< the interior faces' launch and accumulation (one pass for both fluxes)
   std::vector<PatchRuns> conv_patches_, diff_patches_;
   real kappa_[N];
 };

@@ -8,22 +8,18 @@
 //   FacePassGatherInterior<CM, R, DM>           one thread per cell: its interior faces, one update
 //   FacePassScatterInterior<CM, R, DM, Cross>   one thread per face, one atomic per side and variable
 //   FacePassStoreInterior<CM, R, DM>            one thread per face, its net flux stored; then
-//                                               StoredFluxSum (convection_kernels.hpp) per cell
+//                                               StoredFluxSum (stored_fluxes.hpp) per cell
 //
-//   launch_face_pass                            the interior faces of a part with either (the scalar
-//                                               and the navier-stokes face pass)
+//   FacePassInteriorKernels<CM, R, DM>          the three as a FaceLaunch family (face_launch.hpp):
+//                                               the scalar and the navier-stokes face pass launch it
 //
 // Each model's own arithmetic is unchanged (the same calls as its own kernels, summed in the same
 // order into its own accumulator): the gather's rate of a cell with no boundary face is bitwise
 // the separate operators' (rhs - conv/V, then + kappa diff/V); the scatter adds the two terms of a
 // face before its atomic (round-off apart, and atomics are unordered anyway). Boundary faces keep
 // each operator's patch kernels.
-#include <string>
-
 #include "operators/convection/convection_kernels.hpp"
 #include "operators/diffusion/diffusion_kernels.hpp"
-#include "operators/launch.hpp"
-#include "operators/part.hpp"
 
 namespace fvproxy {
 
@@ -159,30 +155,20 @@ template <class CM, Reconstruction R, class DM> struct FacePassStoreInterior {
   }
 };
 
-/// The interior faces of `part` in one pass: one thread per cell (gather), per face with atomics
-/// (the faces among owned cells, then those to ghosts: to the owned side only), or per face into
-/// `flux` and then per cell (stored). Kernel labels "fvproxy::face_pass::<prefix>gather_interior",
-/// "..._scatter_interior", "..._scatter_cross", "..._store_interior", "..._store_cross",
-/// "..._sum_stored".
-template <class CM, Reconstruction R, class DM>
-void launch_face_pass(const std::string& prefix, const PartRanges& parts, const LaunchOptions& lo, Scatter scatter,
-                      const CM& cm, const DM& dm, const ConvectionGeometry& g, ConstView2<real> u,
-                      ConstView2<real> grad, ConstView2<real> lim, View2<real> rhs, Part part, FaceFluxes flux) {
-  const std::string label = "fvproxy::face_pass::" + prefix;
-  if (scatter == Scatter::stored) {
-    launch_stored<CM::n_vars>(label, parts, lo, FacePassStoreInterior<CM, R, DM>{cm, dm, g, u, grad, lim, flux}, g,
-                              flux, rhs, part);
-    return;
+/// The kernels above as a FaceLaunch family (operators/face_launch.hpp): the interior faces of a part
+/// in one pass, per cell (gather), per face with atomics, or per face into stored fluxes.
+template <class CM, Reconstruction R, class DM> struct FacePassInteriorKernels {
+  static constexpr bool can_store = true;
+  CM cm;
+  DM dm;
+  ConvectionGeometry g;
+  ConstView2<real> u, grad, lim;
+  FacePassGatherInterior<CM, R, DM> gather(View2<real> rhs) const { return {cm, dm, g, u, grad, lim, rhs}; }
+  template <bool Cross> FacePassScatterInterior<CM, R, DM, Cross> scatter(View2<real> rhs, index_t n_owned) const {
+    return {cm, dm, g, u, grad, lim, rhs, n_owned};
   }
-  if (scatter == Scatter::gather) {
-    launch(label + "gather_interior", parts.cells(part), lo,
-           FacePassGatherInterior<CM, R, DM>{cm, dm, g, u, grad, lim, rhs});
-    return;
-  }
-  launch(label + "scatter_interior", parts.owned_faces(part), lo,
-         FacePassScatterInterior<CM, R, DM>{cm, dm, g, u, grad, lim, rhs, parts.n_cells});
-  launch(label + "scatter_cross", parts.cross_faces(part), lo,
-         FacePassScatterInterior<CM, R, DM, true>{cm, dm, g, u, grad, lim, rhs, parts.n_cells});
-}
+  FacePassStoreInterior<CM, R, DM> store(FaceFluxes flux) const { return {cm, dm, g, u, grad, lim, flux}; }
+  const ConvectionGeometry& cells() const { return g; }
+};
 
 } // namespace fvproxy

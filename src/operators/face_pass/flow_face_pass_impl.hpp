@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "operators/face_launch.hpp"
 #include "operators/face_pass/face_pass_kernels.hpp"
 #include "operators/face_pass/flow_face_pass.hpp"
 #include "operators/flow/flow_convection_optimized.hpp"
@@ -21,19 +22,17 @@ public:
   OptimizedFlowFacePass(const Mesh& m, const OperatorGeometry& og, const Model& model, const VM& vm,
                         const FlowConvectionConfig& cfg, const std::vector<FlowPatchBC>& patches, Scatter scatter)
       : g_(convection_geometry(m, og)), vg_(viscous_geometry(m, og)), cells_(diffusion_cells(m, og)),
-        parts_(PartRanges::of(m)), launch_{cfg.policy, cfg.team_size}, scatter_(scatter),
-        gather_(scatter != Scatter::atomic), vm_(vm), conv_patches_(m, cfg, patches), walls_(m, patches) {
+        faces_(m, {cfg.policy, cfg.team_size}, scatter, kNV, "fvproxy::face_pass::flow_"), vm_(vm),
+        conv_patches_(m, cfg, patches), walls_(m, patches) {
     model_ = Flow{model, vg_.normal, vg_.area}; // the viscous geometry's unit normals and areas: one copy
-    if (scatter_ == Scatter::stored) flux_ = FaceFluxes("fvproxy::face_pass::flow_face_flux", m.n_interior, kNV);
   }
   void apply(ConstView2<real> u, ConstView2<real> grad, ConstView2<real> lim, ConstView2<real> w, ConstView2<real> wb,
              ConstView2<real> gw, View2<real> rhs, Part part) const override {
     const Visc visc{vm_, vg_, w, gw};
-    launch_face_pass<Flow, R, Visc>("flow_", parts_, launch_, scatter_, model_, visc, g_, u, grad, lim, rhs, part,
-                                    flux_);
+    faces_.interior<kNV>(FacePassInteriorKernels<Flow, R, Visc>{model_, visc, g_, u, grad, lim}, rhs, part);
     // the patches gather per cell unless the interior faces scatter (no atomics with stored fluxes)
-    conv_patches_.apply<R>(model_, g_, launch_, gather_, u, grad, lim, rhs, part);
-    walls_.apply(visc, cells_, launch_, gather_, wb, rhs, part);
+    conv_patches_.apply<R>(model_, g_, faces_.launch, faces_.gather_patches(), u, grad, lim, rhs, part);
+    walls_.apply(visc, cells_, faces_.launch, faces_.gather_patches(), wb, rhs, part);
   }
   void convection_patch_fluxes(ConstView2<real> u, ConstView2<real> grad, ConstView2<real> lim, std::size_t patch,
                                View2<real> out) const override {
@@ -44,20 +43,14 @@ public:
     if (!walls_.patch_fluxes(Visc{vm_, vg_, w, gw}, wb, patch, out))
       fill("fvproxy::face_pass::viscous_patch_fluxes_zero", out, real(0)); // no viscous flux on this patch
   }
-  std::string description() const override {
-    return std::string("fused/") + to_string(scatter_) + "/" + to_string(launch_.policy);
-  }
+  std::string description() const override { return faces_.description("fused"); }
 
 private:
   Flow model_;
   ConvectionGeometry g_;
   ViscousGeometry vg_;
   DiffusionCells cells_;
-  PartRanges parts_;
-  LaunchOptions launch_;
-  Scatter scatter_;
-  bool gather_;     ///< the patches: per cell (gather, stored) or per face with atomics
-  FaceFluxes flux_; ///< the interior faces' net fluxes (scatter: stored)
+  FaceLaunch faces_; ///< the interior faces' launch and accumulation (one pass for both fluxes)
   VM vm_;
   FlowConvectionPatches conv_patches_;
   ViscousWalls<VM> walls_;

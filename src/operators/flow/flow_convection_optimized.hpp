@@ -12,6 +12,7 @@
 
 #include "operators/boundary_patches.hpp"
 #include "operators/convection/convection_kernels.hpp"
+#include "operators/face_launch.hpp"
 #include "operators/flow/flow_convection.hpp"
 #include "operators/launch.hpp"
 #include "physics/flow_boundary.hpp"
@@ -228,10 +229,9 @@ template <class Model, Reconstruction R> class OptimizedFlowConvection final : p
 public:
   OptimizedFlowConvection(const Mesh& m, const OperatorGeometry& og, const Model& model,
                           const FlowConvectionConfig& cfg, const std::vector<FlowPatchBC>& patches, Scatter scatter)
-      : g_(convection_geometry(m, og)), parts_(PartRanges::of(m)), launch_{cfg.policy, cfg.team_size},
-        scatter_(scatter), patches_(m, cfg, patches) {
-    if (scatter_ == Scatter::stored)
-      flux_ = FaceFluxes("fvproxy::flow_convection::face_flux", m.n_interior, flow::kVariables);
+      : g_(convection_geometry(m, og)),
+        faces_(m, {cfg.policy, cfg.team_size}, scatter, flow::kVariables, "fvproxy::flow_convection::"),
+        patches_(m, cfg, patches) {
     Vec3View<real> normal("fvproxy::flow_convection::unit_normal", m.n_faces);
     View1<real> area("fvproxy::flow_convection::area", m.n_faces);
     Kokkos::parallel_for("fvproxy::flow_convection::normals", Kokkos::RangePolicy<ExecSpace>(0, m.n_faces),
@@ -240,37 +240,20 @@ public:
   }
   void apply(ConstView2<real> u, ConstView2<real> grad, ConstView2<real> lim, View2<real> rhs,
              Part part) const override {
-    if (scatter_ == Scatter::gather) {
-      launch("fvproxy::flow_convection::gather_interior", parts_.cells(part), launch_,
-             ConvectionGatherInterior<Flow, R>{model_, g_, u, grad, lim, rhs});
-    } else if (scatter_ == Scatter::stored) {
-      launch_stored<Flow::n_vars>("fvproxy::flow_convection::", parts_, launch_,
-                                  ConvectionStoreInterior<Flow, R>{model_, g_, u, grad, lim, flux_}, g_, flux_, rhs,
-                                  part);
-    } else {
-      launch("fvproxy::flow_convection::scatter_interior", parts_.owned_faces(part), launch_,
-             ConvectionScatterInterior<Flow, R>{model_, g_, u, grad, lim, rhs, parts_.n_cells});
-      launch("fvproxy::flow_convection::scatter_cross", parts_.cross_faces(part), launch_,
-             ConvectionScatterInterior<Flow, R, true>{model_, g_, u, grad, lim, rhs, parts_.n_cells});
-    }
+    faces_.interior<Flow::n_vars>(ConvectionInteriorKernels<Flow, R>{model_, g_, u, grad, lim}, rhs, part);
     // the patches gather per cell unless the interior faces scatter (no atomics with stored fluxes)
-    patches_.apply<R>(model_, g_, launch_, scatter_ != Scatter::atomic, u, grad, lim, rhs, part);
+    patches_.apply<R>(model_, g_, faces_.launch, faces_.gather_patches(), u, grad, lim, rhs, part);
   }
   void patch_fluxes(ConstView2<real> u, ConstView2<real> grad, ConstView2<real> lim, std::size_t patch,
                     View2<real> out) const override {
     patches_.patch_fluxes<R>(model_, g_, u, grad, lim, patch, out);
   }
-  std::string description() const override {
-    return std::string("optimized/") + to_string(scatter_) + "/" + to_string(launch_.policy);
-  }
+  std::string description() const override { return faces_.description("optimized"); }
 
 private:
   Flow model_;
   ConvectionGeometry g_;
-  PartRanges parts_;
-  LaunchOptions launch_;
-  Scatter scatter_;
-  FaceFluxes flux_; ///< the interior faces' fluxes (scatter: stored)
+  FaceLaunch faces_; ///< the interior faces' launch and accumulation
   FlowConvectionPatches patches_;
 };
 

@@ -3,6 +3,7 @@
 
 #include <stdexcept>
 
+#include "operators/face_launch.hpp"
 #include "operators/flow/flow_viscous_kernels.hpp"
 #include "operators/naive_geometry.hpp"
 
@@ -166,37 +167,27 @@ public:
   OptimizedFlowViscous(const Mesh& m, const OperatorGeometry& og, const VM& vm, const FlowViscousConfig& cfg,
                        const std::vector<FlowPatchBC>& patches, bool gather)
       : vm_(vm), cells_(diffusion_cells(m, og)), g_(viscous_geometry(m, og)),
-        parts_(PartRanges::of(m)), launch_{cfg.policy, cfg.team_size}, gather_(gather), walls_(m, patches) {}
+        faces_(m, {cfg.policy, cfg.team_size}, gather ? Scatter::gather : Scatter::atomic, NV,
+               "fvproxy::flow_viscous::"),
+        walls_(m, patches) {}
   void apply(ConstView2<real> w, ConstView2<real> wb, ConstView2<real> gw, View2<real> rhs, Part part) const override {
     using Model = FlowViscous<VM>;
     const Model m{vm_, g_, w, gw};
-    if (gather_)
-      launch("fvproxy::flow_viscous::gather_interior", parts_.cells(part), launch_,
-             DiffusionGatherInterior<Model>{m, cells_, rhs});
-    else {
-      launch("fvproxy::flow_viscous::scatter_interior", parts_.owned_faces(part), launch_,
-             DiffusionScatterInterior<Model>{m, cells_, rhs, parts_.n_cells});
-      launch("fvproxy::flow_viscous::scatter_cross", parts_.cross_faces(part), launch_,
-             DiffusionScatterInterior<Model, true>{m, cells_, rhs, parts_.n_cells});
-    }
-    walls_.apply(m, cells_, launch_, gather_, wb, rhs, part);
+    faces_.interior<NV>(DiffusionInteriorKernels<Model, false>{m, cells_}, rhs, part);
+    walls_.apply(m, cells_, faces_.launch, faces_.gather_patches(), wb, rhs, part);
   }
   void patch_fluxes(ConstView2<real> w, ConstView2<real> wb, ConstView2<real> gw, std::size_t patch,
                     View2<real> out) const override {
     if (!walls_.patch_fluxes(FlowViscous<VM>{vm_, g_, w, gw}, wb, patch, out))
       fill("fvproxy::flow_viscous::patch_fluxes_zero", out, real(0)); // no viscous flux on this patch
   }
-  std::string description() const override {
-    return std::string("optimized/") + (gather_ ? "gather/" : "atomic/") + to_string(launch_.policy);
-  }
+  std::string description() const override { return faces_.description("optimized"); }
 
 private:
   VM vm_;
   DiffusionCells cells_; ///< the shared kernels' face lists (diffusion_kernels.hpp)
   ViscousGeometry g_;
-  PartRanges parts_;
-  LaunchOptions launch_;
-  bool gather_;
+  FaceLaunch faces_;       ///< the interior faces' launch: gather or atomic (no stored fluxes)
   ViscousWalls<VM> walls_; ///< the walls' and symmetry planes' runs
 };
 
