@@ -5,6 +5,7 @@
 #include "operators/face_flux.hpp"
 #include "solver/boundary_conditions.hpp"
 #include "solver/scalar_solution.hpp"
+#include "solver/solver.hpp"
 #include "test_helpers.hpp"
 
 namespace fvproxy {
@@ -51,7 +52,8 @@ time: {steps: 1}
 )");
   const BuiltMesh b = build_mesh(c.mesh);
   const Mesh& m = b.device;
-  const BoundaryConditions bc(m, c, make_scalar_solution(c), face_volume_flux(m, c.physics.velocity));
+  const BoundaryConditions bc(m, c, resolve_boundary(c, m), make_scalar_solution(c),
+                              face_volume_flux(m, c.physics.velocity));
   ASSERT_EQ(bc.patches().size(), 4u);
   View2<real> u("fvproxy::test::u", m.n_cells, 2), ub("fvproxy::test::ub", m.n_faces - m.n_interior, 2);
   auto hu = Kokkos::create_mirror_view(u);
@@ -82,7 +84,8 @@ TEST(BoundaryConditions, ExactDirichletAndItsChecks) {
       parse(mesh + "boundary: {zmin: {type: dirichlet, value: exact}, zmax: {type: dirichlet, value: exact}}\n");
   const BuiltMesh b = build_mesh(c.mesh);
   const ScalarSolution exact = make_scalar_solution(c);
-  const BoundaryConditions bc(b.device, c, exact, face_volume_flux(b.device, c.physics.velocity));
+  const BoundaryConditions bc(b.device, c, resolve_boundary(c, b.device), exact,
+                              face_volume_flux(b.device, c.physics.velocity));
   View2<real> u("fvproxy::test::u", b.device.n_cells, 1),
       ub("fvproxy::test::ub", b.device.n_faces - b.device.n_interior, 1);
   bc.apply(u, 0.3, ub);
@@ -99,16 +102,13 @@ TEST(BoundaryConditions, ExactDirichletAndItsChecks) {
   const BuiltMesh bd = build_mesh(d.mesh);
   test::expect_input_error(
       [&] {
-        BoundaryConditions(bd.device, d, make_scalar_solution(d), face_volume_flux(bd.device, d.physics.velocity));
+        BoundaryConditions(bd.device, d, resolve_boundary(d, bd.device), make_scalar_solution(d),
+                           face_volume_flux(bd.device, d.physics.velocity));
       },
       {"boundary.zmin.value: 'exact' needs an exact solution", "patch 'zmax' is outflow"});
-  // Patch names are checked against the mesh.
+  // Patch names are checked against the mesh when the section is resolved on it.
   const CaseConfig e = parse(mesh + "boundary: {zmin: {type: outflow}}\n");
-  test::expect_input_error(
-      [&] {
-        BoundaryConditions(bd.device, e, make_scalar_solution(e), face_volume_flux(bd.device, e.physics.velocity));
-      },
-      {"boundary: no condition for patch zmax"});
+  test::expect_input_error([&] { resolve_boundary(e, bd.device); }, {"boundary: no condition for patch zmax"});
 }
 
 } // namespace

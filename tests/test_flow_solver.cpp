@@ -432,7 +432,8 @@ TEST(FlowSolver, RetryStepPutsBackTheStepsStartState) {
     const CaseConfig cfg = input_case(name, sets);
     const bool second_order = cfg.operators.convection.order == 2;
     const BuiltMesh b = build_mesh(cfg.mesh);
-    const std::unique_ptr<Solver> s = make_solver(b.device, cfg, Communicator::self(), nullptr);
+    const std::unique_ptr<Solver> s =
+        make_solver(b.device, cfg, resolve_boundary(cfg, b.device), Communicator::self(), nullptr);
     s->initialize();
     auto state = [](const Solver& solver) {
       const auto h = Kokkos::create_mirror_view_and_copy(HostSpace(), solver.state());
@@ -454,7 +455,8 @@ TEST(FlowSolver, RetryStepPutsBackTheStepsStartState) {
     s->step(0, dt, 1, true);
     EXPECT_FALSE(s->first_failure());
     if (second_order) continue;
-    const std::unique_ptr<Solver> fresh = make_solver(b.device, cfg, Communicator::self(), nullptr);
+    const std::unique_ptr<Solver> fresh =
+        make_solver(b.device, cfg, resolve_boundary(cfg, b.device), Communicator::self(), nullptr);
     fresh->initialize();
     fresh->step(0, dt, 1, true);
     EXPECT_EQ(state(*s), state(*fresh));

@@ -104,7 +104,7 @@ TEST(TimeIntegrator, CflStepOnAUniformBox) {
   const double h = 1.0 / 8, kappa = 0.01, cfl = 0.4;
   const CaseConfig cfg = case_from(kSine, {"physics.diffusivity=0.01", "time.cfl=0.4"});
   const BuiltMesh b = build_mesh(cfg.mesh);
-  ScalarSolver s(b.device, cfg);
+  ScalarSolver s(b.device, cfg, resolve_boundary(cfg, b.device));
   const StableStep st = s.stable_step(cfl);
   const double rate = (1.0 + 0.5 + 0.25) / h + 6 * kappa / (h * h);
   EXPECT_NEAR(st.max_rate, rate, test::tol(1e-12) * 10 * rate);

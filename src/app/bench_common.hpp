@@ -17,6 +17,7 @@
 #include "solver/boundary_conditions.hpp"
 #include "solver/case_config.hpp"
 #include "solver/scalar_solution.hpp"
+#include "solver/solver.hpp"
 
 namespace fvproxy {
 
@@ -72,7 +73,8 @@ struct CaseOperators {
 
   CaseOperators(const Mesh& m, const CaseConfig& cfg)
       : geom(make_operator_geometry(m, {}, cfg.operators.muscl.stencil)),
-        phi(face_volume_flux(m, cfg.physics.velocity)), solution(make_scalar_solution(cfg)), bc(m, cfg, solution, phi) {
+        phi(face_volume_flux(m, cfg.physics.velocity)), solution(make_scalar_solution(cfg)),
+        bc(m, cfg, resolve_boundary(cfg, m), solution, phi) {
     for (const auto& p : bc.patches()) patch_types.push_back(p.type);
   }
 };

@@ -378,7 +378,7 @@ PerfRow ConfigurationBench::flow_step_row(const std::string& op, const VariantSp
                                           const OperatorsConfig& oc) const {
   const bool ns = op == "flow-ns-step";
   const CaseConfig c = flow_step_case(ns, oc);
-  FlowSolver solver(m, c, comm, halo);
+  FlowSolver solver(m, c, resolve_boundary(c, m), comm, halo);
   solver.initialize();
   const real dt = static_cast<real>(solver.stable_step(c.time.cfl).dt);
   PerfRow row;
@@ -516,7 +516,7 @@ void ConfigurationBench::time_diffusion(PerfRow& row, const VariantSpec& v, cons
 void ConfigurationBench::time_step(PerfRow& row, const OperatorsConfig& oc) const {
   CaseConfig c = cfg;
   c.operators = oc;
-  ScalarSolver solver(m, c, comm, halo); // on several ranks with its halo exchanges
+  ScalarSolver solver(m, c, resolve_boundary(c, m), comm, halo); // on several ranks with its halo exchanges
   solver.initialize();
   const real dt = static_cast<real>(solver.stable_step(cfg.time.cfl).dt);
   row.kernels = "integrator " + std::string(to_string(cfg.time.integrator));

@@ -236,14 +236,14 @@ std::optional<RestartPoint> read_restart_point(const CliArgs& cli, const CaseCon
   return read_restart(cli.restart, cfg, cells, comm);
 }
 
-/// The boundary section against the mesh's patches before anything is written (the solvers rely
-/// on it): a refused case leaves no mesh.h5 behind. Collective (every rank's boundary faces): a
-/// no-slip wall's velocity in the wall's plane, a subsonic inflow's direction into the domain.
-void check_case_on_mesh(const CaseConfig& cfg, const Mesh& mesh, const Communicator& comm) {
-  std::vector<std::string> names;
-  for (const Patch& p : mesh.patches) names.push_back(p.name);
-  check_boundaries(cfg, names);
+/// The boundary section resolved on the mesh's patches before anything is written (the run's only
+/// resolution: run_simulation takes it): a refused case leaves no mesh.h5 behind. Collective (every
+/// rank's boundary faces): a no-slip wall's velocity in the wall's plane, a subsonic inflow's
+/// direction into the domain.
+BoundaryOnMesh resolve_case_on_mesh(const CaseConfig& cfg, const Mesh& mesh, const Communicator& comm) {
+  BoundaryOnMesh b = resolve_boundary(cfg, mesh);
   if (cfg.physics.is_flow()) check_boundary_directions(cfg, mesh, comm);
+  return b;
 }
 
 OutputSeries make_series(const CaseConfig& cfg, const RunMesh& m, const Communicator& comm) {
@@ -475,7 +475,7 @@ int cmd_run(const CliArgs& cli) {
   const RunMesh m = set_up_mesh(cfg, cli, comm, talk);
   const std::optional<RestartPoint> restart = read_restart_point(cli, cfg, m, comm);
   if (stopped_in_setup(comm)) return kStoppedInSetup;
-  check_case_on_mesh(cfg, m.device(), comm);
+  const BoundaryOnMesh boundary = resolve_case_on_mesh(cfg, m.device(), comm);
   OutputSeries series = make_series(cfg, m, comm);
   IntegralsCsv integrals(cfg, root, restart ? &*restart : nullptr);
   RunHooks hooks = make_hooks(series, restart, integrals, talk, tty);
@@ -486,8 +486,9 @@ int cmd_run(const CliArgs& cli) {
   // The halo counters from here on: the decomposition's own exchanges (cell geometry) left out.
   const HaloStats halo_before = m.part ? m.part->halo->stats() : HaloStats{};
   const RestartPoint* from = restart ? &*restart : nullptr;
-  const RunSummary r = m.part ? run_simulation(cfg, m.part->mesh, hooks, false, from, comm, m.part->halo.get())
-                              : run_simulation(cfg, m.whole.device, hooks, false, from);
+  const RunSummary r =
+      m.part ? run_simulation(cfg, m.part->mesh, hooks, false, from, comm, m.part->halo.get(), &boundary)
+             : run_simulation(cfg, m.whole.device, hooks, false, from, Communicator::self(), nullptr, &boundary);
   if (talk && tty) std::fprintf(stderr, "\r\033[K");
   if (talk) print_output(r, cfg, series);
   const nlohmann::json report = gather_report(r, m, hooks, halo_before, comm);

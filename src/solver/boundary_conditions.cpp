@@ -41,18 +41,16 @@ template <Kind K> struct BoundaryValues {
 
 } // namespace
 
-BoundaryConditions::BoundaryConditions(const Mesh& mesh, const CaseConfig& c, const ScalarSolution& exact,
-                                       View1<real> phi)
+BoundaryConditions::BoundaryConditions(const Mesh& mesh, const CaseConfig& c, const BoundaryOnMesh& boundary,
+                                       const ScalarSolution& exact, View1<real> phi)
     : components_(c.physics.components), n_interior_(mesh.n_interior), owner_(mesh.face_owner),
       face_centroid_(mesh.face_centroid), phi_(phi), exact_(exact) {
-  std::vector<std::string> names;
-  for (const auto& p : mesh.patches) names.push_back(p.name);
-  check_boundaries(c, names);
+  if (boundary.entry.size() != mesh.patches.size())
+    throw std::logic_error("BoundaryConditions: the boundary section was resolved on another mesh");
   const std::string why = exact_solution_unavailable(c);
-  for (const auto& p : mesh.patches) {
-    const auto it =
-        std::find_if(c.boundary.begin(), c.boundary.end(), [&](const auto& e) { return e.first == p.name; });
-    const BoundaryConfig& bc = it->second;
+  for (std::size_t q = 0; q < mesh.patches.size(); ++q) {
+    const Patch& p = mesh.patches[q];
+    const BoundaryConfig& bc = c.boundary.at(boundary.entry[q]).second;
     if (bc.exact && !why.empty())
       throw InputError(bc.where,
                        "boundary." + p.name + ".value: 'exact' needs an exact solution, and this case has none", why);
@@ -63,7 +61,6 @@ BoundaryConditions::BoundaryConditions(const Mesh& mesh, const CaseConfig& c, co
     for (int k = 0; k < components_ && k < int(bc.value.size()); ++k) pc.value[k] = static_cast<real>(bc.value[k]);
     pc.begin = p.begin;
     pc.end = p.end;
-    const std::size_t q = patches_.size();
     if (q < mesh.layer1_patches.size()) pc.layer1 = {mesh.layer1_patches[q].begin, mesh.layer1_patches[q].end};
     patches_.push_back(pc);
   }

@@ -17,9 +17,10 @@ namespace fvproxy {
 
 class BoundaryConditions {
 public:
-  /// Checks the case's boundary entries against the mesh's patches (check_boundaries) and that
+  /// Each patch's condition from its entry (`boundary`: resolve_boundary); checks that
   /// 'dirichlet: exact' has an exact solution. `phi`: face_volume_flux.
-  BoundaryConditions(const Mesh& mesh, const CaseConfig& c, const ScalarSolution& exact, View1<real> phi);
+  BoundaryConditions(const Mesh& mesh, const CaseConfig& c, const BoundaryOnMesh& boundary, const ScalarSolution& exact,
+                     View1<real> phi);
 
   /// ub(f - n_interior, k) at time t for the boundary faces the rows `r` need (operators/part.hpp:
   /// the owned cells', then, with two ghost layers, the first layer's).

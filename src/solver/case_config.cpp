@@ -169,4 +169,16 @@ void check_boundaries(const CaseConfig& c, const std::vector<std::string>& mesh_
                               "outflow | inflow)");
 }
 
+BoundaryOnMesh resolve_boundary(const CaseConfig& c, const std::vector<std::string>& mesh_patches) {
+  check_boundaries(c, mesh_patches);
+  if (c.physics.is_flow() && c.flow_boundary.size() != c.boundary.size())
+    throw std::logic_error("resolve_boundary: the flow conditions do not match the boundary section's entries");
+  BoundaryOnMesh r;
+  for (const std::string& p : mesh_patches) {
+    const auto it = std::find_if(c.boundary.begin(), c.boundary.end(), [&](const auto& e) { return e.first == p; });
+    r.entry.push_back(static_cast<std::size_t>(it - c.boundary.begin())); // found: check_boundaries
+  }
+  return r;
+}
+
 } // namespace fvproxy

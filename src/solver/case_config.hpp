@@ -48,4 +48,16 @@ CaseConfig parse_case(const ConfigSource& src);
 /// Every non-periodic patch of the mesh must have a boundary entry, and every entry a patch.
 void check_boundaries(const CaseConfig& c, const std::vector<std::string>& mesh_patches);
 
+/// The boundary section resolved on a mesh's patches (resolve_boundary): once per run, by
+/// `fvproxy run` before anything is written or else by run_simulation; the solvers take it.
+struct BoundaryOnMesh {
+  /// entry[p]: the index in CaseConfig::boundary (and, for the flow models, flow_boundary) of the
+  /// entry that names the mesh's patch p, in the mesh's patch order.
+  std::vector<std::size_t> entry;
+};
+
+/// check_boundaries' refusals (an entry naming no patch, a patch without an entry: the entry's or
+/// the section's line:col), then each patch's entry.
+BoundaryOnMesh resolve_boundary(const CaseConfig& c, const std::vector<std::string>& mesh_patches);
+
 } // namespace fvproxy

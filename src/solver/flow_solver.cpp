@@ -194,22 +194,14 @@ void check_boundary_directions(const CaseConfig& cfg, const Mesh& mesh, const Co
 }
 
 std::vector<FlowPatchBC> FlowSolver::patch_conditions(const Mesh& mesh, const CaseConfig& cfg,
-                                                      const Communicator& comm) {
-  // As the scalar model: an entry naming no patch (a periodic axis, a typo) and a patch without an
-  // entry are refused with the entry's or the section's line:col (issue 27).
-  std::vector<std::string> names;
-  for (const Patch& p : mesh.patches) names.push_back(p.name);
-  check_boundaries(cfg, names);
+                                                      const BoundaryOnMesh& boundary, const Communicator& comm) {
+  if (boundary.entry.size() != mesh.patches.size())
+    throw std::logic_error("FlowSolver: the boundary section was resolved on another mesh");
   const std::vector<double> areas = patch_areas(mesh, comm); // collective: every rank, every patch
   std::vector<FlowPatchBC> out;
-  for (const Patch& p : mesh.patches) {
-    std::size_t i = 0;
-    while (i < cfg.boundary.size() && cfg.boundary[i].first != p.name) ++i;
-    if (i == cfg.boundary.size() || i >= cfg.flow_boundary.size())
-      throw InputError(cfg.source_file, "boundary: no condition for patch " + p.name,
-                       "every non-periodic patch must be named in the boundary section");
+  for (std::size_t p = 0; p < mesh.patches.size(); ++p) {
     FlowPatchBC bc;
-    static_cast<flow::FlowCondition&>(bc) = flow::flow_condition(cfg.flow_boundary[i], areas[out.size()]);
+    static_cast<flow::FlowCondition&>(bc) = flow::flow_condition(cfg.flow_boundary.at(boundary.entry[p]), areas[p]);
     out.push_back(bc);
   }
   return out;
@@ -262,8 +254,9 @@ std::string no_exact_reason(const CaseConfig& cfg, bool viscous) {
 
 } // namespace
 
-FlowSolver::FlowSolver(const Mesh& mesh, const CaseConfig& cfg, const Communicator& comm, Halo* halo)
-    : mesh_(mesh), cfg_(cfg), comm_(comm), halo_(halo), patches_(patch_conditions(mesh, cfg, comm)),
+FlowSolver::FlowSolver(const Mesh& mesh, const CaseConfig& cfg, const BoundaryOnMesh& boundary,
+                       const Communicator& comm, Halo* halo)
+    : mesh_(mesh), cfg_(cfg), comm_(comm), halo_(halo), patches_(patch_conditions(mesh, cfg, boundary, comm)),
       geom_(make_operator_geometry(mesh, mirror_patches(patches_), cfg.operators.muscl.stencil)),
       gas_{static_cast<real>(cfg.physics.flow.gamma), static_cast<real>(cfg.physics.flow.gas_constant)},
       stages_(shu_osher_stages(cfg.time.integrator)) {

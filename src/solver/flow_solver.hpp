@@ -45,8 +45,8 @@ void check_boundary_directions(const CaseConfig& cfg, const Mesh& mesh, const Co
 class FlowSolver final : public Solver {
 public:
   /// Builds the operators and allocates the state (`mesh`, `comm` and `halo` must outlive the solver).
-  FlowSolver(const Mesh& mesh, const CaseConfig& cfg, const Communicator& comm = Communicator::self(),
-             Halo* halo = nullptr);
+  FlowSolver(const Mesh& mesh, const CaseConfig& cfg, const BoundaryOnMesh& boundary,
+             const Communicator& comm = Communicator::self(), Halo* halo = nullptr);
 
   /// Device bytes the solver allocates besides the mesh (from the mesh's counts).
   static double memory_bytes(double cells, double faces, double interior_faces, const CaseConfig& cfg);
@@ -57,7 +57,8 @@ public:
   static int halo_values_per_ghost(const CaseConfig& cfg, int layers);
   /// One condition per mesh patch, from the case's boundary section (matched by name). Collective
   /// where a mass-flow inlet's area is summed over the ranks.
-  static std::vector<FlowPatchBC> patch_conditions(const Mesh& mesh, const CaseConfig& cfg, const Communicator& comm);
+  static std::vector<FlowPatchBC> patch_conditions(const Mesh& mesh, const CaseConfig& cfg,
+                                                   const BoundaryOnMesh& boundary, const Communicator& comm);
 
   void initialize() override;
   void step(real t, real dt, long long step, bool check) override;

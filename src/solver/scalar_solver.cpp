@@ -73,12 +73,13 @@ int ScalarSolver::halo_values_per_ghost(const CaseConfig& c, int layers) {
   return n * (1 + (needs_gradient(c) ? 3 : 0) + (needs_limiter(c) ? 1 : 0));
 }
 
-ScalarSolver::ScalarSolver(const Mesh& mesh, const CaseConfig& cfg, const Communicator& comm, Halo* halo)
+ScalarSolver::ScalarSolver(const Mesh& mesh, const CaseConfig& cfg, const BoundaryOnMesh& boundary,
+                           const Communicator& comm, Halo* halo)
     : mesh_(mesh), comm_(comm), halo_(halo), n_(cfg.physics.components),
       geom_(make_operator_geometry(mesh, {}, cfg.operators.muscl.stencil)),
       phi_(face_volume_flux(mesh, cfg.physics.velocity)), solution_(make_scalar_solution(cfg)),
-      bc_(mesh, cfg, solution_, phi_), stages_(shu_osher_stages(cfg.time.integrator)), kappa_max_(max_kappa(cfg)),
-      no_exact_(exact_solution_unavailable(cfg)) {
+      bc_(mesh, cfg, boundary, solution_, phi_), stages_(shu_osher_stages(cfg.time.integrator)),
+      kappa_max_(max_kappa(cfg)), no_exact_(exact_solution_unavailable(cfg)) {
   const bool det = cfg.run.deterministic;
   std::vector<BoundaryType> types;
   for (const auto& p : bc_.patches()) types.push_back(p.type);

@@ -39,8 +39,8 @@ public:
   /// before the gradients, the gradients and limiter values before convection and diffusion) and
   /// every set-up quantity that spans the domain (the data's range) is reduced over `comm`; both
   /// must outlive the solver.
-  ScalarSolver(const Mesh& mesh, const CaseConfig& cfg, const Communicator& comm = Communicator::self(),
-               Halo* halo = nullptr);
+  ScalarSolver(const Mesh& mesh, const CaseConfig& cfg, const BoundaryOnMesh& boundary,
+               const Communicator& comm = Communicator::self(), Halo* halo = nullptr);
 
   /// Device bytes the solver allocates besides the mesh (operator geometry, face fluxes, state and
   /// work arrays), computed before allocating anything.

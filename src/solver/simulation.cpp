@@ -77,8 +77,9 @@ std::string describe_start_failure(const std::string& start_state, const StateFa
 class TimeLoop {
 public:
   TimeLoop(const CaseConfig& cfg, const Mesh& mesh, const RunHooks& hooks, const RestartPoint* restart,
-           const Communicator& comm, Halo* halo)
-      : cfg_(cfg), mesh_(mesh), hooks_(hooks), restart_(restart), comm_(comm), halo_(halo) {}
+           const Communicator& comm, Halo* halo, const BoundaryOnMesh* boundary)
+      : cfg_(cfg), mesh_(mesh), hooks_(hooks), restart_(restart), comm_(comm), halo_(halo),
+        boundary_(boundary ? *boundary : resolve_boundary(cfg, mesh)) {}
 
   RunSummary run(bool keep_final_state) {
     set_up();
@@ -127,6 +128,7 @@ private:
   const RestartPoint* restart_;
   const Communicator& comm_;
   Halo* halo_;
+  BoundaryOnMesh boundary_; ///< each mesh patch's boundary entry, resolved once
 
   RunSummary r_;
   std::unique_ptr<Solver> solver_;
@@ -148,7 +150,7 @@ void TimeLoop::set_up() {
   r_.cells = mesh_.n_global_cells;
   r_.components = cfg_.physics.components;
   check_memory();
-  solver_ = make_solver(mesh_, cfg_, comm_, halo_);
+  solver_ = make_solver(mesh_, cfg_, boundary_, comm_, halo_);
   r_.operators = solver_->describe();
   r_.bounds = solver_->bounds();
   r_.conserved_names = solver_->conserved_names();
@@ -519,8 +521,9 @@ void TimeLoop::finish(bool keep_final_state) {
 } // namespace
 
 RunSummary run_simulation(const CaseConfig& cfg, const Mesh& mesh, const RunHooks& hooks, bool keep_final_state,
-                          const RestartPoint* restart, const Communicator& comm, Halo* halo) {
-  return TimeLoop(cfg, mesh, hooks, restart, comm, halo).run(keep_final_state);
+                          const RestartPoint* restart, const Communicator& comm, Halo* halo,
+                          const BoundaryOnMesh* boundary) {
+  return TimeLoop(cfg, mesh, hooks, restart, comm, halo, boundary).run(keep_final_state);
 }
 
 } // namespace fvproxy

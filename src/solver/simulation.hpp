@@ -124,9 +124,11 @@ struct RunSummary {
 /// (non-finite, out of bounds, non-physical) ends the run early with `failure` set.
 /// On a decomposed mesh every rank calls it with its part, its `halo` and `comm`: the time step,
 /// the stop, checkpoint and output decisions, the failure check and the diagnostics are collective
-/// (the same on every rank); `final_state` holds this rank's owned cells.
+/// (the same on every rank); `final_state` holds this rank's owned cells. `boundary`: the boundary
+/// section already resolved on `mesh` (`fvproxy run` resolves it before it writes anything); null:
+/// resolved here, with the same refusals.
 RunSummary run_simulation(const CaseConfig& cfg, const Mesh& mesh, const RunHooks& hooks, bool keep_final_state = false,
                           const RestartPoint* restart = nullptr, const Communicator& comm = Communicator::self(),
-                          Halo* halo = nullptr);
+                          Halo* halo = nullptr, const BoundaryOnMesh* boundary = nullptr);
 
 } // namespace fvproxy

@@ -8,9 +8,16 @@
 
 namespace fvproxy {
 
-std::unique_ptr<Solver> make_solver(const Mesh& mesh, const CaseConfig& cfg, const Communicator& comm, Halo* halo) {
-  if (cfg.physics.is_flow()) return std::make_unique<FlowSolver>(mesh, cfg, comm, halo);
-  return std::make_unique<ScalarSolver>(mesh, cfg, comm, halo);
+std::unique_ptr<Solver> make_solver(const Mesh& mesh, const CaseConfig& cfg, const BoundaryOnMesh& boundary,
+                                    const Communicator& comm, Halo* halo) {
+  if (cfg.physics.is_flow()) return std::make_unique<FlowSolver>(mesh, cfg, boundary, comm, halo);
+  return std::make_unique<ScalarSolver>(mesh, cfg, boundary, comm, halo);
+}
+
+BoundaryOnMesh resolve_boundary(const CaseConfig& cfg, const Mesh& mesh) {
+  std::vector<std::string> names;
+  for (const Patch& p : mesh.patches) names.push_back(p.name);
+  return resolve_boundary(cfg, names);
 }
 
 double solver_memory_bytes(double cells, double faces, double interior_faces, const CaseConfig& cfg) {

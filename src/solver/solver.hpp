@@ -130,8 +130,11 @@ public:
   virtual const Mesh& mesh() const = 0;
 };
 
-/// The case's solver (physics.model).
-std::unique_ptr<Solver> make_solver(const Mesh& mesh, const CaseConfig& cfg, const Communicator& comm, Halo* halo);
+/// The case's solver (physics.model), on the boundary section resolved on `mesh`.
+std::unique_ptr<Solver> make_solver(const Mesh& mesh, const CaseConfig& cfg, const BoundaryOnMesh& boundary,
+                                    const Communicator& comm, Halo* halo);
+/// resolve_boundary on the mesh's patches (its refusals: solver/case_config.hpp).
+BoundaryOnMesh resolve_boundary(const CaseConfig& cfg, const Mesh& mesh);
 /// Device bytes the case's solver allocates besides the mesh.
 double solver_memory_bytes(double cells, double faces, double interior_faces, const CaseConfig& cfg);
 
