@@ -10,12 +10,13 @@
 #   bash .../gpu.sh OUT ab NAME=EXECUTABLE...
 #     the step with the defaults (perf/results/2026-11-29-h200-ab/step-ab.yaml), each executable of
 #     the bundle (e.g. 7e560a1=bin/fvproxy-old fe93c43=bin/fvproxy) in turn, two rounds (A B A B);
-#   bash .../gpu.sh OUT check
-#     every MPI test at 2 and 3 ranks on the GPU (perf/gpu_halo.sh tests), then every stored
-#     reference with every combination (perf/regress_gpu.sh).
+#   bash .../gpu.sh OUT tests
+#     every MPI test at 2 and 3 ranks on the GPU (perf/gpu_halo.sh tests);
+#   bash .../gpu.sh OUT refs [CASE...]
+#     every stored reference (or those named) with every combination (perf/regress_gpu.sh).
 set -u
-out=${1:?usage: gpu.sh OUT perf|ab|check ...}
-part=${2:?usage: gpu.sh OUT perf|ab|check ...}
+out=${1:?usage: gpu.sh OUT perf|ab|tests|refs ...}
+part=${2:?usage: gpu.sh OUT perf|ab|tests|refs ...}
 shift 2
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
@@ -43,10 +44,12 @@ case $part in
       done
     done
     ;;
-  check)
+  tests)
     SECONDS=0
     FVPROXY_GPU_TESTS_FILTER='*' bash perf/gpu_halo.sh "$out/tests" tests
     echo "MPI tests: $SECONDS s"
+    ;;
+  refs)
     SECONDS=0
     bash perf/regress_gpu.sh "$out" "$@"
     echo "references: exit $? in $SECONDS s"
