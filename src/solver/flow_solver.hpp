@@ -55,7 +55,7 @@ public:
   /// `layers`: the ghost layers of the decomposition (Halo::layers() once it is built; the case's
   /// parallel.halo.layers only for estimates made before it).
   static int halo_values_per_ghost(const CaseConfig& cfg, int layers);
-  /// One condition per mesh patch, from the case's boundary section (matched by name). Collective
+  /// One condition per mesh patch, from its entry of the boundary section (`boundary`). Collective
   /// where a mass-flow inlet's area is summed over the ranks.
   static std::vector<FlowPatchBC> patch_conditions(const Mesh& mesh, const CaseConfig& cfg,
                                                    const BoundaryOnMesh& boundary, const Communicator& comm);
