@@ -1,6 +1,6 @@
 #include "solver/boundary_conditions.hpp"
 
-#include <algorithm>
+#include <stdexcept>
 
 #include "core/error.hpp"
 #include "solver/scalar_solution.hpp"
