@@ -241,7 +241,8 @@ TEST(Bench, ALongTimingReportsItsProgressOnStderr) {
   EXPECT_NE(err.find("fvproxy bench: convection optimized: 250 of 1000 runs, "), std::string::npos) << err;
   EXPECT_NE(err.find(" s left\n"), std::string::npos) << err;
   EXPECT_EQ(err.find("251 of"), std::string::npos) << err;
-  for (const auto& [what, root] : {std::pair<const char*, bool>{"", true}, {"muscl naive", false}}) {
+  for (const auto& [what, root] :
+       {std::pair<const char*, bool>{"", true}, std::pair<const char*, bool>{"muscl naive", false}}) {
     RepeatProgress q(what, root);
     q.next = 0;
     testing::internal::CaptureStderr();
