@@ -37,13 +37,18 @@ struct FieldSetup {
   View2<real> u, ub;
 };
 
-inline FieldSetup field_setup(const HostMesh& h, int n, const Field& field, Stencil stencil = Stencil::face) {
+/// `mirrors`: every patch a mirror patch (walls, symmetry planes) for the vertex and corners stencils,
+/// whose mirror images' rows of ub (after the boundary faces') then hold `field` at the images.
+inline FieldSetup field_setup(const HostMesh& h, int n, const Field& field, Stencil stencil = Stencil::face,
+                              bool mirrors = false) {
   FieldSetup s{upload(h), {}, n, {}, {}};
-  s.geom = make_operator_geometry(s.mesh, {}, stencil);
+  s.geom = make_operator_geometry(s.mesh, std::vector<bool>(mirrors ? s.mesh.patches.size() : 0, true), stencil);
+  const index_t n_boundary = s.mesh.n_faces - s.mesh.n_interior, n_images = s.geom.stencil.n_images;
   s.u = View2<real>("fvproxy::test::u", s.mesh.n_cells, n);
-  s.ub = View2<real>("fvproxy::test::ub", s.mesh.n_faces - s.mesh.n_interior, n);
+  s.ub = View2<real>("fvproxy::test::ub", n_boundary + n_images, n);
   auto C = Kokkos::create_mirror_view_and_copy(HostSpace(), s.mesh.centroid);
   auto F = Kokkos::create_mirror_view_and_copy(HostSpace(), s.mesh.face_centroid);
+  const auto X = Kokkos::create_mirror_view_and_copy(HostSpace(), s.geom.stencil.image_x);
   auto hu = Kokkos::create_mirror_view(s.u);
   auto hb = Kokkos::create_mirror_view(s.ub);
   for (index_t c = 0; c < s.mesh.n_cells; ++c)
@@ -55,6 +60,11 @@ inline FieldSetup field_setup(const HostMesh& h, int n, const Field& field, Sten
     for (int k = 0; k < n; ++k) {
       const double x[3] = {F(f, 0), F(f, 1), F(f, 2)};
       hb(f - s.mesh.n_interior, k) = static_cast<real>(field(k, x));
+    }
+  for (index_t e = 0; e < n_images; ++e)
+    for (int k = 0; k < n; ++k) {
+      const double x[3] = {X(e, 0), X(e, 1), X(e, 2)};
+      hb(n_boundary + e, k) = static_cast<real>(field(k, x));
     }
   Kokkos::deep_copy(s.u, hu);
   Kokkos::deep_copy(s.ub, hb);

@@ -92,21 +92,38 @@ TEST(MusclVertexStencil, NaiveAgreesWithOptimizedAndFused) {
   // The vertex stencil (operators/vertex_stencil.hpp) in every variant: the naive gradient and
   // limiter (bounds over the stencil's entries), the optimized two passes, the atomic scatter and
   // the fused kernel agree to round-off, on periodic jittered tets (entries through the periodic
-  // faces) and a Gmsh mesh; the limiter acts somewhere.
-  const std::vector<std::pair<std::string, HostMesh>> meshes{
-      {"tet periodic-x random", test::box_mesh(ElementKind::tet, {true, false, false}, 0.15, Ordering::random)},
-      {"gmsh sphere", read_gmsh(test::source_path("mesh/sphere_in_box.msh"))}};
-  for (const auto& [name, h] : meshes) {
-    const test::FieldSetup s = test::field_setup(h, 2, kBumpWithStep, Stencil::vertex);
+  // faces) and a Gmsh mesh; the limiter acts somewhere. The corners stencil on jittered tets with
+  // mirror patches on every side (its entries and mirror images at the box's edges): the fused
+  // kernel adds the rows of its pre-pass (operators/muscl/stencil_sums.hpp: a team sums each such
+  // cell's entries), the other variants walk the entries.
+  struct Case {
+    std::string name;
+    HostMesh mesh;
+    Stencil stencil;
+  };
+  const std::vector<Case> cases{
+      {"tet periodic-x random", test::box_mesh(ElementKind::tet, {true, false, false}, 0.15, Ordering::random),
+       Stencil::vertex},
+      {"gmsh sphere", read_gmsh(test::source_path("mesh/sphere_in_box.msh")), Stencil::vertex},
+      {"tet mirrors corners", test::box_mesh(ElementKind::tet, {false, false, false}, 0.15, Ordering::hilbert),
+       Stencil::corners}};
+  for (const auto& [name, h, stencil] : cases) {
+    const bool corners = stencil == Stencil::corners;
+    const test::FieldSetup s = test::field_setup(h, 2, kBumpWithStep, stencil, corners);
+    if (corners) {
+      ASSERT_GT(s.geom.stencil.n_images, 0);
+    }
     for (Limiter limiter : {Limiter::barth_jespersen, Limiter::venkatakrishnan}) {
       SCOPED_TRACE(name + ", " + to_string(limiter));
       MusclConfig cfg;
-      cfg.limiter = limiter, cfg.stencil = Stencil::vertex;
+      cfg.limiter = limiter, cfg.stencil = stencil;
       const MusclOut fused = muscl(s, cfg);
-      ASSERT_NE(fused.what.find("vertex stencil"), std::string::npos) << fused.what;
+      ASSERT_NE(fused.what.find(corners ? "corners stencil" : "vertex stencil"), std::string::npos) << fused.what;
+      ASSERT_EQ(fused.what.find("summed by a team") != std::string::npos, corners) << fused.what;
       std::vector<MusclOut> others;
       cfg.fused = false;
       others.push_back(muscl(s, cfg));
+      ASSERT_EQ(others.back().what.find("summed by a team"), std::string::npos) << others.back().what;
       cfg.scatter = Scatter::atomic;
       others.push_back(muscl(s, cfg));
       cfg.variant = Variant::naive, cfg.scatter = Scatter::gather;

@@ -338,7 +338,7 @@ private:
 std::size_t VertexStencil::memory_bytes() const {
   return stencil_bytes(off) + stencil_bytes(image_begin) + stencil_bytes(index) + stencil_bytes(shift) +
          stencil_bytes(shifts) + stencil_bytes(image_x) + stencil_bytes(image_cell) + stencil_bytes(image_patch) +
-         stencil_bytes(image_normal);
+         stencil_bytes(image_normal) + stencil_bytes(cells) + stencil_bytes(row);
 }
 
 std::string stencil_note(const VertexStencil& s, index_t cells) {
@@ -529,6 +529,14 @@ VertexStencil make_vertex_stencil(const Mesh& m, const std::vector<bool>& mirror
     for (int i = 0; i < 3; ++i) hs(k, i) = static_cast<real>(h.shift_values[k][i]);
   Kokkos::deep_copy(s.shifts, hs);
   upload_images(h.images, s);
+  if (corners_only) { // the pre-pass's rows (operators/muscl/stencil_sums.hpp)
+    std::vector<index_t> row(std::size_t(nc), -1);
+    for (index_t c = 0; c < nc; ++c)
+      if (h.off[std::size_t(c) + 1] > h.off[std::size_t(c)])
+        row[std::size_t(c)] = static_cast<index_t>(s.host_cells.size()), s.host_cells.push_back(c);
+    s.cells = upload_vector(s.host_cells, View1<index_t>("fvproxy::operators::stencil_cells", s.host_cells.size()));
+    s.row = upload_vector(row, View1<index_t>("fvproxy::operators::stencil_row", row.size()));
+  }
   return s;
 }
 } // namespace fvproxy

@@ -43,6 +43,11 @@ struct VertexStencil {
   bool vertex = false;         ///< false: the face stencil (no entries)
   bool corners = false;        ///< the corners stencil: entries for the cells at a node on two mirror planes only
   index_t n_stencil_cells = 0; ///< gradient cells with entries
+  /// The corners stencil's cells with entries, ascending (`cells`, and `host_cells` on the host), and
+  /// each gradient cell's position in them (`row`; -1: none): the rows of the pre-pass that sums
+  /// their entries (operators/muscl/stencil_sums.hpp). Empty for the face and vertex stencils.
+  View1<index_t> cells, row;
+  std::vector<index_t> host_cells;
 
   std::size_t memory_bytes() const;
 };

@@ -10,6 +10,7 @@
 #include "operators/flow/flow_positivity.hpp"
 #include "operators/launch.hpp"
 #include "operators/muscl/muscl_fused.hpp"
+#include "operators/muscl/stencil_sums.hpp"
 #include "operators/vertex_stencil.hpp"
 #include "physics/limiters.hpp"
 
@@ -18,6 +19,7 @@ namespace fvproxy {
 namespace {
 
 constexpr int kReconstructed = flow::kVariables, kViscous = 4; // (rho, u, v, w, p) or U; (u, v, w, T)
+constexpr int kPaired = kReconstructed + kViscous;
 using optimized::GradientMethod;
 using optimized::NoBound;
 
@@ -26,14 +28,18 @@ public:
   PairedPass(const Mesh& m, const OperatorGeometry& og, const MusclConfig& cfg, const LimiterScale& scale,
              const B& bound)
       : g_(optimized::gradient_geometry(m, og)), parts_(PartRanges::of(m)), launch_{cfg.policy, cfg.team_size},
-        bound_(bound), note_(stencil_note(og.stencil, m.n_gradient_cells())) {
+        bound_(bound), prepass_(M == GradientMethod::least_squares ? StencilPrepass<kPaired>(og.stencil, parts_)
+                                                                   : StencilPrepass<kPaired>()),
+        note_(stencil_note(og.stencil, m.n_gradient_cells()) + prepass_.note()) {
     if constexpr (!std::is_void_v<L>) scale_ = venkat_scale<kReconstructed>(scale, cfg.venkatakrishnan_threshold);
   }
   void compute(ConstView2<real> u1, ConstView2<real> ub1, ConstView2<real> u2, ConstView2<real> ub2, View2<real> grad1,
                View2<real> limiter, View2<real> grad2, Part part) const override {
     using Kernel = optimized::PairedMuscl<kReconstructed, kViscous, M, L, Shared, B>;
+    const optimized::PairedValues<kReconstructed> values{u1, ub1, u2, ub2};
+    prepass_.run(g_, values, part);
     launch("fvproxy::muscl::paired", parts_.cells(part), launch_,
-           Kernel{g_, {u1, ub1, u2, ub2}, grad1, limiter, grad2, scale_, bound_});
+           Kernel{prepass_.reading(g_), values, grad1, limiter, grad2, scale_, bound_});
   }
   bool limits() const override { return !std::is_void_v<L>; }
   std::string description() const override {
@@ -48,6 +54,7 @@ private:
   LaunchOptions launch_;
   VenkatScale<kReconstructed> scale_{};
   B bound_;
+  StencilPrepass<kPaired> prepass_; ///< the corners stencil's entries summed first (least squares)
   std::string note_;
 };
 

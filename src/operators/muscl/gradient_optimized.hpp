@@ -29,17 +29,40 @@ struct GradientGeometry {
   ConstView1<std::uint8_t> s_shift;
   ConstVec3View<real> s_shifts, s_image_x;
   index_t first_row;
+  /// The corners stencil's entries summed by the pre-pass (stencil_sums.hpp: StencilSums), row
+  /// s_row(c) of s_sums per cell with entries; no rows: the kernels walk the entries themselves.
+  ConstView1<index_t> s_row;
+  ConstView2<real> s_sums;
 };
 
 /// The views of `m` and `og` the optimized gradient, limiter and fused kernels read.
 inline GradientGeometry gradient_geometry(const Mesh& m, const OperatorGeometry& og) {
   const VertexStencil& s = og.stencil;
-  return {m.face_owner, m.face_neighbour, m.cell_face_off, og.cell_boundary_begin,
-          m.cell_faces, m.cell_face_sign, m.face_area,     og.d,
-          og.r,         og.gg_weight,     og.gg_inverse,   og.lsq_inverse,
-          m.n_interior, og.ghost,         og.ghost_weight, m.centroid,
-          s.off,        s.image_begin,    s.index,         s.shift,
-          s.shifts,     s.image_x,        s.first_row};
+  return {m.face_owner,
+          m.face_neighbour,
+          m.cell_face_off,
+          og.cell_boundary_begin,
+          m.cell_faces,
+          m.cell_face_sign,
+          m.face_area,
+          og.d,
+          og.r,
+          og.gg_weight,
+          og.gg_inverse,
+          og.lsq_inverse,
+          m.n_interior,
+          og.ghost,
+          og.ghost_weight,
+          m.centroid,
+          s.off,
+          s.image_begin,
+          s.index,
+          s.shift,
+          s.shifts,
+          s.image_x,
+          s.first_row,
+          s.row,
+          {}};
 }
 
 /// The values a gather reads: component k of cell c (a row of u) and of a boundary face or mirror
@@ -59,33 +82,57 @@ template <int N1> struct PairedValues {
   KOKKOS_INLINE_FUNCTION real boundary(index_t row, int k) const { return k < N1 ? ub1(row, k) : ub2(row, k - N1); }
 };
 
-/// on(dx, v) for each extra entry of cell c's stencil (none with the face stencil): dx the entry's
-/// position minus the centroid, v its N values (a vertex neighbour's cell values, or a mirror image's
-/// boundary row); plain entries first, then images, in the stencil's order.
+/// Plain entry q of cell c's stencil (s_off(c) <= q < s_img(c)): dx, its position minus the
+/// centroid, and v, the vertex neighbour's N cell values.
+template <int N, class V> KOKKOS_INLINE_FUNCTION void plain_entry(const GradientGeometry& g, const V& values, index_t c,
+                                                                  index_t q, real (&dx)[3], real (&v)[N]) {
+  const index_t j = g.s_index(q);
+  const std::uint8_t t = g.s_shift(q);
+  for (int i = 0; i < 3; ++i) dx[i] = g.C(j, i) + g.s_shifts(t, i) - g.C(c, i);
+  for (int k = 0; k < N; ++k) v[k] = values.cell(j, k);
+}
+
+/// Image entry q of cell c's stencil (s_img(c) <= q < s_off(c + 1)): dx and the mirror image's N
+/// boundary-row values.
+template <int N, class V> KOKKOS_INLINE_FUNCTION void image_entry(const GradientGeometry& g, const V& values, index_t c,
+                                                                  index_t q, real (&dx)[3], real (&v)[N]) {
+  const index_t row = g.s_index(q), e = row - g.first_row;
+  for (int i = 0; i < 3; ++i) dx[i] = g.s_image_x(e, i) - g.C(c, i);
+  for (int k = 0; k < N; ++k) v[k] = values.boundary(row, k);
+}
+
+/// on(dx, v) for each extra entry of cell c's stencil (none with the face stencil): plain entries
+/// first, then images, in the stencil's order.
 template <int N, class V, class On>
 KOKKOS_INLINE_FUNCTION void stencil_entries(const GradientGeometry& g, const V& values, index_t c, const On& on) {
+  real dx[3], v[N];
   for (index_t q = g.s_off(c); q < g.s_img(c); ++q) {
-    const index_t j = g.s_index(q);
-    const std::uint8_t t = g.s_shift(q);
-    const real dx[3] = {g.C(j, 0) + g.s_shifts(t, 0) - g.C(c, 0), g.C(j, 1) + g.s_shifts(t, 1) - g.C(c, 1),
-                        g.C(j, 2) + g.s_shifts(t, 2) - g.C(c, 2)};
-    real v[N];
-    for (int k = 0; k < N; ++k) v[k] = values.cell(j, k);
+    plain_entry<N>(g, values, c, q, dx, v);
     on(dx, v);
   }
   for (index_t q = g.s_img(c); q < g.s_off(c + 1); ++q) {
-    const index_t row = g.s_index(q), e = row - g.first_row;
-    const real dx[3] = {g.s_image_x(e, 0) - g.C(c, 0), g.s_image_x(e, 1) - g.C(c, 1), g.s_image_x(e, 2) - g.C(c, 2)};
-    real v[N];
-    for (int k = 0; k < N; ++k) v[k] = values.boundary(row, k);
+    image_entry<N>(g, values, c, q, dx, v);
     on(dx, v);
   }
 }
 
 /// The least-squares sums of the stencil's extra entries added to acc (and their values to on_value).
+/// With the pre-pass's rows (s_sums: the corners stencil), a cell with entries adds its row: the sums
+/// of dx (v_k - uc_k) and each component's smallest and largest value (on_value sees those two: the
+/// limiter's extremes are the same, as x -> x - uc_k keeps the order in floating point too).
 template <int N, class V, class OnValue>
 KOKKOS_INLINE_FUNCTION void stencil_sums(const GradientGeometry& g, const V& values, index_t c, const real (&uc)[N],
                                          real (&acc)[N][3], const OnValue& on_value) {
+  if (g.s_sums.extent(0) > 0) { // the same for every cell of the launch
+    if (g.s_off(c + 1) == g.s_off(c)) return;
+    const index_t r = g.s_row(c);
+    for (int k = 0; k < N; ++k) {
+      for (int i = 0; i < 3; ++i) acc[k][i] += g.s_sums(r, 3 * k + i);
+      on_value(k, g.s_sums(r, 3 * N + k));
+      on_value(k, g.s_sums(r, 4 * N + k));
+    }
+    return;
+  }
   stencil_entries<N>(g, values, c, [&](const real(&dx)[3], const real(&v)[N]) {
     for (int k = 0; k < N; ++k) {
       on_value(k, v[k]);

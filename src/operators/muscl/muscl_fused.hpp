@@ -14,6 +14,7 @@
 #include "operators/muscl/limiter.hpp"
 #include "operators/muscl/limiter_optimized.hpp"
 #include "operators/muscl/muscl.hpp"
+#include "operators/muscl/stencil_sums.hpp"
 #include "operators/part.hpp"
 #include "operators/vertex_stencil.hpp"
 
@@ -56,10 +57,13 @@ public:
                      const B& bound = {})
       : g_(optimized::gradient_geometry(m, og)), parts_(PartRanges::of(m)), launch_{cfg.policy, cfg.team_size},
         scale_(venkat_scale<N>(scale, cfg.venkatakrishnan_threshold)), bound_(bound),
-        note_(stencil_note(og.stencil, m.n_gradient_cells())) {}
+        prepass_(M == optimized::GradientMethod::least_squares ? StencilPrepass<N>(og.stencil, parts_)
+                                                               : StencilPrepass<N>()),
+        note_(stencil_note(og.stencil, m.n_gradient_cells()) + prepass_.note()) {}
   void compute(ConstView2<real> u, ConstView2<real> ub, View2<real> grad, View2<real> limiter,
                Part part) const override {
-    const optimized::FusedMuscl<N, M, L, B> f{g_, u, ub, grad, limiter, scale_, bound_};
+    prepass_.run(g_, optimized::Values{u, ub}, part);
+    const optimized::FusedMuscl<N, M, L, B> f{prepass_.reading(g_), u, ub, grad, limiter, scale_, bound_};
     launch("fvproxy::muscl::fused", parts_.cells(part), launch_, f);
   }
   bool limits() const override { return true; }
@@ -78,6 +82,7 @@ private:
   LaunchOptions launch_;
   VenkatScale<N> scale_;
   B bound_;
+  StencilPrepass<N> prepass_; ///< the corners stencil's entries summed first (least squares)
   std::string note_;
 };
 
