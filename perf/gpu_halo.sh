@@ -34,7 +34,8 @@
 #   vertex  operators.muscl.stencil: vertex against face on 1 and 2 GPUs: Taylor-Green on 1.57M
 #           jittered tets (not in the default list)
 #   corners operators.muscl.stencil face, corners and vertex on 1 and 2 GPUs: Taylor-Green on 1.57M
-#           jittered tets with slip walls on y and z (not in the default list)
+#           jittered tets with slip walls on y and z (not in the default list; CORNERS_STENCILS picks
+#           the stencils, CORNERS_STEPS the two run lengths, default 10 30)
 #   bind    every GPU, scripts/gpu-bind.sh (each rank on the cores near its GPU) against unbound
 #           ranks: Taylor-Green 192^3 and the scalar case at 1.08M tets ([64,64,44] x 6)
 # Runs on several ranks go through scripts/gpu-bind.sh when FVPROXY_GPU_BIND=1.
@@ -209,10 +210,10 @@ for part in "${parts[@]}"; do
   corners) # operators.muscl.stencil face, corners and vertex on 1 and 2 GPUs: Taylor-Green (navier-stokes)
     # on 64^3 x 6 = 1.57M jittered tets, periodic in x, slip walls on y and z (symmetry planes of the
     # Taylor-Green flow at +-pi): corners adds the vertex entries at the cells along the four edges only
-    for st in face corners vertex; do
+    for st in ${CORNERS_STENCILS:-face corners vertex}; do
       for np in $(gpu_counts); do
         [[ $np -gt 2 ]] && continue
-        for s in 10 30; do
+        for s in ${CORNERS_STEPS:-10 30}; do
           measure "corners_${st}_${np}_$s" inputs/taylor_green.yaml "[64,64,64]" "$np" auto "$s" \
             --set mesh.generate.element=tet --set mesh.generate.perturb=0.15 --set "mesh.generate.periodic=[x]" \
             --set "boundary={ymin: {type: slip-wall}, ymax: {type: slip-wall}, zmin: {type: slip-wall}, zmax: {type: slip-wall}}" \
