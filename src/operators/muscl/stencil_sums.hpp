@@ -7,11 +7,11 @@
 // the cells (perf/results/2026-11-30-corners-stencil).
 //
 // Row r (cell cells(r)): the least-squares sums sum_q dx_q,i (v_q,k - uc_k) at 3 k + i, then each
-// component's smallest value at 3 N + k and largest at 4 N + k. Each thread sums the entries
-// q = first + t, first + t + T, ... in order, the team's partial rows are combined in thread order:
-// the same bits on any rank count (the entries are ordered by global id) and, on a backend, on any
-// thread count (T = 32 on GPUs, 1 on host backends). Against walking the entries in the cell pass it
-// changes the sums' rounding only (the sum of the entries is added to the face terms' sum).
+// component's smallest value at 3 N + k and largest at 4 N + k. 32 lanes each sum every 32nd entry
+// in order and their partial rows are combined in lane order, on a GPU's team of 32 threads as on a
+// host backend's team of one: the same arithmetic on every backend, thread count and rank count (the
+// entries are ordered by global id). Against walking the entries in the cell pass it changes the
+// sums' rounding only (the sum of the entries is added to the face terms' sum).
 #include <algorithm>
 #include <string>
 
@@ -26,9 +26,13 @@ namespace fvproxy {
 
 namespace optimized {
 
-/// The pre-pass: one team per cell of rows [first, first + league size).
+/// The pre-pass: one team per cell of rows [first, first + league size). The entries are split over
+/// kLanes lanes (lane l sums q = off + l, off + l + kLanes, ... in order) whatever the team size, and
+/// the lanes' partial rows are combined in lane order: the same arithmetic on a GPU's team of kLanes
+/// threads (a lane each) as on a host backend's team of one (every lane in turn).
 template <int N, class V> struct StencilSums {
   static constexpr int kWidth = 5 * N; ///< a row: 3 N sums, N minima, N maxima
+  static constexpr int kLanes = 32;
   using Team = Kokkos::TeamPolicy<ExecSpace>;
   using Member = typename Team::member_type;
   using Scratch = Kokkos::View<real**, Kokkos::LayoutRight, typename ExecSpace::scratch_memory_space,
@@ -39,19 +43,18 @@ template <int N, class V> struct StencilSums {
   View2<real> sums;
   index_t first;
 
-  static std::size_t scratch_bytes(int team_size) { return Scratch::shmem_size(team_size, kWidth); }
+  static std::size_t scratch_bytes() { return Scratch::shmem_size(kLanes, kWidth); }
 
-  KOKKOS_FUNCTION void operator()(const Member& m) const {
-    const index_t r = first + m.league_rank(), c = cells(r);
-    real uc[N], acc[N][3], lo[N], hi[N];
+  /// Lane l's partial row of cell c (centroid values uc) into part(l, :).
+  KOKKOS_FUNCTION void lane(index_t c, const real (&uc)[N], int l, const Scratch& part) const {
+    real acc[N][3], lo[N], hi[N];
     for (int k = 0; k < N; ++k) {
-      uc[k] = values.cell(c, k);
       acc[k][0] = acc[k][1] = acc[k][2] = 0;
       lo[k] = Kokkos::reduction_identity<real>::min();
       hi[k] = Kokkos::reduction_identity<real>::max();
     }
     const index_t img = g.s_img(c), end = g.s_off(c + 1);
-    for (index_t q = g.s_off(c) + m.team_rank(); q < end; q += m.team_size()) {
+    for (index_t q = g.s_off(c) + l; q < end; q += kLanes) {
       real dx[3], v[N];
       if (q < img)
         plain_entry<N>(g, values, c, q, dx, v);
@@ -64,17 +67,24 @@ template <int N, class V> struct StencilSums {
         for (int i = 0; i < 3; ++i) acc[k][i] += dx[i] * du;
       }
     }
-    const Scratch part(m.team_scratch(0), m.team_size(), kWidth);
     for (int k = 0; k < N; ++k) {
-      for (int i = 0; i < 3; ++i) part(m.team_rank(), 3 * k + i) = acc[k][i];
-      part(m.team_rank(), 3 * N + k) = lo[k];
-      part(m.team_rank(), 4 * N + k) = hi[k];
+      for (int i = 0; i < 3; ++i) part(l, 3 * k + i) = acc[k][i];
+      part(l, 3 * N + k) = lo[k];
+      part(l, 4 * N + k) = hi[k];
     }
+  }
+
+  KOKKOS_FUNCTION void operator()(const Member& m) const {
+    const index_t r = first + m.league_rank(), c = cells(r);
+    real uc[N];
+    for (int k = 0; k < N; ++k) uc[k] = values.cell(c, k);
+    const Scratch part(m.team_scratch(0), kLanes, kWidth);
+    for (int l = m.team_rank(); l < kLanes; l += m.team_size()) lane(c, uc, l, part);
     m.team_barrier();
     Kokkos::parallel_for(Kokkos::TeamThreadRange(m, kWidth), [&](const int j) {
       real x = part(0, j);
-      for (int t = 1; t < m.team_size(); ++t) {
-        const real y = part(t, j);
+      for (int l = 1; l < kLanes; ++l) {
+        const real y = part(l, j);
         x = j < 3 * N ? x + y : j < 4 * N ? (y < x ? y : x) : (y > x ? y : x);
       }
       sums(r, j) = x;
@@ -118,9 +128,11 @@ public:
     if (r.size() <= 0) return;
     using F = optimized::StencilSums<N, V>;
     using Team = typename F::Team;
-    const int T = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible ? 1 : 32;
+    const int T = Kokkos::SpaceAccessibility<Kokkos::HostSpace, typename ExecSpace::memory_space>::accessible
+                      ? 1
+                      : F::kLanes; // a team of one on host backends (their team threads would wait on each other)
     Kokkos::parallel_for("fvproxy::muscl::stencil_sums",
-                         Team(static_cast<int>(r.size()), T).set_scratch_size(0, Kokkos::PerTeam(F::scratch_bytes(T))),
+                         Team(static_cast<int>(r.size()), T).set_scratch_size(0, Kokkos::PerTeam(F::scratch_bytes())),
                          F{g, values, cells_, sums_, r.begin});
   }
 
