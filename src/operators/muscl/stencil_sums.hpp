@@ -136,7 +136,7 @@ public:
                          F{g, values, cells_, sums_, r.begin});
   }
 
-  /// For descriptions: " (entries summed by a team per cell first)" when active.
+  /// For descriptions: ", entries summed by a team per cell first" when active, else "".
   std::string note() const { return active() ? ", entries summed by a team per cell first" : ""; }
 
 private:
