@@ -8,7 +8,7 @@
 #            periodic in x, slip walls on y and z) with the face and corners stencils, 20 and 120 steps
 #            (marginal ms per step), new and old binary in turn, two rounds (new old new old);
 #   profile  the same case, 200 steps with `--profile` (fenced per-kernel timers), face and corners,
-#            new and old binary;
+#            two rounds, new and old binary (../2026-11-30-corners-stencil/profile.sh);
 #   tests    the operator tests of the stencils on the GPU (the pre-pass's team of 32 combines its
 #            partial rows there only: host backends use teams of one) and the flow solver's corner tests;
 #   ranks    the Taylor-Green case of `ab` on 24^3 x 6 tets, 10 steps, on 1, 2 and 3 ranks sharing the GPU:
@@ -22,6 +22,7 @@ parts=("$@")
 [[ ${#parts[@]} -gt 0 ]] || parts=(ab profile tests ranks refs)
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
+repo=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../.." && pwd)
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 FVPROXY_SOURCE_DIR=$PWD
 {
   nvidia-smi -L
@@ -42,18 +43,11 @@ for part in "${parts[@]}"; do
         done
       done
       ;;
-    profile)
+    profile) # the earlier profile's script (two rounds, face and corners) with each binary
       for b in new old; do
         exe=bin/fvproxy
         [[ $b == old ]] && exe=bin/fvproxy-old
-        for st in face corners; do
-          ./run.sh "$exe" run inputs/taylor_green.yaml --set "mesh.generate.cells=[64,64,64]" \
-            --set mesh.generate.element=tet --set mesh.generate.perturb=0.15 --set "mesh.generate.periodic=[x]" \
-            --set "boundary={ymin: {type: slip-wall}, ymax: {type: slip-wall}, zmin: {type: slip-wall}, zmax: {type: slip-wall}}" \
-            --set operators.muscl.stencil=$st --set "time={integrator: ssprk3, steps: 200, dt: 0.0002}" \
-            --set 'output={}' --output-dir "/tmp/corners_profile_${b}_$st" --profile >"$out/profile-${b}-$st.txt" 2>&1
-          cp "/tmp/corners_profile_${b}_$st/summary.json" "$out/profile-${b}-$st.summary.json"
-        done
+        bash "$repo/perf/results/2026-11-30-corners-stencil/profile.sh" "$out/profile-$b" "$exe" >"$out/profile-$b.log" 2>&1
       done
       ;;
     tests)
