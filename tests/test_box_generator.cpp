@@ -229,5 +229,52 @@ TEST(Box, PieceHoldsTheWholeBoxsCellsAndNodes) {
   }
 }
 
+/// Every face field of `a` equals `b`'s (the enumerated faces against build_faces').
+void expect_same_faces(const HostMesh& a, const HostMesh& b) {
+  EXPECT_EQ(a.n_interior, b.n_interior);
+  EXPECT_EQ(a.face_node_off, b.face_node_off);
+  EXPECT_EQ(a.face_nodes, b.face_nodes);
+  EXPECT_EQ(a.face_owner, b.face_owner);
+  EXPECT_EQ(a.face_neighbour, b.face_neighbour);
+  EXPECT_EQ(a.face_shift, b.face_shift);
+  EXPECT_EQ(a.shifts, b.shifts);
+  ASSERT_EQ(a.patches.size(), b.patches.size());
+  for (std::size_t p = 0; p < a.patches.size(); ++p) {
+    EXPECT_EQ(a.patches[p].name, b.patches[p].name);
+    EXPECT_EQ(a.patches[p].begin, b.patches[p].begin) << a.patches[p].name;
+    EXPECT_EQ(a.patches[p].end, b.patches[p].end) << a.patches[p].name;
+  }
+  EXPECT_EQ(a.cell_face_off, b.cell_face_off);
+  EXPECT_EQ(a.cell_faces, b.cell_faces);
+  EXPECT_EQ(a.cell_face_sign, b.cell_face_sign);
+}
+
+TEST(Box, EnumeratedFacesAreTheMatchedOnes) {
+  // The faces enumerated per hex (mesh/box_faces.hpp, the default) are build_faces' to the bit:
+  // every element kind, periodic axes (with 3 hexes, the fewest), jitter, the whole box and
+  // pieces (compact, scattered, wrapping round a periodic axis, one hex).
+  for (const ElementKind e : {ElementKind::tet, ElementKind::hex, ElementKind::prism})
+    for (const std::array<bool, 3> periodic :
+         {std::array<bool, 3>{false, false, false}, {true, false, true}, {false, true, false}, {true, true, true}}) {
+      BoxConfig b;
+      b.cells = {3, 4, 5};
+      b.element = e;
+      b.lengths = {2.0, 1.5, 0.5};
+      b.origin = {-1.0, 0.25, 3.0};
+      b.periodic = periodic;
+      b.perturb = periodic[1] ? 0.3 : 0.0;
+      b.seed = 7;
+      SCOPED_TRACE(std::string(to_string(e)) + " periodic " + std::to_string(periodic[0]) +
+                   std::to_string(periodic[1]) + std::to_string(periodic[2]));
+      expect_same_faces(generate_box(b), generate_box(b, BoxFaces::match));
+      for (const std::vector<gid_t>& hexes :
+           {std::vector<gid_t>{0, 1, 2, 3, 4, 5, 12, 13, 14, 15, 16, 17}, std::vector<gid_t>{2, 9, 10, 33, 59},
+            std::vector<gid_t>{0, 2, 3, 5, 48, 50}, std::vector<gid_t>{31}}) {
+        SCOPED_TRACE(std::to_string(hexes.size()) + " hexes from " + std::to_string(hexes[0]));
+        expect_same_faces(generate_box_piece(b, hexes), generate_box_piece(b, hexes, BoxFaces::match));
+      }
+    }
+}
+
 } // namespace
 } // namespace fvproxy

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "mesh/box_faces.hpp"
 #include "mesh/random.hpp"
 
 namespace fvproxy {
@@ -161,34 +162,18 @@ struct BoxCells {
     for (std::size_t q = 0; q < nhex; ++q) add_hex_cells(m, hex_at(q));
   }
 
-  /// Hex hid as one hex, two prisms or six tets (global ids per hex, then per piece).
+  /// Hex hid as one hex, two prisms or six tets (hex_split; global ids per hex, then per piece).
   void add_hex_cells(HostMesh& m, gid_t hid) const {
-    // Tet split: for each permutation (a,b,c) of the axes, the path 000 -> e_a -> e_a+e_b -> 111.
-    static constexpr int perms[6][3] = {{0, 1, 2}, {1, 2, 0}, {2, 0, 1}, {0, 2, 1}, {2, 1, 0}, {1, 0, 2}};
+    const HexSplit& sp = hex_split(cfg.element);
     const int i = int(hid % nx), j = int((hid / nx) % ny), k = int(hid / (gid_t(nx) * ny));
-    auto corner = [&](int dx, int dy, int dz) { return local(idx.node(i + dx, j + dy, k + dz)); };
-    const index_t v[8] = {corner(0, 0, 0), corner(1, 0, 0), corner(1, 1, 0), corner(0, 1, 0),
-                          corner(0, 0, 1), corner(1, 0, 1), corner(1, 1, 1), corner(0, 1, 1)};
-    if (cfg.element == ElementKind::hex) {
-      m.add_cell(CellType::hex, v, hid);
-    } else if (cfg.element == ElementKind::prism) {
-      const index_t p0[6] = {v[0], v[1], v[2], v[4], v[5], v[6]};
-      const index_t p1[6] = {v[0], v[2], v[3], v[4], v[6], v[7]};
-      m.add_cell(CellType::prism, p0, 2 * hid);
-      m.add_cell(CellType::prism, p1, 2 * hid + 1);
-    } else {
-      for (int s = 0; s < 6; ++s) {
-        int d[3] = {0, 0, 0};
-        index_t t[4];
-        t[0] = corner(0, 0, 0);
-        for (int q2 = 0; q2 < 2; ++q2) {
-          d[perms[s][q2]] = 1;
-          t[q2 + 1] = corner(d[0], d[1], d[2]);
-        }
-        t[3] = corner(1, 1, 1);
-        if (s >= 3) std::swap(t[1], t[2]); // odd permutations: restore positive orientation
-        m.add_cell(CellType::tet, t, 6 * hid + s);
+    const int n = element_info(sp.type).n_nodes;
+    for (int s = 0; s < sp.n_cells; ++s) {
+      index_t v[kMaxCellNodes];
+      for (int c = 0; c < n; ++c) {
+        const int code = sp.corner[s][c];
+        v[c] = local(idx.node(i + (code & 1), j + ((code >> 1) & 1), k + ((code >> 2) & 1)));
       }
+      m.add_cell(sp.type, v, hid * sp.n_cells + s);
     }
   }
 };
@@ -196,7 +181,7 @@ struct BoxCells {
 /// The box's cells of `hexes` (ascending hex ids) and their nodes, numbered in ascending global
 /// id (all of them when `hexes` is null: node index = global id); with `cut`, the faces on no box
 /// side go to a last patch named kBoxCutPatch instead of being an error.
-HostMesh box_cells(const BoxConfig& cfg, const std::vector<gid_t>* hexes, bool cut) {
+HostMesh box_cells(const BoxConfig& cfg, const std::vector<gid_t>* hexes, bool cut, BoxFaces faces) {
   BoxCells b(cfg, hexes);
   HostMesh m;
   if (hexes) b.collect_nodes();
@@ -205,18 +190,25 @@ HostMesh box_cells(const BoxConfig& cfg, const std::vector<gid_t>* hexes, bool c
   std::vector<std::string> names = box_patch_names(cfg);
   const int cut_patch = cut ? static_cast<int>(names.size()) : -1;
   if (cut) names.emplace_back(kBoxCutPatch);
-  build_faces(m, names, BoxClassifier(b.idx, cfg, cut_patch));
+  // Enumerated per hex unless asked otherwise or a periodic axis has fewer than 3 hexes (then
+  // two faces may join the same cells, or a cell itself: build_faces reports it).
+  bool enumerate = faces == BoxFaces::enumerate;
+  for (int a = 0; a < 3; ++a) enumerate = enumerate && (!cfg.periodic[a] || cfg.cells[a] >= 3);
+  if (enumerate)
+    enumerate_box_faces(m, cfg, hexes, names, cut_patch);
+  else
+    build_faces(m, names, BoxClassifier(b.idx, cfg, cut_patch));
   return m;
 }
 
 } // namespace
 
-HostMesh generate_box(const BoxConfig& cfg) {
-  return box_cells(cfg, nullptr, false);
+HostMesh generate_box(const BoxConfig& cfg, BoxFaces faces) {
+  return box_cells(cfg, nullptr, false, faces);
 }
 
-HostMesh generate_box_piece(const BoxConfig& cfg, const std::vector<gid_t>& hexes) {
-  return box_cells(cfg, &hexes, true);
+HostMesh generate_box_piece(const BoxConfig& cfg, const std::vector<gid_t>& hexes, BoxFaces faces) {
+  return box_cells(cfg, &hexes, true, faces);
 }
 
 } // namespace fvproxy

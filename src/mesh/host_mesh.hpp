@@ -96,6 +96,13 @@ void finalize_faces(HostMesh& m, std::vector<int> patch_of = {});
 /// neighbours: each cell's faces in increasing face order, +1 where it owns the face, -1 else.
 void build_cell_faces(HostMesh& m);
 
+/// The centre of a face (its nodes' mean, summed in the given order).
+std::array<double, 3> face_center(const HostMesh& m, const index_t* nodes, int n);
+
+/// Distances below which build_faces takes two points as one: 1e-9 of the nodes' bounding box's
+/// diagonal.
+double face_match_tolerance(const HostMesh& m);
+
 /// Index of translation `t` in m.shifts (adding it and its opposite when new).
 std::uint8_t shift_index(HostMesh& m, const std::array<double, 3>& t, double tol);
 

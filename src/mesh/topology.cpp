@@ -19,6 +19,33 @@ void HostMesh::add_cell(CellType t, const index_t* nodes, gid_t gid) {
   cell_gid.push_back(gid);
 }
 
+std::array<double, 3> face_center(const HostMesh& m, const index_t* nodes, int n) {
+  std::array<double, 3> c{0, 0, 0};
+  for (int i = 0; i < n; ++i)
+    for (int d = 0; d < 3; ++d) c[d] += m.x[3 * std::size_t(nodes[i]) + d];
+  for (int d = 0; d < 3; ++d) c[d] /= n;
+  return c;
+}
+
+namespace {
+
+double bbox_diagonal(const HostMesh& m) {
+  double lo[3] = {std::numeric_limits<double>::max(), std::numeric_limits<double>::max(),
+                  std::numeric_limits<double>::max()};
+  double hi[3] = {-lo[0], -lo[1], -lo[2]};
+  for (std::size_t i = 0; i < m.x.size(); i += 3)
+    for (int d = 0; d < 3; ++d) lo[d] = std::min(lo[d], m.x[i + d]), hi[d] = std::max(hi[d], m.x[i + d]);
+  double s = 0;
+  for (int d = 0; d < 3; ++d) s += (hi[d] - lo[d]) * (hi[d] - lo[d]);
+  return std::sqrt(s);
+}
+
+} // namespace
+
+double face_match_tolerance(const HostMesh& m) {
+  return 1e-9 * std::max(bbox_diagonal(m), 1e-300);
+}
+
 std::uint8_t shift_index(HostMesh& m, const std::array<double, 3>& t, double tol) {
   for (std::size_t i = 0; i < m.shifts.size(); ++i) {
     const auto& s = m.shifts[i];
@@ -50,14 +77,6 @@ bool same_key(const FaceRecord& a, const FaceRecord& b) {
   return std::equal(a.key, a.key + kMaxFaceNodes, b.key);
 }
 
-std::array<double, 3> face_center(const HostMesh& m, const index_t* nodes, int n) {
-  std::array<double, 3> c{0, 0, 0};
-  for (int i = 0; i < n; ++i)
-    for (int d = 0; d < 3; ++d) c[d] += m.x[3 * std::size_t(nodes[i]) + d];
-  for (int d = 0; d < 3; ++d) c[d] /= n;
-  return c;
-}
-
 std::string describe_face(const HostMesh& m, const index_t* nodes, int n) {
   std::ostringstream os;
   os << "face with nodes (global ids)";
@@ -75,17 +94,6 @@ index_t partner_in_cell(const HostMesh& m, index_t node, index_t cell) {
     if ((m.node_key.empty() ? u : m.node_key[u]) == key) return u;
   }
   throw std::logic_error("fvproxy: periodic face node without a partner in the neighbour cell");
-}
-
-double bbox_diagonal(const HostMesh& m) {
-  double lo[3] = {std::numeric_limits<double>::max(), std::numeric_limits<double>::max(),
-                  std::numeric_limits<double>::max()};
-  double hi[3] = {-lo[0], -lo[1], -lo[2]};
-  for (std::size_t i = 0; i < m.x.size(); i += 3)
-    for (int d = 0; d < 3; ++d) lo[d] = std::min(lo[d], m.x[i + d]), hi[d] = std::max(hi[d], m.x[i + d]);
-  double s = 0;
-  for (int d = 0; d < 3; ++d) s += (hi[d] - lo[d]) * (hi[d] - lo[d]);
-  return std::sqrt(s);
 }
 
 /// build_faces' passes. On the host threads (mesh/host_parallel.hpp); the result does not depend on
@@ -109,7 +117,7 @@ struct FaceBuilder {
   std::vector<char> bad;
 
   FaceBuilder(HostMesh& mesh, const BoundaryClassifier& classify)
-      : mesh(mesh), classify(classify), tol(1e-9 * std::max(bbox_diagonal(mesh), 1e-300)) {}
+      : mesh(mesh), classify(classify), tol(face_match_tolerance(mesh)) {}
 
   index_t key_of(index_t node) const { return mesh.node_key.empty() ? node : mesh.node_key[node]; }
 
