@@ -257,6 +257,11 @@ struct BoxFaceEnumerator {
     m.patches.clear();
     for (std::size_t p = 0, k = std::size_t(m.n_interior); p < names.size(); k += std::size_t(count[p++]))
       m.patches.push_back({names[p], index_t(k), index_t(k + std::size_t(count[p]))});
+    std::size_t n_nodes = m.face_nodes.size(); // reserved exactly: no doubled capacity
+    for (const Bf& x : b) n_nodes += std::size_t(element_info(split.type).faces[x.face].n);
+    m.face_nodes.reserve(n_nodes), m.face_node_off.reserve(m.face_node_off.size() + b.size());
+    m.face_owner.reserve(m.face_owner.size() + b.size()), m.face_neighbour.reserve(m.face_owner.capacity());
+    m.face_shift.reserve(m.face_owner.capacity());
     for (const Bf& x : b) {
       index_t nd[kMaxFaceNodes];
       const int n = face_nodes(x.owner, x.face, nd);
