@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "mesh/box_faces.hpp"
+#include "mesh/host_parallel.hpp"
 #include "mesh/random.hpp"
 
 namespace fvproxy {
@@ -134,7 +135,7 @@ struct BoxCells {
     m.x.resize(3 * nn);
     m.node_gid.resize(nn);
     m.node_key.resize(nn);
-    for (std::size_t u = 0; u < nn; ++u) {
+    host::parallel_for("fvproxy::mesh::box_nodes", std::int64_t(nn), [&](std::int64_t u) {
       const index_t v = hexes ? nodes[u] : static_cast<index_t>(u);
       const auto ijk = idx.ijk(v);
       const index_t key = wrapped(v);
@@ -149,32 +150,33 @@ struct BoxCells {
           x += cfg.perturb * h[a] * uniform_pm1(cfg.seed, static_cast<std::uint64_t>(key) * 3 + a);
         m.x[3 * u + a] = x;
       }
-    }
+    });
   }
 
-  /// Every hex's cells, in hex order.
+  /// Every hex's cells, in hex order: hex q's cells at q * n (the split's n cells), on the host
+  /// threads.
   void add_cells(HostMesh& m) const {
-    const int per = cfg.element == ElementKind::tet ? 6 : cfg.element == ElementKind::prism ? 2 : 1;
-    m.cell_type.reserve(nhex * per);
-    m.cell_gid.reserve(nhex * per);
-    m.cell_node_off.reserve(nhex * per + 1);
-    m.cell_nodes.reserve(nhex * per * (cfg.element == ElementKind::hex ? 8 : cfg.element == ElementKind::tet ? 4 : 6));
-    for (std::size_t q = 0; q < nhex; ++q) add_hex_cells(m, hex_at(q));
-  }
-
-  /// Hex hid as one hex, two prisms or six tets (hex_split; global ids per hex, then per piece).
-  void add_hex_cells(HostMesh& m, gid_t hid) const {
     const HexSplit& sp = hex_split(cfg.element);
-    const int i = int(hid % nx), j = int((hid / nx) % ny), k = int(hid / (gid_t(nx) * ny));
-    const int n = element_info(sp.type).n_nodes;
-    for (int s = 0; s < sp.n_cells; ++s) {
-      index_t v[kMaxCellNodes];
-      for (int c = 0; c < n; ++c) {
-        const int code = sp.corner[s][c];
-        v[c] = local(idx.node(i + (code & 1), j + ((code >> 1) & 1), k + ((code >> 2) & 1)));
+    const int per = sp.n_cells, nn = element_info(sp.type).n_nodes;
+    const std::size_t nc = nhex * std::size_t(per);
+    m.cell_type.assign(nc, sp.type);
+    m.cell_gid.resize(nc);
+    m.cell_node_off.resize(nc + 1);
+    m.cell_nodes.resize(nc * std::size_t(nn));
+    host::parallel_for("fvproxy::mesh::box_cells", std::int64_t(nhex), [&](std::int64_t q) {
+      const gid_t hid = hex_at(std::size_t(q));
+      const int i = int(hid % nx), j = int((hid / nx) % ny), k = int(hid / (gid_t(nx) * ny));
+      for (int s = 0; s < per; ++s) {
+        const std::size_t c = std::size_t(q) * per + s;
+        m.cell_gid[c] = hid * per + s;
+        m.cell_node_off[c] = static_cast<index_t>(c * nn);
+        for (int n = 0; n < nn; ++n) {
+          const int code = sp.corner[s][n];
+          m.cell_nodes[c * nn + n] = local(idx.node(i + (code & 1), j + ((code >> 1) & 1), k + ((code >> 2) & 1)));
+        }
       }
-      m.add_cell(sp.type, v, hid * sp.n_cells + s);
-    }
+    });
+    m.cell_node_off[nc] = static_cast<index_t>(nc * nn);
   }
 };
 

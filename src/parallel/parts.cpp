@@ -27,31 +27,33 @@ int cells_per_hex(const BoxConfig& b) {
   return b.element == ElementKind::tet ? 6 : b.element == ElementKind::prism ? 2 : 1;
 }
 
-/// The hexes within `layers` hexes (in each axis, periodic axes wrapped) of `hexes`, ascending.
-std::vector<gid_t> dilate(const BoxConfig& b, std::vector<gid_t> hexes, int layers) {
-  const gid_t nx = b.cells[0], ny = b.cells[1];
+/// The hexes within `layers` hexes (in each axis, periodic axes wrapped) of `hexes`, ascending:
+/// marks over the box's hexes, grown one axis at a time.
+std::vector<gid_t> dilate(const BoxConfig& b, const std::vector<gid_t>& hexes, int layers) {
+  const gid_t nx = b.cells[0], ny = b.cells[1], total = nx * ny * b.cells[2];
+  std::vector<char> in(std::size_t(total), 0), out;
+  for (const gid_t h : hexes) in[std::size_t(h)] = 1;
   for (int a = 0; a < 3; ++a) {
-    std::vector<gid_t> out;
-    out.reserve(hexes.size() * (2 * layers + 1));
-    const gid_t n = b.cells[a];
-    for (const gid_t h : hexes) {
-      gid_t ijk[3] = {h % nx, (h / nx) % ny, h / (nx * ny)};
-      const gid_t c = ijk[a];
+    out = in;
+    const gid_t n = b.cells[a], stride = a == 0 ? 1 : a == 1 ? nx : nx * ny;
+    for (gid_t h = 0; h < total; ++h) {
+      if (!in[std::size_t(h)]) continue;
+      const gid_t c = a == 0 ? h % nx : a == 1 ? (h / nx) % ny : h / (nx * ny);
       for (int d = -layers; d <= layers; ++d) {
         gid_t v = c + d;
         if (v < 0 || v >= n) {
           if (!b.periodic[a]) continue;
           v = (v % n + n) % n;
         }
-        ijk[a] = v;
-        out.push_back(ijk[0] + nx * (ijk[1] + ny * ijk[2]));
+        out[std::size_t(h + (v - c) * stride)] = 1;
       }
     }
-    std::sort(out.begin(), out.end());
-    out.erase(std::unique(out.begin(), out.end()), out.end());
-    hexes.swap(out);
+    in.swap(out);
   }
-  return hexes;
+  std::vector<gid_t> r;
+  for (gid_t h = 0; h < total; ++h)
+    if (in[std::size_t(h)]) r.push_back(h);
+  return r;
 }
 
 /// Bounds (min, max per axis) of the centroids of `cells` of `m`, over every rank.
