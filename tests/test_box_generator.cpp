@@ -253,9 +253,12 @@ TEST(Box, EnumeratedFacesAreTheMatchedOnes) {
   // The faces enumerated per hex (mesh/box_faces.hpp, the default) are build_faces' to the bit:
   // every element kind, periodic axes (with 3 hexes, the fewest), jitter, the whole box and
   // pieces (compact, scattered, wrapping round a periodic axis, one hex).
+  const std::vector<std::array<bool, 3>> periodics = {
+      {false, false, false}, {true, false, true}, {false, true, false}, {true, true, true}};
+  const std::vector<std::vector<gid_t>> pieces = {
+      {0, 1, 2, 3, 4, 5, 12, 13, 14, 15, 16, 17}, {2, 9, 10, 33, 59}, {0, 2, 3, 5, 48, 50}, {31}};
   for (const ElementKind e : {ElementKind::tet, ElementKind::hex, ElementKind::prism})
-    for (const std::array<bool, 3> periodic :
-         {std::array<bool, 3>{false, false, false}, {true, false, true}, {false, true, false}, {true, true, true}}) {
+    for (const std::array<bool, 3>& periodic : periodics) {
       BoxConfig b;
       b.cells = {3, 4, 5};
       b.element = e;
@@ -267,9 +270,7 @@ TEST(Box, EnumeratedFacesAreTheMatchedOnes) {
       SCOPED_TRACE(std::string(to_string(e)) + " periodic " + std::to_string(periodic[0]) +
                    std::to_string(periodic[1]) + std::to_string(periodic[2]));
       expect_same_faces(generate_box(b), generate_box(b, BoxFaces::match));
-      for (const std::vector<gid_t>& hexes :
-           {std::vector<gid_t>{0, 1, 2, 3, 4, 5, 12, 13, 14, 15, 16, 17}, std::vector<gid_t>{2, 9, 10, 33, 59},
-            std::vector<gid_t>{0, 2, 3, 5, 48, 50}, std::vector<gid_t>{31}}) {
+      for (const std::vector<gid_t>& hexes : pieces) {
         SCOPED_TRACE(std::to_string(hexes.size()) + " hexes from " + std::to_string(hexes[0]));
         expect_same_faces(generate_box_piece(b, hexes), generate_box_piece(b, hexes, BoxFaces::match));
       }
