@@ -129,7 +129,11 @@ std::size_t Mesh::memory_bytes() const {
          bytes(volume) + bytes(inv_volume) + bytes(centroid) + bytes(face_area) + bytes(face_centroid);
 }
 
-Mesh upload(const HostMesh& h, index_t n_owned) {
+namespace {
+
+/// The counts, the nodes' positions, the cells' node and face lists, the faces' nodes and
+/// translations: what the cell geometry reads.
+Mesh upload_cell_geometry_inputs(const HostMesh& h, index_t n_owned) {
   Mesh m;
   m.n_cells = n_owned < 0 ? h.n_cells() : n_owned;
   m.n_ghosts = h.n_cells() - m.n_cells;
@@ -151,11 +155,6 @@ Mesh upload(const HostMesh& h, index_t n_owned) {
     });
     Kokkos::deep_copy(m.node_x, hx);
   }
-  m.node_gid = to_device(h.node_gid, "fvproxy::mesh::node_gid");
-  std::vector<std::uint8_t> types(h.cell_type.size());
-  for (std::size_t c = 0; c < types.size(); ++c) types[c] = static_cast<std::uint8_t>(h.cell_type[c]);
-  m.cell_type = to_device(types, "fvproxy::mesh::cell_type");
-  m.cell_gid = to_device(h.cell_gid, "fvproxy::mesh::cell_gid");
   m.cell_node_off = to_device(h.cell_node_off, "fvproxy::mesh::cell_node_off");
   m.cell_nodes = to_device(h.cell_nodes, "fvproxy::mesh::cell_nodes");
   m.cell_face_off = to_device(h.cell_face_off, "fvproxy::mesh::cell_face_off");
@@ -163,8 +162,6 @@ Mesh upload(const HostMesh& h, index_t n_owned) {
   m.cell_face_sign = to_device(h.cell_face_sign, "fvproxy::mesh::cell_face_sign");
   m.face_node_off = to_device(h.face_node_off, "fvproxy::mesh::face_node_off");
   m.face_nodes = to_device(h.face_nodes, "fvproxy::mesh::face_nodes");
-  m.face_owner = to_device(h.face_owner, "fvproxy::mesh::face_owner");
-  m.face_neighbour = to_device(h.face_neighbour, "fvproxy::mesh::face_neighbour");
   m.face_shift = to_device(h.face_shift, "fvproxy::mesh::face_shift");
   {
     m.shifts = Vec3View<real>("fvproxy::mesh::shifts", h.shifts.size());
@@ -173,7 +170,39 @@ Mesh upload(const HostMesh& h, index_t n_owned) {
       for (int d = 0; d < 3; ++d) hs(i, d) = static_cast<real>(h.shifts[i][d]);
     Kokkos::deep_copy(m.shifts, hs);
   }
+  return m;
+}
+
+/// Cell volumes and centroids (the owned cells; ghost rows zero).
+void compute_cell_geometry(Mesh& m) {
+  m.volume = View1<real>("fvproxy::mesh::volume", m.n_local());
+  m.inv_volume = View1<real>("fvproxy::mesh::inv_volume", m.n_local());
+  m.centroid = Vec3View<real>("fvproxy::mesh::centroid", m.n_local());
+  Kokkos::parallel_for("fvproxy::mesh::cell_geometry", Kokkos::RangePolicy<ExecSpace>(0, m.n_cells),
+                       CellGeometry{m.node_x, m.shifts, m.cell_node_off, m.cell_nodes, m.cell_face_off, m.cell_faces,
+                                    m.face_node_off, m.face_nodes, m.cell_face_sign, m.face_shift, m.volume,
+                                    m.inv_volume, m.centroid});
+}
+
+} // namespace
+
+Mesh upload(const HostMesh& h, index_t n_owned) {
+  Mesh m = upload_cell_geometry_inputs(h, n_owned);
+  m.node_gid = to_device(h.node_gid, "fvproxy::mesh::node_gid");
+  std::vector<std::uint8_t> types(h.cell_type.size());
+  for (std::size_t c = 0; c < types.size(); ++c) types[c] = static_cast<std::uint8_t>(h.cell_type[c]);
+  m.cell_type = to_device(types, "fvproxy::mesh::cell_type");
+  m.cell_gid = to_device(h.cell_gid, "fvproxy::mesh::cell_gid");
+  m.face_owner = to_device(h.face_owner, "fvproxy::mesh::face_owner");
+  m.face_neighbour = to_device(h.face_neighbour, "fvproxy::mesh::face_neighbour");
   compute_geometry(m);
+  return m;
+}
+
+Mesh upload_centroids(const HostMesh& h) {
+  Mesh m = upload_cell_geometry_inputs(h, -1);
+  compute_cell_geometry(m);
+  kc::fence("fvproxy::mesh::upload_centroids");
   return m;
 }
 
@@ -181,17 +210,11 @@ void compute_geometry(Mesh& m) {
   using Kokkos::view_alloc;
   using Kokkos::WithoutInitializing;
   // Ghost rows are zero until the halo exchange fills them.
-  m.volume = View1<real>("fvproxy::mesh::volume", m.n_local());
-  m.inv_volume = View1<real>("fvproxy::mesh::inv_volume", m.n_local());
-  m.centroid = Vec3View<real>("fvproxy::mesh::centroid", m.n_local());
   m.face_area = Vec3View<real>(view_alloc(WithoutInitializing, "fvproxy::mesh::face_area"), m.n_all_faces);
   m.face_centroid = Vec3View<real>(view_alloc(WithoutInitializing, "fvproxy::mesh::face_centroid"), m.n_all_faces);
   Kokkos::parallel_for("fvproxy::mesh::face_geometry", Kokkos::RangePolicy<ExecSpace>(0, m.n_all_faces),
                        FaceGeometry{m.node_x, m.face_node_off, m.face_nodes, m.face_area, m.face_centroid});
-  Kokkos::parallel_for("fvproxy::mesh::cell_geometry", Kokkos::RangePolicy<ExecSpace>(0, m.n_cells),
-                       CellGeometry{m.node_x, m.shifts, m.cell_node_off, m.cell_nodes, m.cell_face_off, m.cell_faces,
-                                    m.face_node_off, m.face_nodes, m.cell_face_sign, m.face_shift, m.volume,
-                                    m.inv_volume, m.centroid});
+  compute_cell_geometry(m);
   // The exact sum of the cell volumes: the same bits in every cell order and, summed over the ranks
   // (decompose), for every rank count.
   const auto vol = Kokkos::create_mirror_view_and_copy(HostSpace(), m.volume);

@@ -80,6 +80,11 @@ struct Mesh {
 /// sums them over ranks.
 Mesh upload(const HostMesh& h, index_t n_owned = -1);
 
+/// What upload gives of the cells' centroids, and no more: the connectivity the cell geometry
+/// reads, then volume, inv_volume and centroid (the same bits as upload's); no face geometry, no
+/// ids, owners or neighbours. For the curve keys of a mesh that is then reordered and dropped.
+Mesh upload_centroids(const HostMesh& h);
+
 /// Face area vectors and centroids (fan triangles around the node average, so non-planar
 /// quadrilaterals are handled exactly), then cell volumes and centroids by the divergence theorem
 /// on the same triangles, for the owned cells (arrays of n_local() rows), and global_volume.

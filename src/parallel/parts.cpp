@@ -290,7 +290,7 @@ struct BoxInParts {
     std::vector<gid_t> slab(std::size_t(slab1 - slab0));
     std::iota(slab.begin(), slab.end(), slab0);
     const HostMesh piece = generate_box_piece(box, dilate(box, slab, 2));
-    const Mesh dev = curve_part || curve_order ? upload(piece) : Mesh{}; // centroids for the curves' keys
+    const Mesh dev = curve_part || curve_order ? upload_centroids(piece) : Mesh{}; // for the curves' keys
     std::vector<index_t> S = in_slab(piece);
     directory.resize(S.size());
     for (std::size_t i = 0; i < S.size(); ++i) directory[i] = {piece.cell_gid[S[i]], piece.cell_gid[S[i]], 0};
@@ -384,7 +384,7 @@ struct BoxInParts {
       if (hexes.empty() || hexes.back() != g / per_hex) hexes.push_back(g / per_hex);
     hexes.erase(std::unique(hexes.begin(), hexes.end()), hexes.end()); // own_gids ascending: hexes too
     HostMesh piece = generate_box_piece(box, dilate(box, hexes, layers + 1));
-    if (curve_order) order_piece(piece, upload(piece), cfg.reorder, order_frame);
+    if (curve_order) order_piece(piece, upload_centroids(piece), cfg.reorder, order_frame);
     return piece;
   }
 
