@@ -11,7 +11,8 @@
 #            two rounds, new and old binary (../2026-11-30-corners-stencil/profile.sh);
 #   tests    the operator tests of the stencils on the GPU (the pre-pass's team of 32 combines its
 #            partial rows there only: host backends use teams of one) and the flow solver's corner tests;
-#   ranks    the Taylor-Green case of `ab` on 24^3 x 6 tets, 10 steps, on 1, 2 and 3 ranks sharing the GPU:
+#   ranks    the Taylor-Green case of `ab` on 24^3 x 6 tets, 10 steps, on 1, 2 and 3 ranks sharing the GPU,
+#            under run.deterministic (the CUDA default's atomics add in any order: round-off apart):
 #            the final fields the same bits (`fvproxy compare --atol 0 --rtol 0`);
 #   refs     the stored references of the flow models whose default stencil is corners with two mirror
 #            planes meeting (cylinder), and sod_tet, with every combination (perf/regress_gpu.sh).
@@ -59,7 +60,7 @@ for part in "${parts[@]}"; do
       tg=(inputs/taylor_green.yaml --set "mesh.generate.cells=[24,24,24]" --set mesh.generate.element=tet
           --set mesh.generate.perturb=0.15 --set "mesh.generate.periodic=[x]"
           --set "boundary={ymin: {type: slip-wall}, ymax: {type: slip-wall}, zmin: {type: slip-wall}, zmax: {type: slip-wall}}"
-          --set "time={integrator: ssprk3, steps: 10, dt: 0.0002}")
+          --set "time={integrator: ssprk3, steps: 10, dt: 0.0002}" --set run.deterministic=true)
       for np in 1 2 3; do
         ./run.sh mpirun --bind-to none -np $np -x LD_LIBRARY_PATH -x FVPROXY_SOURCE_DIR -x OMP_NUM_THREADS=2 \
           bin/fvproxy run "${tg[@]}" --output-dir "/tmp/corners_ranks_$np" >"$out/ranks-np$np.txt" 2>&1
