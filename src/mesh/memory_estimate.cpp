@@ -216,8 +216,8 @@ MemoryNeed case_memory(const MeshCounts& c, const MeshConfig& cfg, bool keep_uno
   // index per record, and per face its group, owner, neighbour, patch, translation and flags; the
   // face arrays held twice (gathered, then sorted into their final order, with the order's sort
   // buffer). A generated box enumerates its faces (mesh/box_faces.hpp) with far less beside the
-  // face arrays (8 bytes per cell, 1 per face): the bound stays, an over-estimate there, since the
-  // phases after it (the device mesh, the reordered copy) set the peak.
+  // face arrays (8 bytes per cell, 1 per face): the bound stays, an over-estimate of that phase
+  // there (on the safe side; the device mesh and the reordered copy's phases are unchanged).
   const double R = c.cell_nodes;
   const double matching = std::max({48 * R, 32 * R + 8 * c.faces, 24 * R + 58 * c.faces + 4 * c.face_nodes}) +
                           2 * (15 * c.faces + 4 * c.face_nodes);
