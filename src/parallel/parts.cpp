@@ -10,6 +10,7 @@
 
 #include "core/error.hpp"
 #include "mesh/box_generator.hpp"
+#include "mesh/host_parallel.hpp"
 #include "mesh/mesh.hpp"
 #include "mesh/ptscotch.hpp"
 #include "mesh/reorder.hpp"
@@ -69,16 +70,18 @@ CurveFrame global_frame(const Mesh& m, const std::vector<index_t>& cells, const 
 }
 
 /// `piece` reordered as the whole mesh is (mesh.reorder: none keeps the global-id order in which
-/// pieces are generated; a curve sorts by (key on the whole box's frame, global id)); `device`, its
+/// pieces are generated; a curve sorts by (key on the whole box's frame, global id): a strict order,
+/// so the host threads' sort gives the same on any number of them); `device`, its
 /// device copy for the centroids, is left as it was (the caller needs the host mesh only).
 void order_piece(HostMesh& piece, const Mesh& device, Ordering reorder, const CurveFrame& frame) {
   if (!is_curve(reorder)) return;
   const auto key = curve_keys(device, reorder, frame);
   std::vector<index_t> p(key.size());
   std::iota(p.begin(), p.end(), 0);
-  std::sort(p.begin(), p.end(), [&](index_t a, index_t b) {
-    return key[a] != key[b] ? key[a] < key[b] : piece.cell_gid[a] < piece.cell_gid[b];
-  });
+  host::parallel_sort(
+      p,
+      [&](index_t a, index_t b) { return key[a] != key[b] ? key[a] < key[b] : piece.cell_gid[a] < piece.cell_gid[b]; },
+      "fvproxy::parallel::piece_order");
   piece = permute_cells(piece, p);
 }
 
@@ -106,7 +109,7 @@ std::vector<gid_t> global_positions(const std::vector<std::uint64_t>& keys, cons
   std::vector<Rec> mine(n);
   for (std::size_t i = 0; i < n; ++i) mine[i] = {keys[i], std::uint64_t(gids[i]), std::uint64_t(i)};
   auto less = [](const Rec& a, const Rec& b) { return a[0] != b[0] ? a[0] < b[0] : a[1] < b[1]; };
-  std::sort(mine.begin(), mine.end(), less);
+  host::parallel_sort(mine, less, "fvproxy::parallel::curve_records");
   const int P = comm.size();
   std::vector<gid_t> pos(n);
   if (P == 1) {
@@ -146,7 +149,8 @@ std::vector<gid_t> global_positions(const std::vector<std::uint64_t>& keys, cons
   // Global positions: this rank's interval starts after every lower rank's records.
   std::vector<index_t> order(got.size());
   std::iota(order.begin(), order.end(), 0);
-  std::sort(order.begin(), order.end(), [&](index_t a, index_t b) { return less(got[a], got[b]); });
+  host::parallel_sort(
+      order, [&](index_t a, index_t b) { return less(got[a], got[b]); }, "fvproxy::parallel::curve_positions");
   long long local = static_cast<long long>(got.size()), before = 0;
   MPI_Exscan(&local, &before, 1, MPI_LONG_LONG, MPI_SUM, comm.raw());
   if (comm.rank() == 0) before = 0;
@@ -296,7 +300,8 @@ struct BoxInParts {
     for (std::size_t i = 0; i < S.size(); ++i) directory[i] = {piece.cell_gid[S[i]], piece.cell_gid[S[i]], 0};
     // directory is indexed by gid - slab0 * per_hex: S follows the piece's order, sort it below.
     if (curve_order) order_slab(piece, dev, S);
-    std::sort(directory.begin(), directory.end(), [](const Place& a, const Place& b) { return a.gid < b.gid; });
+    host::parallel_sort(
+        directory, [](const Place& a, const Place& b) { return a.gid < b.gid; }, "fvproxy::parallel::directory");
     if (curve_part) {
       part_slab_on_curve(piece, dev);
     } else if (graph_part) {
@@ -355,7 +360,8 @@ struct BoxInParts {
     std::vector<int> counts(ranks, 0);
     for (const Place& p : send) ++counts[p.part];
     owned = alltoallv(send, counts, comm);
-    std::sort(owned.begin(), owned.end(), [](const Place& a, const Place& b) { return a.gid < b.gid; });
+    host::parallel_sort(
+        owned, [](const Place& a, const Place& b) { return a.gid < b.gid; }, "fvproxy::parallel::owned");
   }
 
   /// 1. Blocks in the generation order: everything closed-form.
