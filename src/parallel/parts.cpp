@@ -9,6 +9,7 @@
 #include <Kokkos_Core.hpp>
 
 #include "core/error.hpp"
+#include "mesh/box_faces.hpp"
 #include "mesh/box_generator.hpp"
 #include "mesh/host_parallel.hpp"
 #include "mesh/mesh.hpp"
@@ -85,13 +86,25 @@ void order_piece(HostMesh& piece, const Mesh& device, Ordering reorder, const Cu
   piece = permute_cells(piece, p);
 }
 
-/// Local cells of `m` whose global id is in the sorted list `gids`.
-std::vector<index_t> cells_with_gids(const HostMesh& m, const std::vector<gid_t>& gids) {
-  std::vector<index_t> out;
-  for (index_t c = 0; c < m.n_cells(); ++c)
-    if (std::binary_search(gids.begin(), gids.end(), m.cell_gid[c])) out.push_back(c);
-  return out;
-}
+/// The local cell of a piece (the cells of `hexes`, ascending hex ids, in any order) by global id
+/// g = hex * per + s: the hex's position in `hexes`, then the cell within it; -1 outside the piece.
+class PieceIndex {
+public:
+  PieceIndex(const HostMesh& piece, const std::vector<gid_t>& hexes, gid_t total_hexes, int per)
+      : pos_(&hexes, total_hexes), per_(per), at_(piece.cell_gid.size(), -1) {
+    for (index_t c = 0; c < piece.n_cells(); ++c) at_[slot(piece.cell_gid[c])] = c;
+  }
+  index_t operator()(gid_t g) const {
+    const index_t q = pos_(g / per_);
+    return q < 0 ? -1 : at_[std::size_t(q) * per_ + std::size_t(g % per_)];
+  }
+
+private:
+  std::size_t slot(gid_t g) const { return std::size_t(pos_(g / per_)) * per_ + std::size_t(g % per_); }
+  HexPositions pos_;
+  int per_;
+  std::vector<index_t> at_;
+};
 
 } // namespace
 
@@ -384,12 +397,13 @@ struct BoxInParts {
 
   /// This rank's hexes (of its cells `own_gids`, ascending) and `layers` + 1 layers around them,
   /// ordered as the whole mesh.
-  HostMesh own_piece(const std::vector<gid_t>& own_gids, int layers) const {
+  HostMesh own_piece(const std::vector<gid_t>& own_gids, int layers, std::vector<gid_t>& piece_hexes) const {
     std::vector<gid_t> hexes;
     for (const gid_t g : own_gids)
       if (hexes.empty() || hexes.back() != g / per_hex) hexes.push_back(g / per_hex);
     hexes.erase(std::unique(hexes.begin(), hexes.end()), hexes.end()); // own_gids ascending: hexes too
-    HostMesh piece = generate_box_piece(box, dilate(box, hexes, layers + 1));
+    piece_hexes = dilate(box, hexes, layers + 1);
+    HostMesh piece = generate_box_piece(box, piece_hexes);
     if (curve_order) order_piece(piece, upload_centroids(piece), cfg.reorder, order_frame);
     return piece;
   }
@@ -419,38 +433,33 @@ struct BoxInParts {
   LocalMesh cut_out(int layers, const GhostAdjacency& adjacency) const {
     std::vector<gid_t> own_gids(owned.size());
     for (std::size_t i = 0; i < owned.size(); ++i) own_gids[i] = owned[i].gid;
-    const HostMesh piece = own_piece(own_gids, layers);
-    // Owned cells and the ghosts (the other cells within `layers` faces of one).
+    std::vector<gid_t> hexes;
+    const HostMesh piece = own_piece(own_gids, layers, hexes);
+    const PieceIndex cell_of(piece, hexes, total_hexes, per_hex);
+    // Owned cells and the ghosts (the other cells within `layers` faces of one), with their rows.
     const index_t nc = piece.n_cells();
     std::vector<int> part(nc, -1);
-    std::vector<index_t> own = cells_with_gids(piece, own_gids);
-    for (const index_t c : own) part[c] = rank;
+    std::vector<gid_t> row(nc, -1);
+    for (const Place& p : owned) part[cell_of(p.gid)] = rank, row[cell_of(p.gid)] = p.row;
+    std::vector<index_t> own; // ascending
+    for (index_t c = 0; c < nc; ++c)
+      if (part[c] == rank) own.push_back(c);
     const std::vector<gid_t> ghost_gids = ghost_gids_of(piece, own, layers, adjacency);
     const std::vector<Place> ghost_places = places_of(ghost_gids);
-    for (index_t c = 0; c < nc; ++c) {
-      const gid_t g = piece.cell_gid[c];
-      const auto it = std::lower_bound(ghost_gids.begin(), ghost_gids.end(), g);
-      if (it != ghost_gids.end() && *it == g) part[c] = ghost_places[std::size_t(it - ghost_gids.begin())].part;
-    }
+    for (std::size_t i = 0; i < ghost_gids.size(); ++i)
+      part[cell_of(ghost_gids[i])] = ghost_places[i].part, row[cell_of(ghost_gids[i])] = ghost_places[i].row;
     LocalMesh l = extract_local(piece, part, rank, ranks, layers, adjacency);
     drop_cut_patches(l, layers);
-    set_global_rows(l, ghost_gids, ghost_places);
+    set_global_rows(l, cell_of, row);
     l.n_global_nodes = std::int64_t(box.cells[0] + 1) * (box.cells[1] + 1) * (box.cells[2] + 1); // ids 0..n-1
     return l;
   }
 
-  /// Rows in the whole ordered mesh, instead of the piece's cells and faces.
-  void set_global_rows(LocalMesh& l, const std::vector<gid_t>& ghost_gids,
-                       const std::vector<Place>& ghost_places) const {
-    for (std::size_t k = 0; k < l.global_cell.size(); ++k) {
-      const gid_t g = l.host.cell_gid[k];
-      const bool mine = k < std::size_t(l.n_owned);
-      const Place& p =
-          mine ? *std::lower_bound(owned.begin(), owned.end(), g, [](const Place& a, gid_t v) { return a.gid < v; })
-               : ghost_places[std::size_t(std::lower_bound(ghost_gids.begin(), ghost_gids.end(), g) -
-                                          ghost_gids.begin())];
-      l.global_cell[k] = static_cast<index_t>(p.row);
-    }
+  /// Rows in the whole ordered mesh (`row`, by the piece's cell), instead of the piece's cells and
+  /// faces.
+  static void set_global_rows(LocalMesh& l, const PieceIndex& cell_of, const std::vector<gid_t>& row) {
+    for (std::size_t k = 0; k < l.global_cell.size(); ++k)
+      l.global_cell[k] = static_cast<index_t>(row[std::size_t(cell_of(l.host.cell_gid[k]))]);
     l.global_face.clear();
   }
 };
