@@ -229,26 +229,6 @@ TEST(Box, PieceHoldsTheWholeBoxsCellsAndNodes) {
   }
 }
 
-/// Every face field of `a` equals `b`'s (the enumerated faces against build_faces').
-void expect_same_faces(const HostMesh& a, const HostMesh& b) {
-  EXPECT_EQ(a.n_interior, b.n_interior);
-  EXPECT_EQ(a.face_node_off, b.face_node_off);
-  EXPECT_EQ(a.face_nodes, b.face_nodes);
-  EXPECT_EQ(a.face_owner, b.face_owner);
-  EXPECT_EQ(a.face_neighbour, b.face_neighbour);
-  EXPECT_EQ(a.face_shift, b.face_shift);
-  EXPECT_EQ(a.shifts, b.shifts);
-  ASSERT_EQ(a.patches.size(), b.patches.size());
-  for (std::size_t p = 0; p < a.patches.size(); ++p) {
-    EXPECT_EQ(a.patches[p].name, b.patches[p].name);
-    EXPECT_EQ(a.patches[p].begin, b.patches[p].begin) << a.patches[p].name;
-    EXPECT_EQ(a.patches[p].end, b.patches[p].end) << a.patches[p].name;
-  }
-  EXPECT_EQ(a.cell_face_off, b.cell_face_off);
-  EXPECT_EQ(a.cell_faces, b.cell_faces);
-  EXPECT_EQ(a.cell_face_sign, b.cell_face_sign);
-}
-
 TEST(Box, EnumeratedFacesAreTheMatchedOnes) {
   // The faces enumerated per hex (mesh/box_faces.hpp, the default) are build_faces' to the bit:
   // every element kind, periodic axes (with 3 hexes, the fewest), jitter, the whole box and
@@ -269,10 +249,10 @@ TEST(Box, EnumeratedFacesAreTheMatchedOnes) {
       b.seed = 7;
       SCOPED_TRACE(std::string(to_string(e)) + " periodic " + std::to_string(periodic[0]) +
                    std::to_string(periodic[1]) + std::to_string(periodic[2]));
-      expect_same_faces(generate_box(b), generate_box(b, BoxFaces::match));
+      test::expect_same_mesh(generate_box(b), generate_box(b, BoxFaces::match), "whole box");
       for (const std::vector<gid_t>& hexes : pieces) {
-        SCOPED_TRACE(std::to_string(hexes.size()) + " hexes from " + std::to_string(hexes[0]));
-        expect_same_faces(generate_box_piece(b, hexes), generate_box_piece(b, hexes, BoxFaces::match));
+        test::expect_same_mesh(generate_box_piece(b, hexes), generate_box_piece(b, hexes, BoxFaces::match),
+                               std::to_string(hexes.size()) + " hexes from " + std::to_string(hexes[0]));
       }
     }
 }

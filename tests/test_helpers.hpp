@@ -14,6 +14,7 @@
 
 #include "core/error.hpp"
 #include "core/types.hpp"
+#include "mesh/host_mesh.hpp"
 #include "solver/case_config.hpp"
 
 namespace fvproxy::test {
@@ -90,5 +91,33 @@ initial:
   - {type: sine, wavenumber: [1, 0, 2], amplitude: 0.5, phase: 0.3}
 time: {steps: 20}
 )";
+
+/// Every array of two host meshes, bitwise.
+inline void expect_same_mesh(const HostMesh& a, const HostMesh& b, const std::string& what) {
+  SCOPED_TRACE(what);
+  EXPECT_EQ(a.x, b.x);
+  EXPECT_EQ(a.node_gid, b.node_gid);
+  EXPECT_EQ(a.node_key, b.node_key);
+  EXPECT_EQ(a.cell_type, b.cell_type);
+  EXPECT_EQ(a.cell_gid, b.cell_gid);
+  EXPECT_EQ(a.cell_node_off, b.cell_node_off);
+  EXPECT_EQ(a.cell_nodes, b.cell_nodes);
+  EXPECT_EQ(a.face_node_off, b.face_node_off);
+  EXPECT_EQ(a.face_nodes, b.face_nodes);
+  EXPECT_EQ(a.face_owner, b.face_owner);
+  EXPECT_EQ(a.face_neighbour, b.face_neighbour);
+  EXPECT_EQ(a.face_shift, b.face_shift);
+  EXPECT_EQ(a.shifts, b.shifts);
+  EXPECT_EQ(a.n_interior, b.n_interior);
+  EXPECT_EQ(a.cell_face_off, b.cell_face_off);
+  EXPECT_EQ(a.cell_faces, b.cell_faces);
+  EXPECT_EQ(a.cell_face_sign, b.cell_face_sign);
+  ASSERT_EQ(a.patches.size(), b.patches.size());
+  for (std::size_t p = 0; p < a.patches.size(); ++p) {
+    EXPECT_EQ(a.patches[p].name, b.patches[p].name);
+    EXPECT_EQ(a.patches[p].begin, b.patches[p].begin);
+    EXPECT_EQ(a.patches[p].end, b.patches[p].end);
+  }
+}
 
 } // namespace fvproxy::test

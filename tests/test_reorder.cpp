@@ -224,34 +224,6 @@ TEST(HostParallel, ExclusiveScan) {
   }
 }
 
-/// Every array of two host meshes, bitwise.
-void expect_same_mesh(const HostMesh& a, const HostMesh& b, const std::string& what) {
-  SCOPED_TRACE(what);
-  EXPECT_EQ(a.x, b.x);
-  EXPECT_EQ(a.node_gid, b.node_gid);
-  EXPECT_EQ(a.node_key, b.node_key);
-  EXPECT_EQ(a.cell_type, b.cell_type);
-  EXPECT_EQ(a.cell_gid, b.cell_gid);
-  EXPECT_EQ(a.cell_node_off, b.cell_node_off);
-  EXPECT_EQ(a.cell_nodes, b.cell_nodes);
-  EXPECT_EQ(a.face_node_off, b.face_node_off);
-  EXPECT_EQ(a.face_nodes, b.face_nodes);
-  EXPECT_EQ(a.face_owner, b.face_owner);
-  EXPECT_EQ(a.face_neighbour, b.face_neighbour);
-  EXPECT_EQ(a.face_shift, b.face_shift);
-  EXPECT_EQ(a.shifts, b.shifts);
-  EXPECT_EQ(a.n_interior, b.n_interior);
-  EXPECT_EQ(a.cell_face_off, b.cell_face_off);
-  EXPECT_EQ(a.cell_faces, b.cell_faces);
-  EXPECT_EQ(a.cell_face_sign, b.cell_face_sign);
-  ASSERT_EQ(a.patches.size(), b.patches.size());
-  for (std::size_t p = 0; p < a.patches.size(); ++p) {
-    EXPECT_EQ(a.patches[p].name, b.patches[p].name);
-    EXPECT_EQ(a.patches[p].begin, b.patches[p].begin);
-    EXPECT_EQ(a.patches[p].end, b.patches[p].end);
-  }
-}
-
 TEST(HostParallel, MeshesAreTheSameOnAnyThreadCount) {
   // Large enough that the face records (> 2^15) take the parallel sort.
   std::vector<std::pair<std::string, MeshConfig>> cases;
@@ -273,7 +245,7 @@ TEST(HostParallel, MeshesAreTheSameOnAnyThreadCount) {
     for (const int t : {2, 5}) {
       host::threads_override() = t;
       const BuiltMesh many = build_mesh(mc);
-      expect_same_mesh(one.host, many.host, what + ", " + std::to_string(t) + " threads");
+      test::expect_same_mesh(one.host, many.host, what + ", " + std::to_string(t) + " threads");
     }
     host::threads_override() = 0;
   }
