@@ -80,23 +80,6 @@ const HexSplit& hex_split(ElementKind kind) {
   return splits[kind == ElementKind::hex ? 0 : kind == ElementKind::tet ? 1 : 2];
 }
 
-HexPositions::HexPositions(const std::vector<gid_t>* hexes, gid_t total) : hexes_(hexes), total_(total) {
-  if (!hexes || hexes->empty()) return;
-  first_ = hexes->front();
-  const std::size_t span = std::size_t(hexes->back() - first_) + 1;
-  if (span > 8 * hexes->size()) return;
-  table_.assign(span, -1);
-  for (std::size_t q = 0; q < hexes->size(); ++q) table_[std::size_t((*hexes)[q] - first_)] = static_cast<index_t>(q);
-}
-
-index_t HexPositions::operator()(gid_t hex) const {
-  if (!hexes_) return hex >= 0 && hex < total_ ? static_cast<index_t>(hex) : -1;
-  if (!table_.empty())
-    return hex >= first_ && hex - first_ < gid_t(table_.size()) ? table_[std::size_t(hex - first_)] : -1;
-  const auto it = std::lower_bound(hexes_->begin(), hexes_->end(), hex);
-  return it != hexes_->end() && *it == hex ? static_cast<index_t>(it - hexes_->begin()) : -1;
-}
-
 namespace {
 
 /// enumerate_box_faces' passes: interior faces counted per owner and written in (owner,
@@ -152,19 +135,11 @@ struct BoxFaceEnumerator {
     return {p * per + a.cell, a.face, -1, wrapped};
   }
 
-  int face_nodes(index_t c, int lf, index_t* out) const {
-    const LocalFace& f = element_info(m.cell_type[c]).faces[lf];
-    const index_t* cn = m.cell_nodes.data() + m.cell_node_off[c];
-    for (int i = 0; i < f.n; ++i) out[i] = cn[f.nodes[i]];
-    return f.n;
-  }
+  int face_nodes(index_t c, int lf, index_t* out) const { return cell_face_nodes(m, c, lf, out); }
 
   Key face_key(index_t c, int lf) const {
     Key k;
-    k.fill(std::numeric_limits<index_t>::max());
-    const int n = face_nodes(c, lf, k.data());
-    for (int i = 0; i < n; ++i) k[i] = m.node_key.empty() ? k[i] : m.node_key[k[i]];
-    sort_face_key(k.data(), n);
+    cell_face_key(m, c, lf, k.data());
     return k;
   }
 

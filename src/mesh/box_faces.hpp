@@ -3,6 +3,7 @@
 // same way, so which cell and local face lies across each cell face is a fixed table of the split
 // (HexSplit), and the faces, their owners, node orders, periodic translations and patches follow
 // without matching node keys. The result is build_faces' to the bit (tests/test_box_generator.cpp).
+#include <algorithm>
 #include <array>
 #include <string>
 #include <vector>
@@ -30,19 +31,34 @@ struct HexSplit {
 /// The split of `kind` (hex: one hex; prism: two; tet: six around the main diagonal).
 const HexSplit& hex_split(ElementKind kind);
 
-/// Where a box piece's cells are: the local number of its hexes' cells (hex position q in the
-/// ascending list, cell q * n + s), -1 for a hex outside the piece.
-class HexPositions {
+/// The position of each id of an ascending list (a table over their span when it is at most 8
+/// times their count, else a binary search), -1 for an id not in it; without a list, every id of
+/// [0, total) is its own position. A box piece's hexes and nodes are found by it.
+template <class Id> class SortedPositions {
 public:
-  /// `hexes`: ascending hex ids, or null for every hex of a box of `total` hexes.
-  HexPositions(const std::vector<gid_t>* hexes, gid_t total);
-  index_t operator()(gid_t hex) const;
+  SortedPositions(const std::vector<Id>* ids, Id total) : ids_(ids), total_(total) {
+    if (!ids || ids->empty()) return;
+    first_ = ids->front();
+    const std::size_t span = std::size_t(ids->back() - first_) + 1;
+    if (span > 8 * ids->size()) return;
+    table_.assign(span, -1);
+    for (std::size_t q = 0; q < ids->size(); ++q) table_[std::size_t((*ids)[q] - first_)] = static_cast<index_t>(q);
+  }
+  index_t operator()(Id id) const {
+    if (!ids_) return id >= 0 && id < total_ ? static_cast<index_t>(id) : -1;
+    if (!table_.empty()) return id >= first_ && id - first_ < Id(table_.size()) ? table_[std::size_t(id - first_)] : -1;
+    const auto it = std::lower_bound(ids_->begin(), ids_->end(), id);
+    return it != ids_->end() && *it == id ? static_cast<index_t>(it - ids_->begin()) : -1;
+  }
 
 private:
-  const std::vector<gid_t>* hexes_;
-  gid_t total_, first_ = 0;
-  std::vector<index_t> table_; ///< positions over the hexes' span when it is at most 8 times their count
+  const std::vector<Id>* ids_;
+  Id total_, first_ = 0;
+  std::vector<index_t> table_;
 };
+
+/// Where a box piece's cells are: hex q of its ascending list holds cells q n .. q n + n - 1.
+using HexPositions = SortedPositions<gid_t>;
 
 /// The faces of the box piece `m` (its cells made per hex of `hexes`, ascending, or of the whole box
 /// when null, in hex order and the split's order): m's faces, n_interior, patches (`names`, the last

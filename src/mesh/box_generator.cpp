@@ -72,9 +72,8 @@ struct BoxCells {
   const int nx, ny, nz;
   const double h[3];
   const std::size_t nhex;
-  std::vector<index_t> nodes;    // global node index of each local node
-  std::vector<index_t> local_of; // local number of global node first_node + u (empty: binary search)
-  index_t first_node = 0;
+  std::vector<index_t> nodes;                    // global node index of each local node
+  SortedPositions<index_t> node_pos{nullptr, 0}; // a piece's: the local number of a global node
 
   BoxCells(const BoxConfig& cfg, const std::vector<gid_t>* hexes)
       : cfg(cfg), hexes(hexes), idx{cfg.cells}, nx(cfg.cells[0]), ny(cfg.cells[1]),
@@ -92,12 +91,8 @@ struct BoxCells {
     return idx.node(w[0], w[1], w[2]);
   }
 
-  /// The local number of global node v (a piece's node: by its table, or a binary search).
-  index_t local(index_t v) const {
-    if (!hexes) return v;
-    if (!local_of.empty()) return local_of[std::size_t(v - first_node)];
-    return static_cast<index_t>(std::lower_bound(nodes.begin(), nodes.end(), v) - nodes.begin());
-  }
+  /// The local number of global node v (a piece's node: its position in `nodes`).
+  index_t local(index_t v) const { return hexes ? node_pos(v) : v; }
 
   /// Calls f(v) for each corner of the piece's hexes and its periodic partner (with repeats).
   template <class F> void for_corners(const F& f) const {
@@ -112,8 +107,8 @@ struct BoxCells {
     }
   }
 
-  /// Nodes: the corners of the hexes and their periodic partners, ascending; and, where their global
-  /// numbers span at most 8 times as many, the table of their local numbers (local()).
+  /// Nodes: the corners of the hexes and their periodic partners, ascending, and their local
+  /// numbers by global id (node_pos: a table over their span, or a binary search).
   void collect_nodes() {
     index_t lo = std::numeric_limits<index_t>::max(), hi = -1;
     for_corners([&](index_t v) { lo = std::min(lo, v), hi = std::max(hi, v); });
@@ -123,10 +118,7 @@ struct BoxCells {
     for_corners([&](index_t v) { used[std::size_t(v - lo)] = 1; });
     for (std::size_t u = 0; u < span; ++u)
       if (used[u]) nodes.push_back(lo + static_cast<index_t>(u));
-    if (span > 8 * nodes.size()) return;
-    first_node = lo;
-    local_of.assign(span, -1);
-    for (std::size_t u = 0; u < nodes.size(); ++u) local_of[std::size_t(nodes[u] - lo)] = static_cast<index_t>(u);
+    node_pos = SortedPositions<index_t>(&nodes, 0);
   }
 
   /// The nodes' global ids, keys (shared by periodic partners) and positions.

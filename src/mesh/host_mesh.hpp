@@ -3,6 +3,7 @@
 // device. Every index is local; cells and nodes carry their global id.
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -70,6 +71,24 @@ inline void sort_face_key(index_t* k, int n) {
       k[j] = k[j - 1];
       k[j - 1] = t;
     }
+}
+
+/// The nodes of cell c's local face lf (the element's reference order: outward), into `out`;
+/// their count.
+inline int cell_face_nodes(const HostMesh& m, index_t c, int lf, index_t* out) {
+  const LocalFace& f = element_info(m.cell_type[c]).faces[lf];
+  const index_t* cn = m.cell_nodes.data() + m.cell_node_off[c];
+  for (int i = 0; i < f.n; ++i) out[i] = cn[f.nodes[i]];
+  return f.n;
+}
+
+/// What two cells' faces are matched by: the node keys of cell c's local face lf (node_key, or the
+/// node), sorted, the rest of the kMaxFaceNodes entries the largest index.
+inline void cell_face_key(const HostMesh& m, index_t c, int lf, index_t* key) {
+  const int n = cell_face_nodes(m, c, lf, key);
+  for (int i = 0; i < kMaxFaceNodes; ++i)
+    key[i] = i < n ? (m.node_key.empty() ? key[i] : m.node_key[key[i]]) : std::numeric_limits<index_t>::max();
+  sort_face_key(key, n);
 }
 
 /// Assigns a boundary face (its node indices, owner orientation) to a patch; returns the patch

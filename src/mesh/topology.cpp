@@ -119,15 +119,7 @@ struct FaceBuilder {
   FaceBuilder(HostMesh& mesh, const BoundaryClassifier& classify)
       : mesh(mesh), classify(classify), tol(face_match_tolerance(mesh)) {}
 
-  index_t key_of(index_t node) const { return mesh.node_key.empty() ? node : mesh.node_key[node]; }
-
-  /// The nodes of cell c's local face lf, into `out`; their count.
-  int local_nodes(index_t c, int lf, index_t* out) const {
-    const LocalFace& f = element_info(mesh.cell_type[c]).faces[lf];
-    const index_t* cn = mesh.cell_nodes.data() + mesh.cell_node_off[c];
-    for (int i = 0; i < f.n; ++i) out[i] = cn[f.nodes[i]];
-    return f.n;
-  }
+  int local_nodes(index_t c, int lf, index_t* out) const { return cell_face_nodes(mesh, c, lf, out); }
 
   /// One record per face of every cell (its sorted node key), sorted: a face's records side by side.
   void make_records() {
@@ -139,13 +131,9 @@ struct FaceBuilder {
     rec.resize(static_cast<std::size_t>(n_rec));
     host::parallel_for("fvproxy::mesh::face_records", nc, [&](std::int64_t c) {
       const ElementInfo& e = element_info(mesh.cell_type[c]);
-      const index_t* cn = mesh.cell_nodes.data() + mesh.cell_node_off[c];
       for (int lf = 0; lf < e.n_faces; ++lf) {
         FaceRecord& r = rec[first[c] + lf];
-        const LocalFace& f = e.faces[lf];
-        for (int i = 0; i < kMaxFaceNodes; ++i)
-          r.key[i] = i < f.n ? key_of(cn[f.nodes[i]]) : std::numeric_limits<index_t>::max();
-        sort_face_key(r.key, f.n);
+        cell_face_key(mesh, index_t(c), lf, r.key);
         r.cell = static_cast<index_t>(c);
         r.local = lf;
       }
