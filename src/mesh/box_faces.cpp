@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <stdexcept>
 
 #include "mesh/host_parallel.hpp"
@@ -158,20 +157,20 @@ struct BoxFaceEnumerator {
     m.face_node_off.assign(std::size_t(n_int) + 1, n_nodes), m.face_nodes.assign(n_nodes, 0);
     std::vector<std::int8_t> wrapped(n_int, -1); // the owner's local face of a wrapped face
     host::parallel_for("fvproxy::mesh::box_faces", nc, [&](std::int64_t c) {
-      std::pair<index_t, int> own[kMaxCellFaces]; // (neighbour, local face)
+      std::pair<Link, int> own[kMaxCellFaces]; // (what is across, local face)
       int n = 0;
       for (int lf = 0; lf < nf; ++lf) {
         const Link l = across(index_t(c), lf);
-        if (l.cell > c) own[n++] = {l.cell, lf};
+        if (l.cell > c) own[n++] = {l, lf};
       }
       for (int i = 1; i < n; ++i) // insertion sort by neighbour (a cell has at most 6 faces)
-        for (int j = i; j > 0 && own[j].first < own[j - 1].first; --j) std::swap(own[j], own[j - 1]);
+        for (int j = i; j > 0 && own[j].first.cell < own[j - 1].first.cell; --j) std::swap(own[j], own[j - 1]);
       index_t f = count[c], at = nodes[c];
       for (int i = 0; i < n; ++i, ++f) {
-        m.face_owner[f] = index_t(c), m.face_neighbour[f] = own[i].first;
+        m.face_owner[f] = index_t(c), m.face_neighbour[f] = own[i].first.cell;
         m.face_node_off[f] = at;
         at += face_nodes(index_t(c), own[i].second, m.face_nodes.data() + at);
-        if (across(index_t(c), own[i].second).wrapped) wrapped[f] = static_cast<std::int8_t>(own[i].second);
+        if (own[i].first.wrapped) wrapped[f] = static_cast<std::int8_t>(own[i].second);
       }
     });
     m.n_interior = n_int;
