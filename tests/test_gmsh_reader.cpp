@@ -21,29 +21,12 @@ std::string slurp(const std::string& path) {
   return s.str();
 }
 
-void expect_same(const HostMesh& a, const HostMesh& b) {
-  EXPECT_EQ(a.x, b.x);
-  EXPECT_EQ(a.node_gid, b.node_gid);
-  EXPECT_EQ(a.cell_type, b.cell_type);
-  EXPECT_EQ(a.cell_nodes, b.cell_nodes);
-  EXPECT_EQ(a.cell_gid, b.cell_gid);
-  EXPECT_EQ(a.face_nodes, b.face_nodes);
-  EXPECT_EQ(a.face_owner, b.face_owner);
-  EXPECT_EQ(a.face_neighbour, b.face_neighbour);
-  ASSERT_EQ(a.patches.size(), b.patches.size());
-  for (std::size_t p = 0; p < a.patches.size(); ++p) {
-    EXPECT_EQ(a.patches[p].name, b.patches[p].name);
-    EXPECT_EQ(a.patches[p].begin, b.patches[p].begin);
-    EXPECT_EQ(a.patches[p].end, b.patches[p].end);
-  }
-}
-
 TEST(Gmsh, AsciiBinaryAndV22GiveIdenticalMeshes) {
   const HostMesh a = read_gmsh(source_path("mesh/sphere_in_box.msh"));
   const HostMesh b = read_gmsh(source_path("mesh/sphere_in_box_bin.msh"));
   const HostMesh c = read_gmsh(source_path("mesh/sphere_in_box_v22.msh"));
-  expect_same(a, b);
-  expect_same(a, c);
+  test::expect_same_mesh(a, b, "b");
+  test::expect_same_mesh(a, c, "c");
   EXPECT_GT(a.n_cells(), 1000);
   std::vector<std::string> names;
   for (const auto& p : a.patches) names.push_back(p.name);
