@@ -251,6 +251,7 @@ int mesh_in_parts(const CliArgs& cli, const CaseConfig& cfg, const Communicator&
                        {"seconds_piece", d.seconds_piece},
                        {"seconds_device", d.seconds_device},
                        {"peak_host_bytes", double(ru.ru_maxrss) * 1024.0}};
+  for (const auto& step : d.steps.steps()) me["steps"][step.first] = step.second;
   const double slowest = comm.max(mine);
   const std::vector<std::string> all = comm.gather(me.dump());
   if (comm.rank() != 0) return 0;
@@ -279,6 +280,12 @@ int mesh_in_parts(const CliArgs& cli, const CaseConfig& cfg, const Communicator&
                 p["owned_cells"].get<long long>(), p["ghost_cells"].get<long long>(), p["neighbours"].get<int>(),
                 p["seconds"].get<double>(), p["seconds_sort"].get<double>(), p["seconds_piece"].get<double>(),
                 p["seconds_device"].get<double>(), p["peak_host_bytes"].get<double>() / 1e6);
+  std::printf("  steps, seconds on each rank (%s):\n", "rank 0 first");
+  for (const auto& step : d.steps.steps()) {
+    std::printf("    %-24s", step.first.c_str());
+    for (const auto& p : j["per_rank"]) std::printf(" %8.3f", p["steps"].value(step.first, 0.0));
+    std::printf("\n");
+  }
   return 0;
 }
 

@@ -331,7 +331,10 @@ Decomposition decompose_in_parts(const MeshConfig& cfg, const Communicator& comm
   d.seconds_piece = p.seconds_piece;
   d.partition = std::move(p.partition);
   d.local = std::move(p.local);
+  d.steps = std::move(p.steps);
+  d.steps.skip();
   finish_part(d, comm, halo);
+  d.steps.lap("device mesh and halo");
   // Jitter that turns a cell inside out (mesh.generate.perturb; the whole build checks it in
   // build_mesh): the smallest volume over the ranks, its cell from the rank that holds it.
   const GeometryChecks g = check_geometry(d.mesh);
@@ -348,6 +351,7 @@ Decomposition decompose_in_parts(const MeshConfig& cfg, const Communicator& comm
   ExactSum total;
   for (index_t c = 0; c < d.mesh.n_cells; ++c) total.add(double(vol(c)));
   d.mesh.global_volume = exact_total(total, comm);
+  d.steps.lap("checks and volume");
   d.seconds_device = timer.seconds();
   return d;
 }

@@ -11,6 +11,7 @@
 #include <functional>
 #include <memory>
 
+#include "core/step_times.hpp"
 #include "mesh/build.hpp"
 #include "mesh/local_mesh.hpp"
 #include "mesh/mesh_options.hpp"
@@ -28,6 +29,7 @@ struct Decomposition {
   std::unique_ptr<Halo> halo; ///< fills ghost rows of any cell array
   /// Built in parts: the times of its steps on this rank (parallel/parts.hpp), seconds.
   double seconds_sort = 0, seconds_piece = 0, seconds_device = 0;
+  StepTimes steps; ///< built in parts: the steps in finer steps, the device's included
 };
 
 /// This rank's part of `global` (built from `cfg`) among comm.size() ranks. InputError (naming

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <limits>
 #include <numeric>
+#include <optional>
 
 #include <Kokkos_Core.hpp>
 
@@ -70,20 +71,23 @@ CurveFrame global_frame(const Mesh& m, const std::vector<index_t>& cells, const 
   return curve_frame(l, h);
 }
 
-/// `piece` reordered as the whole mesh is (mesh.reorder: none keeps the global-id order in which
-/// pieces are generated; a curve sorts by (key on the whole box's frame, global id): a strict order,
-/// so the host threads' sort gives the same on any number of them); `device`, its
-/// device copy for the centroids, is left as it was (the caller needs the host mesh only).
-void order_piece(HostMesh& piece, const Mesh& device, Ordering reorder, const CurveFrame& frame) {
-  if (!is_curve(reorder)) return;
-  const auto key = curve_keys(device, reorder, frame);
-  std::vector<index_t> p(key.size());
+/// `piece` in the whole ordered mesh's order as far as it matters to extract_local: `row[c]` is cell c's
+/// row in the whole ordered mesh where known (owned cells, ghosts, and every cell sharing a node with
+/// one: the first of them in the order numbers the node), -1 elsewhere (those go last, by global id).
+/// The known cells keep their relative order of the whole mesh, so do the faces between them and
+/// their nodes (numbered by first use), which is all a local mesh cut out of the piece keeps. Returns
+/// the permutation (new -> old); `row` is permuted with the piece.
+std::vector<index_t> order_piece_by_rows(HostMesh& piece, std::vector<gid_t>& row, gid_t total_cells) {
+  std::vector<index_t> p(row.size());
   std::iota(p.begin(), p.end(), 0);
+  const auto key = [&](index_t c) { return row[c] >= 0 ? row[c] : total_cells + piece.cell_gid[c]; };
   host::parallel_sort(
-      p,
-      [&](index_t a, index_t b) { return key[a] != key[b] ? key[a] < key[b] : piece.cell_gid[a] < piece.cell_gid[b]; },
-      "fvproxy::parallel::piece_order");
+      p, [&](index_t a, index_t b) { return key(a) < key(b); }, "fvproxy::parallel::piece_order");
   piece = permute_cells(piece, p);
+  std::vector<gid_t> r(row.size());
+  for (std::size_t k = 0; k < p.size(); ++k) r[k] = row[std::size_t(p[k])];
+  row.swap(r);
+  return p;
 }
 
 /// The local cell of a piece (the cells of `hexes`, ascending hex ids, in any order) by global id
@@ -307,14 +311,18 @@ struct BoxInParts {
     std::vector<gid_t> slab(std::size_t(slab1 - slab0));
     std::iota(slab.begin(), slab.end(), slab0);
     const HostMesh piece = generate_box_piece(box, dilate(box, slab, 2));
+    out.steps.lap("slab piece");
     const Mesh dev = curve_part || curve_order ? upload_centroids(piece) : Mesh{}; // for the curves' keys
+    out.steps.lap("slab centroids");
     std::vector<index_t> S = in_slab(piece);
     directory.resize(S.size());
     for (std::size_t i = 0; i < S.size(); ++i) directory[i] = {piece.cell_gid[S[i]], piece.cell_gid[S[i]], 0};
     // directory is indexed by gid - slab0 * per_hex: S follows the piece's order, sort it below.
     if (curve_order) order_slab(piece, dev, S);
+    out.steps.lap("slab order");
     host::parallel_sort(
         directory, [](const Place& a, const Place& b) { return a.gid < b.gid; }, "fvproxy::parallel::directory");
+    out.steps.lap("directory");
     if (curve_part) {
       part_slab_on_curve(piece, dev);
     } else if (graph_part) {
@@ -322,7 +330,9 @@ struct BoxInParts {
     } else {
       for (Place& p : directory) p.part = block_part(p.gid);
     }
+    out.steps.lap(graph_part ? "partition (ptscotch)" : "partition");
     send_places_to_owners();
+    out.steps.lap("places to owners");
   }
 
   /// The rows of the slab's cells `S` in the mesh ordered along mesh.reorder's curve. The slab
@@ -335,6 +345,10 @@ struct BoxInParts {
 
   /// The parts of the slab's cells: equal contiguous pieces of the partition's curve.
   void part_slab_on_curve(const HostMesh& piece, const Mesh& dev) {
+    if (curve_order && cfg.reorder == part_curve) { // the ordering's positions (same curve, same frame)
+      for (Place& p : directory) p.part = static_cast<int>((__int128)p.row * ranks / total_cells);
+      return;
+    }
     const std::vector<index_t> S = in_slab(piece);
     const CurveFrame pf = global_frame(dev, S, comm);
     const auto pos = curve_positions(piece, dev, S, part_curve, pf, comm);
@@ -396,16 +410,14 @@ struct BoxInParts {
   }
 
   /// This rank's hexes (of its cells `own_gids`, ascending) and `layers` + 1 layers around them,
-  /// ordered as the whole mesh.
+  /// in the generation (global id) order.
   HostMesh own_piece(const std::vector<gid_t>& own_gids, int layers, std::vector<gid_t>& piece_hexes) const {
     std::vector<gid_t> hexes;
     for (const gid_t g : own_gids)
       if (hexes.empty() || hexes.back() != g / per_hex) hexes.push_back(g / per_hex);
     hexes.erase(std::unique(hexes.begin(), hexes.end()), hexes.end()); // own_gids ascending: hexes too
     piece_hexes = dilate(box, hexes, layers + 1);
-    HostMesh piece = generate_box_piece(box, piece_hexes);
-    if (curve_order) order_piece(piece, upload_centroids(piece), cfg.reorder, order_frame);
-    return piece;
+    return generate_box_piece(box, piece_hexes);
   }
 
   /// The ghosts' places: from the directory (closed-form for blocks in the generation order).
@@ -428,31 +440,70 @@ struct BoxInParts {
     return ghost_places;
   }
 
-  /// 2. This rank's piece: its hexes and two layers, ordered as the whole mesh; its cells, their
-  /// ghosts and the faces between them cut out.
-  LocalMesh cut_out(int layers, const GhostAdjacency& adjacency) const {
+  /// 2. This rank's piece: its hexes and two layers; its cells, their ghosts and the faces between
+  /// them cut out in the whole ordered mesh's order (their rows from the directory).
+  LocalMesh cut_out(int layers, const GhostAdjacency& adjacency) {
     std::vector<gid_t> own_gids(owned.size());
     for (std::size_t i = 0; i < owned.size(); ++i) own_gids[i] = owned[i].gid;
     std::vector<gid_t> hexes;
-    const HostMesh piece = own_piece(own_gids, layers, hexes);
-    const PieceIndex cell_of(piece, hexes, total_hexes, per_hex);
+    HostMesh piece = own_piece(own_gids, layers, hexes);
+    out.steps.lap("own piece");
+    std::optional<PieceIndex> cell_of(std::in_place, piece, hexes, total_hexes, per_hex);
     // Owned cells and the ghosts (the other cells within `layers` faces of one), with their rows.
     const index_t nc = piece.n_cells();
     std::vector<int> part(nc, -1);
     std::vector<gid_t> row(nc, -1);
-    for (const Place& p : owned) part[cell_of(p.gid)] = rank, row[cell_of(p.gid)] = p.row;
+    for (const Place& p : owned) part[(*cell_of)(p.gid)] = rank, row[(*cell_of)(p.gid)] = p.row;
     std::vector<index_t> own; // ascending
     for (index_t c = 0; c < nc; ++c)
       if (part[c] == rank) own.push_back(c);
     const std::vector<gid_t> ghost_gids = ghost_gids_of(piece, own, layers, adjacency);
-    const std::vector<Place> ghost_places = places_of(ghost_gids);
-    for (std::size_t i = 0; i < ghost_gids.size(); ++i)
-      part[cell_of(ghost_gids[i])] = ghost_places[i].part, row[cell_of(ghost_gids[i])] = ghost_places[i].row;
+    // Along a curve, the rows of the cells next to the local ones by a node too (they number the nodes).
+    const std::vector<gid_t> ask = curve_order ? with_node_neighbours(piece, own, ghost_gids, *cell_of) : ghost_gids;
+    const std::vector<Place> places = places_of(ask);
+    const auto ghost = [&](std::size_t i) { return std::binary_search(ghost_gids.begin(), ghost_gids.end(), ask[i]); };
+    for (std::size_t i = 0; i < ask.size(); ++i) {
+      const index_t c = (*cell_of)(ask[i]);
+      row[c] = places[i].row;
+      if (ghost(i)) part[c] = places[i].part;
+    }
+    out.steps.lap("ghosts");
+    if (curve_order) {
+      const std::vector<index_t> p = order_piece_by_rows(piece, row, total_cells);
+      std::vector<int> q(part.size());
+      for (std::size_t k = 0; k < p.size(); ++k) q[k] = part[std::size_t(p[k])];
+      part.swap(q);
+      cell_of.emplace(piece, hexes, total_hexes, per_hex);
+      out.steps.lap("own piece order");
+    }
     LocalMesh l = extract_local(piece, part, rank, ranks, layers, adjacency);
     drop_cut_patches(l, layers);
-    set_global_rows(l, cell_of, row);
+    set_global_rows(l, *cell_of, row);
     l.n_global_nodes = std::int64_t(box.cells[0] + 1) * (box.cells[1] + 1) * (box.cells[2] + 1); // ids 0..n-1
+    out.steps.lap("cut out");
     return l;
+  }
+
+  /// `ghost_gids` (ascending) and the global ids of the piece's other cells that share a node with an
+  /// owned cell (`own`) or a ghost, ascending.
+  static std::vector<gid_t> with_node_neighbours(const HostMesh& piece, const std::vector<index_t>& own,
+                                                 const std::vector<gid_t>& ghost_gids, const PieceIndex& cell_of) {
+    std::vector<char> local(std::size_t(piece.n_cells()), 0), node(std::size_t(piece.n_nodes()), 0);
+    for (const index_t c : own) local[std::size_t(c)] = 1;
+    for (const gid_t g : ghost_gids) local[std::size_t(cell_of(g))] = 1;
+    for (index_t c = 0; c < piece.n_cells(); ++c)
+      if (local[std::size_t(c)])
+        for (index_t k = piece.cell_node_off[c]; k < piece.cell_node_off[c + 1]; ++k) node[piece.cell_nodes[k]] = 1;
+    std::vector<gid_t> ask(ghost_gids);
+    for (index_t c = 0; c < piece.n_cells(); ++c)
+      if (!local[std::size_t(c)])
+        for (index_t k = piece.cell_node_off[c]; k < piece.cell_node_off[c + 1]; ++k)
+          if (node[piece.cell_nodes[k]]) {
+            ask.push_back(piece.cell_gid[c]);
+            break;
+          }
+    std::sort(ask.begin(), ask.end());
+    return ask;
   }
 
   /// Rows in the whole ordered mesh (`row`, by the piece's cell), instead of the piece's cells and
@@ -475,10 +526,13 @@ PartsMesh build_box_in_parts(const MeshConfig& cfg, const Communicator& comm, co
   b.describe_partition(where);
 
   Kokkos::Timer timer;
+  b.out.steps.skip();
   if (b.curve_part || b.graph_part || b.curve_order)
     b.place_slab();
-  else // blocks in the generation order: everything closed-form
+  else { // blocks in the generation order: everything closed-form
     b.place_blocks();
+    b.out.steps.lap("blocks");
+  }
   b.out.seconds_sort = timer.seconds();
   timer.reset();
 

@@ -15,16 +15,20 @@
 //      to the slab that holds the cell); `blocks` parts are closed-form. The slab keeps (part, ordered index) of
 //      its cells: the directory other ranks ask about their ghosts.
 //   2. the rank's own hexes (its cells' hexes) and two layers around them (three with two ghost
-//      layers) are generated, faces built, ordered as the whole mesh is; its cells, their ghosts
-//      (parts from the directory) and the faces between them are cut out with extract_local.
-// Two layers: a ghost's centroid (hence its key and its place in the order) needs all its faces,
-// which reach one hex further than the ghost itself.
+//      layers) are generated with their faces; its ghosts are found in it, their places (part,
+//      row) and, along a curve, the rows of every cell sharing a node with an owned cell or a ghost
+//      are asked of the directory; the piece is put in the order of those rows (the other cells
+//      last), so its local cells, faces and nodes (numbered by first use) follow the whole ordered
+//      mesh, and the owned cells, the ghosts and the faces between them are cut out with extract_local.
+// Two layers: the cells sharing a node with a ghost, whose rows number the ghost's nodes, reach one
+// hex further than the ghost itself.
 //
 // Which meshes: `mesh.generate` boxes with mesh.partition ptscotch (the default for a box),
 // blocks, hilbert or zorder and mesh.reorder none, zorder or hilbert (the orderings whose place is
 // a sort key). METIS, `rcm`, `random` and Gmsh files still need the whole mesh (decompose()).
 #include <vector>
 
+#include "core/step_times.hpp"
 #include "mesh/local_mesh.hpp"
 #include "mesh/mesh_options.hpp"
 #include "mesh/partition.hpp"
@@ -41,6 +45,7 @@ struct PartsMesh {
   gid_t n_global_cells = 0;
   double seconds_sort = 0;  ///< step 1: slab, keys, sample sort, directory
   double seconds_piece = 0; ///< step 2: own piece, faces, order, cut out
+  StepTimes steps;          ///< both steps in finer steps (docs/decomposition.md#built-in-parts)
 };
 
 /// Rank comm.rank()'s part among comm.size(). Collective. InputError (naming `where`) when the

@@ -59,7 +59,11 @@ void expect_same_part(const Decomposition& a, const Decomposition& b) {
   ASSERT_EQ(x.host.n_interior, y.host.n_interior);
   EXPECT_EQ(x.host.cell_gid, y.host.cell_gid);
   EXPECT_EQ(x.host.cell_type, y.host.cell_type);
-  EXPECT_EQ(x.global_cell, y.global_cell); // rows of the whole ordered mesh
+  EXPECT_EQ(x.global_cell, y.global_cell);     // rows of the whole ordered mesh
+  EXPECT_EQ(x.host.node_gid, y.host.node_gid); // the local nodes in the same order
+  EXPECT_EQ(x.host.node_key, y.host.node_key);
+  EXPECT_EQ(x.host.cell_node_off, y.host.cell_node_off);
+  EXPECT_EQ(x.host.cell_nodes, y.host.cell_nodes);
   EXPECT_EQ(x.host.face_node_off, y.host.face_node_off);
   EXPECT_EQ(x.host.cell_face_off, y.host.cell_face_off);
   EXPECT_EQ(x.host.cell_faces, y.host.cell_faces);
