@@ -320,8 +320,9 @@ struct BoxInParts {
     // directory is indexed by gid - slab0 * per_hex: S follows the piece's order, sort it below.
     if (curve_order) order_slab(piece, dev, S);
     out.steps.lap("slab order");
-    host::parallel_sort(
-        directory, [](const Place& a, const Place& b) { return a.gid < b.gid; }, "fvproxy::parallel::directory");
+    const auto by_gid = [](const Place& a, const Place& b) { return a.gid < b.gid; };
+    if (!std::is_sorted(directory.begin(), directory.end(), by_gid)) // a piece is generated in global-id order
+      host::parallel_sort(directory, by_gid, "fvproxy::parallel::directory");
     out.steps.lap("directory");
     if (curve_part) {
       part_slab_on_curve(piece, dev);
@@ -380,15 +381,19 @@ struct BoxInParts {
     for (std::size_t i = 0; i < directory.size(); ++i) directory[i].part = parts[i];
   }
 
-  /// Every cell's place to its owner.
+  /// Every cell's place to its owner. The directory is in global-id order and so is each part's
+  /// share of it (a counting sort by part keeps it); the slabs follow each other in global ids, so
+  /// the shares arrive (in rank order) in global-id order.
   void send_places_to_owners() {
-    std::vector<Place> send(directory);
-    std::sort(send.begin(), send.end(), [](const Place& a, const Place& b) { return a.part < b.part; });
     std::vector<int> counts(ranks, 0);
-    for (const Place& p : send) ++counts[p.part];
+    for (const Place& p : directory) ++counts[p.part];
+    std::vector<std::size_t> at(std::size_t(ranks), 0);
+    for (int r = 1; r < ranks; ++r) at[r] = at[r - 1] + std::size_t(counts[r - 1]);
+    std::vector<Place> send(directory.size());
+    for (const Place& p : directory) send[at[p.part]++] = p;
     owned = alltoallv(send, counts, comm);
-    host::parallel_sort(
-        owned, [](const Place& a, const Place& b) { return a.gid < b.gid; }, "fvproxy::parallel::owned");
+    if (!std::is_sorted(owned.begin(), owned.end(), [](const Place& a, const Place& b) { return a.gid < b.gid; }))
+      throw RunError("error: build_box_in_parts: the owned cells did not arrive in global-id order");
   }
 
   /// 1. Blocks in the generation order: everything closed-form.
