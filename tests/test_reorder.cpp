@@ -205,6 +205,32 @@ TEST(HostParallel, SortIsStdStableSortOnAnyThreadCount) {
   }
 }
 
+TEST(HostParallel, MergeRunsIsStdStableSortOfTheRuns) {
+  // Sorted runs (some empty, ties within and across runs) of any count, merged on any thread count:
+  // std::stable_sort of the whole (a tie keeps its run's order, then its order within the run).
+  auto by_first = [](const std::pair<int, int>& a, const std::pair<int, int>& b) { return a.first < b.first; };
+  for (const int runs : {1, 2, 3, 5, 8}) {
+    std::vector<std::pair<int, int>> v;
+    std::vector<std::int64_t> bound{0};
+    for (int r = 0; r < runs; ++r) {
+      const std::size_t n = r == 1 ? 0 : std::size_t(9000 + 4111 * r);
+      const std::size_t b = v.size();
+      for (std::size_t i = 0; i < n; ++i) v.emplace_back(int(((b + i) * 2654435761u) % 977), int(b + i));
+      std::stable_sort(v.begin() + std::int64_t(b), v.end(), by_first);
+      bound.push_back(std::int64_t(v.size()));
+    }
+    auto want = v;
+    std::stable_sort(want.begin(), want.end(), by_first);
+    for (const int t : {1, 2, 3, 8}) {
+      host::threads_override() = t;
+      auto got = v;
+      host::merge_runs(got, bound, by_first, "fvproxy::test::merge");
+      host::threads_override() = 0;
+      EXPECT_EQ(got, want) << runs << " runs, " << t << " threads";
+    }
+  }
+}
+
 TEST(HostParallel, ExclusiveScan) {
   std::vector<std::int64_t> v(200001);
   for (std::size_t i = 0; i < v.size(); ++i) v[i] = std::int64_t(i % 7);

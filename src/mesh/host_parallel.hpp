@@ -88,10 +88,42 @@ std::int64_t co_rank(std::int64_t i, It a, std::int64_t na, It b, std::int64_t n
 
 } // namespace detail
 
-/// Sorts `v` with `less` on the host threads: pieces sorted in parallel, then merged in rounds,
-/// each merge split over the threads along its merge path. Stable (ties keep their order), so
-/// the result is std::stable_sort's, whatever the number of threads; without a tie, std::sort's.
-/// Needs a buffer of v's size.
+/// Merges the sorted runs [bound[p], bound[p + 1]) of `v` (bound: the runs' limits, from 0 to
+/// v.size()) into one sorted vector with `less`, on the host threads: pairs of neighbouring runs in
+/// rounds, each merge split over the threads along its merge path. Stable: ties keep their run's
+/// order, then their order within it. Needs a buffer of v's size.
+template <class T, class Less>
+void merge_runs(std::vector<T>& v, std::vector<std::int64_t> bound, const Less& less, const char* label) {
+  const int T_ = threads();
+  std::vector<T> buf(v.size());
+  std::vector<T>* src = &v;
+  std::vector<T>* dst = &buf;
+  while (bound.size() > 2) {
+    // Runs 2q and 2q+1 into one, each merge cut into `split` equal slices of its output; an odd last
+    // run is copied.
+    const int runs = int(bound.size()) - 1, pairs = (runs + 1) / 2, split = std::max(1, T_ / pairs);
+    for_pieces(label, std::int64_t(pairs) * split, pairs * split, [&](int task, std::int64_t, std::int64_t) {
+      const int pair = task / split, s = task % split;
+      const std::int64_t a0 = bound[2 * pair], a1 = bound[std::min(2 * pair + 1, runs)],
+                         b1 = bound[std::min(2 * pair + 2, runs)];
+      const auto a = src->begin() + a0, b = src->begin() + a1;
+      const std::int64_t na = a1 - a0, nb = b1 - a1, total = na + nb;
+      const std::int64_t o0 = total * s / split, o1 = total * (s + 1) / split;
+      const std::int64_t j0 = detail::co_rank(o0, a, na, b, nb, less), j1 = detail::co_rank(o1, a, na, b, nb, less);
+      std::merge(a + j0, a + j1, b + (o0 - j0), b + (o1 - j1), dst->begin() + a0 + o0, less);
+    });
+    std::vector<std::int64_t> next;
+    for (std::size_t p = 0; p < bound.size(); p += 2) next.push_back(bound[p]);
+    if (next.back() != bound.back()) next.push_back(bound.back());
+    bound.swap(next);
+    std::swap(src, dst);
+  }
+  if (src != &v) v.swap(*src);
+}
+
+/// Sorts `v` with `less` on the host threads: pieces sorted in parallel, then merged in rounds
+/// (merge_runs). Stable (ties keep their order), so the result is std::stable_sort's, whatever the
+/// number of threads; without a tie, std::sort's. Needs a buffer of v's size.
 template <class T, class Less> void parallel_sort(std::vector<T>& v, const Less& less, const char* label) {
   const std::int64_t n = std::int64_t(v.size());
   const int T_ = threads();
@@ -106,26 +138,7 @@ template <class T, class Less> void parallel_sort(std::vector<T>& v, const Less&
   for_pieces(label, pieces, pieces, [&](int p, std::int64_t, std::int64_t) {
     std::stable_sort(v.begin() + bound[p], v.begin() + bound[p + 1], less);
   });
-  std::vector<T> buf(v.size());
-  std::vector<T>* src = &v;
-  std::vector<T>* dst = &buf;
-  for (int width = 1; width < pieces; width *= 2) {
-    // Pairs of runs [bound[p], bound[p+width]) + [bound[p+width], bound[p+2*width]), each merge
-    // cut into `split` equal slices of its output.
-    const int pairs = pieces / (2 * width), split = std::max(1, T_ / pairs);
-    for_pieces(label, std::int64_t(pairs) * split, pairs * split, [&](int task, std::int64_t, std::int64_t) {
-      const int pair = task / split, s = task % split;
-      const std::int64_t a0 = bound[2 * width * pair], a1 = bound[2 * width * pair + width],
-                         b1 = bound[2 * width * (pair + 1)];
-      const auto a = src->begin() + a0, b = src->begin() + a1;
-      const std::int64_t na = a1 - a0, nb = b1 - a1, total = na + nb;
-      const std::int64_t o0 = total * s / split, o1 = total * (s + 1) / split;
-      const std::int64_t j0 = detail::co_rank(o0, a, na, b, nb, less), j1 = detail::co_rank(o1, a, na, b, nb, less);
-      std::merge(a + j0, a + j1, b + (o0 - j0), b + (o1 - j1), dst->begin() + a0 + o0, less);
-    });
-    std::swap(src, dst);
-  }
-  if (src != &v) v.swap(*src);
+  merge_runs(v, std::move(bound), less, label);
 }
 
 } // namespace fvproxy::host

@@ -163,11 +163,15 @@ std::vector<gid_t> global_positions(const std::vector<std::uint64_t>& keys, cons
   }
   std::vector<int> recv_counts;
   std::vector<Rec> got = alltoallv(mine, send_counts, comm, &recv_counts);
-  // Global positions: this rank's interval starts after every lower rank's records.
+  // Global positions: this rank's interval starts after every lower rank's records. Each rank's
+  // share arrives sorted (a contiguous slice of its sorted records): merge the P runs.
   std::vector<index_t> order(got.size());
   std::iota(order.begin(), order.end(), 0);
-  host::parallel_sort(
-      order, [&](index_t a, index_t b) { return less(got[a], got[b]); }, "fvproxy::parallel::curve_positions");
+  std::vector<std::int64_t> runs(std::size_t(P) + 1, 0);
+  for (int r = 0; r < P; ++r) runs[r + 1] = runs[r] + recv_counts[r];
+  host::merge_runs(
+      order, std::move(runs), [&](index_t a, index_t b) { return less(got[a], got[b]); },
+      "fvproxy::parallel::curve_positions");
   long long local = static_cast<long long>(got.size()), before = 0;
   MPI_Exscan(&local, &before, 1, MPI_LONG_LONG, MPI_SUM, comm.raw());
   if (comm.rank() == 0) before = 0;
