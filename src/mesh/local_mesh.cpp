@@ -5,6 +5,7 @@
 #include <tuple>
 
 #include "core/error.hpp"
+#include "mesh/host_parallel.hpp"
 
 namespace fvproxy {
 
@@ -180,12 +181,13 @@ void sort_cell_faces_globally(LocalMesh& l) {
   HostMesh& h = l.host;
   const std::vector<index_t>& faces = l.global_face;
   build_cell_faces(h);
-  for (index_t c = 0; c < h.n_cells(); ++c) {
+  host::parallel_for("fvproxy::mesh::local_cell_faces", h.n_cells(), [&](std::int64_t i) {
+    const index_t c = static_cast<index_t>(i);
     const auto b = h.cell_faces.begin() + h.cell_face_off[c], e = h.cell_faces.begin() + h.cell_face_off[c + 1];
     std::sort(b, e, [&](index_t x, index_t y) { return faces[x] < faces[y]; });
     for (index_t k = h.cell_face_off[c]; k < h.cell_face_off[c + 1]; ++k)
       h.cell_face_sign[k] = h.face_owner[h.cell_faces[k]] == c ? 1 : -1;
-  }
+  });
 }
 
 /// Classify owned cells (frontier: a neighbour in another part, by `adj`) and the ghosts by layer
@@ -267,32 +269,59 @@ std::vector<index_t> add_nodes(const HostMesh& g, LocalMesh& l) {
   return node_of;
 }
 
-/// The local cells, in l.global_cell's order, on their local nodes.
+/// The local cells, in l.global_cell's order, on their local nodes (each cell written once, on the
+/// host threads).
 void add_cells(const HostMesh& g, const std::vector<index_t>& node_of, LocalMesh& l) {
   HostMesh& h = l.host;
-  for (index_t c : l.global_cell) {
-    std::vector<index_t> nodes;
-    for (index_t k = g.cell_node_off[c]; k < g.cell_node_off[c + 1]; ++k) nodes.push_back(node_of[g.cell_nodes[k]]);
-    h.add_cell(g.cell_type[c], nodes.data(), g.cell_gid[c]);
-  }
+  const std::vector<index_t>& cells = l.global_cell;
+  const std::int64_t n = std::int64_t(cells.size());
+  h.cell_type.resize(std::size_t(n));
+  h.cell_gid.resize(std::size_t(n));
+  h.cell_node_off.assign(std::size_t(n) + 1, 0);
+  host::parallel_for("fvproxy::mesh::local_cells", n, [&](std::int64_t i) {
+    const index_t c = cells[std::size_t(i)];
+    h.cell_type[std::size_t(i)] = g.cell_type[c];
+    h.cell_gid[std::size_t(i)] = g.cell_gid[c];
+    h.cell_node_off[std::size_t(i)] = g.cell_node_off[c + 1] - g.cell_node_off[c];
+  });
+  h.cell_node_off[std::size_t(n)] = host::exclusive_scan(h.cell_node_off);
+  h.cell_nodes.resize(std::size_t(h.cell_node_off[std::size_t(n)]));
+  host::parallel_for("fvproxy::mesh::local_cell_nodes", n, [&](std::int64_t i) {
+    const index_t c = cells[std::size_t(i)];
+    index_t at = h.cell_node_off[std::size_t(i)];
+    for (index_t k = g.cell_node_off[c]; k < g.cell_node_off[c + 1]; ++k) h.cell_nodes[at++] = node_of[g.cell_nodes[k]];
+  });
 }
 
-/// The faces select_faces chose (l.global_face), on the local nodes and cells.
+/// The faces select_faces chose (l.global_face), on the local nodes and cells (each face written
+/// once, on the host threads).
 void add_faces(const HostMesh& g, const std::vector<index_t>& node_of, LocalMesh& l) {
   const std::vector<index_t>& cells = l.global_cell;
   std::vector<index_t> local_of(g.n_cells(), -1);
-  for (std::size_t k = 0; k < cells.size(); ++k) local_of[cells[k]] = static_cast<index_t>(k);
+  host::parallel_for("fvproxy::mesh::local_of", std::int64_t(cells.size()),
+                     [&](std::int64_t k) { local_of[cells[std::size_t(k)]] = static_cast<index_t>(k); });
   HostMesh& h = l.host;
   const std::vector<index_t>& faces = l.global_face;
+  const std::int64_t n = std::int64_t(faces.size());
   h.shifts = g.shifts;
-  for (index_t f : faces) {
-    for (index_t k = g.face_node_off[f]; k < g.face_node_off[f + 1]; ++k)
-      h.face_nodes.push_back(node_of[g.face_nodes[k]]);
-    h.face_node_off.push_back(static_cast<index_t>(h.face_nodes.size()));
-    h.face_owner.push_back(local_of[g.face_owner[f]]);
-    h.face_neighbour.push_back(g.face_neighbour[f] < 0 ? -1 : local_of[g.face_neighbour[f]]);
-    h.face_shift.push_back(g.face_shift[f]);
-  }
+  h.face_owner.resize(std::size_t(n));
+  h.face_neighbour.resize(std::size_t(n));
+  h.face_shift.resize(std::size_t(n));
+  h.face_node_off.assign(std::size_t(n) + 1, 0);
+  host::parallel_for("fvproxy::mesh::local_faces", n, [&](std::int64_t i) {
+    const index_t f = faces[std::size_t(i)];
+    h.face_node_off[std::size_t(i)] = g.face_node_off[f + 1] - g.face_node_off[f];
+    h.face_owner[std::size_t(i)] = local_of[g.face_owner[f]];
+    h.face_neighbour[std::size_t(i)] = g.face_neighbour[f] < 0 ? -1 : local_of[g.face_neighbour[f]];
+    h.face_shift[std::size_t(i)] = g.face_shift[f];
+  });
+  h.face_node_off[std::size_t(n)] = host::exclusive_scan(h.face_node_off);
+  h.face_nodes.resize(std::size_t(h.face_node_off[std::size_t(n)]));
+  host::parallel_for("fvproxy::mesh::local_face_nodes", n, [&](std::int64_t i) {
+    const index_t f = faces[std::size_t(i)];
+    index_t at = h.face_node_off[std::size_t(i)];
+    for (index_t k = g.face_node_off[f]; k < g.face_node_off[f + 1]; ++k) h.face_nodes[at++] = node_of[g.face_nodes[k]];
+  });
 }
 
 } // namespace
