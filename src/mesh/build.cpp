@@ -4,6 +4,7 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "core/retained_heap.hpp"
 #include "mesh/box_generator.hpp"
 #include "mesh/gmsh_reader.hpp"
 #include "mesh/reorder.hpp"
@@ -22,6 +23,7 @@ void check_jitter(const BoxConfig& box, double min_volume, gid_t cell) {
 }
 
 BuiltMesh build_mesh(const MeshConfig& cfg, UnorderedMesh* unordered) {
+  const RetainedHeap heap; // core/retained_heap.hpp
   BuiltMesh b;
   Kokkos::Timer timer;
   std::string where = "mesh";

@@ -7,6 +7,7 @@
 
 #include "core/error.hpp"
 #include "core/exact_sum.hpp"
+#include "core/retained_heap.hpp"
 #include "mesh/partition.hpp"
 #include "mesh/ptscotch.hpp"
 #include "parallel/parts.hpp"
@@ -295,6 +296,7 @@ struct FromRoot {
 
 Decomposition decompose_from_root(const MeshConfig& cfg, const Communicator& comm, const HaloSettings& halo,
                                   const std::string& where, const std::function<void(const BuiltMesh&)>& on_root) {
+  const RetainedHeap heap; // core/retained_heap.hpp
   Decomposition d;
   FromRoot root(cfg, comm, halo, where, d, on_root);
   root.build();
@@ -323,6 +325,7 @@ Decomposition decompose(const BuiltMesh& global, const MeshConfig& cfg, const Co
 
 Decomposition decompose_in_parts(const MeshConfig& cfg, const Communicator& comm, const HaloSettings& halo,
                                  const std::string& where) {
+  const RetainedHeap heap; // core/retained_heap.hpp
   Decomposition d;
   PartsMesh p = build_box_in_parts(cfg, comm, where == "mpirun -np" ? where + " " + std::to_string(comm.size()) : where,
                                    halo.layers, halo.adjacency);
