@@ -4,12 +4,13 @@
 #   bash perf/results/2026-12-07-setup-host/gpu.sh OUT [PART...]
 # Parts (default: all, in this order):
 #   steps  `fvproxy mesh --in-parts` on 16.9M tets (112 x 112 x 224 hexes), each step's seconds per
-#          rank: 4 ranks x 4 threads (zorder, ptscotch), the same with glibc's heap kept (MALLOC_MMAP_MAX_=0,
-#          MALLOC_TRIM_THRESHOLD_, MALLOC_TOP_PAD_: freed memory reused instead of unmapped and
-#          faulted in again), 4 ranks x 1 thread and 1 rank x 16 threads (zorder): how the host work
-#          scales with threads and with processes sharing the machine;
-#   ab     perf/setup_ranks.py (a run's set-up, slowest rank) on 4 ranks, zorder and ptscotch, new,
-#          old and new with the heap kept, in turn, ROUNDS [2] rounds.
+#          rank: the new binary on 4 ranks x 4 threads (zorder, ptscotch), 4 ranks x 1 thread and
+#          1 rank x 16 threads (zorder: how the host work scales with threads and with processes
+#          sharing the machine); the old one on 4 x 4 (zorder), plain and with glibc's heap kept
+#          through the environment (MALLOC_MMAP_MAX_=0, MALLOC_TRIM_THRESHOLD_, MALLOC_TOP_PAD_: what
+#          the new binary's RetainedHeap sets in code);
+#   ab     perf/setup_ranks.py (a run's set-up, slowest rank) on 4 ranks, zorder and ptscotch: new,
+#          old, and old with the heap kept, in turn, ROUNDS [2] rounds.
 set -u
 out=${1:?usage: gpu.sh OUT [steps|ab]...}
 shift
@@ -30,8 +31,10 @@ for part in "${parts[@]}"; do
         gpu_step "steps_${m}_4x4" 200 mpirun --bind-to none -np 4 -x LD_LIBRARY_PATH -x OMP_NUM_THREADS=4 \
           bin/fvproxy mesh "${box[@]}" --set mesh.partition=$m
       done
-      gpu_step "steps_zorder_4x4_heap" 200 env "${heap[@]}" mpirun --bind-to none -np 4 -x LD_LIBRARY_PATH \
-        -x OMP_NUM_THREADS=4 $heap_x bin/fvproxy mesh "${box[@]}" --set mesh.partition=zorder
+      gpu_step "steps_old_zorder_4x4" 200 mpirun --bind-to none -np 4 -x LD_LIBRARY_PATH -x OMP_NUM_THREADS=4 \
+        bin/fvproxy-old mesh "${box[@]}" --set mesh.partition=zorder
+      gpu_step "steps_old_zorder_4x4_heap" 200 env "${heap[@]}" mpirun --bind-to none -np 4 -x LD_LIBRARY_PATH \
+        -x OMP_NUM_THREADS=4 $heap_x bin/fvproxy-old mesh "${box[@]}" --set mesh.partition=zorder
       gpu_step "steps_zorder_4x1" 200 mpirun --bind-to none -np 4 -x LD_LIBRARY_PATH -x OMP_NUM_THREADS=1 \
         bin/fvproxy mesh "${box[@]}" --set mesh.partition=zorder
       gpu_step "steps_zorder_1x16" 200 mpirun --bind-to none -np 1 -x LD_LIBRARY_PATH -x OMP_NUM_THREADS=16 \
@@ -41,7 +44,7 @@ for part in "${parts[@]}"; do
       for round in $(seq "${ROUNDS:-2}"); do
         for b in new old heap; do
           exe=bin/fvproxy
-          [[ $b == old ]] && exe=bin/fvproxy-old
+          [[ $b != new ]] && exe=bin/fvproxy-old
           pre=()
           xs=""
           [[ $b == heap ]] && pre=(env "${heap[@]}") && xs=$heap_x
