@@ -16,9 +16,9 @@ int depth = 0; // guards alive (the set-up constructs them on the main thread on
 RetainedHeap::RetainedHeap() {
 #ifdef FVPROXY_GLIBC_HEAP
   if (depth++ > 0) return;
-  mallopt(M_MMAP_MAX, 0);                   // every block from the heap, none mapped alone
-  mallopt(M_TRIM_THRESHOLD, INT_MAX);       // the heap's free top kept
-  mallopt(M_TOP_PAD, 256 * 1024 * 1024);    // grown in large steps
+  mallopt(M_MMAP_MAX, 0);                // every block from the heap, none mapped alone
+  mallopt(M_TRIM_THRESHOLD, INT_MAX);    // the heap's free top kept
+  mallopt(M_TOP_PAD, 256 * 1024 * 1024); // grown in large steps
 #endif
 }
 
