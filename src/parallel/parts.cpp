@@ -261,7 +261,6 @@ struct BoxInParts {
   const gid_t slab0, slab1;
   std::vector<Place> directory; // the slab's cells, by gid
   std::vector<Place> owned;     // this rank's cells (from the directory owners)
-  CurveFrame order_frame;
 
   BoxInParts(const MeshConfig& cfg, const Communicator& comm)
       : cfg(cfg), box(*cfg.generate), comm(comm), ranks(comm.size()), rank(comm.rank()), per_hex(cells_per_hex(box)),
@@ -343,8 +342,7 @@ struct BoxInParts {
   /// The rows of the slab's cells `S` in the mesh ordered along mesh.reorder's curve. The slab
   /// itself stays in its order (what follows reads it by global id).
   void order_slab(const HostMesh& piece, const Mesh& dev, const std::vector<index_t>& S) {
-    order_frame = global_frame(dev, S, comm);
-    const auto row = curve_positions(piece, dev, S, cfg.reorder, order_frame, comm);
+    const auto row = curve_positions(piece, dev, S, cfg.reorder, global_frame(dev, S, comm), comm);
     for (std::size_t i = 0; i < S.size(); ++i) directory[i].row = row[i];
   }
 
