@@ -394,7 +394,9 @@ struct BoxInParts {
     std::vector<Place> send(directory.size());
     for (const Place& p : directory) send[at[p.part]++] = p;
     owned = alltoallv(send, counts, comm);
-    if (!std::is_sorted(owned.begin(), owned.end(), [](const Place& a, const Place& b) { return a.gid < b.gid; }))
+    const bool sorted =
+        std::is_sorted(owned.begin(), owned.end(), [](const Place& a, const Place& b) { return a.gid < b.gid; });
+    if (comm.max(std::int64_t(sorted ? 0 : 1)) != 0) // on every rank: one rank alone would leave the others waiting
       throw RunError("error: build_box_in_parts: the owned cells did not arrive in global-id order");
   }
 
