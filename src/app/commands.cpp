@@ -280,7 +280,7 @@ int mesh_in_parts(const CliArgs& cli, const CaseConfig& cfg, const Communicator&
                 p["owned_cells"].get<long long>(), p["ghost_cells"].get<long long>(), p["neighbours"].get<int>(),
                 p["seconds"].get<double>(), p["seconds_sort"].get<double>(), p["seconds_piece"].get<double>(),
                 p["seconds_device"].get<double>(), p["peak_host_bytes"].get<double>() / 1e6);
-  std::printf("  steps, seconds on each rank (%s):\n", "rank 0 first");
+  std::printf("  steps, seconds on each rank (rank 0 first):\n");
   for (const auto& step : d.steps.steps()) {
     std::printf("    %-24s", step.first.c_str());
     for (const auto& p : j["per_rank"]) std::printf(" %8.3f", p["steps"].value(step.first, 0.0));

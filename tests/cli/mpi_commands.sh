@@ -8,7 +8,8 @@
 #     every rank exits 0, one report;
 #  4. mesh: one report;
 #  5. mesh --in-parts --json: every rank built its part only (owned cells add up, bench built in parts
-#     says so), and a case that cannot be built in parts is refused (exit 2, naming why).
+#     says so; each rank's steps named and within its time), and a case that cannot be built in parts
+#     is refused (exit 2, naming why).
 set -u
 mpiexec="$1"; fv="$2"; in="$3"; out="$4"
 fail() { echo "FAIL: $*"; exit 1; }
@@ -71,6 +72,13 @@ assert j["ranks"] == 2 and j["cells"] == 6 * 4 ** 3 and j["partition"] == "hilbe
 assert sum(p["owned_cells"] for p in j["per_rank"]) == j["cells"], j["per_rank"]
 assert all(p["ghost_cells"] > 0 and p["neighbours"] == 1 and p["peak_host_bytes"] > 0 for p in j["per_rank"]), j
 assert j["seconds"] > 0 and j["cells_per_second"] > 0, j
+# each rank's steps (a curve partition and ordering: the slab, then the own piece ordered by its rows),
+# together within the rank's time
+want = ["slab piece", "slab centroids", "slab order", "directory", "partition", "places to owners", "own piece",
+        "ghosts", "own piece order", "cut out", "device mesh and halo", "checks and volume"]
+for p in j["per_rank"]:
+    assert sorted(p["steps"]) == sorted(want), p["steps"]
+    assert all(s >= 0 for s in p["steps"].values()) and sum(p["steps"].values()) <= p["seconds"] * 1.01, p
 PY
 mpi "$fv" bench "$in/bench.yaml" "${small[@]}" --set mesh.partition=zorder --repeat 1 --operators convection \
   >"$out/bench_parts.txt" 2>&1 || fail "bench built in parts: $(tail -n 5 "$out/bench_parts.txt")"
