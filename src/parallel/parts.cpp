@@ -317,18 +317,20 @@ struct BoxInParts {
     out.steps.lap("slab piece");
     const Mesh dev = curve_part || curve_order ? upload_centroids(piece) : Mesh{}; // for the curves' keys
     out.steps.lap("slab centroids");
-    std::vector<index_t> S = in_slab(piece);
+    const std::vector<index_t> S = in_slab(piece);
+    // The curves' frame: the slab cells' centroid bounds over every rank (both curves use it).
+    const CurveFrame frame = curve_part || curve_order ? global_frame(dev, S, comm) : CurveFrame{};
     directory.resize(S.size());
     for (std::size_t i = 0; i < S.size(); ++i) directory[i] = {piece.cell_gid[S[i]], piece.cell_gid[S[i]], 0};
     // directory is indexed by gid - slab0 * per_hex: S follows the piece's order, sort it below.
-    if (curve_order) order_slab(piece, dev, S);
+    if (curve_order) order_slab(piece, dev, S, frame);
     out.steps.lap("slab order");
     const auto by_gid = [](const Place& a, const Place& b) { return a.gid < b.gid; };
     if (!std::is_sorted(directory.begin(), directory.end(), by_gid)) // a piece is generated in global-id order
       host::parallel_sort(directory, by_gid, "fvproxy::parallel::directory");
     out.steps.lap("directory");
     if (curve_part) {
-      part_slab_on_curve(piece, dev);
+      part_slab_on_curve(piece, dev, S, frame);
     } else if (graph_part) {
       part_slab_by_graph(piece);
     } else {
@@ -339,22 +341,21 @@ struct BoxInParts {
     out.steps.lap("places to owners");
   }
 
-  /// The rows of the slab's cells `S` in the mesh ordered along mesh.reorder's curve. The slab
-  /// itself stays in its order (what follows reads it by global id).
-  void order_slab(const HostMesh& piece, const Mesh& dev, const std::vector<index_t>& S) {
-    const auto row = curve_positions(piece, dev, S, cfg.reorder, global_frame(dev, S, comm), comm);
+  /// The rows of the slab's cells `S` in the mesh ordered along mesh.reorder's curve on `frame`. The
+  /// slab itself stays in its order (what follows reads it by global id).
+  void order_slab(const HostMesh& piece, const Mesh& dev, const std::vector<index_t>& S, const CurveFrame& frame) {
+    const auto row = curve_positions(piece, dev, S, cfg.reorder, frame, comm);
     for (std::size_t i = 0; i < S.size(); ++i) directory[i].row = row[i];
   }
 
-  /// The parts of the slab's cells: equal contiguous pieces of the partition's curve.
-  void part_slab_on_curve(const HostMesh& piece, const Mesh& dev) {
+  /// The parts of the slab's cells `S`: equal contiguous pieces of the partition's curve on `frame`.
+  void part_slab_on_curve(const HostMesh& piece, const Mesh& dev, const std::vector<index_t>& S,
+                          const CurveFrame& frame) {
     if (curve_order && cfg.reorder == part_curve) { // the ordering's positions (same curve, same frame)
       for (Place& p : directory) p.part = static_cast<int>((__int128)p.row * ranks / total_cells);
       return;
     }
-    const std::vector<index_t> S = in_slab(piece);
-    const CurveFrame pf = global_frame(dev, S, comm);
-    const auto pos = curve_positions(piece, dev, S, part_curve, pf, comm);
+    const auto pos = curve_positions(piece, dev, S, part_curve, frame, comm);
     for (std::size_t i = 0; i < S.size(); ++i)
       directory[std::size_t(piece.cell_gid[S[i]] - slab0 * per_hex)].part =
           static_cast<int>((__int128)pos[i] * ranks / total_cells);
