@@ -21,6 +21,15 @@ struct LaunchOptions {
 };
 
 namespace detail {
+/// A functor's launch bounds under the range policy: `F::launch_bounds` (a Kokkos::LaunchBounds<threads,
+/// blocks per SM>) where it declares one, which caps its registers per thread (65536 / (threads x
+/// blocks) on an SM of 64K registers; ptxas spills rather than exceed it: the ptxas gate checks); else
+/// none. Team launches take none (their loop's indexing needs registers of its own).
+template <class F, class = void> struct LaunchBoundsOf { using type = Kokkos::LaunchBounds<>; };
+template <class F> struct LaunchBoundsOf<F, std::void_t<typename F::launch_bounds>> {
+  using type = typename F::launch_bounds;
+};
+
 /// One entity per thread of a team: entity = begin + league_rank * team_size + team_rank.
 template <class F> struct TeamLoop {
   using Team = Kokkos::TeamPolicy<ExecSpace>;
@@ -52,10 +61,13 @@ template <class F> void launch(const std::string& label, IndexRange r, const Lau
   // kernel (functors of 512 B or more: every flow kernel) and serializes launches on two streams.
   const auto light = Kokkos::Experimental::WorkItemProperty::HintLightWeight;
   if (opt.policy == Policy::range) {
-    Kokkos::parallel_for(label,
-                         Kokkos::Experimental::require(
-                             Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_t>>(r.begin, r.end), light),
-                         f);
+    Kokkos::parallel_for(
+        label,
+        Kokkos::Experimental::require(
+            Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<index_t>, typename detail::LaunchBoundsOf<F>::type>(
+                r.begin, r.end),
+            light),
+        f);
     return;
   }
   const int size = effective_team_size(opt, f);

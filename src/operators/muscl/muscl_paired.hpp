@@ -36,6 +36,11 @@ struct SharedVelocityValues {
 template <int N1, int N2, GradientMethod M, class L, bool SharedVelocity = false, class B = NoBound>
 struct PairedMuscl {
   static constexpr int N = N1 + N2;
+  /// With the shared velocity (the flow defaults' instantiations), at most 128 registers under the
+  /// range policy (two blocks of 256 threads per SM): the corners stencil's pre-pass rows
+  /// (stencil_sums) took the default one from 128 to 136 registers (docs/operators/muscl.md#paired).
+  /// The others would spill under that cap (ptxas), so they keep the compiler's choice.
+  using launch_bounds = std::conditional_t<SharedVelocity, Kokkos::LaunchBounds<256, 2>, Kokkos::LaunchBounds<>>;
   static_assert(!SharedVelocity || (N1 == 5 && N2 == 4), "a shared velocity is the flow models' layout");
   GradientGeometry g;
   PairedValues<N1> v;
