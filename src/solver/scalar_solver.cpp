@@ -141,7 +141,7 @@ void ScalarSolver::initialize() {
 
 void ScalarSolver::rate(ConstView2<real> u, real t, View2<real> rhs) {
   bc_.apply(u, t, ub_);
-  fill("fvproxy::solver::zero_rate", rhs, real(0));
+  zero_rate(rhs);
   if (muscl_) muscl_->compute(u, ub_, grad_, lim_);
   if (muscl_ && two_layers_) // the first ghost layer's gradients and limiter values, here
     muscl_->compute(u, ub_, grad_, lim_, Part::layer1);
@@ -166,6 +166,11 @@ std::vector<View2<real>> ScalarSolver::reconstruction_arrays() const {
   return a;
 }
 
+void ScalarSolver::zero_rate(View2<real> rhs) {
+  if (!(rate_zeroed_ && rhs.data() == rhs_.data())) fill("fvproxy::solver::zero_rate", rhs, real(0));
+  rate_zeroed_ = false; // the operators add to it now
+}
+
 void ScalarSolver::overlapped_rate(real t) {
   // docs/halo.md#overlap: each exchange's messages fly while the inner part (the owned cells
   // and faces that read no ghost row) is computed; the frontier part follows its finish().
@@ -173,7 +178,7 @@ void ScalarSolver::overlapped_rate(real t) {
   // progress the messages and timestamps their arrival (docs/halo.md#halo-statistics).
   halo_->start({u_}, HaloKind::state);
   bc_.apply(u_, t, ub_, Rows::owned); // the owned cells' boundary faces
-  fill("fvproxy::solver::zero_rate", rhs_, real(0));
+  zero_rate(rhs_);
   if (muscl_) muscl_->compute(u_, ub_, grad_, lim_, Part::inner);
   halo_->poll(); // after the inner kernels are queued: the device works while the staged sends wait
   halo_->finish();
@@ -217,8 +222,10 @@ void ScalarSolver::step(real t, real dt, long long step, bool check) {
       if (halo_) halo_->exchange(u_, HaloKind::state); // the neighbours' state
       rate(u_, ts, rhs_);
     }
+    // the rate zeroed as the update reads it: the next stage's (or step's) operators add to it
     stage_update(un_, u_, rhs_, static_cast<real>(stages_[s].a), dt, check && s + 1 == stages_.size(), step, check_,
-                 mesh_.n_cells);
+                 mesh_.n_cells, rhs_);
+    rate_zeroed_ = true;
   }
 }
 

@@ -98,6 +98,9 @@ private:
   /// rhs_ = L(u_, t) with the halo exchanges of u_, then of the gradients and limiter values,
   /// overlapped with the inner part of the operators.
   void overlapped_rate(real t);
+  /// rhs = 0 before the operators add to it: a fill, unless rhs is rhs_ and the last stage update
+  /// zeroed it as it read it (then nothing: the update's pass did it).
+  void zero_rate(View2<real> rhs);
   /// The convective and diffusive fluxes of `part` into rhs: the fused face pass, or each operator.
   void face_fluxes(ConstView2<real> u, View2<real> rhs, Part part) const;
 
@@ -118,6 +121,7 @@ private:
   double kappa_max_ = 0;
   bool two_layers_ = false; ///< two ghost layers: the first layer's gradients computed here, not exchanged
   View2<real> u_, un_, rhs_, ub_, grad_, lim_;
+  bool rate_zeroed_ = false; ///< rhs_ is zero: the last stage update zeroed it (no fill needed)
   Bounds bounds_;
   StateCheck check_;
   std::string no_exact_;

@@ -39,7 +39,8 @@ struct CflRate {
 
 /// Blend = false: the first stage (a = 0): u^n is not read; when un is allocated (multi-stage
 /// schemes) the stage saves u^n there as it reads it (no separate copy pass).
-template <bool Blend, bool Strided = false> struct StageUpdate {
+/// Zero: the rate is set to zero as it is read (the next stage's operators add to it: no zero fill).
+template <bool Blend, bool Strided, bool Zero> struct StageUpdate {
   View2<real> un;
   ConstView2<real> rhs;
   View2<real> u;
@@ -49,7 +50,8 @@ template <bool Blend, bool Strided = false> struct StageUpdate {
   Kokkos::View<unsigned long long[2], MemSpace> keys;
   ConstView1<real> lo, hi;
   bool check, save;
-  index_t stride; ///< Strided: rows of the arrays (owned + ghost cells); n_cells owned rows updated
+  index_t stride;   ///< Strided: rows of the arrays (owned + ghost cells); n_cells owned rows updated
+  View2<real> zero; ///< Zero: the rate itself, written (0) where it was read
   KOKKOS_FUNCTION void operator()(const index_t j) const {
     index_t i = j;
     if constexpr (Strided) {
@@ -59,6 +61,7 @@ template <bool Blend, bool Strided = false> struct StageUpdate {
     real* x = u.data();
     const real old = x[i];
     real v = old + dt * rhs.data()[i];
+    if constexpr (Zero) zero.data()[i] = 0;
     if constexpr (Blend)
       v = a * un.data()[i] + b * v;
     else if (save)
@@ -107,13 +110,33 @@ StateCheck::StateCheck(const std::vector<real>& l, const std::vector<real>& h)
   Kokkos::deep_copy(keys, kNoBadValue);
 }
 
+namespace {
+template <bool Strided, bool Zero> void launch_stage_update(index_t total, View2<real> un, ConstView2<real> rhs,
+                                                            View2<real> u, real a, real dt, index_t n_cells,
+                                                            unsigned long long key, const StateCheck& sc, bool check,
+                                                            bool save, index_t stride, View2<real> zero) {
+  if (a == 0) // the first stage: u^n is written (when allocated), not read
+    launch("fvproxy::solver::stage_update", total, streaming_launch(),
+           StageUpdate<false, Strided, Zero>{un, rhs, u, a, 1 - a, dt, n_cells, key, sc.keys, sc.lo, sc.hi, check, save,
+                                             stride, zero});
+  else
+    launch("fvproxy::solver::stage_update", total, streaming_launch(),
+           StageUpdate<true, Strided, Zero>{un, rhs, u, a, 1 - a, dt, n_cells, key, sc.keys, sc.lo, sc.hi, check, false,
+                                            stride, zero});
+}
+} // namespace
+
 void stage_update(View2<real> un, View2<real> u, ConstView2<real> rhs, real a, real dt, bool check, long long step,
-                  const StateCheck& sc, index_t rows) {
+                  const StateCheck& sc, index_t rows, View2<real> zero_rate) {
   if (check && (sc.lo.extent(0) < u.extent(1) || sc.hi.extent(0) < u.extent(1)))
     throw RunError("fvproxy::solver::stage_update: bounds for " + std::to_string(sc.lo.extent(0)) + " of " +
                    std::to_string(u.extent(1)) + " components");
   if (!u.span_is_contiguous() || !rhs.span_is_contiguous() || (un.data() && !un.span_is_contiguous()))
     throw RunError("fvproxy::solver::stage_update: the state arrays must be contiguous");
+  const bool zero = zero_rate.data() != nullptr;
+  if (zero &&
+      (zero_rate.data() != rhs.data() || zero_rate.extent(0) != rhs.extent(0) || zero_rate.extent(1) != rhs.extent(1)))
+    throw RunError("fvproxy::solver::stage_update: zero_rate must be the rate itself");
   const auto stride = static_cast<index_t>(u.extent(0));
   const index_t n_cells = rows < 0 ? stride : rows;
   if (u.extent(0) * u.extent(1) > static_cast<std::size_t>(std::numeric_limits<index_t>::max()))
@@ -123,25 +146,17 @@ void stage_update(View2<real> un, View2<real> u, ConstView2<real> rhs, real a, r
   const auto key = static_cast<unsigned long long>(step < kMaxSteps ? step : kMaxSteps) << 35;
   // A streaming kernel: launched as one (launch.hpp: streaming_launch).
   const bool save = un.data() != nullptr;
-  // Ghost rows (a decomposed mesh) are not updated: the strided kernel skips them; one rank keeps
-  // the flat one.
-  if (n_cells == stride) {
-    if (a == 0) // the first stage: u^n is written (when allocated), not read
-      launch("fvproxy::solver::stage_update", total, streaming_launch(),
-             StageUpdate<false>{un, rhs, u, a, 1 - a, dt, n_cells, key, sc.keys, sc.lo, sc.hi, check, save, stride});
-    else
-      launch("fvproxy::solver::stage_update", total, streaming_launch(),
-             StageUpdate<true>{un, rhs, u, a, 1 - a, dt, n_cells, key, sc.keys, sc.lo, sc.hi, check, false, stride});
-  } else {
-    if (a == 0)
-      launch(
-          "fvproxy::solver::stage_update", total, streaming_launch(),
-          StageUpdate<false, true>{un, rhs, u, a, 1 - a, dt, n_cells, key, sc.keys, sc.lo, sc.hi, check, save, stride});
-    else
-      launch(
-          "fvproxy::solver::stage_update", total, streaming_launch(),
-          StageUpdate<true, true>{un, rhs, u, a, 1 - a, dt, n_cells, key, sc.keys, sc.lo, sc.hi, check, false, stride});
-  }
+  // Ghost rows (a decomposed mesh) are not updated: the strided kernel skips them (and their rate,
+  // which no operator writes, stays zero); one rank keeps the flat one.
+  const bool strided = n_cells != stride;
+  if (strided && zero)
+    launch_stage_update<true, true>(total, un, rhs, u, a, dt, n_cells, key, sc, check, save, stride, zero_rate);
+  else if (strided)
+    launch_stage_update<true, false>(total, un, rhs, u, a, dt, n_cells, key, sc, check, save, stride, zero_rate);
+  else if (zero)
+    launch_stage_update<false, true>(total, un, rhs, u, a, dt, n_cells, key, sc, check, save, stride, zero_rate);
+  else
+    launch_stage_update<false, false>(total, un, rhs, u, a, dt, n_cells, key, sc, check, save, stride, zero_rate);
 }
 
 } // namespace fvproxy

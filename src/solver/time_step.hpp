@@ -68,8 +68,9 @@ struct StateCheck {
 /// The first stage (a = 0) also saves u^n into `un` when `un` is allocated (multi-stage schemes).
 /// With `check`, the first non-finite or out-of-bounds result is recorded in `sc` (StateCheck).
 /// `rows` (< 0: all) updates only the first rows of each column (a rank's owned cells; the ghost
-/// rows after them are the halo exchange's).
+/// rows after them are the halo exchange's). `zero_rate` (the rate itself, or none) is set to zero
+/// as it is read, in the same pass: the next stage's operators add to it without a zero fill.
 void stage_update(View2<real> un, View2<real> u, ConstView2<real> rhs, real a, real dt, bool check, long long step,
-                  const StateCheck& sc, index_t rows = -1);
+                  const StateCheck& sc, index_t rows = -1, View2<real> zero_rate = {});
 
 } // namespace fvproxy
