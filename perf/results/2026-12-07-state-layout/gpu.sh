@@ -19,7 +19,7 @@ out=$(cd "$out" && pwd)
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 source perf/gpu_common.sh
 case $part in
-  tests) bash "$here/../2026-12-07-piece-rows/gpu.sh" "$out/tests" tests ;;
+  tests) bash "$here/../2026-12-07-piece-rows/gpu.sh" "$out/tests" tests ;; # kept in ../2026-12-07-h100-gpu-tests-9a47209
   ab)
     exes=()
     for nb in "$@"; do exes+=("${nb#*=}"); done
