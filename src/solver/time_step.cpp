@@ -61,12 +61,15 @@ template <bool Blend, bool Strided, bool Zero> struct StageUpdate {
     real* x = u.data();
     const real old = x[i];
     real v = old + dt * rhs.data()[i];
-    if constexpr (Zero) zero.data()[i] = 0;
     if constexpr (Blend)
       v = a * un.data()[i] + b * v;
     else if (save)
       un.data()[i] = old;
     x[i] = v;
+    // The zero last, after every load: stored between the rate's load and u^n's (where it is read),
+    // the kernel took 3.4-3.8x as long on an H100 for the same bytes; here it costs what the fill
+    // it replaces did, one launch fewer per stage (perf/results/2026-12-07-coloured-faces).
+    if constexpr (Zero) zero.data()[i] = 0;
     if (check) {
       const index_t k = j / n_cells;
       const bool finite = kc::isfinite(v);
