@@ -134,6 +134,46 @@ TEST(Partition, CurvesArePiecesOfTheCurveOrder) {
   EXPECT_TRUE(std::is_sorted(p.part.begin(), p.part.end()));
 }
 
+TEST(Ptscotch, BoxHexGraphIsTheHexMeshCellGraph) {
+  // A generated box's PT-Scotch graph is its hexes': on a hex box it is the cell graph itself (the
+  // same neighbours, periodic ones included, and weights), from the box alone, in any slice; a tet
+  // box's cells each take their hex's part.
+  BoxConfig box;
+  box.cells = {3, 4, 5};
+  box.periodic = {false, true, true};
+  MeshConfig c;
+  c.generate = box;
+  c.reorder = Ordering::zorder; // the graph is by global id: the order does not matter
+  const BuiltMesh b = build_mesh(c);
+  for (const auto& [begin, end] : std::vector<std::pair<gid_t, gid_t>>{{0, 60}, {7, 41}, {60, 60}}) {
+    const DistGraph h = box_hex_graph(box, begin, end), m = cell_graph_by_gid(b.host, begin, end);
+    EXPECT_EQ(h.vtx_begin, m.vtx_begin);
+    EXPECT_EQ(h.vtx_end, m.vtx_end);
+    EXPECT_EQ(h.xadj, m.xadj);
+    EXPECT_EQ(h.adjncy, m.adjncy);
+    if (!m.adjwgt.empty()) {
+      EXPECT_EQ(h.adjwgt, m.adjwgt);
+    }
+    for (const gid_t w : h.adjwgt) EXPECT_EQ(w, 1);
+  }
+  EXPECT_EQ(box_hex_graph(box, 0, 1).adjncy, (std::vector<gid_t>{1, 3, 9, 12, 48})) << "x, y and z neighbours";
+  EXPECT_THROW(box_hex_graph(box, 0, 61), RunError);
+  // 4x4x4 hexes of tets in 3 parts: each hex's six tets in one part, every part within 0.5 %+ a hex.
+  MeshConfig t;
+  t.generate = BoxConfig{};
+  t.generate->cells = {4, 4, 4};
+  t.generate->element = ElementKind::tet;
+  const BuiltMesh bt = build_mesh(t);
+  const Partition p = partition_cells(bt.host, bt.device, PartitionMethod::ptscotch, 3, &*t.generate, "test");
+  std::map<gid_t, std::set<int>> parts_of_hex;
+  for (index_t cell = 0; cell < bt.host.n_cells(); ++cell)
+    parts_of_hex[bt.host.cell_gid[cell] / 6].insert(p.part[cell]);
+  ASSERT_EQ(parts_of_hex.size(), 64u);
+  for (const auto& [hex, parts] : parts_of_hex) EXPECT_EQ(parts.size(), 1u) << "hex " << hex;
+  const PartitionQuality q = partition_quality(bt.host, p, 1);
+  EXPECT_LE(q.imbalance, 22.0 * 6 / 128) << "more than a hex over 0.5 % above the mean of 128 cells";
+}
+
 TEST(Partition, BlocksOnABoxGiveTheExpectedReport) {
   // 4x4x4 hexes, not periodic, 2 parts: the cheapest cut is one plane of 16 faces (first in
   // (px, py, pz) order: 1x1x2); each part has 32 cells, 16 ghosts, one neighbour.

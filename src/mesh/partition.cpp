@@ -51,27 +51,42 @@ std::vector<int> metis_parts(const HostMesh& m, int parts) {
   return std::vector<int>(part.begin(), part.end());
 }
 
-/// PT-Scotch on the ranks of `comm` (each the cells of its contiguous slice of the global ids:
-/// cell_graph_by_gid, as a box built in parts hands it), every cell's part on every rank;
+/// PT-Scotch on the ranks of `comm`, each the vertices of its contiguous slice [n r/S, n (r+1)/S) of
+/// the graph `slice` cuts (as a box built in parts hands it), every vertex's part on every rank;
 /// sequential Scotch on this process alone without a communicator.
-std::vector<int> ptscotch_global(const HostMesh& m, int parts, MPI_Comm comm) {
-  const index_t n = m.n_cells();
+template <class Slice> std::vector<int> ptscotch_all(gid_t n, const Slice& slice, int parts, MPI_Comm comm) {
   const int S = comm_size(comm), rank = comm_rank(comm);
-  auto first = [&](int r) { return static_cast<index_t>(static_cast<gid_t>(n) * r / S); };
-  std::vector<int> by_gid(n);
-  if (S == 1) {
-    by_gid = ptscotch_parts_one_process(cell_graph_by_gid(m, 0, n), parts);
-  } else {
-    const std::vector<int> mine = ptscotch_parts(cell_graph_by_gid(m, first(rank), first(rank + 1)), parts, comm);
-    std::vector<int> count(S), displ(S);
-    for (int r = 0; r < S; ++r) {
-      count[r] = first(r + 1) - first(r);
-      displ[r] = first(r);
-    }
-    MPI_Allgatherv(mine.data(), static_cast<int>(mine.size()), MPI_INT, by_gid.data(), count.data(), displ.data(),
-                   MPI_INT, comm);
+  auto first = [&](int r) { return static_cast<gid_t>(static_cast<__int128>(n) * r / S); };
+  if (S == 1) return ptscotch_parts_one_process(slice(0, n), parts);
+  const std::vector<int> mine = ptscotch_parts(slice(first(rank), first(rank + 1)), parts, comm);
+  std::vector<int> all(static_cast<std::size_t>(n)), count(S), displ(S);
+  for (int r = 0; r < S; ++r) {
+    count[r] = static_cast<int>(first(r + 1) - first(r));
+    displ[r] = static_cast<int>(first(r));
   }
+  MPI_Allgatherv(mine.data(), static_cast<int>(mine.size()), MPI_INT, all.data(), count.data(), displ.data(), MPI_INT,
+                 comm);
+  return all;
+}
+
+/// PT-Scotch's parts of the cells of `m`: of its cell graph by global id (cell_graph_by_gid), or for
+/// a generated box (`box`) of its hexes (box_hex_graph: each cell takes its hex's part).
+std::vector<int> ptscotch_global(const HostMesh& m, const BoxConfig* box, int parts, MPI_Comm comm) {
+  const index_t n = m.n_cells();
   std::vector<int> part(n);
+  if (box) {
+    const int per = box_cells_per_hex(*box);
+    const gid_t hexes = gid_t(box->cells[0]) * box->cells[1] * box->cells[2];
+    if (hexes * per != n)
+      throw RunError("error: ptscotch_global: " + std::to_string(n) + " cells, not the box's " +
+                     std::to_string(hexes * per));
+    const std::vector<int> by_hex = ptscotch_all(
+        hexes, [&](gid_t b, gid_t e) { return box_hex_graph(*box, b, e); }, parts, comm);
+    for (index_t c = 0; c < n; ++c) part[c] = by_hex[std::size_t(m.cell_gid[c] / per)];
+    return part;
+  }
+  const std::vector<int> by_gid = ptscotch_all(
+      n, [&](gid_t b, gid_t e) { return cell_graph_by_gid(m, b, e); }, parts, comm);
   for (index_t c = 0; c < n; ++c) part[c] = by_gid[std::size_t(m.cell_gid[c])];
   return part;
 }
@@ -174,7 +189,7 @@ Partition partition_cells(const HostMesh& host, const Mesh& device, PartitionMet
   }
   switch (method) {
   case PartitionMethod::metis: p.part = metis_parts(host, parts); break;
-  case PartitionMethod::ptscotch: p.part = ptscotch_global(host, parts, comm); break;
+  case PartitionMethod::ptscotch: p.part = ptscotch_global(host, box, parts, comm); break;
   case PartitionMethod::hilbert:
   case PartitionMethod::zorder: {
     const Ordering curve = method == PartitionMethod::hilbert ? Ordering::hilbert : Ordering::zorder;

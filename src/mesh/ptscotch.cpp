@@ -21,9 +21,6 @@ namespace fvproxy {
 
 namespace {
 
-// The imbalance PT-Scotch may leave: 3%, METIS' default (ufactor 30) for a k-way partition.
-constexpr double kBalance = 0.03;
-
 // Above this many parts the sequential partition is recursive bisection alone. Scotch's default
 // strategy (SCOTCH_stratGraphMapBuild) coarsens to 20 vertices per part, bisects recursively and
 // refines the k parts while uncoarsening; that k-way refinement's cost grows with the parts:
@@ -178,9 +175,9 @@ std::vector<int> ptscotch_parts_one_process(const DistGraph& g, int parts) {
   else if (SCOTCH_graphCheck(&graph) != 0)
     failed = "SCOTCH_graphCheck (the graph is not symmetric, or its weights differ both ways)";
   else if (parts <= kKwayMaxParts &&
-           SCOTCH_stratGraphMapBuild(&strat.s, SCOTCH_STRATDEFAULT, SCOTCH_Num(parts), kBalance) != 0)
+           SCOTCH_stratGraphMapBuild(&strat.s, SCOTCH_STRATDEFAULT, SCOTCH_Num(parts), g.balance) != 0)
     failed = "SCOTCH_stratGraphMapBuild";
-  else if (parts > kKwayMaxParts && SCOTCH_stratGraphMap(&strat.s, recursive_bisection(kBalance).c_str()) != 0)
+  else if (parts > kKwayMaxParts && SCOTCH_stratGraphMap(&strat.s, recursive_bisection(g.balance).c_str()) != 0)
     failed = "SCOTCH_stratGraphMap (recursive bisection)";
   else {
     SCOTCH_Graph bound; // the graph in the one-thread, fixed-seed context
@@ -319,8 +316,8 @@ struct DistributedPartition {
       failed = "SCOTCH_dgraphBuild";
     if (none_failed(failed, mpi_comm) && SCOTCH_dgraphCheck(&graph) != 0)
       failed = "SCOTCH_dgraphCheck (the graph is not symmetric, or its weights differ both ways)";
-    if (none_failed(failed, mpi_comm) &&
-        SCOTCH_stratDgraphMapBuild(&strat.s, SCOTCH_STRATDEFAULT, SCOTCH_Num(ranks), SCOTCH_Num(parts), kBalance) != 0)
+    if (none_failed(failed, mpi_comm) && SCOTCH_stratDgraphMapBuild(&strat.s, SCOTCH_STRATDEFAULT, SCOTCH_Num(ranks),
+                                                                    SCOTCH_Num(parts), dist_graph.balance) != 0)
       failed = "SCOTCH_stratDgraphMapBuild";
     if (none_failed(failed, mpi_comm)) {
       SCOTCH_Dgraph bound; // the graph in the one-thread, fixed-seed context
@@ -425,6 +422,51 @@ DistGraph cell_graph_by_gid(const HostMesh& m, gid_t begin, gid_t end) {
                    std::to_string(end - begin) + " cells of global ids [" + std::to_string(begin) + ", " +
                    std::to_string(end) + ")");
   return graph_of(m, cells, begin, [&](index_t c) { return m.cell_gid[c]; });
+}
+
+int box_cells_per_hex(const BoxConfig& b) {
+  return b.element == ElementKind::tet ? 6 : b.element == ElementKind::prism ? 2 : 1;
+}
+
+DistGraph box_hex_graph(const BoxConfig& b, gid_t begin, gid_t end) {
+  const gid_t n[3] = {b.cells[0], b.cells[1], b.cells[2]};
+  const gid_t total = n[0] * n[1] * n[2];
+  if (begin < 0 || end < begin || end > total)
+    throw RunError("error: box_hex_graph: hexes [" + std::to_string(begin) + ", " + std::to_string(end) + ") of " +
+                   std::to_string(total));
+  DistGraph g;
+  g.vtx_begin = begin;
+  g.vtx_end = end;
+  g.balance = 0.005;
+  g.xadj.assign(std::size_t(end - begin) + 1, 0);
+  g.adjncy.reserve(std::size_t(end - begin) * 6);
+  g.adjwgt.reserve(std::size_t(end - begin) * 6);
+  for (gid_t h = begin; h < end; ++h) {
+    const gid_t at[3] = {h % n[0], (h / n[0]) % n[1], h / (n[0] * n[1])};
+    gid_t nb[6];
+    int k = 0;
+    for (int a = 0; a < 3; ++a)
+      for (const gid_t d : {gid_t(-1), gid_t(1)}) {
+        gid_t c[3] = {at[0], at[1], at[2]};
+        c[a] += d;
+        if (c[a] < 0 || c[a] >= n[a]) {
+          if (!b.periodic[a]) continue;
+          c[a] = (c[a] + n[a]) % n[a];
+        }
+        const gid_t o = c[0] + n[0] * (c[1] + n[1] * c[2]);
+        if (o != h) nb[k++] = o; // one hex along a periodic axis: its own neighbour, no edge
+      }
+    std::sort(nb, nb + k);
+    for (int i = 0; i < k;) { // two hexes along a periodic axis share two faces: one edge of weight 2
+      int j = i + 1;
+      while (j < k && nb[j] == nb[i]) ++j;
+      g.adjncy.push_back(nb[i]);
+      g.adjwgt.push_back(j - i);
+      i = j;
+    }
+    g.xadj[std::size_t(h - begin) + 1] = gid_t(g.adjncy.size());
+  }
+  return g;
 }
 
 } // namespace fvproxy

@@ -21,6 +21,7 @@
 
 #include "core/types.hpp"
 #include "mesh/host_mesh.hpp"
+#include "mesh/mesh_options.hpp"
 
 namespace fvproxy {
 
@@ -30,11 +31,12 @@ struct DistGraph {
   std::vector<gid_t> xadj{0}; ///< CSR offsets into adjncy: (vtx_end - vtx_begin) + 1 entries, xadj[0] = 0
   std::vector<gid_t> adjncy;  ///< neighbours of each local vertex, global numbers, each at most once
   std::vector<gid_t> adjwgt;  ///< edge weights (>= 1) as adjncy (the number of faces two cells share); empty: all 1
+  double balance = 0.03;      ///< the imbalance PT-Scotch may leave: 3 %, METIS' default (ufactor 30)
   gid_t n_local() const { return vtx_end - vtx_begin; }
 };
 
 /// The part (0..parts-1) of each of this rank's vertices, by PT-Scotch (SCOTCH_dgraphPart, default
-/// strategy, 3% imbalance allowed, fixed seed). Collective over `comm`: every rank calls it with its
+/// strategy, the graph's imbalance allowed, fixed seed). Collective over `comm`: every rank calls it with its
 /// own slice of the same graph and the same `parts`. RunError on every rank for an inconsistent
 /// graph (ranges that do not follow each other, a neighbour out of range, sizes that disagree, more
 /// vertices or edges than SCOTCH_Num holds) or a Scotch failure. parts == 1: all zero, no Scotch.
@@ -61,5 +63,16 @@ DistGraph cell_graph(const HostMesh& m, index_t begin, index_t end);
 /// cut from, and whatever the cells' order: what the whole mesh on rank 0 and a box built in parts
 /// hand PT-Scotch (docs/decomposition.md#built-in-parts). RunError when a cell of the range is missing.
 DistGraph cell_graph_by_gid(const HostMesh& m, gid_t begin, gid_t end);
+
+/// The cells per hex of a generated box (1 hex, 2 prisms, 6 tets): cell g lies in hex g / per.
+int box_cells_per_hex(const BoxConfig& b);
+
+/// The graph PT-Scotch partitions for a generated box: its hexes [begin, end) (hex i + nx (j + ny
+/// k), as the box numbers them), an edge to each face neighbour (periodic axes wrapped), weighted by
+/// the hex faces the two share, 0.5 % imbalance allowed (a hex is 6 tets: at 3 % Scotch took 3 %
+/// where on the cells it takes 0.3 %); every cell of a hex then takes the hex's part. A sixth of a tet
+/// box's cell graph, computed from the box alone (no mesh), so that every path that partitions a
+/// box (the whole mesh, rank 0's, the parts) hands PT-Scotch the same slices.
+DistGraph box_hex_graph(const BoxConfig& b, gid_t begin, gid_t end);
 
 } // namespace fvproxy

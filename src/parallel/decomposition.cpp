@@ -10,6 +10,7 @@
 #include "core/retained_heap.hpp"
 #include "mesh/partition.hpp"
 #include "mesh/ptscotch.hpp"
+#include "parallel/collectives.hpp"
 #include "parallel/parts.hpp"
 
 namespace fvproxy {
@@ -201,15 +202,18 @@ struct FromRoot {
     }
   }
 
-  /// The first global id of rank r's cells [n r/ranks, n (r+1)/ranks) of the graph.
-  gid_t slice(int r) const {
-    const gid_t n = totals[0];
-    return n * r / ranks;
-  }
+  /// The graph's vertices: the cells, or a generated box's hexes (box_hex_graph), and the cells per vertex.
+  gid_t vertices() const { return cfg.generate ? totals[0] / per_vertex() : totals[0]; }
+  int per_vertex() const { return cfg.generate ? box_cells_per_hex(*cfg.generate) : 1; }
 
-  /// This rank's slice of the cell graph, numbered by global id (cell_graph_by_gid: the slice a box
-  /// built in parts gives its rank): rank 0 cuts every rank's and sends it.
+  /// The first vertex of rank r's slice [n r/ranks, n (r+1)/ranks) of the graph.
+  gid_t slice(int r) const { return block_begin(vertices(), r, ranks); }
+
+  /// This rank's slice of the graph PT-Scotch partitions, the one a box built in parts gives its rank: a
+  /// box's hexes, each rank its own (box_hex_graph); else the cell graph by global id
+  /// (cell_graph_by_gid), rank 0 cutting every rank's and sending it.
   DistGraph graph_slice() const {
+    if (cfg.generate) return box_hex_graph(*cfg.generate, slice(rank), slice(rank + 1));
     DistGraph g;
     if (rank == 0) {
       for (int r = 1; r < ranks; ++r) {
@@ -226,22 +230,23 @@ struct FromRoot {
     return g;
   }
 
-  /// Rank r gets the cells of global ids [n r/ranks, n (r+1)/ranks) of the graph, every rank partitions,
-  /// rank 0 gathers and refills an empty part (as partition_cells does).
+  /// Rank r gets the vertices [n r/ranks, n (r+1)/ranks) of the graph, every rank partitions, rank 0
+  /// gathers, gives each cell its vertex's part and refills an empty part (as partition_cells does).
   void partition_distributed() {
-    const gid_t n = totals[0];
+    const gid_t n = vertices();
     const DistGraph g = graph_slice();
     const std::vector<int> mine = ptscotch_parts(g, ranks, comm.raw());
-    std::vector<int> counts(ranks), displs(ranks, 0), by_gid;
+    std::vector<int> counts(ranks), displs(ranks, 0), by_vertex;
     for (int r = 0; r < ranks; ++r) counts[r] = static_cast<int>(slice(r + 1) - slice(r));
     for (int r = 1; r < ranks; ++r) displs[r] = displs[r - 1] + counts[r - 1];
-    if (rank == 0) by_gid.assign(std::size_t(n), 0);
-    MPI_Gatherv(mine.data(), static_cast<int>(mine.size()), MPI_INT, by_gid.data(), counts.data(), displs.data(),
+    if (rank == 0) by_vertex.assign(std::size_t(n), 0);
+    MPI_Gatherv(mine.data(), static_cast<int>(mine.size()), MPI_INT, by_vertex.data(), counts.data(), displs.data(),
                 MPI_INT, 0, comm.raw());
     if (rank != 0) return;
-    result.partition.part.resize(std::size_t(n));
+    const int per = per_vertex();
+    result.partition.part.resize(root_mesh.host.cell_gid.size());
     for (std::size_t c = 0; c < result.partition.part.size(); ++c)
-      result.partition.part[c] = by_gid[std::size_t(root_mesh.host.cell_gid[c])];
+      result.partition.part[c] = by_vertex[std::size_t(root_mesh.host.cell_gid[c] / per)];
     result.partition.refilled = refill_empty_parts(result.partition.part, ranks);
   }
 

@@ -26,10 +26,6 @@ bool is_curve(Ordering o) {
   return o == Ordering::zorder || o == Ordering::hilbert;
 }
 
-int cells_per_hex(const BoxConfig& b) {
-  return b.element == ElementKind::tet ? 6 : b.element == ElementKind::prism ? 2 : 1;
-}
-
 /// The hexes within `layers` hexes (in each axis, periodic axes wrapped) of `hexes`, ascending:
 /// marks over the box's hexes, grown one axis at a time.
 std::vector<gid_t> dilate(const BoxConfig& b, const std::vector<gid_t>& hexes, int layers) {
@@ -263,9 +259,9 @@ struct BoxInParts {
   std::vector<Place> owned;     // this rank's cells (from the directory owners)
 
   BoxInParts(const MeshConfig& cfg, const Communicator& comm)
-      : cfg(cfg), box(*cfg.generate), comm(comm), ranks(comm.size()), rank(comm.rank()), per_hex(cells_per_hex(box)),
-        total_hexes(gid_t(box.cells[0]) * box.cells[1] * box.cells[2]), total_cells(total_hexes * per_hex),
-        blocks(out.partition.blocks),
+      : cfg(cfg), box(*cfg.generate), comm(comm), ranks(comm.size()), rank(comm.rank()),
+        per_hex(box_cells_per_hex(box)), total_hexes(gid_t(box.cells[0]) * box.cells[1] * box.cells[2]),
+        total_cells(total_hexes * per_hex), blocks(out.partition.blocks),
         curve_part(cfg.partition == PartitionMethod::hilbert || cfg.partition == PartitionMethod::zorder),
         graph_part(cfg.partition == PartitionMethod::ptscotch), curve_order(is_curve(cfg.reorder)),
         part_curve(cfg.partition == PartitionMethod::hilbert ? Ordering::hilbert : Ordering::zorder),
@@ -332,7 +328,7 @@ struct BoxInParts {
     if (curve_part) {
       part_slab_on_curve(piece, dev, S, frame);
     } else if (graph_part) {
-      part_slab_by_graph(piece);
+      part_slab_by_graph();
     } else {
       for (Place& p : directory) p.part = block_part(p.gid);
     }
@@ -361,22 +357,13 @@ struct BoxInParts {
           static_cast<int>((__int128)pos[i] * ranks / total_cells);
   }
 
-  /// The parts of the slab's cells by PT-Scotch. Each rank hands it the whole mesh's graph slice,
-  /// the cells of global ids [N r/R, N (r+1)/R) (N total_cells, R ranks) numbered by them (what rank 0's whole mesh
-  /// gives: the same partition). The slice starts and ends within a hex of the slab's ends, so the slab's piece holds
-  /// its cells with every face; each cell's part then goes to the rank whose slab holds it, and the empty parts are
-  /// refilled as on the whole mesh.
-  void part_slab_by_graph(const HostMesh& piece) {
-    const gid_t g0 = total_cells * rank / ranks, g1 = total_cells * (rank + 1) / ranks;
-    const std::vector<int> part = ptscotch_parts(cell_graph_by_gid(piece, g0, g1), ranks, comm.raw());
-    std::vector<std::array<gid_t, 2>> send(part.size()); // (gid, part), ascending gids: ascending owners
-    std::vector<int> counts(ranks, 0);
-    for (std::size_t i = 0; i < part.size(); ++i) {
-      send[i] = {g0 + gid_t(i), gid_t(part[i])};
-      ++counts[block_owner((g0 + gid_t(i)) / per_hex, total_hexes, ranks)];
-    }
-    for (const std::array<gid_t, 2>& gp : alltoallv(send, counts, comm))
-      directory[std::size_t(gp[0] - slab0 * per_hex)].part = static_cast<int>(gp[1]);
+  /// The parts of the slab's cells by PT-Scotch: rank r hands it the slab's hexes [H r/R, H (r+1)/R)
+  /// (box_hex_graph: the slice every path that partitions a box gives rank r, so the partition is the
+  /// one rank 0's whole mesh gets on the same ranks), and each cell takes its hex's part; then the
+  /// empty parts are refilled as on the whole mesh.
+  void part_slab_by_graph() {
+    const std::vector<int> part = ptscotch_parts(box_hex_graph(box, slab0, slab1), ranks, comm.raw());
+    for (std::size_t i = 0; i < directory.size(); ++i) directory[i].part = part[i / std::size_t(per_hex)];
     std::vector<int> parts(directory.size());
     std::vector<gid_t> rows(directory.size());
     for (std::size_t i = 0; i < directory.size(); ++i) parts[i] = directory[i].part, rows[i] = directory[i].row;
