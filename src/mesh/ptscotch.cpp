@@ -440,11 +440,9 @@ DistGraph box_hex_graph(const BoxConfig& b, gid_t begin, gid_t end) {
   g.balance = 0.005;
   g.xadj.assign(std::size_t(end - begin) + 1, 0);
   g.adjncy.reserve(std::size_t(end - begin) * 6);
-  g.adjwgt.reserve(std::size_t(end - begin) * 6);
   for (gid_t h = begin; h < end; ++h) {
     const gid_t at[3] = {h % n[0], (h / n[0]) % n[1], h / (n[0] * n[1])};
-    gid_t nb[6];
-    int k = 0;
+    const std::size_t first = g.adjncy.size();
     for (int a = 0; a < 3; ++a)
       for (const gid_t d : {gid_t(-1), gid_t(1)}) {
         gid_t c[3] = {at[0], at[1], at[2]};
@@ -453,17 +451,11 @@ DistGraph box_hex_graph(const BoxConfig& b, gid_t begin, gid_t end) {
           if (!b.periodic[a]) continue;
           c[a] = (c[a] + n[a]) % n[a];
         }
-        const gid_t o = c[0] + n[0] * (c[1] + n[1] * c[2]);
-        if (o != h) nb[k++] = o; // one hex along a periodic axis: its own neighbour, no edge
+        g.adjncy.push_back(c[0] + n[0] * (c[1] + n[1] * c[2]));
       }
-    std::sort(nb, nb + k);
-    for (int i = 0; i < k;) { // two hexes along a periodic axis share two faces: one edge of weight 2
-      int j = i + 1;
-      while (j < k && nb[j] == nb[i]) ++j;
-      g.adjncy.push_back(nb[i]);
-      g.adjwgt.push_back(j - i);
-      i = j;
-    }
+    // A periodic axis has at least 3 hexes (mesh.generate.periodic's check): the neighbours are
+    // distinct, one face each (adjwgt empty: every weight 1).
+    std::sort(g.adjncy.begin() + std::ptrdiff_t(first), g.adjncy.end());
     g.xadj[std::size_t(h - begin) + 1] = gid_t(g.adjncy.size());
   }
   return g;

@@ -68,8 +68,8 @@ DistGraph cell_graph_by_gid(const HostMesh& m, gid_t begin, gid_t end);
 int box_cells_per_hex(const BoxConfig& b);
 
 /// The graph PT-Scotch partitions for a generated box: its hexes [begin, end) (hex i + nx (j + ny
-/// k), as the box numbers them), an edge to each face neighbour (periodic axes wrapped), weighted by
-/// the hex faces the two share, 0.5 % imbalance allowed (a hex is 6 tets: at 3 % Scotch took 3 %
+/// k), as the box numbers them), an edge to each face neighbour (periodic axes wrapped: at least 3
+/// hexes each), every weight 1, 0.5 % imbalance allowed (a hex is 6 tets: at 3 % Scotch took 3 %
 /// where on the cells it takes 0.3 %); every cell of a hex then takes the hex's part. A sixth of a tet
 /// box's cell graph, computed from the box alone (no mesh), so that every path that partitions a
 /// box (the whole mesh, rank 0's, the parts) hands PT-Scotch the same slices.
