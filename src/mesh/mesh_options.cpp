@@ -79,7 +79,7 @@ BoxConfig parse_generate(const Reader& r, const YAML::Node& g, const std::string
   if (g["element"])
     b.element = r.enum_value(g["element"], path + ".element",
                              std::vector<ElementKind>{ElementKind::hex, ElementKind::tet, ElementKind::prism});
-  const double per_hex = b.element == ElementKind::tet ? 6.0 : b.element == ElementKind::prism ? 2.0 : 1.0;
+  const double per_hex = box_cells_per_hex(b);
   // Cell rows and node ids of the whole box are 32-bit (index_t); what one rank holds is checked
   // against the local limits with the rank count (app/memory_check.cpp).
   const double total = per_hex * double(b.cells[0]) * b.cells[1] * b.cells[2];

@@ -35,6 +35,11 @@ struct BoxConfig {
   std::uint64_t seed = 1;
 };
 
+/// The cells per hex of a generated box (1 hex, 2 prisms, 6 tets): cell g lies in hex g / per.
+inline int box_cells_per_hex(const BoxConfig& b) {
+  return b.element == ElementKind::tet ? 6 : b.element == ElementKind::prism ? 2 : 1;
+}
+
 struct MeshConfig {
   std::optional<BoxConfig> generate; ///< exactly one of generate | file
   std::string file;                  ///< resolved path (relative to the case file's folder)

@@ -207,7 +207,7 @@ Partition partition_cells(const HostMesh& host, const Mesh& device, PartitionMet
                            std::to_string(c[2]) + " hexes into " + std::to_string(parts) + " boxes",
                        "no px x py x pz = " + std::to_string(parts) +
                            " has every factor within its axis' cell count: use metis, hilbert or zorder");
-    const int per = box->element == ElementKind::tet ? 6 : box->element == ElementKind::prism ? 2 : 1;
+    const int per = box_cells_per_hex(*box);
     p.part.resize(n);
     for (index_t k = 0; k < n; ++k) {
       const gid_t hex = host.cell_gid[k] / per;

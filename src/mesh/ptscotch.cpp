@@ -424,10 +424,6 @@ DistGraph cell_graph_by_gid(const HostMesh& m, gid_t begin, gid_t end) {
   return graph_of(m, cells, begin, [&](index_t c) { return m.cell_gid[c]; });
 }
 
-int box_cells_per_hex(const BoxConfig& b) {
-  return b.element == ElementKind::tet ? 6 : b.element == ElementKind::prism ? 2 : 1;
-}
-
 DistGraph box_hex_graph(const BoxConfig& b, gid_t begin, gid_t end) {
   const gid_t n[3] = {b.cells[0], b.cells[1], b.cells[2]};
   const gid_t total = n[0] * n[1] * n[2];

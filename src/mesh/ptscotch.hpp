@@ -64,9 +64,6 @@ DistGraph cell_graph(const HostMesh& m, index_t begin, index_t end);
 /// hand PT-Scotch (docs/decomposition.md#built-in-parts). RunError when a cell of the range is missing.
 DistGraph cell_graph_by_gid(const HostMesh& m, gid_t begin, gid_t end);
 
-/// The cells per hex of a generated box (1 hex, 2 prisms, 6 tets): cell g lies in hex g / per.
-int box_cells_per_hex(const BoxConfig& b);
-
 /// The graph PT-Scotch partitions for a generated box: its hexes [begin, end) (hex i + nx (j + ny
 /// k), as the box numbers them), an edge to each face neighbour (periodic axes wrapped: at least 3
 /// hexes each), every weight 1, 0.5 % imbalance allowed (a hex is 6 tets: at 3 % Scotch took 3 %
