@@ -454,6 +454,17 @@ TEST(CaseConfig, FlowModelErrors) {
                      {"operators.convection.entropy_fix", "an option of flux: roe"});
   expect_input_error([] { parse(kBase + "operators:\n  convection: {flux: roe}\n"); },
                      {"operators.convection.flux", "an option of the flow models"});
+  // operators.convection.rotated: HLLC and Roe, true by default; Rusanov is not rotated
+  expect_input_error([] { parse(kFlow + "operators:\n  convection: {flux: rusanov, rotated: true}\n"); },
+                     {"operators.convection.rotated", "an option of flux: hllc | roe"});
+  expect_input_error([] { parse(kFlow + "operators:\n  convection: {rotated: 1e-3}\n"); },
+                     {"operators.convection.rotated"});
+  expect_input_error([] { parse(kBase + "operators:\n  convection: {rotated: false}\n"); },
+                     {"operators.convection.rotated", "an option of the flow models"});
+  EXPECT_TRUE(parse(kFlow).operators.convection.rotated);
+  EXPECT_FALSE(parse(kFlow + "operators:\n  convection: {flux: roe, rotated: false}\n").operators.convection.rotated);
+  EXPECT_FALSE(
+      parse(kFlow + "operators:\n  convection: {flux: rusanov, rotated: false}\n").operators.convection.rotated);
   expect_input_error(
       [] { parse(kMesh + "initial:\n  - {type: constant, value: 1}\ntime: {steps: 3, residual_tolerance: 1e-3}\n"); },
       {"time.residual_tolerance", "an option of the flow models"});

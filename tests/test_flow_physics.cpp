@@ -1,8 +1,8 @@
 // The compressible model's pointwise physics (src/physics/flow.hpp, riemann_fluxes.hpp,
 // exact_riemann.hpp): conversions, the three numerical fluxes' consistency, conservation, exactness
-// on contacts, Rusanov's positivity, Roe's entropy fix on a stationary expansion shock, and the
-// exact Riemann solution against Toro's tables and the integral form of the conservation laws, the
-// boundary states and the viscous flux.
+// on contacts, HLLC's and Roe's rotated form, Rusanov's positivity, Roe's entropy fix on a stationary expansion shock,
+// and the exact Riemann solution against Toro's tables and the integral form of the conservation laws, the boundary
+// states and the viscous flux.
 #include <cmath>
 #include <map>
 #include <random>
@@ -53,10 +53,14 @@ struct Sampler {
   }
 };
 
+const real kRotation = real(kRotationThreshold);
+
 template <class F> void each_flux(F&& f) {
   f(Rusanov{}, "rusanov");
   f(Hllc{}, "hllc");
   f(Roe{}, "roe");
+  f(Hllc{kRotation}, "hllc rotated");
+  f(Roe{true, kRotation}, "roe rotated");
 }
 
 TEST(FlowPhysics, ConversionsRoundTrip) {
@@ -113,6 +117,95 @@ TEST(FlowPhysics, HllcAndRoeAreExactOnContactAndShear) {
   }
   // Rusanov smears them (a mass flux through a contact at rest): the test can tell.
   EXPECT_GT(std::fabs(double(Rusanov{}(l, r, n, kAir).rho)), 0.1);
+}
+
+TEST(FlowPhysics, RotatedFluxIsTheProblemsAlongAndAcrossTheVelocityJump) {
+  // rotated() against its definition computed here where the jump is a shock's (pressure jump above
+  // twice kRotationPressureJump, the velocity jump's part along the face above twice its threshold
+  // t0): n1 along d = u_R - u_L (turned to n . n1 > 0), n2 the unit vector of n - (n . n1) n1,
+  // F = (n . n1) F(n1) + (n . n2) F(n2). F(n) bit for bit for a jump along n, one whose part along the
+  // face is below t0 (a grid-aligned flow's round-off) and a shear without a pressure jump; and
+  // continuous in between.
+  const real n[3] = {real(0.48), real(0.6), real(0.64)};
+  const real e[3] = {real(0.8), real(0), real(-0.6)}; // a unit vector along the face (e . n = 0)
+  const Primitive l = prim(1.0, {0.75, 0.1, -0.2}, 1.0);
+  const Primitive shocked[] = {prim(3.9, {-0.9, 0.7, 0.4}, 8.4), prim(0.3, {1.9, -0.8, 0.5}, 0.2),
+                               prim(1.2, {0.1, 2.2, -1.4}, 1.6)};
+  for (const auto& [f, name] : {std::pair{0, "hllc"}, std::pair{1, "roe"}}) {
+    SCOPED_TRACE(name);
+    auto plain = [&](const Primitive& a, const Primitive& b, const real(&m)[3]) {
+      return f == 0 ? Hllc{}(a, b, m, kAir) : Roe{}(a, b, m, kAir);
+    };
+    auto turned = [&](const Primitive& a, const Primitive& b, const real(&m)[3]) {
+      return f == 0 ? Hllc{kRotation}(a, b, m, kAir) : Roe{true, kRotation}(a, b, m, kAir);
+    };
+    for (const Primitive& r : shocked) {
+      double d[3], dd = 0;
+      for (int i = 0; i < 3; ++i) d[i] = double(r.u[i]) - l.u[i], dd += d[i] * d[i];
+      real n1[3], n2[3];
+      double a1 = 0;
+      for (int i = 0; i < 3; ++i) a1 += n[i] * d[i] / std::sqrt(dd);
+      const double sign = a1 < 0 ? -1 : 1;
+      a1 *= sign;
+      double a2 = 0;
+      for (int i = 0; i < 3; ++i) n1[i] = real(sign * d[i] / std::sqrt(dd)), a2 += std::pow(n[i] - a1 * n1[i], 2);
+      a2 = std::sqrt(a2);
+      for (int i = 0; i < 3; ++i) n2[i] = real((n[i] - a1 * n1[i]) / a2);
+      ASSERT_GT(a2, 0.1); // the jump lies well along the face: rotated
+      const Flux f1 = plain(l, r, n1), f2 = plain(l, r, n2);
+      const Flux want{
+          real(a1 * f1.rho + a2 * f2.rho),
+          {real(a1 * f1.m[0] + a2 * f2.m[0]), real(a1 * f1.m[1] + a2 * f2.m[1]), real(a1 * f1.m[2] + a2 * f2.m[2])},
+          real(a1 * f1.E + a2 * f2.E)};
+      const Flux got = turned(l, r, n);
+      EXPECT_LE(flux_diff(got, want), test::tol(1e-12) * flux_size(want));
+      EXPECT_GT(flux_diff(got, plain(l, r, n)), 1e-3 * flux_size(want)) << "the rotation changes nothing";
+    }
+    // A jump along n only (pressure 1 | 0.3), the same with 2e-5 along the face, and a shear of 1
+    // along the face with a pressure jump of 5 %: F(n), bit for bit.
+    Primitive along = prim(0.4, {0, 0, 0}, 0.3);
+    for (int i = 0; i < 3; ++i) along.u[i] = l.u[i] - real(0.9) * n[i];
+    Primitive nearly = along, shear = l;
+    nearly.u[0] += real(1e-5), nearly.u[2] -= real(2e-5);
+    shear.rho = real(0.5), shear.p = real(1.05);
+    for (int k = 0; k < 3; ++k) shear.u[k] += e[k];
+    for (const Primitive& r : {along, nearly, shear}) {
+      const Flux a = turned(l, r, n), b = plain(l, r, n);
+      EXPECT_EQ(a.rho, b.rho);
+      EXPECT_EQ(a.E, b.E);
+      for (int i = 0; i < 3; ++i) EXPECT_EQ(a.m[i], b.m[i]);
+    }
+    // Continuous as the part along the face grows through t0 and 2 t0 (t0 = 1e-3 (|u_L| + |u_R| +
+    // c_L + c_R), about 4e-3 here; pressure 1 | 0.3), and as the pressure jump grows through 0.1
+    // and 0.2 (the part along the face 0.02): the flux changes by O(step).
+    auto sweep = [&](auto&& state, int steps, const char* what) {
+      Flux last{};
+      for (int i = 0; i <= steps; ++i) {
+        const Flux g = turned(l, state(i), n);
+        if (i > 0) {
+          ASSERT_LE(flux_diff(g, last), 1e-4 * flux_size(g)) << what << " step " << i;
+        }
+        last = g;
+      }
+      const Flux end = plain(l, state(steps), n);
+      EXPECT_GT(flux_diff(last, end), 1e-4 * flux_size(end)) << what << ": the sweep must end rotated";
+    };
+    sweep(
+        [&](int i) {
+          Primitive r = along;
+          for (int k = 0; k < 3; ++k) r.u[k] += real(i * 1e-6) * e[k];
+          return r;
+        },
+        12000, "tangential jump");
+    sweep(
+        [&](int i) {
+          Primitive r = along;
+          for (int k = 0; k < 3; ++k) r.u[k] += real(0.02) * e[k];
+          r.p = real(1 / (1.05 + i * 1e-5));
+          return r;
+        },
+        20000, "pressure jump");
+  }
 }
 
 TEST(FlowPhysics, FluxesAreContinuousAsTheWavesCrossTheFace) {

@@ -53,9 +53,9 @@ double l1(const RunSummary& s, const std::string& field) {
 void sod_bounds(const std::string& mesh) {
   // inputs/sod.yaml and sod_tet.yaml (least squares + Barth-Jespersen on the primitive variables,
   // SSP-RK3 at the default CFL 1, 160 cells across, t = 0.2) with each flux: absolute L1 bounds 1.1x the errors
-  // measured (double, OpenMP, 2026-11-26; tets 2026-11-30 with the corners stencil, the default:
-  // docs/flow-cases.md#sod), tight enough that a flux a little wrong fails them. First order (HLLC) is
-  // above the second-order bounds.
+  // measured (double, OpenMP, 2026-11-26; tets 2026-11-30 with the corners stencil, the default, and
+  // HLLC and Roe 2026-12-07 rotated at shocks, the default: docs/flow-cases.md#sod), tight enough that
+  // a flux a little wrong fails them. First order (HLLC) is above the second-order bounds.
   struct Bound {
     const char* mesh;
     const char* flux;
@@ -63,8 +63,8 @@ void sod_bounds(const std::string& mesh) {
   };
   const std::vector<Bound> bounds{
       {"sod", "hllc", 3.056e-3, 2.028e-3, 5.621e-3},    {"sod", "roe", 2.801e-3, 1.830e-3, 5.276e-3},
-      {"sod", "rusanov", 4.265e-3, 2.848e-3, 6.958e-3}, {"sod_tet", "hllc", 2.610e-3, 1.466e-3, 1.009e-2},
-      {"sod_tet", "roe", 2.547e-3, 1.513e-3, 1.114e-2}, {"sod_tet", "rusanov", 2.684e-3, 1.821e-3, 4.485e-3}};
+      {"sod", "rusanov", 4.265e-3, 2.848e-3, 6.958e-3}, {"sod_tet", "hllc", 2.728e-3, 1.447e-3, 6.747e-3},
+      {"sod_tet", "roe", 2.721e-3, 1.472e-3, 7.320e-3}, {"sod_tet", "rusanov", 2.684e-3, 1.821e-3, 4.485e-3}};
   for (const Bound& x : bounds) {
     if (x.mesh != mesh) continue;
     const char* name = x.mesh;
@@ -176,6 +176,39 @@ TEST(FlowSolver, SodWithTheDefaultLimiterStaysInTheExactRangeAlongEachAxis) {
   }
 }
 
+TEST(FlowSolver, RotatedFluxHalvesSodsOvershootOnTetsAndLeavesHexesAlone) {
+  // Sod along x, 100 cells, 2 x 2 across (cubic cells), transmissive ends, the flow defaults
+  // (perf/shocks.py's set-up). On tets the face-normal Riemann problems across faces oblique to the
+  // shock make a shear behind it; the rotated HLLC (the default) solves them along the velocity jump
+  // at the shock (docs/physics.md#shocks-on-tets). Measured (double, OpenMP): the velocity's
+  // overshoot over the exact 0.927 with the default 5.8 %, `rotated: false` 10.4 %; on hexes the same
+  // bits either way.
+  auto overshoot = [](const FlowRun& r) {
+    const auto& s = r.summary.final_state;
+    double mx = -1e300;
+    for (index_t c = 0; c < r.mesh.device.n_cells; ++c) mx = std::max(mx, double(s[1][c] / s[0][c]));
+    return (mx - 0.927453) / 0.927453;
+  };
+  auto sod = [](const char* mesh, bool rotated) {
+    return run(
+        input_case(mesh, plane_riemann(0, 100, 0.02, {1, 0, 1}, {0.125, 0, 0.1}, 0.5, 0.2, "supersonic-outflow",
+                                       {std::string("operators.convection.rotated=") + (rotated ? "true" : "false")})));
+  };
+  const FlowRun tet = sod("sod_tet", true), tet_normal = sod("sod_tet", false);
+  ASSERT_FALSE(tet.summary.failure);
+  ASSERT_FALSE(tet_normal.summary.failure);
+  std::printf("[sod-rotated] tets: velocity overshoot %.2f %% rotated, %.2f %% face-normal\n", 100 * overshoot(tet),
+              100 * overshoot(tet_normal));
+  EXPECT_LT(overshoot(tet), 0.07);
+  EXPECT_GT(overshoot(tet_normal), 0.09);
+  const FlowRun hex = sod("sod", true), hex_normal = sod("sod", false);
+  ASSERT_EQ(hex.summary.steps, hex_normal.summary.steps);
+  for (int k = 0; k < 5; ++k)
+    for (index_t c = 0; c < hex.mesh.device.n_cells; ++c)
+      ASSERT_EQ(hex.summary.final_state[k][c], hex_normal.summary.final_state[k][c])
+          << "variable " << k << " cell " << c;
+}
+
 TEST(FlowSolver, StableStepIsTheStandardSpectralRadius) {
   // A uniform state (rho, u, p) = (1, (0.3, 0, 0), 1) on 10 x 2 x 2 hexes of 0.1 x 0.05 x 0.025: the
   // flow's stable rate is the standard 1/2 sum_f (|u . S_f| + c |S_f|) / V = (|u| + c) / hx + c / hy
@@ -278,13 +311,18 @@ TEST(FlowSolver, ToroSecondOrderBeatsFirstOrderOnTetsWithTheDefaults) {
   // flux's second-order density error, 1.1x, stays below the first order's. With the face stencil
   // (the default before 2026-11-30) Toro 4 gave 4.70 against 0.93 at first order, Toro 5 0.213
   // against 0.128 (HLLC): the mode where the tube's mirror planes meet; with corners 0.414 and 0.101.
+  // The rotated flux (the default since 2026-12-07) improves first order more than second on Toro 5
+  // (Roe: 0.157 -> 0.097 and 0.137 -> 0.092): that one pair is held to second < first, every other
+  // to 1.1x second < first.
   for (const ToroErrors& two : kToroErrors) {
     if (two.order != 2) continue;
     for (const ToroErrors& one : kToroErrors) {
       if (one.order != 1 || std::string(one.problem) != two.problem || std::string(one.mesh) != two.mesh ||
           std::string(one.flux) != two.flux)
         continue;
-      EXPECT_LT(1.1 * two.density, one.density) << two.problem << " " << two.mesh << " " << two.flux;
+      const bool close =
+          std::string(two.problem) == "toro5" && std::string(two.mesh) == "sod_tet" && std::string(two.flux) == "roe";
+      EXPECT_LT((close ? 1.0 : 1.1) * two.density, one.density) << two.problem << " " << two.mesh << " " << two.flux;
     }
   }
 }
@@ -362,8 +400,9 @@ TEST(FlowSolver, AFailingStepIsTakenAgainWithHalfTheStep) {
         plane_riemann(0, 200, 0.01, t5.left, t5.right, t5.position, 0.0065, "supersonic-outflow",
                       {"mesh.generate.perturb=0.15", "mesh.generate.seed=1", "time.retries=" + std::to_string(retries),
                        // the face stencil's run fails; the corners stencil's (the
-                       // default since 2026-11-30) gets through without retries
-                       "operators.muscl.stencil=face"})));
+                       // default since 2026-11-30) gets through without retries, and so
+                       // does the rotated flux's (the default since 2026-12-07)
+                       "operators.muscl.stencil=face", "operators.convection.rotated=false"})));
   };
   const FlowRun stops = toro5(0);
   ASSERT_TRUE(stops.summary.failure) << "the case no longer fails without retries: it guards nothing";

@@ -246,9 +246,9 @@ OperatorsConfig read_operator_options(const Reader& r, const YAML::Node& root, b
   if (const YAML::Node c = n["convection"]) {
     std::vector<std::string> keys{"variant", "order", "scatter", "policy", "team_size"};
     if (model != PhysicsModel::scalar) {
-      keys.insert(keys.end(), {"flux", "reconstruction", "entropy_fix"});
+      keys.insert(keys.end(), {"flux", "reconstruction", "entropy_fix", "rotated"});
     } else {
-      for (const char* k : {"flux", "reconstruction", "entropy_fix"})
+      for (const char* k : {"flux", "reconstruction", "entropy_fix", "rotated"})
         if (c[k])
           r.fail(c[k], std::string("operators.convection.") + k,
                  std::string("'") + k + "' is an option of the flow models", "physics.model: euler | navier-stokes");
@@ -267,6 +267,12 @@ OperatorsConfig read_operator_options(const Reader& r, const YAML::Node& root, b
       if (ops.convection.flux != flow::FluxType::roe)
         r.fail(c["entropy_fix"], "operators.convection.entropy_fix", "an option of flux: roe",
                std::string("the ") + to_string(ops.convection.flux) + " flux needs no entropy fix");
+    }
+    if (c["rotated"]) {
+      ops.convection.rotated = r.bool_value(c["rotated"], "operators.convection.rotated");
+      if (ops.convection.flux == flow::FluxType::rusanov && ops.convection.rotated)
+        r.fail(c["rotated"], "operators.convection.rotated", "an option of flux: hllc | roe",
+               "the rusanov flux is not rotated");
     }
     if (c["order"]) {
       const long long o = r.int_value(c["order"], "operators.convection.order");
@@ -299,6 +305,7 @@ YAML::Node operator_options_yaml(const OperatorsConfig& o, bool flow) {
     ops["convection"]["flux"] = to_string(o.convection.flux);
     ops["convection"]["reconstruction"] = to_string(o.convection.variables);
     if (o.convection.flux == flow::FluxType::roe) ops["convection"]["entropy_fix"] = o.convection.entropy_fix;
+    if (o.convection.flux != flow::FluxType::rusanov) ops["convection"]["rotated"] = o.convection.rotated;
   }
   emit_options(ops["diffusion"], o.diffusion);
   ops["step"] = to_string(o.step);

@@ -62,6 +62,9 @@ struct ConvectionConfig : OperatorOptions {
   flow::FluxType flux = flow::FluxType::hllc;         ///< flow models (physics/euler_model.hpp)
   FlowVariables variables = FlowVariables::primitive; ///< flow models (docs/physics.md#the-flow-defaults)
   bool entropy_fix = true;                            ///< flow models, flux: roe
+  bool rotated = true;                                ///< flow models, flux: hllc | roe (flow::rotated)
+  /// The flux's rotation threshold (flow::rotated): flow::kRotationThreshold where rotated, else 0.
+  real rotation() const { return rotated ? real(flow::kRotationThreshold) : real(0); }
 };
 struct DiffusionConfig : OperatorOptions {};
 struct OperatorsConfig {

@@ -15,6 +15,8 @@
 //            density or pressure, or c~^2 <= 0 (strong expansions: Toro's 123 problem), the face
 //            takes Einfeldt's HLLE flux instead, which keeps them positive (Einfeldt et al. 1991;
 //            docs/physics.md#positivity).
+// HLLC and Roe take a rotation threshold (operators.convection.rotated): where the face states'
+// velocity jump has a part along the face, the flux is their rotated form (rotated() below).
 #include "physics/flow.hpp"
 
 namespace fvproxy::flow {
@@ -50,9 +52,66 @@ struct RoeAverage {
   }
 };
 
+/// The default rotation thresholds of HLLC and Roe (operators.convection.rotated: true): the velocity
+/// jump's part along the face, relative to the states' speeds, and the pressure jump, relative to
+/// the smaller pressure, above which rotated() turns the flux (fully at twice each).
+inline constexpr double kRotationThreshold = 1e-3;
+inline constexpr double kRotationPressureJump = 0.1;
+
+/// Nishikawa and Kitamura's rotated form of a face-normal flux F (J. Comput. Phys. 227, 2008;
+/// docs/physics.md#shocks-on-tets): the flux across n as a1 F(n1) + a2 F(n2), n1 along the face
+/// states' velocity jump d = u_R - u_L, n2 perpendicular to n1 in the plane of n and n1, a1 = n . n1
+/// >= 0, a2 = n . n2 >= 0 (n = a1 n1 + a2 n2): the 1-D problems along the jump and across it, instead
+/// of the one along a normal oblique to a shock.
+/// Only at a shock: where the pressure jump |p_R - p_L| / min(p_L, p_R) =: q is above
+/// kRotationPressureJump =: q0 and the jump's part along the face, t = d - (d . n) n, above
+/// `threshold` (|u_L| + |u_R| + c_L + c_R) =: t0. Elsewhere F(n), bit for bit: a shear layer keeps
+/// the flux that resolves it (rotated, it would be damped at the acoustic rate rho c, which ruins a
+/// low-Mach viscous flow), and a grid-aligned flow's round-off never turns it. Between t0 and 2 t0
+/// and between q0 and 2 q0, n1 follows (d . n) n + s t with s = s_t s_q, s_t = |t| / t0 - 1 and
+/// s_q = q / q0 - 1 (each at most 1), so the flux is continuous in the states (s -> 0: n1 -> n,
+/// a2 -> 0). With a = |d . n|, b = s |t|, r = (a^2 + b^2)^(1/2), e = t / |t| and sigma the sign of
+/// d . n: n1 = (a n + sigma b e) / r, n2 = (b n - sigma a e) / r, a1 = a / r, a2 = b / r.
+/// Consistent (d = 0: F(n)) and conservative (L, R, -n turn d, t, n1 and n2 over) as F is;
+/// threshold <= 0: F(n) everywhere.
+template <class Normal, class EoS> KOKKOS_INLINE_FUNCTION Flux rotated(const Normal& flux, const Primitive& L,
+                                                                       const Primitive& R, const real (&n)[3],
+                                                                       const EoS& eos, real threshold) {
+  const real q0 = real(kRotationPressureJump), q = kc::fabs(R.p - L.p) / (L.p < R.p ? L.p : R.p);
+  if (!(threshold > 0) || !(q > q0)) return flux.normal(L, R, n, eos);
+  const real d[3] = {R.u[0] - L.u[0], R.u[1] - L.u[1], R.u[2] - L.u[2]};
+  const real dn = dot(d, n);
+  const real t[3] = {d[0] - dn * n[0], d[1] - dn * n[1], d[2] - dn * n[2]};
+  const real tm = kc::sqrt(dot(t, t));
+  const real t0 = threshold * (kc::sqrt(dot(L.u, L.u)) + kc::sqrt(dot(R.u, R.u)) + eos.sound_speed(L.rho, L.p) +
+                               eos.sound_speed(R.rho, R.p));
+  if (!(tm > t0)) return flux.normal(L, R, n, eos);
+  const real s = (tm < 2 * t0 ? tm / t0 - 1 : real(1)) * (q < 2 * q0 ? q / q0 - 1 : real(1));
+  const real a = kc::fabs(dn), b = s * tm, inv = 1 / kc::sqrt(a * a + b * b);
+  const real a1 = a * inv, a2 = b * inv, sa = dn < 0 ? -a1 : a1, sb = dn < 0 ? -a2 : a2;
+  real n1[3], n2[3];
+  for (int i = 0; i < 3; ++i) {
+    const real e = t[i] / tm;
+    n1[i] = a1 * n[i] + sb * e;
+    n2[i] = a2 * n[i] - sa * e;
+  }
+  const Flux F1 = flux.normal(L, R, n1, eos), F2 = flux.normal(L, R, n2, eos);
+  Flux F;
+  F.rho = a1 * F1.rho + a2 * F2.rho;
+  for (int i = 0; i < 3; ++i) F.m[i] = a1 * F1.m[i] + a2 * F2.m[i];
+  F.E = a1 * F1.E + a2 * F2.E;
+  return F;
+}
+
 struct Hllc {
+  real rotation = 0; ///< the rotation threshold (rotated()); 0: the face-normal flux everywhere
   template <class EoS> KOKKOS_INLINE_FUNCTION Flux operator()(const Primitive& L, const Primitive& R,
                                                               const real (&n)[3], const EoS& eos) const {
+    return rotated(*this, L, R, n, eos, rotation);
+  }
+  /// HLLC across n.
+  template <class EoS>
+  KOKKOS_INLINE_FUNCTION Flux normal(const Primitive& L, const Primitive& R, const real (&n)[3], const EoS& eos) const {
     const real unl = dot(L.u, n), unr = dot(R.u, n);
     const real cl = eos.sound_speed(L.rho, L.p), cr = eos.sound_speed(R.rho, R.p);
     const RoeAverage a = RoeAverage::of(L, R, eos);
@@ -86,6 +145,7 @@ struct Hllc {
 
 struct Roe {
   bool entropy_fix = true; ///< false: Roe's flux as he wrote it (a transonic expansion shock stays)
+  real rotation = 0;       ///< the rotation threshold (rotated()); 0: the face-normal flux everywhere
   /// |lambda| smoothed to (lambda^2 + delta^2) / (2 delta) where |lambda| < delta (Harten).
   KOKKOS_INLINE_FUNCTION static real fixed(real lambda, real delta) {
     const real a = kc::fabs(lambda);
@@ -123,6 +183,11 @@ struct Roe {
   }
   template <class EoS> KOKKOS_INLINE_FUNCTION Flux operator()(const Primitive& L, const Primitive& R,
                                                               const real (&n)[3], const EoS& eos) const {
+    return rotated(*this, L, R, n, eos, rotation);
+  }
+  /// Roe's flux across n.
+  template <class EoS>
+  KOKKOS_INLINE_FUNCTION Flux normal(const Primitive& L, const Primitive& R, const real (&n)[3], const EoS& eos) const {
     const Flux FL = normal_flux(L, n, eos), FR = normal_flux(R, n, eos);
     const RoeAverage a = RoeAverage::of(L, R, eos);
     const real un = dot(a.u, n), unl = dot(L.u, n), unr = dot(R.u, n);

@@ -822,9 +822,12 @@ std::vector<std::pair<std::string, std::string>> FlowSolver::describe() const {
                         : !limited_    ? "none"
                         : paired_      ? "fused (in the paired pass)"
                                        : muscl_->limiter_description()},
-      {"convection", std::string(to_string(cfg_.operators.convection.flux)) + " " +
-                         (face_pass_ ? face_pass_->description() : convection_->description()) +
-                         (second_order_ ? primitive_ ? ", MUSCL on (rho, u, p)" : ", MUSCL on U" : ", first order")},
+      {"convection",
+       std::string(to_string(cfg_.operators.convection.flux)) +
+           (cfg_.operators.convection.flux != flow::FluxType::rusanov && cfg_.operators.convection.rotated ? " rotated "
+                                                                                                           : " ") +
+           (face_pass_ ? face_pass_->description() : convection_->description()) +
+           (second_order_ ? primitive_ ? ", MUSCL on (rho, u, p)" : ", MUSCL on U" : ", first order")},
       {"diffusion",
        viscous_ ? "viscous " + (face_pass_ ? face_pass_->description() : viscosity_->description()) + " (gradients " +
                       (paired_ ? "in muscl's paired pass" : viscous_gradient_->gradient_description()) + ")"

@@ -292,7 +292,9 @@ TEST(DistributedRun, StepsTakenAgainAtFirstOrderEqualOneRank) {
           "initial.right={density: 1.0, velocity: [-19.59745, 0, 0], pressure: 0.01}", "time={end_time: 0.0056}",
           "boundary={xmin: {type: supersonic-outflow}, xmax: {type: supersonic-outflow}, ymin: {type: symmetry}, "
           "ymax: {type: symmetry}, zmin: {type: symmetry}, zmax: {type: symmetry}}",
-          "operators={muscl: {limiter: barth-jespersen, stencil: face}}", "run.deterministic=true"})
+          // the face-normal flux: the rotated one (the default since 2026-12-07) takes no step again here
+          "operators={muscl: {limiter: barth-jespersen, stencil: face}, convection: {rotated: false}}",
+          "run.deterministic=true"})
       src.apply_set(s);
     src.apply_set(std::string("parallel.halo.layers=") + layers);
     // the failing cells, just ahead of the standing shock, next to the first rank cut (slabs along x);

@@ -39,6 +39,7 @@ struct NaiveFlow : naive::NaiveFaces {
   bool primitive_muscl; ///< order 2: grad and lim are those of (rho, u, v, w, p)
   real gamma, gas_constant;
   bool entropy_fix;
+  real rotation; ///< flow::rotated's threshold (hllc, roe)
 
   /// Variable k of cell c: conserved, or primitive when the MUSCL reconstructs primitives
   /// (converted again for every variable: the naive port's mistake).
@@ -111,9 +112,9 @@ struct NaiveFlow : naive::NaiveFaces {
     if (flux_type == static_cast<int>(flow::FluxType::rusanov))
       fl = flow::Rusanov{}(L, R, n, eos);
     else if (flux_type == static_cast<int>(flow::FluxType::hllc))
-      fl = flow::Hllc{}(L, R, n, eos);
+      fl = flow::Hllc{rotation}(L, R, n, eos);
     else
-      fl = flow::Roe{entropy_fix}(L, R, n, eos);
+      fl = flow::Roe{entropy_fix, rotation}(L, R, n, eos);
     return flow::component(fl, k) * area;
   }
 };
@@ -193,7 +194,8 @@ public:
                      cfg_.reconstruction == FlowVariables::primitive,
                      cfg_.gas.gamma,
                      cfg_.gas.gas_constant,
-                     cfg_.entropy_fix};
+                     cfg_.entropy_fix,
+                     cfg_.rotation()};
   }
 
 private:

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# The rotated HLLC's cost on a GPU (issue 38 item 4; the flow steps of issue 39), from an unpacked
+# device bundle's root with the new binary as bin/fvproxy and the one before (16b0c83) as
+# bin/fvproxy-old:
+#   [ROUNDS=2] bash perf/results/2026-12-07-rotated-flux/gpu.sh OUT [ab|profile]...
+# Parts (default: both):
+#   ab       the step with the defaults (../2026-11-29-h200-ab/step-ab.yaml: scalar N = 1 and 5,
+#            euler, navier-stokes on 8.43M tets and 8.49M hexes), new and old in turn
+#            (../2026-12-07-state-layout/gpu.sh ab);
+#   profile  `fvproxy run --profile`, 20 steps of the Taylor-Green case (../2026-12-07-state-layout/
+#            tg-profile.yaml, Venkatakrishnan) on 8.43M Z-ordered tets, navier-stokes and euler, with
+#            operators.convection.rotated true and false in turn, ROUNDS rounds: the gate's cost where
+#            it does not rotate (a smooth flow, no pressure jump above 10 %).
+set -u
+out=${1:?usage: gpu.sh OUT [ab|profile]...}
+shift
+parts=("$@")
+[[ ${#parts[@]} -gt 0 ]] || parts=(ab profile)
+mkdir -p "$out"
+out=$(cd "$out" && pwd)
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+source perf/gpu_common.sh
+tg=$here/../2026-12-07-state-layout/tg-profile.yaml
+tets=(--set "mesh.generate.cells=[112,112,112]" --set mesh.generate.element=tet --set mesh.reorder=zorder
+  --set operators.muscl.limiter=venkatakrishnan)
+euler=(--set "physics={model: euler, gamma: 1.4, gas_constant: 1}")
+for part in "${parts[@]}"; do
+  case $part in
+    ab) bash "$here/../2026-12-07-state-layout/gpu.sh" "$out/ab" ab new=bin/fvproxy old=bin/fvproxy-old ;;
+    profile)
+      gpu_machine_header "rotated-flux gpu.sh profile" bin/fvproxy >"$out/machine-profile.txt" 2>&1
+      for round in $(seq "${ROUNDS:-2}"); do
+        for rot in true false; do
+          gpu_step "ns-rotated-$rot-$round" 200 bin/fvproxy run "$tg" "${tets[@]}" \
+            --set operators.convection.rotated=$rot --profile --output-dir "$out/ns-rotated-$rot-$round"
+          gpu_step "euler-rotated-$rot-$round" 200 bin/fvproxy run "$tg" "${tets[@]}" "${euler[@]}" \
+            --set operators.convection.rotated=$rot --profile --output-dir "$out/euler-rotated-$rot-$round"
+        done
+      done
+      ;;
+    *) echo "gpu.sh: unknown part $part" >&2; exit 2 ;;
+  esac
+done
