@@ -68,10 +68,12 @@ inline constexpr double kRotationPressureJump = 0.1;
 /// `threshold` (|u_L| + |u_R| + c_L + c_R) =: t0. Elsewhere F(n), bit for bit: a shear layer keeps
 /// the flux that resolves it (rotated, it would be damped at the acoustic rate rho c, which ruins a
 /// low-Mach viscous flow), and a grid-aligned flow's round-off never turns it. Between t0 and 2 t0
-/// and between q0 and 2 q0, n1 follows (d . n) n + s t with s = s_t s_q, s_t = |t| / t0 - 1 and
-/// s_q = q / q0 - 1 (each at most 1), so the flux is continuous in the states (s -> 0: n1 -> n,
-/// a2 -> 0). With a = |d . n|, b = s |t|, r = (a^2 + b^2)^(1/2), e = t / |t| and sigma the sign of
-/// d . n: n1 = (a n + sigma b e) / r, n2 = (b n - sigma a e) / r, a1 = a / r, a2 = b / r.
+/// and between q0 and 2 q0, n1 turns from n to the jump's direction along (1 - s) n + s sigma d / |d|
+/// with s = s_t s_q, s_t = |t| / t0 - 1 and s_q = q / q0 - 1 (each at most 1), sigma the sign of
+/// d . n, so the flux is continuous in the states (s -> 0: n1 -> n, a2 -> 0) and well conditioned
+/// where d . n is round-off (a shear with a pressure jump: n1 stays near n while s is small). With
+/// a = (1 - s) + s |d . n| / |d|, b = s |t| / |d|, r = (a^2 + b^2)^(1/2) and e = t / |t|:
+/// n1 = (a n + sigma b e) / r, n2 = (b n - sigma a e) / r, a1 = a / r, a2 = b / r.
 /// Consistent (d = 0: F(n)) and conservative (L, R, -n turn d, t, n1 and n2 over) as F is;
 /// threshold <= 0: F(n) everywhere.
 template <class Normal, class EoS> KOKKOS_INLINE_FUNCTION Flux rotated(const Normal& flux, const Primitive& L,
@@ -87,7 +89,8 @@ template <class Normal, class EoS> KOKKOS_INLINE_FUNCTION Flux rotated(const Nor
                                eos.sound_speed(R.rho, R.p));
   if (!(tm > t0)) return flux.normal(L, R, n, eos);
   const real s = (tm < 2 * t0 ? tm / t0 - 1 : real(1)) * (q < 2 * q0 ? q / q0 - 1 : real(1));
-  const real a = kc::fabs(dn), b = s * tm, inv = 1 / kc::sqrt(a * a + b * b);
+  const real dm = kc::sqrt(dn * dn + tm * tm);
+  const real a = (1 - s) + s * kc::fabs(dn) / dm, b = s * tm / dm, inv = 1 / kc::sqrt(a * a + b * b);
   const real a1 = a * inv, a2 = b * inv, sa = dn < 0 ? -a1 : a1, sb = dn < 0 ? -a2 : a2;
   real n1[3], n2[3];
   for (int i = 0; i < 3; ++i) {
