@@ -130,4 +130,16 @@ inline void fill_flow_state(const Mesh& m, const View2<real>& u, double jump = 0
   Kokkos::deep_copy(u, hu);
 }
 
+/// A shock on one conserved flow state U (gamma = 1.4), in place: density x `rho_factor`, velocity +
+/// `dv`, pressure x `p_factor`. Applied beyond an oblique plane with a `dv` partly along its faces, it
+/// makes faces where HLLC and Roe turn to their rotated form (flow::rotated).
+inline void shock_flow_state(double* U, double rho_factor, const double (&dv)[3], double p_factor) {
+  const double rho0 = U[0], v[3] = {U[1] / rho0 + dv[0], U[2] / rho0 + dv[1], U[3] / rho0 + dv[2]};
+  const double p = p_factor * 0.4 * (U[4] - 0.5 * (U[1] * U[1] + U[2] * U[2] + U[3] * U[3]) / rho0);
+  const double rho = rho_factor * rho0;
+  U[0] = rho;
+  for (int i = 0; i < 3; ++i) U[1 + i] = rho * v[i];
+  U[4] = p / 0.4 + 0.5 * rho * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+}
+
 } // namespace fvproxy::test

@@ -55,11 +55,10 @@ FlowProblem flow_problem(const HostMesh& h, std::size_t first) {
     auto hu = Kokkos::create_mirror_view_and_copy(HostSpace(), p.u);
     for (index_t c = 0; c < m.n_cells; ++c) {
       if (2 * C(c, 0) + C(c, 1) + C(c, 2) < 2.2) continue;
-      const double rho = hu(c, 0), v[3] = {hu(c, 1) / rho - 0.5, hu(c, 2) / rho + 0.3, hu(c, 3) / rho + 0.2};
-      const double pr =
-          2.5 * 0.4 * (hu(c, 4) - 0.5 * (hu(c, 1) * hu(c, 1) + hu(c, 2) * hu(c, 2) + hu(c, 3) * hu(c, 3)) / rho);
-      for (int i = 0; i < 3; ++i) hu(c, 1 + i) = rho * v[i];
-      hu(c, 4) = pr / 0.4 + 0.5 * rho * (v[0] * v[0] + v[1] * v[1] + v[2] * v[2]);
+      double U[NV];
+      for (int k = 0; k < NV; ++k) U[k] = hu(c, k);
+      test::shock_flow_state(U, 1, {-0.5, 0.3, 0.2}, 2.5);
+      for (int k = 0; k < NV; ++k) hu(c, k) = U[k];
     }
     Kokkos::deep_copy(p.u, hu);
   }
