@@ -125,7 +125,7 @@ TEST(FlowPhysics, RotatedFluxIsTheProblemsAlongAndAcrossTheVelocityJump) {
   // t0): n1 along d = u_R - u_L (turned to n . n1 > 0), n2 the unit vector of n - (n . n1) n1,
   // F = (n . n1) F(n1) + (n . n2) F(n2). F(n) bit for bit for a jump along n, one whose part along the
   // face is below t0 (a grid-aligned flow's round-off) and a shear without a pressure jump; and
-  // continuous in between.
+  // continuous in between, also where the jump's part along n changes sign.
   const real n[3] = {real(0.48), real(0.6), real(0.64)};
   const real e[3] = {real(0.8), real(0), real(-0.6)}; // a unit vector along the face (e . n = 0)
   const Primitive l = prim(1.0, {0.75, 0.1, -0.2}, 1.0);
@@ -205,6 +205,17 @@ TEST(FlowPhysics, RotatedFluxIsTheProblemsAlongAndAcrossTheVelocityJump) {
           return r;
         },
         20000, "pressure jump");
+    // and as the jump's part along n changes sign, half turned (the part along the face 6e-3, between
+    // t0 and 2 t0; pressure 1 | 0.3): the jump's direction d / |d| flips to the other side of n there
+    // (turned along it at any d . n, the flux jumped by a quarter of its size)
+    sweep(
+        [&](int i) {
+          Primitive r = l;
+          r.rho = real(0.4), r.p = real(0.3);
+          for (int k = 0; k < 3; ++k) r.u[k] += real(0.006) * e[k] + real(-1e-3 + i * 2e-8) * n[k];
+          return r;
+        },
+        100000, "normal jump through zero");
   }
 }
 

@@ -57,6 +57,9 @@ struct RoeAverage {
 /// the smaller pressure, above which rotated() turns the flux (fully at twice each).
 inline constexpr double kRotationThreshold = 1e-3;
 inline constexpr double kRotationPressureJump = 0.1;
+/// The part of the velocity jump along n, relative to the jump, below which rotated() turns less,
+/// to F(n) where it changes sign (continuity there).
+inline constexpr double kRotationNormalPart = 0.05;
 
 /// Nishikawa and Kitamura's rotated form of a face-normal flux F (J. Comput. Phys. 227, 2008;
 /// docs/physics.md#shocks-on-tets): the flux across n as a1 F(n1) + a2 F(n2), n1 along the face
@@ -68,12 +71,17 @@ inline constexpr double kRotationPressureJump = 0.1;
 /// `threshold` (|u_L| + |u_R| + c_L + c_R) =: t0. Elsewhere F(n), bit for bit: a shear layer keeps
 /// the flux that resolves it (rotated, it would be damped at the acoustic rate rho c, which ruins a
 /// low-Mach viscous flow), and a grid-aligned flow's round-off never turns it. Between t0 and 2 t0
-/// and between q0 and 2 q0, n1 turns from n to the jump's direction along (1 - s) n + s sigma d / |d|
-/// with s = s_t s_q, s_t = |t| / t0 - 1 and s_q = q / q0 - 1 (each at most 1), sigma the sign of
-/// d . n, so the flux is continuous in the states (s -> 0: n1 -> n, a2 -> 0) and well conditioned
-/// where d . n is round-off (a shear with a pressure jump: n1 stays near n while s is small). With
-/// a = (1 - s) + s |d . n| / |d|, b = s |t| / |d|, r = (a^2 + b^2)^(1/2) and e = t / |t|:
-/// n1 = (a n + sigma b e) / r, n2 = (b n - sigma a e) / r, a1 = a / r, a2 = b / r.
+/// and between q0 and 2 q0, n1 turns from n to the jump's direction along
+/// m = (1 - s) n + s h d^ (d^ = d / |d|) with s = s_t s_q, s_t = |t| / t0 - 1 and s_q = q / q0 - 1
+/// (each at most 1), and h = c / c0 clamped to [-1, 1], c = d^ . n, c0 = kRotationNormalPart: so
+/// the flux is continuous in the states and well conditioned where d . n is round-off (a shear with
+/// a pressure jump): s -> 0 gives n1 -> n, a2 -> 0; where d . n changes sign (the jump along the
+/// face) m -> (1 - s) n, and at s = 1, where m is along +-d^, the weight of F(n1) is |c| -> 0.
+/// (With h = sign(c), turned along +-d^ for any c, n1 jumped from one side of n to the other there
+/// unless s = 1: a kink in the flux that a GPU's round-off and a CPU's crossed differently,
+/// perf/results/2026-12-07-rotated-flux.) With a = (1 - s) + s h c, b = s h |t| / |d|,
+/// r = (a^2 + b^2)^(1/2) and e = t / |t|:
+/// n1 = (a n + b e) / r, n2 = (|b| n - sign(b) a e) / r, a1 = a / r, a2 = |b| / r.
 /// Consistent (d = 0: F(n)) and conservative (L, R, -n turn d, t, n1 and n2 over) as F is;
 /// threshold <= 0: F(n) everywhere.
 template <class Normal, class EoS> KOKKOS_INLINE_FUNCTION Flux rotated(const Normal& flux, const Primitive& L,
@@ -88,10 +96,12 @@ template <class Normal, class EoS> KOKKOS_INLINE_FUNCTION Flux rotated(const Nor
   const real t0 = threshold * (kc::sqrt(dot(L.u, L.u)) + kc::sqrt(dot(R.u, R.u)) + eos.sound_speed(L.rho, L.p) +
                                eos.sound_speed(R.rho, R.p));
   if (!(tm > t0)) return flux.normal(L, R, n, eos);
+  if (!(dn != 0)) return flux.normal(L, R, n, eos); // the limit of the turned flux as d . n -> 0, for any s
   const real s = (tm < 2 * t0 ? tm / t0 - 1 : real(1)) * (q < 2 * q0 ? q / q0 - 1 : real(1));
-  const real dm = kc::sqrt(dn * dn + tm * tm);
-  const real a = (1 - s) + s * kc::fabs(dn) / dm, b = s * tm / dm, inv = 1 / kc::sqrt(a * a + b * b);
-  const real a1 = a * inv, a2 = b * inv, sa = dn < 0 ? -a1 : a1, sb = dn < 0 ? -a2 : a2;
+  const real inv_dm = 1 / kc::sqrt(dn * dn + tm * tm), c = dn * inv_dm, c0 = real(kRotationNormalPart);
+  const real h = c > c0 ? real(1) : c < -c0 ? real(-1) : c / c0;
+  const real a = (1 - s) + s * h * c, b = s * h * tm * inv_dm, inv = 1 / kc::sqrt(a * a + b * b);
+  const real a1 = a * inv, sb = b * inv, a2 = kc::fabs(sb), sa = b < 0 ? -a1 : a1;
   real n1[3], n2[3];
   for (int i = 0; i < 3; ++i) {
     const real e = t[i] / tm;
