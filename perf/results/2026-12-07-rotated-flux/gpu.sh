@@ -16,7 +16,7 @@
 #            and false, each compared (`fvproxy compare`) with the host build's output of the same
 #            run, carried in the bundle as hostref/NAME/ (make-hostref.sh).
 set -u
-out=${1:?usage: gpu.sh OUT [ab|profile]...}
+out=${1:?usage: gpu.sh OUT [ab|profile|sod]...}
 shift
 parts=("$@")
 [[ ${#parts[@]} -gt 0 ]] || parts=(ab profile)
