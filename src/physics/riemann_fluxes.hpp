@@ -59,7 +59,7 @@ inline constexpr double kRotationThreshold = 1e-3;
 inline constexpr double kRotationPressureJump = 0.1;
 /// The part of the velocity jump along n, relative to the jump, below which rotated() turns less,
 /// to F(n) where it changes sign (continuity there).
-inline constexpr double kRotationNormalPart = 0.05;
+inline constexpr double kRotationNormalPart = 0.1;
 
 /// Nishikawa and Kitamura's rotated form of a face-normal flux F (J. Comput. Phys. 227, 2008;
 /// docs/physics.md#shocks-on-tets): the flux across n as a1 F(n1) + a2 F(n2), n1 along the face
