@@ -465,6 +465,22 @@ TEST(CaseConfig, FlowModelErrors) {
   EXPECT_FALSE(parse(kFlow + "operators:\n  convection: {flux: roe, rotated: false}\n").operators.convection.rotated);
   EXPECT_FALSE(
       parse(kFlow + "operators:\n  convection: {flux: rusanov, rotated: false}\n").operators.convection.rotated);
+  // operators.convection.shear_dissipation: HLLC and Roe, 0.1 by default, in [0, 1]
+  expect_input_error([] { parse(kFlow + "operators:\n  convection: {flux: rusanov, shear_dissipation: 0.1}\n"); },
+                     {"operators.convection.shear_dissipation", "an option of flux: hllc | roe"});
+  expect_input_error([] { parse(kFlow + "operators:\n  convection: {shear_dissipation: -0.1}\n"); },
+                     {"operators.convection.shear_dissipation", "must be >= 0"});
+  expect_input_error([] { parse(kFlow + "operators:\n  convection: {shear_dissipation: 2}\n"); },
+                     {"operators.convection.shear_dissipation", "must be <= 1"});
+  expect_input_error([] { parse(kBase + "operators:\n  convection: {shear_dissipation: 0.1}\n"); },
+                     {"operators.convection.shear_dissipation", "an option of the flow models"});
+  EXPECT_EQ(parse(kFlow).operators.convection.shear_dissipation, 0.1);
+  EXPECT_EQ(parse(kFlow + "operators:\n  convection: {flux: roe, shear_dissipation: 0}\n")
+                .operators.convection.shear_dissipation,
+            0.0);
+  EXPECT_EQ(parse(kFlow + "operators:\n  convection: {flux: rusanov, shear_dissipation: 0}\n")
+                .operators.convection.shear_dissipation,
+            0.0);
   expect_input_error(
       [] { parse(kMesh + "initial:\n  - {type: constant, value: 1}\ntime: {steps: 3, residual_tolerance: 1e-3}\n"); },
       {"time.residual_tolerance", "an option of the flow models"});

@@ -54,6 +54,7 @@ struct Sampler {
 };
 
 const real kRotation = real(kRotationThreshold);
+const real kShear = real(kShearDissipation);
 
 template <class F> void each_flux(F&& f) {
   f(Rusanov{}, "rusanov");
@@ -61,6 +62,9 @@ template <class F> void each_flux(F&& f) {
   f(Roe{}, "roe");
   f(Hllc{kRotation}, "hllc rotated");
   f(Roe{true, kRotation}, "roe rotated");
+  f(Hllc{kRotation, kShear}, "hllc rotated, shear floor");
+  f(Roe{true, kRotation, kShear}, "roe rotated, shear floor");
+  f(Hllc{0, real(1)}, "hllc, shear floor 1");
 }
 
 TEST(FlowPhysics, ConversionsRoundTrip) {
@@ -217,6 +221,57 @@ TEST(FlowPhysics, RotatedFluxIsTheProblemsAlongAndAcrossTheVelocityJump) {
         },
         100000, "normal jump through zero");
   }
+}
+
+TEST(FlowPhysics, ShearFloorDampsTheJumpAlongTheFaceOnly) {
+  // shear_floor() against its definition, computed here: where |u^ . n| < eps |u^| (u^ the states'
+  // mean velocity) HLLC and Roe take -(eps |u^| - |u^ . n|) rho^ (0, t, u^ . t) / 2 more, t the
+  // velocity jump's part along the face, rho^ the mean density; the same bits where |u^ . n| >=
+  // eps |u^|, for a jump along n (t = 0) and at a no-slip wall's ghost (u_R = -u_L: u^ = 0).
+  const real n[3] = {real(0.6), real(0), real(0.8)};
+  const Primitive l = prim(1.0, {0.8, 0.3, -0.6}, 1.0);
+  const Primitive sheared[] = {prim(0.5, {0.84, 0.1, -0.6}, 0.9), prim(2.0, {0.7, -0.4, -0.5}, 0.3)};
+  for (const real eps : {kShear, real(0.5)})
+    for (const auto& [f, name] : {std::pair{0, "hllc"}, std::pair{1, "roe"}, std::pair{2, "hllc rotated"}}) {
+      SCOPED_TRACE(name);
+      auto flux = [&, f = f](const Primitive& a, const Primitive& b, real e) {
+        return f == 0   ? Hllc{0, e}(a, b, n, kAir)
+               : f == 1 ? Roe{true, 0, e}(a, b, n, kAir)
+                        : Hllc{kRotation, e}(a, b, n, kAir);
+      };
+      for (const Primitive& r : sheared) {
+        double ub[3], d[3], un = 0, um = 0, dn = 0;
+        for (int i = 0; i < 3; ++i) {
+          ub[i] = 0.5 * (double(l.u[i]) + r.u[i]), d[i] = double(r.u[i]) - l.u[i];
+          un += ub[i] * n[i], um += ub[i] * ub[i], dn += d[i] * n[i];
+        }
+        const double delta = eps * std::sqrt(um) - std::fabs(un), rho = 0.5 * (double(l.rho) + r.rho);
+        ASSERT_GT(delta, 0); // the cases damp: a shear across a face nearly along the flow
+        const Flux plain = flux(l, r, 0), floor = flux(l, r, eps);
+        double expected[5] = {0, 0, 0, 0, 0};
+        for (int i = 0; i < 3; ++i) {
+          const double t = d[i] - dn * n[i];
+          expected[1 + i] = -0.5 * delta * rho * t, expected[4] += -0.5 * delta * rho * ub[i] * t;
+        }
+        const double got[5] = {double(floor.rho) - plain.rho, double(floor.m[0]) - plain.m[0],
+                               double(floor.m[1]) - plain.m[1], double(floor.m[2]) - plain.m[2],
+                               double(floor.E) - plain.E};
+        for (int k = 0; k < 5; ++k)
+          EXPECT_NEAR(got[k], expected[k], test::tol(1e-13) * (1 + flux_size(plain)))
+              << "eps " << eps << " variable " << k;
+        EXPECT_GT(std::fabs(expected[1]) + std::fabs(expected[2]), 1e-3 * eps); // not a test of zeros
+      }
+      // No damping: flow through the face faster than eps |u^|, a jump along n, a no-slip wall.
+      const Primitive through = prim(0.5, {1.8, 0.1, 0.4}, 0.9); // u^ . n = 0.70 > 0.5 |u^| = 0.66
+      Primitive along = l, wall = l;
+      for (int i = 0; i < 3; ++i) along.u[i] += real(0.3) * n[i], wall.u[i] = -l.u[i];
+      for (const Primitive& r : {through, along, wall}) {
+        const Flux a = flux(l, r, 0), b = flux(l, r, eps);
+        EXPECT_EQ(a.rho, b.rho);
+        for (int i = 0; i < 3; ++i) EXPECT_EQ(a.m[i], b.m[i]) << "component " << i;
+        EXPECT_EQ(a.E, b.E);
+      }
+    }
 }
 
 TEST(FlowPhysics, FluxesAreContinuousAsTheWavesCrossTheFace) {

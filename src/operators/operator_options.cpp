@@ -207,6 +207,38 @@ void check_stored(const Reader& r, const YAML::Node& n, PhysicsModel model, cons
     need_pass("diffusion");
 }
 
+/// The flow models' keys of operators.convection (flux, reconstruction, entropy_fix, rotated,
+/// shear_dissipation; the scalar model refuses them before).
+void read_flow_convection(const Reader& r, const YAML::Node& c, ConvectionConfig& conv) {
+  if (c["flux"])
+    conv.flux = r.enum_value(c["flux"], "operators.convection.flux",
+                             std::vector<flow::FluxType>(std::begin(kFluxes), std::end(kFluxes)));
+  if (c["reconstruction"])
+    conv.variables = r.enum_value(c["reconstruction"], "operators.convection.reconstruction",
+                                  std::vector<FlowVariables>{FlowVariables::conservative, FlowVariables::primitive});
+  if (c["entropy_fix"]) {
+    conv.entropy_fix = r.bool_value(c["entropy_fix"], "operators.convection.entropy_fix");
+    if (conv.flux != flow::FluxType::roe)
+      r.fail(c["entropy_fix"], "operators.convection.entropy_fix", "an option of flux: roe",
+             std::string("the ") + to_string(conv.flux) + " flux needs no entropy fix");
+  }
+  if (c["rotated"]) {
+    conv.rotated = r.bool_value(c["rotated"], "operators.convection.rotated");
+    if (conv.flux == flow::FluxType::rusanov && conv.rotated)
+      r.fail(c["rotated"], "operators.convection.rotated", "an option of flux: hllc | roe",
+             "the rusanov flux is not rotated");
+  }
+  if (c["shear_dissipation"]) {
+    conv.shear_dissipation = r.positive(c["shear_dissipation"], "operators.convection.shear_dissipation", true);
+    if (conv.shear_dissipation > 1)
+      r.fail(c["shear_dissipation"], "operators.convection.shear_dissipation", "must be <= 1",
+             "a fraction of the face's mean speed (docs/physics.md#shocks-on-tets)");
+    if (conv.flux == flow::FluxType::rusanov && conv.shear_dissipation > 0)
+      r.fail(c["shear_dissipation"], "operators.convection.shear_dissipation", "an option of flux: hllc | roe",
+             "the rusanov flux dissipates shear at its largest wave speed already");
+  }
+}
+
 } // namespace
 
 OperatorsConfig read_operator_options(const Reader& r, const YAML::Node& root, bool deterministic, PhysicsModel model) {
@@ -246,34 +278,16 @@ OperatorsConfig read_operator_options(const Reader& r, const YAML::Node& root, b
   if (const YAML::Node c = n["convection"]) {
     std::vector<std::string> keys{"variant", "order", "scatter", "policy", "team_size"};
     if (model != PhysicsModel::scalar) {
-      keys.insert(keys.end(), {"flux", "reconstruction", "entropy_fix", "rotated"});
+      keys.insert(keys.end(), {"flux", "reconstruction", "entropy_fix", "rotated", "shear_dissipation"});
     } else {
-      for (const char* k : {"flux", "reconstruction", "entropy_fix", "rotated"})
+      for (const char* k : {"flux", "reconstruction", "entropy_fix", "rotated", "shear_dissipation"})
         if (c[k])
           r.fail(c[k], std::string("operators.convection.") + k,
                  std::string("'") + k + "' is an option of the flow models", "physics.model: euler | navier-stokes");
     }
     r.check_keys(c, "operators.convection", keys);
     parse_options(r, c, "operators.convection", ops.convection, deterministic, det);
-    if (c["flux"])
-      ops.convection.flux = r.enum_value(c["flux"], "operators.convection.flux",
-                                         std::vector<flow::FluxType>(std::begin(kFluxes), std::end(kFluxes)));
-    if (c["reconstruction"])
-      ops.convection.variables =
-          r.enum_value(c["reconstruction"], "operators.convection.reconstruction",
-                       std::vector<FlowVariables>{FlowVariables::conservative, FlowVariables::primitive});
-    if (c["entropy_fix"]) {
-      ops.convection.entropy_fix = r.bool_value(c["entropy_fix"], "operators.convection.entropy_fix");
-      if (ops.convection.flux != flow::FluxType::roe)
-        r.fail(c["entropy_fix"], "operators.convection.entropy_fix", "an option of flux: roe",
-               std::string("the ") + to_string(ops.convection.flux) + " flux needs no entropy fix");
-    }
-    if (c["rotated"]) {
-      ops.convection.rotated = r.bool_value(c["rotated"], "operators.convection.rotated");
-      if (ops.convection.flux == flow::FluxType::rusanov && ops.convection.rotated)
-        r.fail(c["rotated"], "operators.convection.rotated", "an option of flux: hllc | roe",
-               "the rusanov flux is not rotated");
-    }
+    read_flow_convection(r, c, ops.convection);
     if (c["order"]) {
       const long long o = r.int_value(c["order"], "operators.convection.order");
       if (o != 1 && o != 2) r.fail(c["order"], "operators.convection.order", "must be 1 (upwind) or 2 (MUSCL)");
@@ -305,7 +319,10 @@ YAML::Node operator_options_yaml(const OperatorsConfig& o, bool flow) {
     ops["convection"]["flux"] = to_string(o.convection.flux);
     ops["convection"]["reconstruction"] = to_string(o.convection.variables);
     if (o.convection.flux == flow::FluxType::roe) ops["convection"]["entropy_fix"] = o.convection.entropy_fix;
-    if (o.convection.flux != flow::FluxType::rusanov) ops["convection"]["rotated"] = o.convection.rotated;
+    if (o.convection.flux != flow::FluxType::rusanov) {
+      ops["convection"]["rotated"] = o.convection.rotated;
+      ops["convection"]["shear_dissipation"] = o.convection.shear_dissipation;
+    }
   }
   emit_options(ops["diffusion"], o.diffusion);
   ops["step"] = to_string(o.step);

@@ -65,6 +65,10 @@ struct ConvectionConfig : OperatorOptions {
   bool rotated = true;                                ///< flow models, flux: hllc | roe (flow::rotated)
   /// The flux's rotation threshold (flow::rotated): flow::kRotationThreshold where rotated, else 0.
   real rotation() const { return rotated ? real(flow::kRotationThreshold) : real(0); }
+  /// flow models, flux: hllc | roe: the shear waves' dissipation floor (flow::shear_floor), a
+  /// fraction of the face's mean speed; 0: none
+  double shear_dissipation = flow::kShearDissipation;
+  real shear() const { return real(shear_dissipation); }
 };
 struct DiffusionConfig : OperatorOptions {};
 struct OperatorsConfig {

@@ -16,7 +16,8 @@
 //            takes Einfeldt's HLLE flux instead, which keeps them positive (Einfeldt et al. 1991;
 //            docs/physics.md#positivity).
 // HLLC and Roe take a rotation threshold (operators.convection.rotated): where the face states'
-// velocity jump has a part along the face, the flux is their rotated form (rotated() below).
+// velocity jump has a part along the face, the flux is their rotated form (rotated() below), and a
+// floor under the shear waves' dissipation (operators.convection.shear_dissipation, shear_floor()).
 #include "physics/flow.hpp"
 
 namespace fvproxy::flow {
@@ -57,6 +58,9 @@ struct RoeAverage {
 /// the smaller pressure, above which rotated() turns the flux (fully at twice each).
 inline constexpr double kRotationThreshold = 1e-3;
 inline constexpr double kRotationPressureJump = 0.1;
+/// The default floor under the shear waves' dissipation (shear_floor(), operators.convection.
+/// shear_dissipation), a fraction of the face's mean speed (docs/physics.md#shocks-on-tets).
+inline constexpr double kShearDissipation = 0.1;
 /// The part of the velocity jump along n, relative to the jump, below which rotated() turns less,
 /// to F(n) where it changes sign (continuity there).
 inline constexpr double kRotationNormalPart = 0.1;
@@ -116,11 +120,41 @@ template <class Normal, class EoS> KOKKOS_INLINE_FUNCTION Flux rotated(const Nor
   return F;
 }
 
+/// A floor under the shear waves' dissipation (operators.convection.shear_dissipation = eps;
+/// docs/physics.md#shocks-on-tets): HLLC and Roe dissipate the face states' velocity jump along the
+/// face, t = d - (d . n) n, at the speed of the flow through the face, |u_n| (Roe: |u~ . n| rho~ t /
+/// 2), which is ~0 on faces parallel to the flow: a grid-scale shear there (what a shock leaves
+/// behind it in regular tets) is never damped. As Harten's entropy fix puts a floor under the
+/// acoustic waves' speeds, this puts one, delta = eps |u^| (u^ = (u_L + u_R) / 2), under the shear
+/// waves': where |u^ . n| < delta the flux takes -(delta - |u^ . n|) rho^ (0, t, u^ . t) / 2 more
+/// (rho^ = (rho_L + rho_R) / 2). Consistent (t = 0), conservative (t and n change sign together),
+/// continuous, zero on a grid-aligned flow's faces (no jump along them) and at a no-slip wall
+/// (u^ = 0 there); O(h^2) on smooth fields, where t is the reconstructed states' jump.
+/// eps <= 0: F unchanged.
+KOKKOS_INLINE_FUNCTION void shear_floor(Flux& F, const Primitive& L, const Primitive& R, const real (&n)[3], real eps) {
+  if (!(eps > 0)) return;
+  real ub[3], d[3];
+  for (int i = 0; i < 3; ++i) ub[i] = real(0.5) * (L.u[i] + R.u[i]), d[i] = R.u[i] - L.u[i];
+  const real delta = eps * kc::sqrt(dot(ub, ub)) - kc::fabs(dot(ub, n));
+  if (!(delta > 0)) return;
+  const real dn = dot(d, n), w = real(0.25) * delta * (L.rho + R.rho);
+  real ut = 0;
+  for (int i = 0; i < 3; ++i) {
+    const real t = d[i] - dn * n[i];
+    F.m[i] -= w * t;
+    ut += ub[i] * t;
+  }
+  F.E -= w * ut;
+}
+
 struct Hllc {
   real rotation = 0; ///< the rotation threshold (rotated()); 0: the face-normal flux everywhere
+  real shear = 0;    ///< the shear waves' dissipation floor (shear_floor()); 0: none
   template <class EoS> KOKKOS_INLINE_FUNCTION Flux operator()(const Primitive& L, const Primitive& R,
                                                               const real (&n)[3], const EoS& eos) const {
-    return rotated(*this, L, R, n, eos, rotation);
+    Flux F = rotated(*this, L, R, n, eos, rotation);
+    shear_floor(F, L, R, n, shear);
+    return F;
   }
   /// HLLC across n.
   template <class EoS>
@@ -159,6 +193,7 @@ struct Hllc {
 struct Roe {
   bool entropy_fix = true; ///< false: Roe's flux as he wrote it (a transonic expansion shock stays)
   real rotation = 0;       ///< the rotation threshold (rotated()); 0: the face-normal flux everywhere
+  real shear = 0;          ///< the shear waves' dissipation floor (shear_floor()); 0: none
   /// |lambda| smoothed to (lambda^2 + delta^2) / (2 delta) where |lambda| < delta (Harten).
   KOKKOS_INLINE_FUNCTION static real fixed(real lambda, real delta) {
     const real a = kc::fabs(lambda);
@@ -196,7 +231,9 @@ struct Roe {
   }
   template <class EoS> KOKKOS_INLINE_FUNCTION Flux operator()(const Primitive& L, const Primitive& R,
                                                               const real (&n)[3], const EoS& eos) const {
-    return rotated(*this, L, R, n, eos, rotation);
+    Flux F = rotated(*this, L, R, n, eos, rotation);
+    shear_floor(F, L, R, n, shear);
+    return F;
   }
   /// Roe's flux across n.
   template <class EoS>

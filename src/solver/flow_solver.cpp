@@ -814,6 +814,8 @@ std::vector<FieldError> FlowSolver::errors(double t) const {
 }
 
 std::vector<std::pair<std::string, std::string>> FlowSolver::describe() const {
+  std::ostringstream shear;
+  shear << cfg_.operators.convection.shear_dissipation;
   std::vector<std::pair<std::string, std::string>> d{
       {"muscl.gradient", paired_  ? paired_->description() + " (with the viscous gradients)"
                          : muscl_ ? muscl_->gradient_description()
@@ -826,6 +828,9 @@ std::vector<std::pair<std::string, std::string>> FlowSolver::describe() const {
        std::string(to_string(cfg_.operators.convection.flux)) +
            (cfg_.operators.convection.flux != flow::FluxType::rusanov && cfg_.operators.convection.rotated ? " rotated "
                                                                                                            : " ") +
+           (cfg_.operators.convection.flux != flow::FluxType::rusanov && cfg_.operators.convection.shear_dissipation > 0
+                ? "shear-floor " + shear.str() + " "
+                : std::string()) +
            (face_pass_ ? face_pass_->description() : convection_->description()) +
            (second_order_ ? primitive_ ? ", MUSCL on (rho, u, p)" : ", MUSCL on U" : ", first order")},
       {"diffusion",

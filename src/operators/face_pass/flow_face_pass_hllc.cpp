@@ -7,7 +7,7 @@ std::unique_ptr<FlowFacePassOperator> make_face_pass_hllc(const Mesh& m, const O
                                                           const FlowConvectionConfig& cfg,
                                                           const FlowViscousConfig& visc,
                                                           const std::vector<FlowPatchBC>& patches, Scatter scatter) {
-  return make_face_pass(m, og, flow::Hllc{cfg.rotation()}, cfg, visc, patches, scatter);
+  return make_face_pass(m, og, flow::Hllc{cfg.rotation(), cfg.shear()}, cfg, visc, patches, scatter);
 }
 
 } // namespace fvproxy::flow_detail

@@ -40,6 +40,7 @@ struct NaiveFlow : naive::NaiveFaces {
   real gamma, gas_constant;
   bool entropy_fix;
   real rotation; ///< flow::rotated's threshold (hllc, roe)
+  real shear;    ///< flow::shear_floor's eps (hllc, roe)
 
   /// Variable k of cell c: conserved, or primitive when the MUSCL reconstructs primitives
   /// (converted again for every variable: the naive port's mistake).
@@ -112,9 +113,9 @@ struct NaiveFlow : naive::NaiveFaces {
     if (flux_type == static_cast<int>(flow::FluxType::rusanov))
       fl = flow::Rusanov{}(L, R, n, eos);
     else if (flux_type == static_cast<int>(flow::FluxType::hllc))
-      fl = flow::Hllc{rotation}(L, R, n, eos);
+      fl = flow::Hllc{rotation, shear}(L, R, n, eos);
     else
-      fl = flow::Roe{entropy_fix, rotation}(L, R, n, eos);
+      fl = flow::Roe{entropy_fix, rotation, shear}(L, R, n, eos);
     return flow::component(fl, k) * area;
   }
 };
@@ -195,7 +196,8 @@ public:
                      cfg_.gas.gamma,
                      cfg_.gas.gas_constant,
                      cfg_.entropy_fix,
-                     cfg_.rotation()};
+                     cfg_.rotation(),
+                     cfg_.shear()};
   }
 
 private:

@@ -6,7 +6,7 @@ namespace fvproxy::flow_detail {
 std::unique_ptr<FlowConvectionOperator> make_optimized_hllc(const Mesh& m, const OperatorGeometry& og,
                                                             const FlowConvectionConfig& cfg,
                                                             const std::vector<FlowPatchBC>& patches, Scatter scatter) {
-  return make_optimized(m, og, flow::Hllc{cfg.rotation()}, cfg, patches, scatter);
+  return make_optimized(m, og, flow::Hllc{cfg.rotation(), cfg.shear()}, cfg, patches, scatter);
 }
 
 } // namespace fvproxy::flow_detail
