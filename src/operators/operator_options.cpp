@@ -232,7 +232,7 @@ void read_flow_convection(const Reader& r, const YAML::Node& c, ConvectionConfig
     conv.shear_dissipation = r.positive(c["shear_dissipation"], "operators.convection.shear_dissipation", true);
     if (conv.shear_dissipation > 1)
       r.fail(c["shear_dissipation"], "operators.convection.shear_dissipation", "must be <= 1",
-             "a fraction of the face's mean speed (docs/physics.md#shocks-on-tets)");
+             "a fraction of the face's mean speed (docs/physics.md#fluxes)");
     if (conv.flux == flow::FluxType::rusanov && conv.shear_dissipation > 0)
       r.fail(c["shear_dissipation"], "operators.convection.shear_dissipation", "an option of flux: hllc | roe",
              "the rusanov flux dissipates shear at its largest wave speed already");
