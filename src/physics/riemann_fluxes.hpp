@@ -129,7 +129,8 @@ template <class Normal, class EoS> KOKKOS_INLINE_FUNCTION Flux rotated(const Nor
 /// waves': where |u^ . n| < delta the flux takes -(delta - |u^ . n|) rho^ (0, t, u^ . t) / 2 more
 /// (rho^ = (rho_L + rho_R) / 2). Consistent (t = 0), conservative (t and n change sign together),
 /// continuous, zero on a grid-aligned flow's faces (no jump along them) and at a no-slip wall
-/// (u^ = 0 there); O(h^2) on smooth fields, where t is the reconstructed states' jump.
+/// (u^ = 0 there); O(h^2) on smooth fields, where t is the reconstructed states' jump. The price:
+/// a shear wave that crosses the face slower than delta is no longer resolved exactly.
 /// eps <= 0: F unchanged.
 KOKKOS_INLINE_FUNCTION void shear_floor(Flux& F, const Primitive& L, const Primitive& R, const real (&n)[3], real eps) {
   if (!(eps > 0)) return;
