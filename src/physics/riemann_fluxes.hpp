@@ -59,7 +59,7 @@ struct RoeAverage {
 inline constexpr double kRotationThreshold = 1e-3;
 inline constexpr double kRotationPressureJump = 0.1;
 /// The default floor under the shear waves' dissipation (shear_floor(), operators.convection.
-/// shear_dissipation), a fraction of the face's mean speed (docs/physics.md#shocks-on-tets).
+/// shear_dissipation), a fraction of the face's mean speed (docs/physics.md#fluxes).
 inline constexpr double kShearDissipation = 0.1;
 /// The part of the velocity jump along n, relative to the jump, below which rotated() turns less,
 /// to F(n) where it changes sign (continuity there).
@@ -121,7 +121,7 @@ template <class Normal, class EoS> KOKKOS_INLINE_FUNCTION Flux rotated(const Nor
 }
 
 /// A floor under the shear waves' dissipation (operators.convection.shear_dissipation = eps;
-/// docs/physics.md#shocks-on-tets): HLLC and Roe dissipate the face states' velocity jump along the
+/// docs/physics.md#fluxes, #the-shear-floor): HLLC and Roe dissipate the face states' velocity jump along the
 /// face, t = d - (d . n) n, at the speed of the flow through the face, |u_n| (Roe: |u~ . n| rho~ t /
 /// 2), which is ~0 on faces parallel to the flow: a grid-scale shear there (what a shock leaves
 /// behind it in regular tets) is never damped. As Harten's entropy fix puts a floor under the
