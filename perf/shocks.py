@@ -106,7 +106,10 @@ def exact_range(problem, n=20001):
 
 
 # --- runs ------------------------------------------------------------------------------------------
-def run(fv, problem, mesh, cells, axis, extra):
+def case(problem, mesh, cells, axis="x", extra=()):
+    """The case file and --set values of `problem` (a PROBLEMS row) on `mesh` (hex, tet, tet-jitter):
+    `cells` along `axis`, 2 x 2 across, cubic cells, the final state only (also used by
+    perf/results/2026-12-07-rotated-flux/sod_slabs.py)."""
     pr = (problem[0], problem[1], problem[2], problem[3], problem[4])
     sets = toro.case_sets(pr, axis, extra)
     a = toro.AXES[axis]
@@ -119,10 +122,15 @@ def run(fv, problem, mesh, cells, axis, extra):
              "output.every={time: 100}"]
     if mesh == "tet-jitter":
         sets += ["mesh.generate.perturb=0.15", "mesh.generate.seed=1"]
-    case = "sod" if mesh == "hex" else "sod_tet"
+    return os.path.join(ROOT, "inputs", ("sod" if mesh == "hex" else "sod_tet") + ".yaml"), sets
+
+
+def run(fv, problem, mesh, cells, axis, extra):
+    path, sets = case(problem, mesh, cells, axis, extra)
+    a = toro.AXES[axis]
     row = {"exit": "", "steps": ""}
     with tempfile.TemporaryDirectory() as tmp:
-        cmd = [fv, "run", os.path.join(ROOT, "inputs", case + ".yaml"), "--quiet", "--output-dir", tmp]
+        cmd = [fv, "run", path, "--quiet", "--output-dir", tmp]
         for s in sets + list(extra):
             cmd += ["--set", s]
         env = dict(os.environ, OMP_NUM_THREADS="1", OMP_PROC_BIND="false")

@@ -17,13 +17,9 @@ def tetvol(X, t):
     return np.abs(np.einsum('ij,ij->i', np.cross(b - a, c - a), d - a)) / 6
 import concurrent.futures as cf
 def one(mesh, cells):
-    sets = toro.case_sets(shocks.SOD, 'x', ())
-    sets = [s for s in sets if not s.startswith(("mesh.generate.cells", "mesh.generate.lengths"))]
-    sets += ["mesh.generate.cells=[%d,2,2]" % cells, "mesh.generate.lengths=[1,%r,%r]" % (2.0 / cells, 2.0 / cells), "output.every={time: 100}"]
-    if mesh == 'tet-jitter': sets += ["mesh.generate.perturb=0.15", "mesh.generate.seed=1"]
-    case = 'sod' if mesh == 'hex' else 'sod_tet'
+    path, sets = shocks.case(shocks.SOD, mesh, cells)  # perf/shocks.py's set-up
     with tempfile.TemporaryDirectory() as d:
-        cmd = [fv, 'run', os.path.join(ROOT, 'inputs', case + '.yaml'), '--quiet', '--output-dir', d]
+        cmd = [fv, 'run', path, '--quiet', '--output-dir', d]
         for s in sets + extra: cmd += ['--set', s]
         p = subprocess.run(cmd, capture_output=True, text=True, env=dict(os.environ, OMP_NUM_THREADS='1', OMP_PROC_BIND='false'))
         if p.returncode: return (mesh, cells, 'exit %d %s' % (p.returncode, (p.stderr + p.stdout)[:200]))
